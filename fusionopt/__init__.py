@@ -1,0 +1,1 @@
+"""fusionopt: fuse tensor programs into fewer, bigger kernels."""
