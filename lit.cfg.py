@@ -15,5 +15,9 @@ for var in ("PATH", "HOME", "PYTHONPATH"):
 shared = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "shared"))
 if os.path.isdir(shared):
     config.available_features.add("shared")
+import shutil  # noqa: E402
+
+if shutil.which("iree-opt"):  # tests that feed our output to IREE's tools
+    config.available_features.add("iree")
 config.substitutions.append(("%shared", shared))
 config.substitutions.append(("%data", os.path.join(os.path.dirname(__file__), "test", "data")))

@@ -1,26 +1,247 @@
-"""The `fusion-opt` driver: xDSL's opt driver with fusionopt's dialects, passes and pipelines."""
+"""The `fusion-opt` driver: parse, run a pass pipeline, print — with MLIR-style diagnostics.
+
+Built from xDSL's pieces (parser, printer, ModulePass options) but not from `xDSLOptMain`, whose
+error handling is Python tracebacks. Exit codes: 0 success; 1 user error (bad input, pipeline or
+command line, failed verification, unmet `--verify-diagnostics` expectations); 2 internal error
+(a pass crashed). `main(argv, stdin=..., stdout=..., stderr=...)` runs it in-process (tests).
+"""
 
 from __future__ import annotations
 
+import os
+import re
 import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from io import StringIO
+from typing import TextIO
 
-from xdsl.xdsl_opt_main import xDSLOptMain
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 
 from fusionopt import registry
+from fusionopt.diagnostics import Diagnostic, FusionError, capture_diagnostics, register_source
+from fusionopt.ir_io import print_module, verify_module
+from fusionopt.locations import parse_module_located
+from fusionopt.opt_args import UsageError, build_arg_parser, format_pass_list
+from fusionopt.pass_runner import InternalError, PassTimer, RunOptions, run_passes
+from fusionopt.pipeline_spec import unknown_pass_message, build_passes, parse_pipeline
+from fusionopt.verify_diagnostics import check_diagnostics, parse_expectations
+
+EXIT_OK, EXIT_USER_ERROR, EXIT_INTERNAL_ERROR = 0, 1, 2
+_SPLIT_MARKER = re.compile(r"^[ \t]*// -----[^\n]*$", re.MULTILINE)
 
 
-class FusionOptMain(xDSLOptMain):
-    def __init__(self, args=None):
-        super().__init__(description="fusionopt optimizer driver", args=args)
+@dataclass
+class Chunk:
+    text: str
+    line_offset: int  # lines of the file before this chunk
 
-    def register_all_dialects(self):
-        for name, factory in registry.get_all_dialects().items():
-            self.ctx.register_dialect(name, factory)
 
-    def register_all_passes(self):
-        for name, factory in registry.get_all_passes().items():
-            self.register_pass(name, factory)
+def split_input(text: str, split: bool) -> list[Chunk]:
+    """The `// -----`-separated chunks, each knowing where it starts in the file."""
+    if not split:
+        return [Chunk(text, 0)]
+    chunks, start = [], 0
+    for marker in _SPLIT_MARKER.finditer(text):
+        chunks.append(Chunk(text[start : marker.start()], text.count("\n", 0, start)))
+        start = marker.end()
+    chunks.append(Chunk(text[start:], text.count("\n", 0, start)))
+    return chunks
+
+
+class FusionOptMain:
+    def __init__(
+        self,
+        args: list[str] | None = None,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+    ):
+        self.argv = sys.argv[1:] if args is None else list(args)
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+        self.stderr = stderr or sys.stderr
+        self.failed = False
+
+    # -- entry points ------------------------------------------------------------------------
+
+    def run(self) -> int:
+        try:
+            return self._run()
+        except UsageError as err:
+            self.stderr.write(f"fusion-opt: error: {err}\n")
+            return EXIT_USER_ERROR
+        except FusionError as err:
+            self.stderr.write(err.format() + "\n")
+            return EXIT_USER_ERROR
+        except InternalError as err:
+            return self._internal_error(str(err), err.cause)
+        except Exception as err:  # noqa: BLE001 - a driver bug is still an internal error
+            return self._internal_error(f"{type(err).__name__}: {err}", err)
 
     def run_and_exit(self) -> None:
-        self.run()
-        sys.exit(0)
+        sys.exit(self.run())
+
+    def _internal_error(self, message: str, cause: BaseException) -> int:
+        self.stderr.write(f"fusion-opt: internal error: {message}\n")
+        self.stderr.write("".join(traceback.format_exception(cause)))
+        self.stderr.write("Please report this as a fusionopt bug, with the command line above.\n")
+        return EXIT_INTERNAL_ERROR
+
+    # -- the pipeline of the driver ---------------------------------------------------------------
+
+    def _run(self) -> int:
+        self.args = args = build_arg_parser().parse_args(self.argv)
+        available = registry.get_all_passes()
+        if args.list_passes:
+            self.stdout.write(format_pass_list(available, registry.PIPELINES))
+            return EXIT_OK
+        passes = self._build_pipeline(available)
+        text, filename = self._read_input(args.input_file)
+        self.timer = PassTimer() if args.time_passes else None
+        output_path = args.output_file
+        out = StringIO() if output_path else self.stdout
+        temp_path = self._open_output(output_path) if output_path else None
+        try:
+            self._process(text, filename, passes, out)
+            if self.timer is not None:
+                self.stderr.write(self.timer.report())
+            if self.failed:
+                return EXIT_USER_ERROR
+            if output_path:
+                self._commit_output(out.getvalue(), temp_path, output_path)  # type: ignore[union-attr, arg-type]
+                temp_path = None
+            return EXIT_OK
+        finally:
+            if temp_path is not None:
+                os.unlink(temp_path)
+
+    def _build_pipeline(self, available) -> list[ModulePass]:
+        for flag in ("print_ir_before", "print_ir_after"):
+            for name in sorted(getattr(self.args, flag) - available.keys()):
+                option = "--" + flag.replace("_", "-")
+                raise UsageError(f"{option}: {unknown_pass_message(name, available)}")
+        specs = [*self.args.passes, *self.args.pass_pipeline]
+        requests = [r for spec in specs for r in parse_pipeline(spec, registry.PIPELINES)]
+        return build_passes(requests, available)
+
+    def _read_input(self, path: str) -> tuple[str, str]:
+        if path == "-":
+            return self.stdin.read(), "<stdin>"
+        try:
+            with open(path, encoding="utf-8") as handle:
+                return handle.read(), path
+        except (OSError, UnicodeDecodeError) as err:
+            reason = getattr(err, "strerror", None) or str(err)
+            raise FusionError(f"could not open input file '{path}': {reason}") from None
+
+    def _open_output(self, path: str) -> str:
+        """A temp file next to `path`: checks writability up front, renamed on success."""
+        directory = os.path.dirname(os.path.abspath(path))
+        try:
+            handle, temp_path = tempfile.mkstemp(
+                dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
+            )
+            os.close(handle)
+        except OSError as err:
+            raise FusionError(f"cannot open output file '{path}': {err.strerror}") from None
+        return temp_path
+
+    def _commit_output(self, text: str, temp_path: str, path: str) -> None:
+        try:
+            with open(temp_path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(temp_path, path)
+        except OSError as err:
+            raise FusionError(f"cannot write output file '{path}': {err.strerror}") from None
+
+    # -- per chunk ---------------------------------------------------------------------------
+
+    def _process(self, text: str, filename: str, passes: list[ModulePass], out: TextIO) -> None:
+        register_source(filename, text)
+        options = RunOptions(
+            verify=not self.args.disable_verify,
+            print_before=self.args.print_ir_before,
+            print_after=self.args.print_ir_after,
+            print_after_all=self.args.print_ir_after_all,
+            print_before_all=self.args.print_ir_before_all,
+            generic=self.args.print_op_generic,
+            debuginfo=self.args.print_debuginfo,
+            timer=self.timer,
+            dump_stream=self.stderr,
+        )
+        for index, chunk in enumerate(split_input(text, self.args.split_input_file)):
+            if index > 0:
+                out.write("// -----\n")
+            result = self._process_chunk(chunk, filename, passes, options)
+            if result is not None:
+                out.write(result)
+
+    def _process_chunk(
+        self, chunk: Chunk, filename: str, passes: list[ModulePass], options: RunOptions
+    ) -> str | None:
+        """The printed result of one chunk, or None when it failed (diagnostics reported)."""
+        verifying = self.args.verify_diagnostics
+        with capture_diagnostics(None if verifying else self._report) as diagnostics:
+            try:
+                return self._compile(chunk, filename, passes, options)
+            except FusionError as err:
+                if verifying:
+                    diagnostics.append(err.diagnostic)
+                else:
+                    self._report(err.diagnostic)
+                return None
+            finally:
+                if verifying:
+                    self._check_expectations(chunk, filename, diagnostics)
+
+    def _compile(
+        self, chunk: Chunk, filename: str, passes: list[ModulePass], options: RunOptions
+    ) -> str:
+        ctx = registry.make_context(self.args.allow_unregistered_dialect)
+        module = self._timed("parser", lambda: self._parse(ctx, chunk, filename))
+        if not self.args.disable_verify:
+            self._timed("(verifier)", lambda: verify_module(module))
+        run_passes(passes, ctx, module, options)
+        return self._timed(
+            "output",
+            lambda: print_module(module, self.args.print_op_generic, self.args.print_debuginfo),
+        )
+
+    def _parse(self, ctx: Context, chunk: Chunk, filename: str) -> ModuleOp:
+        # The whole file is registered as the source (in `_process`), so chunk locations
+        # carry file lines and carets still find their source line.
+        return parse_module_located(ctx, chunk.text, filename, chunk.line_offset)
+
+    def _timed(self, name: str, action):
+        start = time.perf_counter()
+        try:
+            return action()
+        finally:
+            if self.timer is not None:
+                self.timer.add(name, time.perf_counter() - start)
+
+    def _report(self, diag: Diagnostic) -> None:
+        """Print a diagnostic as it is emitted; an error fails the run."""
+        if diag.severity == "error":
+            self.failed = True
+        self.stderr.write(diag.format() + "\n")
+
+    def _check_expectations(self, chunk: Chunk, filename: str, diagnostics) -> None:
+        expectations = parse_expectations(chunk.text, filename, chunk.line_offset)
+        for problem in check_diagnostics(expectations, list(diagnostics), filename):
+            self._report(problem)
+
+
+def main(
+    argv: list[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run `fusion-opt` with `argv` (without the program name); returns the exit code."""
+    return FusionOptMain(argv, stdin, stdout, stderr).run()

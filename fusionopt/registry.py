@@ -34,8 +34,19 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
 # pass name -> (module, class). Upstream xDSL passes we reuse are listed with their xDSL module.
 _PASS_MODULES: dict[str, tuple[str, str]] = {
     "canonicalize": ("xdsl.transforms.canonicalize", "CanonicalizePass"),
+    "graph-horizontal-fuse-dots": ("fusionopt.transforms.graph_horizontal_fuse_dots", "GraphHorizontalFuseDotsPass"),
+    "graph-hoist-pointwise-above-slices": ("fusionopt.transforms.graph_hoist_pointwise_above_slices", "GraphHoistPointwiseAboveSlicesPass"),
     "cse": ("xdsl.transforms.common_subexpression_elimination", "CommonSubexpressionElimination"),
     "dce": ("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
+    "test-diagnostics": ("fusionopt.transforms.test_diagnostics", "TestDiagnosticsPass"),
+    "linalg-fuse-elementwise": ("fusionopt.transforms.linalg_fuse_elementwise", "LinalgFuseElementwise"),
+    "convert-graph-to-linalg": ("fusionopt.transforms.convert_graph_to_linalg", "ConvertGraphToLinalg"),
+    "form-dispatch-regions": ("fusionopt.transforms.form_dispatch_regions", "FormDispatchRegionsPass"),
+    "convert-to-flow": ("fusionopt.transforms.convert_to_flow", "ConvertToFlowPass"),
+    "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
+    "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
+    "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
+    "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
 }
 
 
@@ -48,6 +59,31 @@ class Pipeline:
 
 
 PIPELINES: dict[str, Pipeline] = {}
+
+# dispatch-creation (issue #7): one stage per line, with why it is there.
+_DISPATCH_CREATION_STAGES = (
+    # torch-mlir wraps ops in unit-dim expand/collapse_shapes and keeps reduced dims as
+    # constant-0 output maps; IREE's CPU codegen cannot tile+fuse through either.
+    "linalg-fold-unit-reshapes",
+    # Weight transposes/broadcasts and the Q/K/V head transposes become contraction
+    # indexing maps, so no transpose is ever materialised (IREE spends 3 dispatches a layer).
+    "linalg-fold-transpose-into-matmul",
+    # Elementwise chains become single generics (views stay visible to the stages below).
+    "linalg-fuse-elementwise{aggressive=false}",
+    # A layer norm's mean and variance as one multi-result reduction: one root, one dispatch.
+    "linalg-merge-sibling-reductions",
+    # Consumers read contraction results through identity maps so they fuse (IREE #8951).
+    "linalg-interchange-for-fusion",
+    # One root per region, cheap producers cloned in, leftovers converted to flow ops.
+    "form-dispatch-regions",
+    # Clean-ups: cloned constants/fills are deduplicated within each region.
+    "cse",
+    "canonicalize",
+)
+PIPELINES["dispatch-creation"] = Pipeline(
+    "linalg on tensors -> flow.dispatch.regions (one root each) + flow tensor ops",
+    ",".join(_DISPATCH_CREATION_STAGES),
+)
 
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:

@@ -1,10 +1,12 @@
-"""`fusion-opt`: parse, run a pass pipeline, print."""
+"""`fusion-opt`: parse, run a pass pipeline, print (see fusionopt/opt_main.py)."""
+
+import sys
 
 
 def main() -> None:
-    from fusionopt.opt_main import FusionOptMain
+    from fusionopt.opt_main import main as run
 
-    FusionOptMain().run_and_exit()
+    sys.exit(run())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,212 @@
+"""Dense constants without materialising them: compact splats and numpy conversion.
+
+xDSL 0.74 stores `dense<...>` as raw bytes (`DenseIntOrFPElementsAttr.data`), but its parser
+expands a splat `dense<0.0> : tensor<4096x4096xf32>` into a 16M-element Python list and 64 MiB
+of bytes (minutes and > 1 GB), and its printer unpacks every element to rediscover the splat.
+
+fusionopt keeps MLIR's own representation instead: **a splat stores exactly one element**
+(`len(attr.data.data) == element size`), whatever the shape. xDSL's printer already prints such
+an attribute as `dense<v> : tensor<...>`, and the verifier accepts it. Invariant: every splat
+we create (parser, `numpy_to_dense`) is compact, so equal constants are equal attributes.
+
+Consequence for code reading constants: `attr.get_values()` of a compact splat returns ONE
+value. Use `dense_to_numpy(attr)`, which returns the full-shaped array (a zero-copy broadcast
+view for splats, `np.frombuffer` for everything else).
+
+API:
+- `dense_to_numpy(attr) -> np.ndarray` (read-only; `.copy()` to write)
+- `numpy_to_dense(array, type=None) -> DenseIntOrFPElementsAttr` (compact when all equal)
+- `splat_dense(value, type)`, `is_compact_splat(attr)`, `element_dtype(element_type)`
+- `CompactDenseParserMixin`: mix into an xDSL `Parser` subclass so parsing never expands.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    RankedStructure,
+    TensorType,
+)
+from xdsl.ir import Attribute
+from xdsl.parser import AttrParser
+
+_NUMPY_DTYPES: dict[type[Attribute], np.dtype] = {
+    Float16Type: np.dtype("<f2"),
+    Float32Type: np.dtype("<f4"),
+    Float64Type: np.dtype("<f8"),
+    IndexType: np.dtype("<i8"),
+}
+_INT_DTYPES = {
+    width: np.dtype(code)
+    for width, code in ((1, "<i1"), (8, "<i1"), (16, "<i2"), (32, "<i4"), (64, "<i8"))
+}
+
+
+def element_dtype(element_type: Attribute) -> np.dtype:
+    """The numpy dtype of an element type; bf16 computes as float32 (numpy has no bf16)."""
+    if isinstance(element_type, IntegerType) and element_type.width.data in _INT_DTYPES:
+        width = element_type.width.data
+        return np.dtype(np.bool_) if width == 1 else _INT_DTYPES[width]
+    if isinstance(element_type, BFloat16Type):
+        return np.dtype(np.float32)
+    dtype = _NUMPY_DTYPES.get(type(element_type))
+    if dtype is None:
+        raise NotImplementedError(f"no numpy dtype for element type {element_type}")
+    return dtype
+
+
+def _storage_dtype(element_type: Attribute) -> np.dtype:
+    """How xDSL lays out one element in `data` (i1 as one byte, bf16 as its 16 raw bits)."""
+    if isinstance(element_type, BFloat16Type):
+        return np.dtype("<u2")
+    if isinstance(element_type, IntegerType) and element_type.width.data == 1:
+        return np.dtype("<i1")
+    return element_dtype(element_type)
+
+
+def _decode(raw: np.ndarray, element_type: Attribute) -> np.ndarray:
+    if isinstance(element_type, BFloat16Type):
+        return (raw.astype(np.uint32) << 16).view(np.float32)
+    if isinstance(element_type, IntegerType) and element_type.width.data == 1:
+        return raw != 0
+    return raw
+
+
+def _encode(array: np.ndarray, element_type: Attribute) -> bytes:
+    if isinstance(element_type, BFloat16Type):
+        bits = np.ascontiguousarray(array, dtype=np.float32).view(np.uint32)
+        # Round to nearest even on the dropped 16 bits, as MLIR's APFloat conversion does.
+        rounded = bits + 0x7FFF + ((bits >> 16) & 1)
+        return (rounded >> 16).astype("<u2").tobytes()
+    if isinstance(element_type, IntegerType) and element_type.width.data == 1:
+        # xDSL normalises signless i1 `true` to -1 (0xFF); match it so equal constants compare equal.
+        return np.where(np.asarray(array, dtype=bool), -1, 0).astype("<i1").tobytes()
+    return np.ascontiguousarray(array, dtype=_storage_dtype(element_type)).tobytes()
+
+
+def is_compact_splat(attr: DenseIntOrFPElementsAttr) -> bool:
+    """True if `attr` stores one element for a shape with more than one element."""
+    count = math.prod(attr.get_shape())
+    return count != 1 and len(attr.data.data) == attr.get_element_type().compile_time_size
+
+
+def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """The constant as a read-only numpy array of its full shape, without copying the bytes."""
+    element_type = attr.get_element_type()
+    raw = np.frombuffer(attr.data.data, dtype=_storage_dtype(element_type))
+    values = _decode(raw, element_type)
+    shape = attr.get_shape()
+    if is_compact_splat(attr):
+        return np.broadcast_to(values[0], shape)
+    values = values.reshape(shape)
+    values.flags.writeable = False
+    return values
+
+
+def _tensor_type_for(array: np.ndarray) -> TensorType:
+    from xdsl.dialects.builtin import f16, f32, f64, i1, i32, i64
+
+    by_dtype = {
+        "float16": f16, "float32": f32, "float64": f64, "bool": i1, "int32": i32, "int64": i64
+    }
+    if array.dtype.name not in by_dtype:
+        raise NotImplementedError(f"pass an explicit type for dtype {array.dtype}")
+    return TensorType(by_dtype[array.dtype.name], array.shape)
+
+
+def numpy_to_dense(
+    array: np.ndarray, type: RankedStructure | None = None
+) -> DenseIntOrFPElementsAttr:
+    """A dense attribute holding `array` (cast to `type`'s element type); compact if a splat."""
+    array = np.asarray(array)
+    type = type or _tensor_type_for(array)
+    if tuple(type.get_shape()) != array.shape and array.size != 1:
+        raise ValueError(f"array shape {array.shape} does not match {type}")
+    element_type = type.get_element_type()
+    flat = array.reshape(-1)
+    if flat.size >= 1 and (flat.size == 1 or bool(np.all(flat == flat[0]))):
+        flat = flat[:1]
+    return DenseIntOrFPElementsAttr(type, BytesAttr(_encode(flat, element_type)))
+
+
+def splat_dense(value: float | int | bool, type: RankedStructure) -> DenseIntOrFPElementsAttr:
+    """`dense<value> : type`, stored compactly."""
+    return numpy_to_dense(np.asarray([value]), type)
+
+
+def compact_splat_bytes(data: bytes, element_size: int) -> bytes:
+    """`data` reduced to its first element if every element equals it (vectorised check)."""
+    if len(data) <= element_size or len(data) % element_size:
+        return data
+    rows = np.frombuffer(data, dtype=np.uint8).reshape(-1, element_size)
+    return data[:element_size] if bool((rows == rows[0]).all()) else data
+
+
+class CompactDenseParserMixin(AttrParser):
+    """Parses `dense<...>` straight into (compact) bytes; put it before `Parser` in the bases.
+
+    Same grammar and errors as xDSL's `parse_dense_int_or_fp_elements_attr`, but a splat
+    (scalar literal, one-element hex, or an all-equal list) keeps one element, and hex data
+    goes through `bytes.fromhex` only.
+    """
+
+    def parse_dense_int_or_fp_elements_attr(
+        self, type: RankedStructure | None
+    ) -> DenseIntOrFPElementsAttr:
+        self.parse_punctuation("<", " in dense attribute")
+        contents: str | tuple[list, list[int]] | None = None
+        if self.parse_optional_punctuation(">") is None:
+            contents = self.parse_optional_str_literal()
+            if contents is None:
+                contents = self._parse_tensor_literal()
+            self.parse_punctuation(">", " in dense attribute")
+        if type is None:
+            self.parse_punctuation(":", " in dense attribute")
+            type = self._parse_dense_literal_type()
+        element_type = type.get_element_type()
+        count = math.prod(type.get_shape())
+        if contents is None:
+            if count != 0:
+                self.raise_error("Expected at least one element in the dense literal")
+            data = b""
+        elif isinstance(contents, str):
+            data = self._hex_bytes(contents)
+        else:
+            data = self._literal_bytes(contents, type)
+        data = compact_splat_bytes(data, element_type.compile_time_size)
+        stored = len(data) // element_type.compile_time_size
+        if stored not in (1, count) or len(data) % element_type.compile_time_size:
+            self.raise_error(
+                f"Shape mismatch in dense literal. Expected {count} elements from the type, "
+                f"but got {stored} elements."
+            )
+        return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+
+    def _hex_bytes(self, text: str) -> bytes:
+        try:
+            return bytes.fromhex(text[2:]) if text.startswith("0x") else bytes.fromhex("!")
+        except ValueError:
+            self.raise_error("Hex string in denseAttr is invalid")
+
+    def _literal_bytes(self, contents: tuple[list, list[int]], type: RankedStructure) -> bytes:
+        elements, shape = contents
+        if shape and list(type.get_shape()) != shape:
+            self.raise_error(
+                f"Shape mismatch in dense literal. Expected {list(type.get_shape())} "
+                f"shape from the type, but got {shape} shape."
+            )
+        element_type = type.get_element_type()
+        values = [element.to_type(self, element_type) for element in elements]
+        if isinstance(element_type, IntegerType):
+            values = [element_type.get_normalized_value(v) for v in values]
+        return element_type.pack(values)

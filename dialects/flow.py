@@ -1,0 +1,307 @@
+"""The `flow` dialect: IREE's dispatch-region and tensor data-movement ops, text-compatible.
+
+Fusion results are expressed as `flow.dispatch.region`s so `iree-opt` can read what we print and
+we can read IREE's own flow IR. Custom and generic forms follow IREE 3.13 exactly, including
+the operand segments IREE uses for dynamic dimensions (`source_dims`, `result_dims`, ...).
+fusionopt only produces static shapes, so those dimension lists are always empty here, but
+keeping them makes our generic form identical to IREE's.
+
+    %r:2 = flow.dispatch.region -> (tensor<4x8xf32>, tensor<32xf32>) {
+      ...
+      flow.return %a, %b : tensor<4x8xf32>, tensor<32xf32>
+    }
+    %s = flow.tensor.slice %src[%c0, %c1 for %c2, %c3] : tensor<4x8xf32> -> tensor<2x3xf32>
+    %u = flow.tensor.update %upd, %dst[%c0, %c1] : tensor<2x3xf32> -> %dst as tensor<4x8xf32>
+    %t = flow.tensor.reshape %u : tensor<4x8xf32> -> tensor<32xf32>
+    %p = flow.tensor.splat %v : tensor<4x8xf32>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Self
+
+from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.ir import Attribute, Dialect, Region, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import HasParent, IsTerminator, Pure, SingleBlockImplicitTerminator
+from xdsl.utils.exceptions import VerifyException
+
+_SEGMENTS = (AttrSizedOperandSegments(as_property=True),)
+
+
+def _num_elements(tensor_type: Attribute) -> int:
+    assert isinstance(tensor_type, TensorType)
+    return tensor_type.element_count()
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """`flow.return`: yields a dispatch region's results."""
+
+    name = "flow.return"
+    values = var_operand_def()
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(DispatchRegionOp), Pure()))
+
+    def __init__(self, values: Sequence[SSAValue] = ()):
+        super().__init__(operands=[values])
+
+
+@irdl_op_definition
+class DispatchRegionOp(IRDLOperation):
+    """`flow.dispatch.region`: one future kernel; its body may capture values from above."""
+
+    name = "flow.dispatch.region"
+    result_dims = var_operand_def(IndexType)
+    workload = var_operand_def(IndexType)
+    result = var_result_def(TensorType)
+    body = region_def("single_block")
+    workgroup_count = region_def()
+    irdl_options = _SEGMENTS
+    traits = traits_def(SingleBlockImplicitTerminator(ReturnOp))
+
+    def __init__(self, result_types: Sequence[Attribute], body: Region):
+        super().__init__(
+            operands=[[], []], result_types=[result_types], regions=[body, Region()]
+        )
+
+    @property
+    def terminator(self) -> ReturnOp:
+        last = self.body.block.last_op
+        assert isinstance(last, ReturnOp)
+        return last
+
+    # The declarative format would have to spell the (always empty, static-shape) dimension
+    # and workload lists, which IREE prints as `[..]` and `{..}` groups; custom is simpler.
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" -> (")
+        printer.print_list(self.result_types, printer.print_attribute)
+        printer.print_string(")")
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        parser.parse_punctuation("->")
+        result_types = parser.parse_comma_separated_list(
+            Parser.Delimiter.PAREN, parser.parse_type
+        )
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        if body.block.last_op is None or not isinstance(body.block.last_op, ReturnOp):
+            body.block.add_op(ReturnOp())
+        op = cls(result_types, body)
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+    def verify_(self) -> None:
+        if self.result_dims or self.workload:
+            raise VerifyException("dynamic result dims / workloads are not supported")
+        returned = tuple(v.type for v in self.terminator.values)
+        if returned != tuple(self.result_types):
+            raise VerifyException(
+                "flow.return types must match the flow.dispatch.region result types"
+            )
+
+
+@irdl_op_definition
+class TensorSliceOp(IRDLOperation):
+    """`flow.tensor.slice`: the sub-tensor at `start_indices` with sizes `lengths`."""
+
+    name = "flow.tensor.slice"
+    source = operand_def(TensorType)
+    source_dims = var_operand_def(IndexType)
+    start_indices = var_operand_def(IndexType)
+    lengths = var_operand_def(IndexType)
+    result_dims = var_operand_def(IndexType)
+    result = result_def(TensorType)
+    irdl_options = _SEGMENTS
+    assembly_format = (
+        "$source `[` $start_indices `for` $lengths `]` `:` type($source)"
+        " (`{` $source_dims^ `}`)? `->` type($result) (`{` $result_dims^ `}`)?"
+        " attr-dict-with-keyword"
+    )
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        source: SSAValue,
+        start_indices: Sequence[SSAValue],
+        lengths: Sequence[SSAValue],
+        result_type: Attribute,
+    ):
+        super().__init__(
+            operands=[source, [], start_indices, lengths, []], result_types=[result_type]
+        )
+
+    def verify_(self) -> None:
+        rank = len(self.source.type.get_shape())
+        if len(self.start_indices) != rank or len(self.lengths) != rank:
+            raise VerifyException(f"expected {rank} start indices and lengths")
+
+
+@irdl_op_definition
+class TensorUpdateOp(IRDLOperation):
+    """`flow.tensor.update`: `target` with `update` written at `start_indices` (tied result)."""
+
+    name = "flow.tensor.update"
+    target = operand_def(TensorType)
+    target_dims = var_operand_def(IndexType)
+    start_indices = var_operand_def(IndexType)
+    update = operand_def(TensorType)
+    update_dims = var_operand_def(IndexType)
+    result = result_def(TensorType)
+    irdl_options = _SEGMENTS
+    traits = traits_def(Pure())
+
+    def __init__(self, update: SSAValue, target: SSAValue, start_indices: Sequence[SSAValue]):
+        super().__init__(
+            operands=[target, [], start_indices, update, []], result_types=[target.type]
+        )
+
+    def verify_(self) -> None:
+        rank = len(self.target.type.get_shape())
+        if len(self.start_indices) != rank:
+            raise VerifyException(f"expected {rank} start indices")
+        if self.result.type != self.target.type:
+            raise VerifyException("result type must equal the target type")
+        if self.update.type.get_element_type() != self.target.type.get_element_type():
+            raise VerifyException("update and target element types differ")
+
+    # IREE prints the tied result as `-> %target as type`, which the declarative format cannot
+    # express (an operand used twice), hence custom parse/print.
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.update)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.target)
+        printer.print_string("[")
+        printer.print_list(self.start_indices, printer.print_ssa_value)
+        printer.print_string("] : ")
+        printer.print_attribute(self.update.type)
+        printer.print_string(" -> ")
+        printer.print_ssa_value(self.target)
+        printer.print_string(" as ")
+        printer.print_attribute(self.result.type)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        update_name = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        target_name = parser.parse_unresolved_operand()
+        index_names = parser.parse_comma_separated_list(
+            Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        )
+        parser.parse_punctuation(":")
+        update_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        tied_pos = parser.pos
+        tied_name = parser.parse_unresolved_operand()
+        tied, target = (tied_name.operand_name, tied_name.index), (
+            target_name.operand_name,
+            target_name.index,
+        )
+        if tied != target:
+            parser.raise_error("the result must be tied to the target operand", tied_pos)
+        parser.parse_keyword("as")
+        result_type = parser.parse_type()
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(
+            parser.resolve_operand(update_name, update_type),
+            parser.resolve_operand(target_name, result_type),
+            [parser.resolve_operand(n, IndexType()) for n in index_names],
+        )
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+
+@irdl_op_definition
+class TensorReshapeOp(IRDLOperation):
+    """`flow.tensor.reshape`: the same elements in a new (static) shape."""
+
+    name = "flow.tensor.reshape"
+    source = operand_def(TensorType)
+    source_dims = var_operand_def(IndexType)
+    result_dims = var_operand_def(IndexType)
+    result = result_def(TensorType)
+    irdl_options = _SEGMENTS
+    assembly_format = (
+        "$source `:` type($source) (`{` $source_dims^ `}`)? `->` type($result)"
+        " (`{` $result_dims^ `}`)? attr-dict-with-keyword"
+    )
+    traits = traits_def(Pure())
+
+    def __init__(self, source: SSAValue, result_type: Attribute):
+        super().__init__(operands=[source, [], []], result_types=[result_type])
+
+    def verify_(self) -> None:
+        if _num_elements(self.source.type) != _num_elements(self.result.type):
+            raise VerifyException("reshape must preserve the number of elements")
+
+
+@irdl_op_definition
+class TensorSplatOp(IRDLOperation):
+    """`flow.tensor.splat`: a tensor with every element equal to the scalar `value`."""
+
+    name = "flow.tensor.splat"
+    value = operand_def()
+    result_dims = var_operand_def(IndexType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    # The value's type is the result's element type, which the declarative format cannot infer.
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        value_name = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        result_type = parser.parse_type()
+        if not isinstance(result_type, TensorType):
+            parser.raise_error("expected a tensor type", pos, parser.pos)
+        value = parser.resolve_operand(value_name, result_type.get_element_type())
+        op = cls(value, result_type)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        if attributes is not None:
+            op.attributes |= attributes.data
+        return op
+
+    def __init__(self, value: SSAValue, result_type: Attribute):
+        super().__init__(operands=[value, []], result_types=[result_type])
+
+    def verify_(self) -> None:
+        if self.value.type != self.result.type.get_element_type():
+            raise VerifyException("splat value type must be the result element type")
+
+
+Flow = Dialect(
+    "flow",
+    [DispatchRegionOp, ReturnOp, TensorSliceOp, TensorUpdateOp, TensorReshapeOp, TensorSplatOp],
+)

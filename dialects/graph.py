@@ -1,0 +1,78 @@
+"""The `graph` dialect: a small, static-shape tensor-graph IR (ONNX/MIGraphX level).
+
+This module is the public face: the dialect object `Graph` and every op class. The ops live in
+`graph_base.py` (base classes, shared verification), `graph_ops_elementwise.py`,
+`graph_ops_shape.py` and `graph_ops_compute.py`; see /work/brief.md for the exact spellings.
+Numpy semantics: `fusionopt.graph_numpy.evaluate_graph_op`.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Dialect
+
+from fusionopt.dialects.graph_base import (
+    CompareOp,
+    ElementwiseBinaryOp,
+    ElementwiseUnaryOp,
+    GraphOp,
+    ReduceOp,
+)
+from fusionopt.dialects.graph_ops_compute import (
+    DotOp,
+    GatherOp,
+    ReduceMaxOp,
+    ReduceMeanOp,
+    ReduceSumOp,
+)
+from fusionopt.dialects.graph_ops_elementwise import (
+    BINARY_OPS,
+    COMPARE_OPS,
+    UNARY_OPS,
+    AbsOp,
+    AddOp,
+    ConvertOp,
+    CosOp,
+    DivOp,
+    EqualOp,
+    ErfOp,
+    Exp2Op,
+    ExpOp,
+    GreaterOp,
+    LessOp,
+    LogOp,
+    MaxOp,
+    MinOp,
+    MulOp,
+    NegOp,
+    PowOp,
+    RecipOp,
+    ReluOp,
+    RsqrtOp,
+    SigmoidOp,
+    SinOp,
+    SqrtOp,
+    SubOp,
+    TanhOp,
+    WhereOp,
+)
+from fusionopt.dialects.graph_ops_shape import (
+    BroadcastOp,
+    ConcatOp,
+    PadOp,
+    ReshapeOp,
+    SliceOp,
+    TransposeOp,
+)
+
+REDUCE_OPS = (ReduceSumOp, ReduceMaxOp, ReduceMeanOp)
+DATA_MOVEMENT_OPS = (BroadcastOp, ReshapeOp, TransposeOp, SliceOp, ConcatOp, PadOp)
+ALL_OPS = (*BINARY_OPS, *UNARY_OPS, *COMPARE_OPS, WhereOp, ConvertOp, *DATA_MOVEMENT_OPS, DotOp,
+           *REDUCE_OPS, GatherOp)
+
+Graph = Dialect("graph", list(ALL_OPS), [])
+
+__all__ = [
+    "Graph", "GraphOp", "ElementwiseBinaryOp", "ElementwiseUnaryOp", "CompareOp", "ReduceOp",
+    "ALL_OPS", "BINARY_OPS", "UNARY_OPS", "COMPARE_OPS", "REDUCE_OPS", "DATA_MOVEMENT_OPS",
+    *(op.__name__ for op in ALL_OPS),
+]

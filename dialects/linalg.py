@@ -1,0 +1,46 @@
+"""The `linalg` dialect fusionopt parses: xDSL's ops plus the upstream ones it lacks.
+
+`Linalg` is xDSL 0.74's op list with these replaced or added (same MLIR syntax):
+- `linalg.matmul`, `linalg.batch_matmul` (`MatmulOp`, `BatchMatmulOp` in linalg_contraction.py):
+  explicit `indexing_maps = [...]`, MLIR's hidden region, `get_indexing_maps()` /
+  `get_iterator_types()` accessors;
+- `linalg.generic` (`GenericOp`): also parses the multi-result custom form;
+- `linalg.map` (`MapOp`): short form `{ arith.addf }` and the explicit-region form.
+
+Code that matches these ops must import the classes from here, not from xDSL
+(`isinstance(op, xdsl MatmulOp)` is false for ours).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.linalg import Linalg as XdslLinalg
+from xdsl.ir import Dialect
+
+from fusionopt.dialects.linalg_contraction import (
+    BATCH_MATMUL_MAPS,
+    MATMUL_MAPS,
+    BatchMatmulOp,
+    ContractionOp,
+    MatmulOp,
+)
+from fusionopt.dialects.linalg_generic import GenericOp, MapOp
+
+_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp)
+_OVERRIDDEN = {op.name for op in _OURS}
+
+Linalg = Dialect(
+    "linalg",
+    [op for op in XdslLinalg.operations if op.name not in _OVERRIDDEN] + list(_OURS),
+    list(XdslLinalg.attributes),
+)
+
+__all__ = [
+    "BATCH_MATMUL_MAPS",
+    "MATMUL_MAPS",
+    "BatchMatmulOp",
+    "ContractionOp",
+    "GenericOp",
+    "Linalg",
+    "MapOp",
+    "MatmulOp",
+]

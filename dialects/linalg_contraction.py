@@ -1,0 +1,196 @@
+"""`linalg.matmul` and `linalg.batch_matmul` with MLIR's `indexing_maps = [...]` syntax.
+
+xDSL 0.74 lacks `linalg.batch_matmul`, and its `linalg.matmul` crashes on explicit
+`indexing_maps` (MLIR's way of spelling transposed operands). The decorated xDSL `MatmulOp`
+cannot be subclassed, so both ops derive from xDSL's `NamedOperation` (the hidden-region
+named-op base) through `ContractionOp`, which adds:
+
+- custom syntax `linalg.matmul indexing_maps = [#a, #b, #c] ins(..) outs(..) -> T`, the maps
+  printed only when they differ from the op's defaults (as MLIR does);
+- the same structured-op accessors as xDSL's named ops: `get_indexing_maps()`,
+  `get_iterator_types()` (derived from the maps: a loop that the output map does not use is a
+  reduction), `get_num_loops()`, `get_static_loop_ranges()`;
+- a hidden region identical to MLIR's (`mulf` then `addf %out, %mul`), so the generic form we
+  print is the one `mlir-opt`/`iree-opt` print.
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Sequence
+from typing import ClassVar, cast
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    IntegerType,
+    TensorType,
+)
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import YieldOp
+from xdsl.ir import Attribute, BlockArgument, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.irdl import irdl_op_definition, prop_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+
+def _maps_attr(maps: Sequence[AffineMap]) -> ArrayAttr[AffineMapAttr]:
+    return ArrayAttr(AffineMapAttr(m) for m in maps)
+
+
+MATMUL_MAPS = _maps_attr(
+    (
+        AffineMap.from_callable(lambda m, n, k: (m, k)),
+        AffineMap.from_callable(lambda m, n, k: (k, n)),
+        AffineMap.from_callable(lambda m, n, k: (m, n)),
+    )
+)
+
+BATCH_MATMUL_MAPS = _maps_attr(
+    (
+        AffineMap.from_callable(lambda b, m, n, k: (b, m, k)),
+        AffineMap.from_callable(lambda b, m, n, k: (b, k, n)),
+        AffineMap.from_callable(lambda b, m, n, k: (b, m, n)),
+    )
+)
+
+
+def _cast_to(value: SSAValue, target: Attribute) -> SSAValue:
+    """Widen a scalar to the accumulator type, as MLIR's `cast_signed` type_fn does."""
+    if value.type == target:
+        return value
+    if isinstance(target, AnyFloat):
+        return arith.ExtFOp(value, target).result
+    assert isinstance(target, IntegerType)
+    return arith.ExtSIOp(value, target).result
+
+
+class ContractionOp(NamedOperation, ABC):
+    """Common base: a named contraction `out += lhs * rhs` over explicit indexing maps."""
+
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+    DEFAULT_MAPS: ClassVar[ArrayAttr[AffineMapAttr]]
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue],
+        res: Sequence[Attribute] | None = None,
+        indexing_maps: ArrayAttr[AffineMapAttr] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        if res is None:
+            res = tuple(o.type for o in outputs if isinstance(o.type, TensorType))
+        super().__init__(
+            ins=inputs,
+            outs=outputs,
+            result_types=res,
+            properties={"indexing_maps": indexing_maps or self.DEFAULT_MAPS},
+            attributes=attributes,
+            hidden_region=self.get_hidden_region(inputs, outputs),
+        )
+
+    @property
+    def lhs(self) -> SSAValue:
+        return self.inputs[0]
+
+    @property
+    def rhs(self) -> SSAValue:
+        return self.inputs[1]
+
+    @property
+    def init(self) -> SSAValue:
+        return self.outputs[0]
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        if len(inputs) != 2 or len(outputs) != 1:  # the body below needs lhs, rhs and acc
+            raise VerifyException(f"'{cls.name}' expects 2 inputs and 1 output")
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+        acc_type = arg_types[-1]
+        is_float = isinstance(acc_type, AnyFloat)
+        mul, add = (arith.MulfOp, arith.AddfOp) if is_float else (arith.MuliOp, arith.AddiOp)
+
+        @Builder.implicit_region(arg_types)
+        def hidden_region(args: tuple[BlockArgument, ...]) -> None:
+            product = mul(_cast_to(args[0], acc_type), _cast_to(args[1], acc_type))
+            YieldOp(add(args[2], product))
+
+        return hidden_region
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return tuple(m.data for m in self.indexing_maps.data)
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        return self.indexing_maps
+
+    def has_default_indexing_maps(self) -> bool:
+        return self.indexing_maps == self.DEFAULT_MAPS
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        output_dims = self.indexing_maps.data[-1].data.used_dims()
+        return ArrayAttr(
+            IteratorTypeAttr.parallel() if d in output_dims else IteratorTypeAttr.reduction()
+            for d in range(self.get_num_loops())
+        )
+
+    def reduction_dims(self) -> tuple[int, ...]:
+        """Loop dimensions that are summed over (the `k` of a matmul)."""
+        output_dims = self.indexing_maps.data[-1].data.used_dims()
+        return tuple(d for d in range(self.get_num_loops()) if d not in output_dims)
+
+    def verify_(self) -> None:
+        if len(self.inputs) != 2 or len(self.outputs) != 1:
+            raise VerifyException(f"'{self.name}' expects 2 inputs and 1 output")
+        expected_loops = self.DEFAULT_MAPS.data[0].data.num_dims
+        if self.get_num_loops() != expected_loops:
+            raise VerifyException(
+                f"'{self.name}' indexing maps must have {expected_loops} dims, "
+                f"got {self.get_num_loops()}"
+            )
+        super().verify_()
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        maps = None
+        if parser.parse_optional_keyword("indexing_maps"):
+            parser.parse_punctuation("=")
+            pos = parser.pos
+            maps = parser.parse_attribute()
+            if not isinstance(maps, ArrayAttr) or not all(
+                isinstance(m, AffineMapAttr) for m in maps.data
+            ):
+                parser.raise_error("expected a list of affine maps", pos, parser.pos)
+        op = cast(ContractionOp, super().parse(parser))
+        op.properties["indexing_maps"] = maps or cls.DEFAULT_MAPS
+        return op
+
+    def print(self, printer: Printer):
+        if not self.has_default_indexing_maps():
+            printer.print_string(" indexing_maps = ")
+            printer.print_attribute(self.indexing_maps)
+        super().print(printer)
+
+
+@irdl_op_definition
+class MatmulOp(ContractionOp):
+    """`linalg.matmul`: C[m, n] += A[m, k] * B[k, n] (maps may transpose/broadcast operands)."""
+
+    name = "linalg.matmul"
+    DEFAULT_MAPS: ClassVar[ArrayAttr[AffineMapAttr]] = MATMUL_MAPS
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=MATMUL_MAPS)
+
+
+@irdl_op_definition
+class BatchMatmulOp(ContractionOp):
+    """`linalg.batch_matmul`: C[b, m, n] += A[b, m, k] * B[b, k, n]."""
+
+    name = "linalg.batch_matmul"
+    DEFAULT_MAPS: ClassVar[ArrayAttr[AffineMapAttr]] = BATCH_MATMUL_MAPS
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=BATCH_MATMUL_MAPS)

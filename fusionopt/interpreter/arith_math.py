@@ -1,0 +1,203 @@
+"""numpy semantics of `arith` and `math` ops, on scalars and on tensors alike.
+
+Exactness notes (MLIR semantics, not numpy's defaults):
+- `divsi` truncates toward zero, `floordivsi` floors, `ceildivsi` ceils, `remsi` takes the
+  dividend's sign; the `*ui` ops reinterpret their operands as unsigned. Division by zero is
+  undefined behaviour in MLIR; here it yields 0 instead of crashing.
+- `cmpf` ordered predicates are false and unordered ones true when an operand is NaN.
+- `maximumf`/`minimumf` propagate NaN (IEEE maximum), `maxnumf`/`minnumf` return the non-NaN
+  operand (IEEE maxNum).
+- `addi`/`subi`/`muli` on i1 are xor/xor/and (arithmetic modulo 2, not numpy's bool OR).
+- f16/f64 compute in their declared type; bf16 computes in f32 and rounds each op's result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import arith, math
+from xdsl.ir import Operation
+
+try:
+    from scipy.special import erf as _erf
+except ImportError:  # pragma: no cover - scipy is optional; math.erf per element is exact but slow
+    import math as _pymath
+
+    _erf = np.vectorize(_pymath.erf, otypes=[np.float64])
+
+from fusionopt.interpreter.common import as_type, compute_dtype_args, elementwise, functions_from_table
+from fusionopt.interpreter.values import attribute_value, element_dtype, unsigned_view
+
+
+def _bool_aware(int_fn, bool_fn):
+    return lambda a, b: bool_fn(a, b) if np.asarray(a).dtype == np.bool_ else int_fn(a, b)
+
+
+def _safe_divisor(b):
+    return np.where(b == 0, 1, b).astype(np.asarray(b).dtype)
+
+
+def _divsi(a, b):
+    b1 = _safe_divisor(b)
+    q = np.floor_divide(a, b1)
+    rounded_down = (a - q * b1 != 0) & ((np.asarray(a) < 0) != (b1 < 0))
+    return np.where(b == 0, 0, q + rounded_down)
+
+
+def _ceildivsi(a, b):
+    b1 = _safe_divisor(b)
+    q = np.floor_divide(a, b1)
+    return np.where(b == 0, 0, q + (a - q * b1 != 0))
+
+
+def _unsigned(fn):
+    def run(a, b):
+        result = fn(unsigned_view(a), unsigned_view(b))
+        return np.asarray(result).astype(unsigned_view(a).dtype).view(np.asarray(a).dtype)
+
+    return run
+
+
+def _udiv(a, b):
+    return np.where(b == 0, 0, np.floor_divide(a, np.where(b == 0, 1, b)))
+
+
+def _urem(a, b):
+    return np.where(b == 0, 0, np.remainder(a, np.where(b == 0, 1, b)))
+
+
+def _srem(a, b):
+    return np.where(b == 0, 0, np.fmod(a, _safe_divisor(b)))
+
+
+def _either_nan(a, b):
+    return np.isnan(a) | np.isnan(b)
+
+
+# cmpf predicates in their enum order (arith.CmpfOp's `predicate` is the index).
+_CMPF = [
+    lambda a, b: np.zeros(np.broadcast(a, b).shape, bool),  # false
+    np.equal, np.greater, np.greater_equal, np.less, np.less_equal,  # oeq ogt oge olt ole
+    lambda a, b: np.not_equal(a, b) & ~_either_nan(a, b),  # one
+    lambda a, b: ~_either_nan(a, b),  # ord
+    lambda a, b: np.equal(a, b) | _either_nan(a, b),  # ueq
+    lambda a, b: ~np.less_equal(a, b),  # ugt
+    lambda a, b: ~np.less(a, b),  # uge
+    lambda a, b: ~np.greater_equal(a, b),  # ult
+    lambda a, b: ~np.greater(a, b),  # ule
+    np.not_equal,  # une
+    _either_nan,  # uno
+    lambda a, b: np.ones(np.broadcast(a, b).shape, bool),  # true
+]
+
+
+def _ucmp(fn):
+    return lambda a, b: fn(unsigned_view(a), unsigned_view(b))
+
+
+# cmpi predicates in their enum order: eq ne slt sle sgt sge ult ule ugt uge.
+_CMPI = [np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal,
+         _ucmp(np.less), _ucmp(np.less_equal), _ucmp(np.greater), _ucmp(np.greater_equal)]
+
+
+def _cmp(table):
+    def run(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        a, b = compute_dtype_args(args)
+        return (as_type(table[op.predicate.value.data](a, b), op.results[0].type),)
+
+    return run
+
+
+def _select(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    cond, a, b = args
+    if np.ndim(cond) == 0 and np.ndim(a) == 0 and np.ndim(b) == 0:
+        return (a if cond else b,)
+    return (as_type(np.where(cond, a, b), op.results[0].type),)
+
+
+def _constant(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (attribute_value(op.value, op.results[0].type),)
+
+
+def _cast(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    (x,) = compute_dtype_args(args)
+    return (as_type(x, op.results[0].type),)
+
+
+def _unsigned_cast(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (as_type(unsigned_view(args[0]), op.results[0].type),)
+
+
+def _bitcast(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    arr = np.asarray(args[0])
+    out = arr.view(element_dtype(op.results[0].type))
+    return (out[()] if out.ndim == 0 else out,)
+
+
+def _extsi_i1(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    x = args[0]
+    if np.asarray(x).dtype == np.bool_:  # i1 true sign-extends to -1
+        x = -np.asarray(x, dtype=np.int8)
+    return (as_type(x, op.results[0].type),)
+
+
+def _round_half_away(x):
+    return np.where(np.abs(x - np.trunc(x)) >= 0.5, np.trunc(x) + np.sign(x), np.trunc(x))
+
+
+def _fpowi(a, b):
+    return np.power(a, np.asarray(b).astype(np.asarray(a).dtype))
+
+
+def _ipowi(a, b):
+    """Integer power; a negative exponent gives 0 except for bases 1 and -1 (as MLIR folds)."""
+    a, b = np.asarray(a), np.asarray(b)
+    positive = np.power(a, np.maximum(b, 0))
+    negative = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 == 0, 1, -1), 0))
+    return np.where(b < 0, negative, positive)
+
+
+_BINARY: dict[type[Operation], Any] = {
+    arith.AddfOp: np.add, arith.SubfOp: np.subtract, arith.MulfOp: np.multiply, arith.DivfOp: np.divide,
+    arith.MaximumfOp: np.maximum, arith.MinimumfOp: np.minimum,
+    arith.MaxnumfOp: np.fmax, arith.MinnumfOp: np.fmin,
+    arith.AddiOp: _bool_aware(np.add, np.logical_xor), arith.SubiOp: _bool_aware(np.subtract, np.logical_xor),
+    arith.MuliOp: _bool_aware(np.multiply, np.logical_and),
+    arith.DivSIOp: _divsi, arith.FloorDivSIOp: lambda a, b: np.where(b == 0, 0, np.floor_divide(a, _safe_divisor(b))),
+    arith.CeilDivSIOp: _ceildivsi, arith.RemSIOp: _srem,
+    arith.DivUIOp: _unsigned(_udiv), arith.RemUIOp: _unsigned(_urem),
+    arith.CeilDivUIOp: _unsigned(lambda a, b: _udiv(a, b) + (_urem(a, b) != 0)),
+    arith.MaxSIOp: np.maximum, arith.MinSIOp: np.minimum,
+    arith.MaxUIOp: _unsigned(np.maximum), arith.MinUIOp: _unsigned(np.minimum),
+    arith.AndIOp: np.bitwise_and, arith.OrIOp: np.bitwise_or, arith.XOrIOp: np.bitwise_xor,
+    arith.ShLIOp: np.left_shift, arith.ShRSIOp: np.right_shift, arith.ShRUIOp: _unsigned(np.right_shift),
+    math.PowFOp: np.power, math.FPowIOp: _fpowi, math.IPowIOp: _ipowi,
+    math.Atan2Op: np.arctan2, math.CopySignOp: np.copysign,
+}
+
+_UNARY: dict[type[Operation], Any] = {
+    arith.NegfOp: np.negative,
+    math.AbsFOp: np.abs, math.AbsIOp: np.abs, math.CeilOp: np.ceil, math.FloorOp: np.floor,
+    math.RoundOp: _round_half_away, math.RoundEvenOp: np.rint, math.TruncOp: np.trunc,
+    math.ExpOp: np.exp, math.Exp2Op: np.exp2, math.ExpM1Op: np.expm1,
+    math.LogOp: np.log, math.Log2Op: np.log2, math.Log10Op: np.log10, math.Log1pOp: np.log1p,
+    math.SqrtOp: np.sqrt, math.RsqrtOp: lambda x: np.reciprocal(np.sqrt(x)), math.CbrtOp: np.cbrt,
+    math.SinOp: np.sin, math.CosOp: np.cos, math.TanOp: np.tan, math.TanhOp: np.tanh,
+    math.SinhOp: np.sinh, math.CoshOp: np.cosh, math.AsinOp: np.arcsin, math.AcosOp: np.arccos,
+    math.AtanOp: np.arctan, math.AsinhOp: np.arcsinh, math.AcoshOp: np.arccosh, math.AtanhOp: np.arctanh,
+    math.ErfOp: _erf,
+}
+
+_TABLE: dict[type[Operation], Any] = {
+    **{op: elementwise(fn) for op, fn in _BINARY.items()},
+    **{op: elementwise(fn) for op, fn in _UNARY.items()},
+    math.FmaOp: elementwise(lambda a, b, c: a * b + c),
+    arith.CmpfOp: _cmp(_CMPF), arith.CmpiOp: _cmp(_CMPI),
+    arith.SelectOp: _select, arith.ConstantOp: _constant,
+    arith.ExtFOp: _cast, arith.TruncFOp: _cast, arith.TruncIOp: _cast, arith.ExtSIOp: _extsi_i1,
+    arith.ExtUIOp: _unsigned_cast, arith.SIToFPOp: _cast, arith.UIToFPOp: _unsigned_cast,
+    arith.FPToSIOp: _cast, arith.FPToUIOp: _cast, arith.IndexCastOp: _cast, arith.BitcastOp: _bitcast,
+}
+
+ArithMathFunctions = functions_from_table("ArithMathFunctions", _TABLE)

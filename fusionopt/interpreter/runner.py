@@ -1,0 +1,143 @@
+"""Running a module: choose the entry function, make inputs, execute, report errors.
+
+    module = parse_file("m.mlir")
+    entry = find_entry(module)                  # the only public func, else main / main_graph
+    inputs = random_inputs(entry, seed=0)       # floats ~ N(0,1), ints in [0,16), i1 random bits
+    outputs = run_function(module, inputs)      # list of numpy arrays, one per result
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.func import FuncOp
+from xdsl.interpreter import Interpreter
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import DiagnosticException, InterpretationError
+
+from fusionopt.diagnostics import FusionError, location_of
+from fusionopt.interpreter.values import UnsupportedValue, element_dtype, is_float_dtype
+
+DEFAULT_INT_RANGE = (0, 16)
+_ENTRY_NAMES = ("main", "main_graph")
+
+
+def _function_implementations() -> list[Any]:
+    from fusionopt.interpreter.arith_math import ArithMathFunctions
+    from fusionopt.interpreter.flow import FlowFunctions
+    from fusionopt.interpreter.func import AssertFunctions, FuncFunctions
+    from fusionopt.interpreter.graph import GraphFunctions
+    from fusionopt.interpreter.linalg import LinalgFunctions
+    from fusionopt.interpreter.tensor import TensorFunctions
+
+    return [ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions, AssertFunctions]
+
+
+class _OpTracker(Interpreter.Listener):
+    """Remembers the ops being interpreted so a failure is reported at the innermost one."""
+
+    def __init__(self) -> None:
+        self.active: list[Operation] = []
+
+    def will_interpret_op(self, op: Operation, args: tuple[Any, ...]) -> None:
+        self.active.append(op)
+
+    def did_interpret_op(self, op: Operation, results: tuple[Any, ...]) -> None:
+        self.active.pop()
+
+
+def make_interpreter(module: ModuleOp) -> Interpreter:
+    """An xDSL `Interpreter` with fusionopt's numpy implementations of every dialect we parse."""
+    interpreter = Interpreter(module, index_bitwidth=64, listeners=(_OpTracker(),))
+    for functions in _function_implementations():
+        interpreter.register_implementations(functions(), override=True)
+    return interpreter
+
+
+def find_entry(module: ModuleOp, name: str | None = None) -> FuncOp:
+    """The function to run: `name`, else the only public function, else `main`/`main_graph`."""
+    funcs = [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
+    if name is not None:
+        for f in funcs:
+            if f.sym_name.data == name:
+                return f
+        raise FusionError(f"no function named '{name}' (have: {', '.join(f.sym_name.data for f in funcs) or 'none'})")
+    public = [f for f in funcs if f.sym_visibility is None or f.sym_visibility.data == "public"]
+    if len(public) == 1:
+        return public[0]
+    for candidate in _ENTRY_NAMES:
+        for f in funcs:
+            if f.sym_name.data == candidate:
+                return f
+    raise FusionError(f"cannot choose an entry function among {len(public)} public functions; use --entry NAME")
+
+
+def random_inputs(func_op: FuncOp, seed: int = 0, int_range: tuple[int, int] = DEFAULT_INT_RANGE) -> list[np.ndarray]:
+    """Deterministic random arguments for `func_op` following its argument types.
+
+    Floats ~ N(0, 1) rounded to the declared type; integers uniform in `[lo, hi)`; i1 random bits.
+    """
+    rng = np.random.default_rng(seed)
+    values = []
+    for arg_type in func_op.function_type.inputs:
+        dtype = element_dtype(arg_type)
+        shape = tuple(arg_type.get_shape()) if isinstance(arg_type, TensorType) else ()
+        if dtype == np.bool_:
+            value = rng.integers(0, 2, size=shape).astype(np.bool_)
+        elif is_float_dtype(dtype):
+            value = rng.standard_normal(size=shape).astype(dtype)
+        else:
+            value = rng.integers(int_range[0], int_range[1], size=shape).astype(dtype)
+        values.append(value if shape else value[()])
+    return values
+
+
+def check_inputs(func_op: FuncOp, inputs: Sequence[Any]) -> list[Any]:
+    """Inputs cast to the argument types; a count or shape mismatch is a user error."""
+    types = list(func_op.function_type.inputs)
+    if len(inputs) != len(types):
+        raise FusionError(f"@{func_op.sym_name.data} takes {len(types)} arguments, got {len(inputs)} inputs")
+    checked = []
+    for i, (value, t) in enumerate(zip(inputs, types)):
+        value = np.asarray(value)
+        shape = tuple(t.get_shape()) if isinstance(t, TensorType) else ()
+        if value.shape != shape:
+            raise FusionError(f"input {i} has shape {list(value.shape)}, argument type is {t}")
+        value = value.astype(element_dtype(t), copy=False)
+        checked.append(value if shape else value[()])
+    return checked
+
+
+def run_function(module: ModuleOp, inputs: Sequence[Any], entry: str | FuncOp | None = None) -> list[np.ndarray]:
+    """Execute the entry function on `inputs`; returns one contiguous array per result."""
+    func_op = entry if isinstance(entry, FuncOp) else find_entry(module, entry)
+    args = tuple(check_inputs(func_op, inputs))
+    interpreter = make_interpreter(module)
+    try:
+        with np.errstate(all="ignore"):  # IEEE inf/NaN and integer wraparound are semantics here
+            results = interpreter.call_op(func_op, args)
+    except FusionError:
+        raise
+    except (DiagnosticException, InterpretationError, UnsupportedValue) as err:
+        active = interpreter.listeners[0].active
+        raise _as_user_error(err, active[-1] if active else None) from None
+    return [np.array(r) for r in results]
+
+
+def _as_user_error(err: Exception, failing: Operation | None) -> FusionError:
+    """xDSL wraps an op's failure as 'Error while interpreting op' + the whole IR + the cause;
+    report the cause at the failing op instead."""
+    cause = err.__cause__ or err.__context__
+    while isinstance(cause, DiagnosticException) and (cause.__cause__ or cause.__context__):
+        cause = cause.__cause__ or cause.__context__
+    if isinstance(cause, FusionError):
+        return cause
+    if cause is None or isinstance(err, InterpretationError | UnsupportedValue):
+        text = str(err).splitlines()[0] if str(err) else type(err).__name__
+    else:
+        text = f"{type(cause).__name__}: {cause}"
+    name = f"'{failing.name}' " if failing is not None else ""
+    return FusionError(f"{name}execution failed: {text}", location_of(failing))

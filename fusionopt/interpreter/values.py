@@ -1,0 +1,135 @@
+"""How MLIR types and attributes become numpy values in the interpreter.
+
+Every tensor is a `numpy.ndarray`; every scalar (including `index`) is a 0-d-compatible numpy
+scalar of the declared type, so the same arith/math implementations work on scalars and on the
+whole-iteration-space arrays `linalg.generic` bodies see when vectorised.
+
+Element types: f16 -> float16 and f64 -> float64 (numpy computes them in the declared type),
+bf16 -> `ml_dtypes.bfloat16` when ml_dtypes is installed (otherwise float32, i.e. bf16 results
+are then more precise than a device's by up to 2^-8 relative), i1 -> bool, iN -> intN,
+index -> int64 (a 64-bit target).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import Attribute
+
+try:  # bf16 in its declared precision when available
+    from ml_dtypes import bfloat16 as _BF16
+except ImportError:  # pragma: no cover - documented fallback
+    _BF16 = np.float32
+
+BF16 = np.dtype(_BF16)
+
+_FLOAT_DTYPES: dict[type, np.dtype] = {
+    Float16Type: np.dtype(np.float16),
+    BFloat16Type: BF16,
+    Float32Type: np.dtype(np.float32),
+    Float64Type: np.dtype(np.float64),
+}
+
+
+class UnsupportedValue(Exception):
+    """A type or attribute the interpreter cannot represent (reported as a user error)."""
+
+
+def element_dtype(t: Attribute) -> np.dtype:
+    """numpy dtype of a scalar MLIR type (or of a tensor's element type)."""
+    if isinstance(t, TensorType):
+        t = t.get_element_type()
+    if isinstance(t, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        if width in (8, 16, 32, 64):
+            return np.dtype(f"int{width}")
+        raise UnsupportedValue(f"unsupported integer width i{width}")
+    for cls, dtype in _FLOAT_DTYPES.items():
+        if isinstance(t, cls):
+            return dtype
+    raise UnsupportedValue(f"unsupported element type {t}")
+
+
+def is_float_dtype(dtype: np.dtype) -> bool:
+    return dtype.kind == "f" or dtype == BF16
+
+
+def unsigned_view(x: np.ndarray | np.generic) -> np.ndarray:
+    """Reinterpret signless integers as unsigned (for the `*ui` ops and unsigned compares)."""
+    arr = np.asarray(x)
+    if arr.dtype == np.bool_:
+        return arr
+    return arr.view(np.dtype(f"uint{arr.dtype.itemsize * 8}"))
+
+
+def scalar(value: object, dtype: np.dtype) -> np.generic:
+    return np.asarray(value, dtype=dtype)[()]
+
+
+def _dense_to_array(attr: DenseIntOrFPElementsAttr, dtype: np.dtype) -> np.ndarray:
+    shape = tuple(attr.get_shape() or ())
+    raw = attr.data.data
+    count = int(np.prod(shape, dtype=np.int64))
+    storage = np.dtype(np.uint8) if dtype == np.bool_ else dtype
+    flat = np.frombuffer(raw, dtype=storage.newbyteorder("<"))
+    if dtype == np.bool_:
+        flat = flat != 0
+    flat = flat.astype(dtype, copy=False)
+    if flat.size == 1 and count != 1:  # splat stored once
+        return np.full(shape, flat[0], dtype=dtype)
+    return flat.reshape(shape).copy()
+
+
+def attribute_value(attr: Attribute, type_attr: Attribute) -> np.ndarray | np.generic:
+    """numpy value of a constant attribute (`arith.constant`'s `value`)."""
+    dtype = element_dtype(type_attr)
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return _dense_to_array(attr, dtype)
+    if isinstance(attr, DenseResourceAttr):
+        raise UnsupportedValue(
+            f"cannot execute dense_resource<{attr.resource_handle.data}>: its data is not in the IR"
+        )
+    if isinstance(attr, IntegerAttr):
+        value = attr.value.data
+        if dtype == np.bool_:
+            return np.bool_(value != 0)
+        return scalar(_wrap_int(value, dtype), dtype)
+    if isinstance(attr, FloatAttr):
+        return scalar(attr.value.data, dtype)
+    raise UnsupportedValue(f"unsupported constant attribute {attr}")
+
+
+def _wrap_int(value: int, dtype: np.dtype) -> int:
+    """Signless integers print either sign (e.g. `-1 : i8` or `255 : i8`); wrap to signed."""
+    bits = dtype.itemsize * 8
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >= 1 << (bits - 1) else value
+
+
+def zeros_for_type(t: Attribute) -> np.ndarray:
+    """A tensor of the given (static) type, for `tensor.empty` (contents are undefined)."""
+    assert isinstance(t, TensorType)
+    return np.zeros(tuple(t.get_shape()), dtype=element_dtype(t))
+
+
+def is_float_type(t: Attribute) -> bool:
+    if isinstance(t, TensorType):
+        t = t.get_element_type()
+    return isinstance(t, AnyFloat)

@@ -1,0 +1,119 @@
+"""Running a pass list with MLIR-like instrumentation: IR dumps, verification, timing.
+
+`run_passes` applies each pass to the module, then (unless disabled) verifies it. IR dumps go to
+stderr headed `// -----// IR Dump After cse //----- //` as in `mlir-opt`. Errors:
+* `FusionError` raised by a pass, or a failed verification after it: a user error (exit 1);
+* xDSL's `DiagnosticException` (e.g. `PassFailedException`): a user error at the module;
+* any other exception: `InternalError` (exit 2), a bug in the pass.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
+
+from fusionopt.diagnostics import Diagnostic, FusionError, location_of
+from fusionopt.ir_io import print_module, verify_module
+
+
+class InternalError(Exception):
+    """A pass crashed: a compiler bug, not a user error."""
+
+    def __init__(self, pass_name: str, cause: BaseException):
+        super().__init__(f"pass '{pass_name}' crashed: {type(cause).__name__}: {cause}")
+        self.pass_name = pass_name
+        self.cause = cause
+
+
+@dataclass
+class PassTimer:
+    """Accumulates wall time per named phase, in first-seen order (like `-mlir-timing`)."""
+
+    times: dict[str, float] = field(default_factory=dict[str, float])
+
+    def add(self, name: str, seconds: float) -> None:
+        self.times[name] = self.times.get(name, 0.0) + seconds
+
+    def report(self) -> str:
+        total = sum(self.times.values()) or 1e-12
+        bar = "===" + "-" * 73 + "==="
+        lines = [
+            bar,
+            "Execution time report".center(79).rstrip(),
+            bar,
+            f"  Total Execution Time: {total:.4f} seconds",
+            "",
+            "  ----Wall Time----  ----Name----",
+        ]
+        for name, seconds in self.times.items():
+            lines.append(f"  {seconds:8.4f} ({100 * seconds / total:5.1f}%)  {name}")
+        lines.append(f"  {total:8.4f} (100.0%)  Total")
+        return "\n".join(lines) + "\n"
+
+
+@dataclass
+class RunOptions:
+    verify: bool = True
+    print_before: frozenset[str] = frozenset()
+    print_after: frozenset[str] = frozenset()
+    print_after_all: bool = False
+    print_before_all: bool = False
+    generic: bool = False
+    debuginfo: bool = False
+    timer: PassTimer | None = None
+    dump_stream: TextIO | None = None
+
+
+def _dump(module: ModuleOp, when: str, pass_name: str, options: RunOptions) -> None:
+    stream = options.dump_stream or sys.stderr
+    stream.write(f"// -----// IR Dump {when} {pass_name} //----- //\n")
+    stream.write(print_module(module, options.generic, options.debuginfo))
+    stream.write("\n")
+
+
+def run_passes(passes: list[ModulePass], ctx: Context, module: ModuleOp, options: RunOptions) -> None:
+    for module_pass in passes:
+        name = module_pass.name
+        if options.print_before_all or name in options.print_before:
+            _dump(module, "Before", name, options)
+        start = time.perf_counter()
+        _apply(module_pass, ctx, module)
+        if options.timer is not None:
+            options.timer.add(name, time.perf_counter() - start)
+        if options.verify:
+            _verify_after(name, module, options.timer)
+        if options.print_after_all or name in options.print_after:
+            _dump(module, "After", name, options)
+
+
+def _apply(module_pass: ModulePass, ctx: Context, module: ModuleOp) -> None:
+    try:
+        module_pass.apply(ctx, module)
+    except FusionError:
+        raise
+    except DiagnosticException as err:  # xDSL's way for a pass to fail on bad input
+        message = str(err).strip().split("\n")[0] or type(err).__name__
+        raise FusionError(f"pass '{module_pass.name}' failed: {message}", location_of(module))
+    except RecursionError as err:
+        raise InternalError(module_pass.name, err) from err
+    except Exception as err:  # noqa: BLE001 - anything else is a bug in the pass
+        raise InternalError(module_pass.name, err) from err
+
+
+def _verify_after(pass_name: str, module: ModuleOp, timer: PassTimer | None) -> None:
+    start = time.perf_counter()
+    try:
+        verify_module(module)
+    except FusionError as err:
+        note = Diagnostic("note", f"the IR does not verify after pass '{pass_name}'")
+        raise FusionError(err.message, err.location, [*err.notes, note]) from None
+    finally:
+        if timer is not None:
+            timer.add("(verifier)", time.perf_counter() - start)

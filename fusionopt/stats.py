@@ -1,0 +1,286 @@
+"""`fusion-stats` figures: kernels, FLOPs and global-memory traffic of every function.
+
+`compute_stats(module)` returns the stable JSON structure
+
+    {"functions": {NAME: {"dispatches", "copies", "unfused_compute_ops", "kernels",
+                          "flops", "bytes_moved", "bytes_min", "ops": {op name: count}}},
+     "total": {same keys, summed over the functions}}
+
+The exact definitions live in docs/stats.md; the predicates below implement them one by one.
+The model is IREE's: a `flow.dispatch.region` is one kernel; any compute op left outside a
+region would become a kernel of its own; views (reshapes), constants, `tensor.empty` and fills
+that only initialise another op's `outs` are free (IREE folds or clones them into consumers).
+Ops are matched by name so this module does not depend on the graph/flow dialect modules.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import ConstantLike
+
+from fusionopt.cost_model import is_tensor, op_flops, tensor_bytes
+
+DISPATCH_OP = "flow.dispatch.region"
+COPY_OPS = frozenset({"flow.tensor.slice", "flow.tensor.update"})
+# Ops whose result is the operand's buffer re-described (tensors are contiguous): no kernel.
+VIEW_OPS = frozenset(
+    {
+        "tensor.collapse_shape",
+        "tensor.expand_shape",
+        "tensor.reshape",
+        "tensor.cast",
+        "tensor.bitcast",
+        "graph.reshape",
+        "flow.tensor.reshape",
+    }
+)
+FILL_OPS = frozenset({"linalg.fill", "flow.tensor.splat"})
+# Ops that read only the part of their source they return.
+SLICE_OPS = frozenset({"tensor.extract_slice", "graph.slice", "flow.tensor.slice"})
+# linalg ops that print their payload region; the others keep it hidden (not counted in `ops`).
+LINALG_OPS_WITH_VISIBLE_BODY = frozenset({"linalg.generic", "linalg.map", "linalg.reduce"})
+# linalg ops whose last operand is their init (they have no `inputs`/`outputs` groups).
+LINALG_LAST_OPERAND_INIT = frozenset({"linalg.reduce", "linalg.broadcast", "linalg.map"})
+
+FIGURES = ("dispatches", "copies", "unfused_compute_ops", "kernels", "flops", "bytes_moved", "bytes_min")
+
+
+# ---- classification predicates ------------------------------------------------------------
+
+
+def is_constant(op: Operation) -> bool:
+    return op.name == "arith.constant" or op.has_trait(ConstantLike)
+
+
+def is_splat_constant(op: Operation) -> bool:
+    value = op.properties.get("value") or op.attributes.get("value")
+    return isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat()
+
+
+def is_init_use(user: Operation, index: int) -> bool:
+    """True when operand `index` of `user` is a destination (`outs`/`init`) of a linalg op."""
+    if not user.name.startswith("linalg."):
+        return False
+    if user.name in LINALG_LAST_OPERAND_INIT:
+        return index == len(user.operands) - 1
+    inputs = getattr(user, "inputs", None)
+    outputs = getattr(user, "outputs", None)
+    if inputs is None or outputs is None:
+        return False
+    return len(inputs) <= index < len(inputs) + len(outputs)
+
+
+def is_init_only_fill(op: Operation) -> bool:
+    """A fill/splat every use of which initialises a linalg op: it is cloned into that kernel."""
+    if op.name not in FILL_OPS:
+        return False
+    return all(is_init_use(use.operation, use.index) for r in op.results for use in r.uses)
+
+
+def is_free_op(op: Operation) -> bool:
+    """Metadata ops that never become kernels: views, constants, empties, init-only fills."""
+    return (
+        op.name in VIEW_OPS
+        or op.name == "tensor.empty"
+        or is_constant(op)
+        or is_init_only_fill(op)
+    )
+
+
+def is_unfused_compute_op(op: Operation) -> bool:
+    """An op outside any dispatch region that would be a device kernel of its own."""
+    if op.name in COPY_OPS or op.name == DISPATCH_OP or op.name == "func.call":
+        return False
+    if op.regions and not op.name.startswith(("linalg.", "graph.")):
+        return False  # a container (scf.for, ...): its body is classified op by op
+    if not any(is_tensor(r) for r in op.results):
+        return False  # scalar host math, tensor.extract/dim, terminators
+    return not is_free_op(op)
+
+
+# ---- memory traffic -----------------------------------------------------------------------
+
+
+def storage_root(value: SSAValue) -> SSAValue:
+    """The value whose buffer `value` views (through reshapes), so aliases count once."""
+    while isinstance(value.owner, Operation) and value.owner.name in VIEW_OPS:
+        value = value.owner.operands[0]
+    return value
+
+
+def needs_no_read(value: SSAValue) -> bool:
+    """Values a kernel materialises itself: empties, init-only fills, splat constants."""
+    owner = storage_root(value).owner
+    if not isinstance(owner, Operation):
+        return False
+    if owner.name == "tensor.empty" or is_init_only_fill(owner):
+        return True
+    return is_constant(owner) and is_splat_constant(owner)
+
+
+@dataclass
+class Traffic:
+    """Bytes one kernel reads (per distinct storage root) and writes."""
+
+    reads: dict[SSAValue, int] = field(default_factory=dict)
+    written: int = 0
+
+    def read(self, value: SSAValue, nbytes: int | None = None) -> None:
+        if not is_tensor(value) or needs_no_read(value):
+            return
+        root = storage_root(value)
+        nbytes = tensor_bytes(root) if nbytes is None else nbytes
+        self.reads[root] = max(self.reads.get(root, 0), nbytes)
+
+    @property
+    def total(self) -> int:
+        return sum(self.reads.values()) + self.written
+
+
+def values_captured_by(op: Operation) -> list[SSAValue]:
+    """Values used inside `op`'s regions but defined outside `op` (e.g. a gather's table)."""
+    captured: list[SSAValue] = []
+    for inner in op.walk():
+        if inner is op:
+            continue
+        for operand in inner.operands:
+            if not _defined_inside(operand, op):
+                captured.append(operand)
+    return captured
+
+
+def _defined_inside(value: SSAValue, op: Operation) -> bool:
+    owner = value.owner
+    parent = owner.parent_op() if isinstance(owner, Block) else owner
+    while parent is not None:
+        if parent is op:
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def op_traffic(op: Operation) -> Traffic:
+    """Global-memory traffic of one unfused op or copy (see docs/stats.md, bytes_moved)."""
+    traffic = Traffic()
+    if op.name == "flow.tensor.update":
+        update = getattr(op, "update", None) or max(op.operands, key=tensor_bytes)
+        traffic.read(update)
+        traffic.written = tensor_bytes(update)  # in place: only the updated part is written
+        return traffic
+    result_bytes = sum(tensor_bytes(r) for r in op.results)
+    for index, operand in enumerate(op.operands):
+        if op.name in SLICE_OPS and index == 0:
+            traffic.read(operand, result_bytes)
+        else:
+            traffic.read(operand)
+    for value in values_captured_by(op):
+        traffic.read(value)
+    traffic.written = result_bytes
+    return traffic
+
+
+def dispatch_traffic(region_op: Operation) -> Traffic:
+    """A dispatch region reads what it captures from above and writes its results."""
+    traffic = Traffic()
+    for value in values_captured_by(region_op):
+        traffic.read(value)
+    traffic.written = sum(tensor_bytes(r) for r in region_op.results)
+    return traffic
+
+
+# ---- per-function accounting --------------------------------------------------------------
+
+
+@dataclass
+class FunctionTally:
+    dispatches: int = 0
+    copies: int = 0
+    unfused_compute_ops: int = 0
+    flops: int = 0
+    bytes_moved: int = 0
+
+    def visit_block(self, block: Block) -> None:
+        for op in block.ops:
+            self.visit_op(op)
+
+    def visit_op(self, op: Operation) -> None:
+        if op.name == DISPATCH_OP:
+            self.dispatches += 1
+            self.flops += sum(op_flops(inner) for inner in op.walk() if inner is not op)
+            self.bytes_moved += dispatch_traffic(op).total
+        elif op.name in COPY_OPS:
+            self.copies += 1
+            self.bytes_moved += op_traffic(op).total
+        elif is_unfused_compute_op(op):
+            self.unfused_compute_ops += 1
+            self.flops += op_flops(op)
+            self.bytes_moved += op_traffic(op).total
+        elif not op.name.startswith("linalg."):
+            # Structured control flow and other containers: their bodies may hold kernels.
+            for region in op.regions:
+                for block in region.blocks:
+                    self.visit_block(block)
+
+
+def visible_ops(op: Operation):
+    """Ops nested in `op` as they appear in the text (hidden named-linalg payloads skipped)."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                yield inner
+                if inner.name.startswith("linalg.") and inner.name not in LINALG_OPS_WITH_VISIBLE_BODY:
+                    continue
+                yield from visible_ops(inner)
+
+
+def minimum_bytes(func: FuncOp) -> int:
+    """Inputs (used arguments and non-splat tensor constants) read once + outputs written once."""
+    inputs = [a for a in func.body.blocks[0].args if is_tensor(a) and a.uses]
+    for op in func.walk():
+        if is_constant(op) and not is_splat_constant(op):
+            inputs.extend(r for r in op.results if is_tensor(r) and r.uses)
+    outputs: list[SSAValue] = []
+    last = func.body.blocks[-1].last_op
+    if last is not None and last.name == "func.return":
+        outputs = list(dict.fromkeys(v for v in last.operands if is_tensor(v)))
+    return sum(tensor_bytes(v) for v in dict.fromkeys(inputs)) + sum(tensor_bytes(v) for v in outputs)
+
+
+def function_stats(func: FuncOp) -> dict:
+    tally = FunctionTally()
+    for block in func.body.blocks:
+        tally.visit_block(block)
+    return {
+        "dispatches": tally.dispatches,
+        "copies": tally.copies,
+        "unfused_compute_ops": tally.unfused_compute_ops,
+        "kernels": tally.dispatches + tally.unfused_compute_ops,
+        "flops": tally.flops,
+        "bytes_moved": tally.bytes_moved,
+        "bytes_min": minimum_bytes(func),
+        "ops": dict(sorted(Counter(op.name for op in visible_ops(func)).items())),
+    }
+
+
+def total_stats(per_function: list[dict]) -> dict:
+    total: dict = {key: sum(f[key] for f in per_function) for key in FIGURES}
+    ops: Counter[str] = Counter()
+    for f in per_function:
+        ops.update(f["ops"])
+    total["ops"] = dict(sorted(ops.items()))
+    return total
+
+
+def compute_stats(module: ModuleOp) -> dict:
+    """Stats of every function with a body in `module` (nested modules included)."""
+    functions = {
+        op.sym_name.data: function_stats(op)
+        for op in module.walk()
+        if isinstance(op, FuncOp) and op.body.blocks
+    }
+    return {"functions": functions, "total": total_stats(list(functions.values()))}

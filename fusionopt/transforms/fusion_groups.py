@@ -1,0 +1,287 @@
+"""Deciding which ops of a block share a dispatch (IREE's `decideFusableLinalgOps`).
+
+The decision is a pure analysis: `decide_fusion_groups(block, aggressive)` returns groups of
+top-level ops; `form-dispatch-regions` then wraps each group in a `flow.dispatch.region`.
+
+Order of decisions (as in IREE's FormDispatchRegions):
+1. Roots (contractions, reductions; `is_root_op`), walked in reverse, take their producers:
+   only the producer of the root's *init* unless `aggressive` (then any elementwise producer
+   whose every use ends up in the same region).
+2. Roots, walked forward, take elementwise consumers transitively (`is_fusable_with_consumer`),
+   including reshapes, transposes, pads and inserts into a fill destination. Non-contiguous
+   slices are not fused here: region building clones them into their consumers' regions as
+   indexed reads (never a separate slow copy).
+3. Leftover elementwise ops become roots of elementwise-only groups and take elementwise
+   producers and consumers (what elementwise fusion would have merged anyway).
+
+Invariants kept by construction:
+- one root per group: roots never join another group, so a region never holds two
+  contractions, a contraction and a softmax reduction, or two chained reductions;
+- convexity: an op joins only if no path leaves the group and comes back into it, so the
+  groups condense into a DAG and each can become a single region;
+- trailing views (reshapes/slices whose results leave the group) are trimmed, so reshapes
+  outside regions stay free `flow.tensor.reshape`s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.ir import Block, Operation, SSAValue
+
+from fusionopt.transforms import dispatch_utils as du
+
+
+@dataclass(eq=False)
+class FusionGroup:
+    """Ops that will share one dispatch. `root` is the group's single root op."""
+
+    index: int
+    root: Operation
+    ops: set[Operation] = field(default_factory=set)
+
+    @property
+    def is_elementwise_only(self) -> bool:
+        return not du.is_root_op(self.root)
+
+
+class FusionAnalysis:
+    """Use/def facts about one block, computed once, plus the groups decided so far."""
+
+    def __init__(self, block: Block, aggressive: bool):
+        self.block = block
+        self.aggressive = aggressive
+        self.ops = list(block.ops)
+        self.position = {op: i for i, op in enumerate(self.ops)}
+        self.producers: dict[Operation, list[Operation]] = {}
+        self.users: dict[Operation, set[Operation]] = {op: set() for op in self.ops}
+        for op in self.ops:
+            producers: list[Operation] = []
+            for value in du.values_used_inside(op):
+                defining = du.defining_op_in(block, value)
+                if defining is not None and defining not in producers:
+                    producers.append(defining)
+                    self.users[defining].add(op)
+            self.producers[op] = producers
+        self.group_of: dict[Operation, FusionGroup] = {}
+        self.groups: list[FusionGroup] = []
+
+    # -- bookkeeping ------------------------------------------------------------------------
+
+    def new_group(self, root: Operation) -> FusionGroup:
+        group = FusionGroup(len(self.groups), root)
+        self.groups.append(group)
+        self.add(group, root)
+        return group
+
+    def add(self, group: FusionGroup, op: Operation) -> None:
+        group.ops.add(op)
+        self.group_of[op] = group
+
+    def remove(self, group: FusionGroup, op: Operation) -> None:
+        group.ops.discard(op)
+        del self.group_of[op]
+
+    def all_uses_in(self, op: Operation, group: FusionGroup) -> bool:
+        users = self.users[op]
+        return bool(users) and all(self.group_of.get(u) is group for u in users)
+
+    def depends_on_group(self, op: Operation, group: FusionGroup) -> bool:
+        """True if `op` (outside `group`) transitively uses a value computed in `group`.
+
+        Other groups are treated as single nodes (a region depends on everything any of its
+        ops uses). Ops placed before the group's first op cannot depend on it: pruned.
+        """
+        first = min(self.position[o] for o in group.ops)
+        seen: set[Operation] = set()
+        stack = [op]
+        while stack:
+            current = stack.pop()
+            if current in seen or self.position[current] < first:
+                continue
+            seen.add(current)
+            if self.group_of.get(current) is group:
+                return True
+            other = self.group_of.get(current)
+            members = other.ops if other is not None else (current,)
+            for member in members:
+                stack.extend(p for p in self.producers[member] if p not in seen)
+        return False
+
+    def keeps_group_convex(self, group: FusionGroup, candidate: Operation) -> bool:
+        """Adding `candidate` must not create a path group -> outside -> group."""
+        for producer in self.producers[candidate]:
+            if self.group_of.get(producer) is group:
+                continue
+            if self.depends_on_group(producer, group):
+                return False
+        return True
+
+
+# --- predicates (IREE: isRootOp / isFusableWithConsumer / isFusableWithProducer) ----------
+
+
+def outer_parallel_loops(root: Operation) -> int:
+    """Number of leading parallel loops of the root (the loops tile+fuse distributes)."""
+    count = 0
+    for kind in du.iterator_kinds(root):
+        if kind != "parallel":
+            break
+        count += 1
+    return count
+
+
+def reads_root_result_compatibly(root: Operation, consumer: Operation, value: SSAValue) -> bool:
+    """IREE's "compatible outer parallel loops": the consumer must walk the root's outer
+    parallel dims of `value` with its own loops in the same order (zeros allowed), i.e. read
+    them through an identity map. A permuted read needs `linalg-interchange-for-fusion` first."""
+    result_index = list(root.results).index(value)
+    root_map = du.result_map(root, result_index)
+    consumer_map = du.operand_map(consumer, value)
+    if root_map is None or consumer_map is None:
+        return False
+    if not consumer_map.is_projected_permutation(allow_zero_in_results=True):
+        return False
+    outer = outer_parallel_loops(root)
+    root_dims = du.dims_read(root_map)
+    consumer_dims = du.dims_read(consumer_map)
+    walked = [c for r, c in zip(root_dims, consumer_dims) if r is not None and r < outer and c is not None]
+    # Loops of extent 1 carry no iteration (what IREE's FoldUnitExtentDims would drop).
+    extents = du.loop_extents(consumer)
+    non_unit = [d for d in range(len(extents)) if extents[d] != 1]
+    walked = [non_unit.index(c) for c in walked if c in non_unit]
+    return walked == list(range(len(walked)))
+
+
+def is_consumer_kind(op: Operation) -> bool:
+    """Ops that may follow a root into its dispatch.
+
+    Slices are not among them: a contiguous slice becomes a `flow.tensor.slice` between
+    dispatches, and a non-contiguous one is cloned into each *consumer's* dispatch as an
+    indexed read (a region returning slices of its own result fails IREE's CPU codegen)."""
+    return du.is_elementwise_linalg(op) or du.is_reshape(op) or op.name == "tensor.pad"
+
+
+def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consumer: Operation) -> bool:
+    if consumer in analysis.group_of or du.is_root_op(consumer) or du.is_clonable_into_dispatch(consumer):
+        return False
+    if consumer.name == "tensor.insert_slice":
+        if not _is_insert_into_fill(analysis, group, consumer):
+            return False
+    elif not is_consumer_kind(consumer):
+        return False
+    for value in _values_from_group(analysis, group, consumer):
+        if not du.is_linalg(consumer):
+            continue
+        operand_map = du.operand_map(consumer, value)
+        if operand_map is None:
+            return False  # only read inside the payload (e.g. tensor.extract): not tileable
+        if not operand_map.is_projected_permutation(allow_zero_in_results=True):
+            return False
+        if value.owner is group.root and not group.is_elementwise_only:
+            if not reads_root_result_compatibly(group.root, consumer, value):
+                return False
+    return analysis.keeps_group_convex(group, consumer)
+
+
+def _is_insert_into_fill(analysis: FusionAnalysis, group: FusionGroup, insert: Operation) -> bool:
+    """IREE fuses an insert_slice only when its source comes from the group, has no other use,
+    and its destination is a fill (the fill is then cloned into the dispatch)."""
+    source, dest = insert.operands[0], insert.operands[1]
+    source_op = du.defining_op_in(analysis.block, source)
+    dest_op = du.defining_op_in(analysis.block, dest)
+    return (
+        source_op is not None
+        and analysis.group_of.get(source_op) is group
+        and du.use_count(source) == 1
+        and dest_op is not None
+        and dest_op.name == "linalg.fill"
+    )
+
+
+def _values_from_group(analysis: FusionAnalysis, group: FusionGroup, op: Operation) -> list[SSAValue]:
+    return [
+        v
+        for v in du.values_used_inside(op)
+        if (d := du.defining_op_in(analysis.block, v)) is not None and analysis.group_of.get(d) is group
+    ]
+
+
+def is_fusable_with_producer(
+    analysis: FusionAnalysis, group: FusionGroup, producer: Operation, consumer: Operation
+) -> bool:
+    """A producer joins when every use of it is in the group. Cheap ops are cloned instead.
+
+    Without `aggressive`, a contraction/reduction root only takes the producer of its init
+    (an elementwise op on a matmul's LHS keeps its own dispatch, as in IREE)."""
+    if producer in analysis.group_of or du.is_root_op(producer) or du.is_clonable_into_dispatch(producer):
+        return False
+    if not (du.is_elementwise_linalg(producer) or du.is_reshape(producer)):
+        return False
+    if not analysis.all_uses_in(producer, group):
+        return False
+    restricted = not analysis.aggressive and not group.is_elementwise_only
+    if restricted and not any(v.owner is producer for v in du.dps_inits(consumer)):
+        return False
+    return analysis.keeps_group_convex(group, producer)
+
+
+# --- the decision procedure ---------------------------------------------------------------
+
+
+def _fuse_producers(analysis: FusionAnalysis, group: FusionGroup) -> bool:
+    changed, worklist = False, sorted(group.ops, key=analysis.position.__getitem__, reverse=True)
+    while worklist:
+        consumer = worklist.pop(0)
+        for producer in reversed(analysis.producers[consumer]):
+            if is_fusable_with_producer(analysis, group, producer, consumer):
+                analysis.add(group, producer)
+                worklist.append(producer)
+                changed = True
+    return changed
+
+
+def _fuse_consumers(analysis: FusionAnalysis, group: FusionGroup) -> bool:
+    changed, worklist = False, sorted(group.ops, key=analysis.position.__getitem__)
+    while worklist:
+        producer = worklist.pop(0)
+        for consumer in sorted(analysis.users[producer], key=analysis.position.__getitem__):
+            if is_fusable_with_consumer(analysis, group, consumer):
+                analysis.add(group, consumer)
+                worklist.append(consumer)
+                changed = True
+    return changed
+
+
+def _trim_trailing_views(analysis: FusionAnalysis, group: FusionGroup) -> None:
+    """Views whose results only leave the group stay outside (free reshapes / flow slices)."""
+    changed = True
+    while changed:
+        changed = False
+        for op in list(group.ops):
+            if op is group.root or not (du.is_reshape(op) or op.name == "tensor.extract_slice"):
+                continue
+            if not any(analysis.group_of.get(u) is group for u in analysis.users[op]):
+                analysis.remove(group, op)
+                changed = True
+
+
+def decide_fusion_groups(block: Block, aggressive: bool = False) -> FusionAnalysis:
+    analysis = FusionAnalysis(block, aggressive)
+    roots = [op for op in analysis.ops if du.is_root_op(op)]
+    root_groups = [analysis.new_group(root) for root in reversed(roots)]
+    for group in root_groups:
+        _fuse_producers(analysis, group)
+    for group in reversed(root_groups):
+        _fuse_consumers(analysis, group)
+        if aggressive:
+            _fuse_producers(analysis, group)
+        _trim_trailing_views(analysis, group)
+    for op in reversed(analysis.ops):
+        if op in analysis.group_of or not du.is_elementwise_linalg(op):
+            continue
+        group = analysis.new_group(op)
+        while _fuse_producers(analysis, group) | _fuse_consumers(analysis, group):
+            pass
+        _trim_trailing_views(analysis, group)
+    return analysis

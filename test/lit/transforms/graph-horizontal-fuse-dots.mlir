@@ -1,0 +1,215 @@
+// RUN: fusion-opt %s --split-input-file -p graph-horizontal-fuse-dots | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{allow-runtime-concat=true}' | filecheck %s --check-prefix=RUNTIME
+// RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{min-group=3}' | filecheck %s --check-prefix=MIN3
+
+// Two towers x two Linear+SiLU layers on a shared input. Layer 0 shares %x: one dot on the
+// N-concatenated weights; its result is viewed as [2, 1, 4] (a reshape, M = 1) and feeds one
+// batched dot for layer 1; the final concat of the towers folds into a reshape of that dot.
+// CHECK-LABEL: func.func @towers_chain
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x4xf32>)
+// CHECK:         %[[D0:.*]] = graph.dot %[[X]], %{{.*}} : (tensor<1x4xf32>, tensor<4x8xf32>) -> tensor<1x8xf32>
+// CHECK-NEXT:    %[[B0:.*]] = arith.constant dense<{{.*}}> : tensor<8xf32>
+// CHECK-NEXT:    %[[BB0:.*]] = graph.broadcast %[[B0]] dims = [1] : tensor<8xf32> -> tensor<1x8xf32>
+// CHECK-NEXT:    %[[A0:.*]] = graph.add %[[D0]], %[[BB0]] : tensor<1x8xf32>
+// CHECK-NEXT:    %[[S0:.*]] = graph.sigmoid %[[A0]] : tensor<1x8xf32>
+// CHECK-NEXT:    %[[M0:.*]] = graph.mul %[[A0]], %[[S0]] : tensor<1x8xf32>
+// CHECK-NEXT:    %[[R0:.*]] = graph.reshape %[[M0]] : tensor<1x8xf32> -> tensor<2x1x4xf32>
+// CHECK-NEXT:    %[[W1:.*]] = arith.constant dense<{{.*}}> : tensor<2x4x4xf32>
+// CHECK-NEXT:    %[[D1:.*]] = graph.dot %[[R0]], %[[W1]] : (tensor<2x1x4xf32>, tensor<2x4x4xf32>) -> tensor<2x1x4xf32>
+// CHECK-NEXT:    %[[B1:.*]] = arith.constant dense<{{.*}}> : tensor<2x4xf32>
+// CHECK-NEXT:    %[[BB1:.*]] = graph.broadcast %[[B1]] dims = [0, 2] : tensor<2x4xf32> -> tensor<2x1x4xf32>
+// CHECK-NEXT:    %[[A1:.*]] = graph.add %[[D1]], %[[BB1]] : tensor<2x1x4xf32>
+// CHECK-NEXT:    %[[S1:.*]] = graph.sigmoid %[[A1]] : tensor<2x1x4xf32>
+// CHECK-NEXT:    %[[M1:.*]] = graph.mul %[[A1]], %[[S1]] : tensor<2x1x4xf32>
+// CHECK-NEXT:    %[[OUT:.*]] = graph.reshape %[[M1]] : tensor<2x1x4xf32> -> tensor<1x8xf32>
+// CHECK-NEXT:    func.return %[[OUT]] : tensor<1x8xf32>
+// MIN3-LABEL:  func.func @towers_chain
+// MIN3-COUNT-4: graph.dot
+// MIN3-NOT:    graph.dot
+// MIN3:        func.return
+func.func @towers_chain(%x: tensor<1x4xf32>) -> tensor<1x8xf32> {
+  %w00 = arith.constant dense<0.1> : tensor<4x4xf32>
+  %b00 = arith.constant dense<0.01> : tensor<4xf32>
+  %w01 = arith.constant dense<0.2> : tensor<4x4xf32>
+  %b01 = arith.constant dense<0.02> : tensor<4xf32>
+  %w10 = arith.constant dense<0.3> : tensor<4x4xf32>
+  %b10 = arith.constant dense<0.03> : tensor<4xf32>
+  %w11 = arith.constant dense<0.4> : tensor<4x4xf32>
+  %b11 = arith.constant dense<0.04> : tensor<4xf32>
+  %d00 = graph.dot %x, %w00 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %bb00 = graph.broadcast %b00 dims = [1] : tensor<4xf32> -> tensor<1x4xf32>
+  %a00 = graph.add %d00, %bb00 : tensor<1x4xf32>
+  %s00 = graph.sigmoid %a00 : tensor<1x4xf32>
+  %m00 = graph.mul %a00, %s00 : tensor<1x4xf32>
+  %d01 = graph.dot %m00, %w01 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %bb01 = graph.broadcast %b01 dims = [1] : tensor<4xf32> -> tensor<1x4xf32>
+  %a01 = graph.add %d01, %bb01 : tensor<1x4xf32>
+  %s01 = graph.sigmoid %a01 : tensor<1x4xf32>
+  %m01 = graph.mul %a01, %s01 : tensor<1x4xf32>
+  %d10 = graph.dot %x, %w10 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %bb10 = graph.broadcast %b10 dims = [1] : tensor<4xf32> -> tensor<1x4xf32>
+  %a10 = graph.add %bb10, %d10 : tensor<1x4xf32>
+  %s10 = graph.sigmoid %a10 : tensor<1x4xf32>
+  %m10 = graph.mul %s10, %a10 : tensor<1x4xf32>
+  %d11 = graph.dot %m10, %w11 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %bb11 = graph.broadcast %b11 dims = [1] : tensor<4xf32> -> tensor<1x4xf32>
+  %a11 = graph.add %d11, %bb11 : tensor<1x4xf32>
+  %s11 = graph.sigmoid %a11 : tensor<1x4xf32>
+  %m11 = graph.mul %a11, %s11 : tensor<1x4xf32>
+  %out = graph.concat %m01, %m11 axis = 1 : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x8xf32>
+  func.return %out : tensor<1x8xf32>
+}
+
+// -----
+
+// A shared-input fan-out of three plain dots with different N: one dot, three slices.
+// CHECK-LABEL: func.func @fanout_different_n
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x4xf32>)
+// CHECK:         %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<4x10xf32>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %[[X]], %[[W]] : (tensor<2x4xf32>, tensor<4x10xf32>) -> tensor<2x10xf32>
+// CHECK-NEXT:    %[[P:.*]] = graph.slice %[[D]] axes = [1] starts = [0] ends = [2] : tensor<2x10xf32> -> tensor<2x2xf32>
+// CHECK-NEXT:    %[[Q:.*]] = graph.slice %[[D]] axes = [1] starts = [2] ends = [5] : tensor<2x10xf32> -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[R:.*]] = graph.slice %[[D]] axes = [1] starts = [5] ends = [10] : tensor<2x10xf32> -> tensor<2x5xf32>
+// CHECK-NEXT:    func.return %[[P]], %[[Q]], %[[R]]
+// MIN3-LABEL:  func.func @fanout_different_n
+// MIN3-COUNT-1: graph.dot
+// MIN3-NOT:    graph.dot
+// MIN3:        func.return
+func.func @fanout_different_n(%x: tensor<2x4xf32>) -> (tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x5xf32>) {
+  %wa = arith.constant dense<0.1> : tensor<4x2xf32>
+  %wb = arith.constant dense<0.2> : tensor<4x3xf32>
+  %wc = arith.constant dense<0.3> : tensor<4x5xf32>
+  %a = graph.dot %x, %wa : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
+  %b = graph.dot %x, %wb : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %c = graph.dot %x, %wc : (tensor<2x4xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  func.return %a, %b, %c : tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x5xf32>
+}
+
+// -----
+
+// Different inputs, same shapes (M = 2): activations stacked to [2, 2, 4], one batched dot,
+// each result recovered as a lane (slice on axis 0 + reshape).
+// CHECK-LABEL: func.func @distinct_inputs
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x4xf32>, %[[B:.*]]: tensor<2x4xf32>)
+// CHECK-DAG:     %[[RA:.*]] = graph.reshape %[[A]] : tensor<2x4xf32> -> tensor<1x2x4xf32>
+// CHECK-DAG:     %[[RB:.*]] = graph.reshape %[[B]] : tensor<2x4xf32> -> tensor<1x2x4xf32>
+// CHECK:         %[[ST:.*]] = graph.concat %[[RA]], %[[RB]] axis = 0
+// CHECK-NEXT:    %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<2x4x3xf32>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %[[ST]], %[[W]] : (tensor<2x2x4xf32>, tensor<2x4x3xf32>) -> tensor<2x2x3xf32>
+// CHECK-DAG:     graph.slice %[[D]] axes = [0] starts = [0] ends = [1]
+// CHECK-DAG:     graph.slice %[[D]] axes = [0] starts = [1] ends = [2]
+// CHECK-NOT:     graph.dot
+func.func @distinct_inputs(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %wa = arith.constant dense<0.1> : tensor<4x3xf32>
+  %wb = arith.constant dense<0.2> : tensor<4x3xf32>
+  %da = graph.dot %a, %wa : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %db = graph.dot %b, %wb : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  func.return %da, %db : tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Epilogue kind is part of the key: two SiLU members and two plain (bias-only) members on
+// the same input form two groups, each absorbing its own epilogue.
+// CHECK-LABEL: func.func @mixed_epilogues
+// CHECK:         graph.dot %{{.*}}, %{{.*}} : (tensor<1x4xf32>, tensor<4x8xf32>) -> tensor<1x8xf32>
+// CHECK:         graph.sigmoid %{{.*}} : tensor<1x8xf32>
+// CHECK:         graph.dot %{{.*}}, %{{.*}} : (tensor<1x4xf32>, tensor<4x8xf32>) -> tensor<1x8xf32>
+// CHECK-NOT:     graph.sigmoid
+// CHECK-NOT:     graph.dot
+// CHECK:         func.return
+func.func @mixed_epilogues(%x: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) {
+  %w0 = arith.constant dense<0.1> : tensor<4x4xf32>
+  %w1 = arith.constant dense<0.2> : tensor<4x4xf32>
+  %w2 = arith.constant dense<0.3> : tensor<4x4xf32>
+  %w3 = arith.constant dense<0.4> : tensor<4x4xf32>
+  %b = arith.constant dense<0.5> : tensor<4xf32>
+  %bb = graph.broadcast %b dims = [1] : tensor<4xf32> -> tensor<1x4xf32>
+  %d0 = graph.dot %x, %w0 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %a0 = graph.add %d0, %bb : tensor<1x4xf32>
+  %s0 = graph.sigmoid %a0 : tensor<1x4xf32>
+  %m0 = graph.mul %a0, %s0 : tensor<1x4xf32>
+  %d1 = graph.dot %x, %w1 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %a1 = graph.add %d1, %bb : tensor<1x4xf32>
+  %d2 = graph.dot %x, %w2 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %a2 = graph.add %d2, %bb : tensor<1x4xf32>
+  %s2 = graph.sigmoid %a2 : tensor<1x4xf32>
+  %m2 = graph.mul %a2, %s2 : tensor<1x4xf32>
+  %d3 = graph.dot %x, %w3 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %a3 = graph.add %d3, %bb : tensor<1x4xf32>
+  func.return %m0, %a1, %m2, %a3 : tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>
+}
+
+// -----
+
+// Negative: the second dot reads the first one's result (a path between members).
+// CHECK-LABEL: func.func @dependent_members
+// CHECK-NEXT:    arith.constant
+// CHECK-NEXT:    arith.constant
+// CHECK-NEXT:    %[[D0:.*]] = graph.dot %{{.*}}, %{{.*}} : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+// CHECK-NEXT:    %[[D1:.*]] = graph.dot %[[D0]], %{{.*}} : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+// CHECK-NEXT:    func.return %[[D0]], %[[D1]]
+func.func @dependent_members(%x: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+  %w0 = arith.constant dense<0.1> : tensor<4x4xf32>
+  %w1 = arith.constant dense<0.2> : tensor<4x4xf32>
+  %d0 = graph.dot %x, %w0 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %d1 = graph.dot %d0, %w1 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  func.return %d0, %d1 : tensor<1x4xf32>, tensor<1x4xf32>
+}
+
+// -----
+
+// Non-constant weights: unchanged by default; `allow-runtime-concat=true` concatenates them
+// at run time.
+// CHECK-LABEL: func.func @runtime_weights
+// CHECK-NEXT:    graph.dot %{{.*}}, %{{.*}} : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+// CHECK-NEXT:    graph.dot %{{.*}}, %{{.*}} : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+// CHECK-NEXT:    func.return
+// RUNTIME-LABEL: func.func @runtime_weights
+// RUNTIME-SAME:    (%[[X:.*]]: tensor<1x4xf32>, %[[W0:.*]]: tensor<4x4xf32>, %[[W1:.*]]: tensor<4x4xf32>)
+// RUNTIME-NEXT:    %[[W:.*]] = graph.concat %[[W0]], %[[W1]] axis = 1 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
+// RUNTIME-NEXT:    %[[D:.*]] = graph.dot %[[X]], %[[W]] : (tensor<1x4xf32>, tensor<4x8xf32>) -> tensor<1x8xf32>
+// RUNTIME-NOT:     graph.dot
+// RUNTIME:         func.return
+func.func @runtime_weights(%x: tensor<1x4xf32>, %w0: tensor<4x4xf32>, %w1: tensor<4x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+  %d0 = graph.dot %x, %w0 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %d1 = graph.dot %x, %w1 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  func.return %d0, %d1 : tensor<1x4xf32>, tensor<1x4xf32>
+}
+
+// -----
+
+// f16 towers with different inputs batch the same way.
+// CHECK-LABEL: func.func @f16_towers
+// CHECK:         graph.dot %{{.*}}, %{{.*}} : (tensor<3x1x8xf16>, tensor<3x8x8xf16>) -> tensor<3x1x8xf16>
+// CHECK-NOT:     graph.dot
+func.func @f16_towers(%a: tensor<1x8xf16>, %b: tensor<1x8xf16>, %c: tensor<1x8xf16>) -> tensor<1x24xf16> {
+  %wa = arith.constant dense<0.125> : tensor<8x8xf16>
+  %wb = arith.constant dense<0.25> : tensor<8x8xf16>
+  %wc = arith.constant dense<0.5> : tensor<8x8xf16>
+  %da = graph.dot %a, %wa : (tensor<1x8xf16>, tensor<8x8xf16>) -> tensor<1x8xf16>
+  %db = graph.dot %b, %wb : (tensor<1x8xf16>, tensor<8x8xf16>) -> tensor<1x8xf16>
+  %dc = graph.dot %c, %wc : (tensor<1x8xf16>, tensor<8x8xf16>) -> tensor<1x8xf16>
+  %out = graph.concat %da, %db, %dc axis = 1 : (tensor<1x8xf16>, tensor<1x8xf16>, tensor<1x8xf16>) -> tensor<1x24xf16>
+  func.return %out : tensor<1x24xf16>
+}
+
+// -----
+
+// Negative (MIGraphX's guard): both activations are slices of one tensor and each dot has
+// its own bias epilogue; per-dot slice -> dot -> add kernels beat batching.
+// CHECK-LABEL: func.func @guard_slices_of_one_tensor
+// CHECK-COUNT-2: graph.dot %{{.*}}, %{{.*}} : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+func.func @guard_slices_of_one_tensor(%x: tensor<1x8xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+  %w0 = arith.constant dense<0.1> : tensor<4x4xf32>
+  %w1 = arith.constant dense<0.2> : tensor<4x4xf32>
+  %b = arith.constant dense<0.5> : tensor<4xf32>
+  %bb = graph.broadcast %b dims = [1] : tensor<4xf32> -> tensor<1x4xf32>
+  %s0 = graph.slice %x axes = [1] starts = [0] ends = [4] : tensor<1x8xf32> -> tensor<1x4xf32>
+  %s1 = graph.slice %x axes = [1] starts = [4] ends = [8] : tensor<1x8xf32> -> tensor<1x4xf32>
+  %d0 = graph.dot %s0, %w0 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %a0 = graph.add %d0, %bb : tensor<1x4xf32>
+  %d1 = graph.dot %s1, %w1 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %a1 = graph.add %d1, %bb : tensor<1x4xf32>
+  func.return %a0, %a1 : tensor<1x4xf32>, tensor<1x4xf32>
+}

@@ -1,0 +1,155 @@
+"""Dense constants: splats stay one element, hex weights load fast, numpy conversion is exact."""
+
+from __future__ import annotations
+
+import textwrap
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, bf16, f16, f32, i1, i64
+
+from fusionopt.diagnostics import FusionError
+from fusionopt.dialects.dense import (
+    dense_to_numpy,
+    is_compact_splat,
+    numpy_to_dense,
+    splat_dense,
+)
+from fusionopt.ir_io import parse_module, print_module
+
+MODELS = Path(__file__).resolve().parents[3] / "shared" / "models"
+
+
+def constant_module(attr_text: str, type_text: str) -> str:
+    return textwrap.dedent(
+        f"""\
+        func.func @f() -> {type_text} {{
+          %0 = arith.constant {attr_text} : {type_text}
+          func.return %0 : {type_text}
+        }}
+        """
+    )
+
+
+def only_constant(text: str) -> DenseIntOrFPElementsAttr:
+    module = parse_module(text)
+    (value,) = [op.properties["value"] for op in module.walk() if op.name == "arith.constant"]
+    assert isinstance(value, DenseIntOrFPElementsAttr)
+    return value
+
+
+def test_big_splat_parse_and_print_allocates_under_1_mib():
+    text = constant_module("dense<0.0>", "tensor<4096x4096xf32>")
+    parse_module(text)  # warm up: imports and dialect loading are not the constant's cost
+    tracemalloc.start()
+    printed = print_module(parse_module(text))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert "dense<0.000000e+00> : tensor<4096x4096xf32>" in printed
+    assert peak < 1 << 20, f"peak {peak} bytes"
+
+
+@pytest.mark.parametrize(
+    "literal",
+    ["dense<2.5>", 'dense<"0x00002040">', "dense<[[2.5, 2.5, 2.5], [2.5, 2.5, 2.5]]>"],
+    ids=["scalar", "hex-one-element", "all-equal-list"],
+)
+def test_every_splat_spelling_is_stored_compactly(literal: str):
+    attr = only_constant(constant_module(literal, "tensor<2x3xf32>"))
+    assert is_compact_splat(attr)
+    assert attr == splat_dense(2.5, TensorType(f32, [2, 3]))
+    np.testing.assert_array_equal(dense_to_numpy(attr), np.full((2, 3), 2.5, np.float32))
+
+
+def test_non_splat_literal_is_not_compacted_and_converts_exactly():
+    attr = only_constant(constant_module("dense<[[1, 2], [3, -4]]>", "tensor<2x2xi64>"))
+    assert not is_compact_splat(attr)
+    np.testing.assert_array_equal(dense_to_numpy(attr), np.array([[1, 2], [3, -4]], np.int64))
+
+
+def test_hex_weights_are_read_without_unpacking():
+    values = np.arange(300, dtype=np.float32).reshape(3, 100) / 7
+    hex_text = '"0x' + values.tobytes().hex().upper() + '"'
+    text = constant_module(f"dense<{hex_text}>", "tensor<3x100xf32>")
+    attr = only_constant(text)
+    np.testing.assert_array_equal(dense_to_numpy(attr), values)
+    assert hex_text in print_module(parse_module(text))
+
+
+def test_dense_to_numpy_is_read_only_view():
+    array = dense_to_numpy(splat_dense(1.0, TensorType(f32, [1024, 1024])))
+    assert array.shape == (1024, 1024)
+    assert array.base is not None and array.nbytes == 4 << 20 and not array.flags.writeable
+    with pytest.raises(ValueError):
+        array[0, 0] = 2.0
+
+
+@pytest.mark.parametrize(
+    ("array", "element_type"),
+    [
+        (np.array([[1.5, -2.0], [0.25, 8.0]], np.float16), f16),
+        (np.array([1.0, -3.5, 0.0078125], np.float32), bf16),
+        (np.array([True, False, True]), i1),
+        (np.array([[-(2**40), 7]], np.int64), i64),
+    ],
+    ids=["f16", "bf16", "i1", "i64"],
+)
+def test_numpy_dense_round_trip_through_text(array: np.ndarray, element_type):
+    attr = numpy_to_dense(array, TensorType(element_type, array.shape))
+    reparsed = only_constant(constant_module(_print_attr(attr), str(attr.type)))
+    assert reparsed == attr
+    expected = array.astype(dense_to_numpy(attr).dtype)
+    np.testing.assert_array_equal(dense_to_numpy(reparsed), expected)
+
+
+def _print_attr(attr: DenseIntOrFPElementsAttr) -> str:
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    out = StringIO()
+    attr.print_without_type(Printer(stream=out))
+    return out.getvalue()
+
+
+def test_numpy_to_dense_emits_splat_only_when_all_equal():
+    assert is_compact_splat(numpy_to_dense(np.zeros((64, 64), np.float32)))
+    almost = np.zeros((64, 64), np.float32)
+    almost[63, 63] = 1.0
+    attr = numpy_to_dense(almost)
+    assert not is_compact_splat(attr) and len(attr.data.data) == 64 * 64 * 4
+
+
+def test_numpy_to_dense_rejects_shape_mismatch():
+    with pytest.raises(ValueError, match="does not match"):
+        numpy_to_dense(np.zeros((2, 3), np.float32), TensorType(f32, [3, 2]))
+
+
+@pytest.mark.parametrize(
+    ("literal", "message"),
+    [
+        ('dense<"0x0000">', "Expected 6 elements"),
+        ('dense<"0xZZ">', "Hex string in denseAttr is invalid"),
+        ("dense<[1.0, 2.0]>", "Shape mismatch"),
+    ],
+)
+def test_malformed_dense_is_a_located_error(literal: str, message: str):
+    with pytest.raises(FusionError, match=message):
+        parse_module(constant_module(literal, "tensor<2x3xf32>"), "bad.mlir")
+
+
+@pytest.mark.skipif(not MODELS.is_dir(), reason="/work/shared/models is not present")
+def test_inline_model_loads_in_little_memory():
+    path = MODELS / "bert_mini" / "bert_mini.inline.linalg.mlir"
+    text = path.read_text()
+    tracemalloc.start()
+    module = parse_module(text, str(path))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    weights = [op.properties["value"] for op in module.walk() if op.name == "arith.constant"]
+    weights = [w for w in weights if isinstance(w, DenseIntOrFPElementsAttr)]
+    assert sum(len(w.data.data) for w in weights) > 2_000_000
+    # The hex text is 4.8 MB; the decoded weights ~2.4 MB. Allow parsing overhead, not a blow-up.
+    assert peak < 64 << 20, f"peak {peak >> 20} MiB"

@@ -1,0 +1,65 @@
+"""`fusionopt.testing`: the equivalence harness must accept correct rewrites and catch wrong ones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+
+from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics, random_inputs, run_module
+from fusionopt.interpreter import find_entry
+
+PROGRAM = """
+func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = arith.addf %a, %b : tensor<4xf32>
+  %1 = arith.addf %a, %b : tensor<4xf32>
+  %2 = arith.mulf %0, %1 : tensor<4xf32>
+  return %2 : tensor<4xf32>
+}
+"""
+
+
+class _AddToSub(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.AddfOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace_op(op, arith.SubfOp(op.lhs, op.rhs))
+
+
+@dataclass(frozen=True)
+class WrongPass(ModulePass):
+    """A deliberately wrong rewrite (addf -> subf) to prove the harness catches bugs."""
+
+    name = "test-wrong"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(_AddToSub()).rewrite_module(op)
+
+
+def test_correct_pipeline_passes_and_returns_rewritten_module() -> None:
+    after = assert_pass_preserves_semantics(PROGRAM, "cse,canonicalize")
+    assert sum(1 for op in after.walk() if op.name == "arith.addf") == 1
+
+
+def test_wrong_pass_is_caught() -> None:
+    with pytest.raises(AssertionError, match="changed the results"):
+        assert_pass_preserves_semantics(PROGRAM, [WrongPass()])
+
+
+def test_unknown_pass_is_an_error() -> None:
+    with pytest.raises(Exception, match="no-such-pass"):
+        apply_pipeline(PROGRAM, "no-such-pass")
+
+
+def test_run_module_and_random_inputs() -> None:
+    entry = find_entry(apply_pipeline(PROGRAM, []))
+    inputs = random_inputs(entry, seed=5)
+    assert [x.dtype for x in inputs] == [np.float32, np.float32]
+    assert np.array_equal(inputs[0], random_inputs(entry, seed=5)[0])
+    (out,) = run_module(PROGRAM, inputs)
+    np.testing.assert_allclose(out, (inputs[0] + inputs[1]) ** 2, rtol=1e-6)

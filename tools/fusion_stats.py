@@ -1,0 +1,105 @@
+"""`fusion-stats FILE [--json]`: what a program costs (kernels, FLOPs, memory traffic).
+
+The figures are defined in docs/stats.md and computed by `fusionopt.stats.compute_stats`;
+`--json` prints that dictionary (a stable interface), otherwise a table per function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from fusionopt.ir_io import parse_module
+from fusionopt.registry import make_context
+from fusionopt.stats import compute_stats
+
+_SI = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+
+
+def human(number: int, unit: str) -> str:
+    for scale, prefix in _SI:
+        if number >= scale:
+            return f"{number / scale:.2f} {prefix}{unit}"
+    return f"{number} {unit}"
+
+
+def format_figures(name: str, figures: dict, top_ops: int) -> str:
+    ratio = figures["bytes_moved"] / figures["bytes_min"] if figures["bytes_min"] else 0.0
+    ops = sorted(figures["ops"].items(), key=lambda kv: (-kv[1], kv[0]))
+    shown = ", ".join(f"{op_name} {count}" for op_name, count in ops[:top_ops])
+    if len(ops) > top_ops:
+        shown += f", ... ({len(ops) - top_ops} more)"
+    return "\n".join(
+        [
+            name,
+            f"  kernels      {figures['kernels']:>14}   (dispatches {figures['dispatches']}"
+            f" + unfused compute ops {figures['unfused_compute_ops']})",
+            f"  copies       {figures['copies']:>14}",
+            f"  flops        {figures['flops']:>14}   ({human(figures['flops'], 'FLOP')})",
+            f"  bytes_moved  {figures['bytes_moved']:>14}   ({human(figures['bytes_moved'], 'B')},"
+            f" {ratio:.2f}x bytes_min)",
+            f"  bytes_min    {figures['bytes_min']:>14}   ({human(figures['bytes_min'], 'B')})",
+            f"  ops          {sum(figures['ops'].values()):>14}   ({shown})",
+        ]
+    )
+
+
+def format_table(stats: dict, top_ops: int = 8) -> str:
+    blocks = [format_figures(f"@{name}", figs, top_ops) for name, figs in stats["functions"].items()]
+    if len(stats["functions"]) != 1:
+        blocks.append(format_figures("total", stats["total"], top_ops))
+    return "\n\n".join(blocks) + "\n"
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="fusion-stats",
+        description="Report kernels, FLOPs and memory traffic per function (see docs/stats.md).",
+    )
+    parser.add_argument("file", help="input .mlir file, or - for stdin")
+    parser.add_argument("--json", action="store_true", help="print the stable JSON structure")
+    parser.add_argument(
+        "--allow-unregistered-dialect", action="store_true", help="accept ops of unknown dialects"
+    )
+    return parser.parse_args(argv)
+
+
+def read_input(path: str) -> tuple[str, str]:
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    return Path(path).read_text(), path
+
+
+def _user_error_types() -> tuple[type[BaseException], ...]:
+    """Errors that mean bad input (reported as text), as opposed to bugs (tracebacks)."""
+    types: tuple[type[BaseException], ...] = (ParseError, DiagnosticException)
+    try:
+        from fusionopt.diagnostics import FusionError  # the driver's located diagnostics
+    except ImportError:
+        return types
+    return (*types, FusionError)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        text, name = read_input(args.file)
+    except OSError as err:
+        print(f"fusion-stats: error: cannot read '{args.file}': {err.strerror}", file=sys.stderr)
+        return 1
+    try:
+        module = parse_module(text, name, make_context(args.allow_unregistered_dialect))
+    except _user_error_types() as err:
+        print(str(err).rstrip(), file=sys.stderr)
+        return 1
+    stats = compute_stats(module)
+    sys.stdout.write(json.dumps(stats, indent=2) + "\n" if args.json else format_table(stats))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
