@@ -269,6 +269,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=1, help="best of N runs per measurement")
     parser.add_argument("--no-cli", action="store_true", help="skip the command-line tools")
     parser.add_argument("--profile", action="store_true", help="cProfile our parse at 20k ops")
+    parser.add_argument("--kind", choices=("all", "upstream", "graph", "none"), default="all",
+                        help="which module(s) to time (none: only --profile)")
     args = parser.parse_args(argv)
     sizes = [2000, 10000, 20000] + ([100000] if args.large else [])
     kinds = [("upstream (func/arith/math/tensor/linalg)", upstream_step, True)]
@@ -276,6 +278,7 @@ def main(argv: list[str] | None = None) -> None:
         kinds.append(("graph + linalg.generic (ours only)", graph_step, False))
     else:
         print("note: fusionopt.dialects.graph not available; graph module skipped")
+    kinds = [k for k in kinds if args.kind == "all" or k[0].startswith(args.kind)]
     for kind, step, with_peers in kinds:
         rows = [bench_size(n, step, args.repeat, not args.no_cli, with_peers) for n in sizes]
         report(kind, rows)

@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -37,7 +37,8 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.traits import Pure
+from xdsl.pattern_rewriter import RewritePattern
+from xdsl.traits import HasCanonicalizationPatternsTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
 FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
@@ -158,6 +159,21 @@ def graph_op_definition(cls):
     return cls
 
 
+class GraphCanonicalization(HasCanonicalizationPatternsTrait):
+    """Hooks graph ops into upstream `canonicalize`. The patterns live with the passes
+    (`fusionopt.transforms.graph_canonicalization_patterns`), imported on first use so the
+    dialect never imports transforms."""
+
+    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
+        from fusionopt.transforms.graph_canonicalization_patterns import patterns_for
+
+        return patterns_for(op)
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return ()
+
+
 class GraphOp(IRDLOperation):
     """Common parent of every graph op: one `result`, no side effects."""
 
@@ -181,7 +197,7 @@ class ElementwiseBinaryOp(GraphOp):
     lhs = operand_def(T)
     rhs = operand_def(T)
     result = result_def(T)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), GraphCanonicalization())
     assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
     ELEMENT_KIND: ClassVar[str] = "numeric"
 

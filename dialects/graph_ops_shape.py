@@ -28,6 +28,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from fusionopt.dialects.graph_base import (
+    GraphCanonicalization,
     GraphOp,
     I64ArrayConstr,
     check_axes_in_range,
@@ -52,7 +53,7 @@ class BroadcastOp(GraphOp):
     input = operand_def(TensorType)
     dims = prop_def(I64ArrayConstr)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), GraphCanonicalization())
     assembly_format = "$input `dims` `=` $dims attr-dict `:` type($input) `->` type($result)"
 
     def __init__(self, input: SSAValue, dims: Sequence[int], result_type: Attribute):
@@ -83,7 +84,7 @@ class ReshapeOp(GraphOp):
     name = "graph.reshape"
     input = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), GraphCanonicalization())
     assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
 
     def __init__(self, input: SSAValue, result_type: Attribute):
@@ -104,7 +105,7 @@ class TransposeOp(GraphOp):
     input = operand_def(TensorType)
     perm = prop_def(I64ArrayConstr)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), GraphCanonicalization())
     assembly_format = "$input `perm` `=` $perm attr-dict `:` type($input) `->` type($result)"
 
     def __init__(self, input: SSAValue, perm: Sequence[int]):
@@ -142,7 +143,7 @@ class SliceOp(GraphOp):
     starts = prop_def(I64ArrayConstr)
     ends = prop_def(I64ArrayConstr)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), GraphCanonicalization())
     assembly_format = ("$input `axes` `=` $axes `starts` `=` $starts `ends` `=` $ends attr-dict "
                        "`:` type($input) `->` type($result)")
 
@@ -179,7 +180,7 @@ class ConcatOp(GraphOp):
     inputs = var_operand_def(TensorType)
     axis = prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), GraphCanonicalization())
     assembly_format = "$inputs `axis` `=` $axis attr-dict `:` functional-type($inputs, $result)"
 
     def __init__(self, inputs: Sequence[SSAValue], axis: int):

@@ -20,6 +20,7 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from fusionopt.diagnostics import FusionError, SourceLoc
 from fusionopt.dialects.dense import CompactDenseParserMixin  # splats stay one element
@@ -111,6 +112,11 @@ class LocatingParser(CompactDenseParserMixin, Parser):
         return super().resolve_operand(operand, type)
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        if self._current_token.kind == MLIRTokenKind.EOF:
+            # Like mlir-opt, an empty input (or a `// -----` chunk of comments) is an empty module.
+            module = ModuleOp([])
+            module.location = self.loc_attr(0)
+            return module
         try:
             module = super().parse_module(allow_implicit_module)
         except ParseError as err:
@@ -132,6 +138,11 @@ class LocatingParser(CompactDenseParserMixin, Parser):
         else:  # a nested parser over other text (e.g. an attribute string): no reliable position
             loc = self.source_loc(self._current_token.span.start)
         return FusionError(_clean_message(err.msg), loc)
+
+
+def _loc_of_span(span: Span, name: str, line_offset: int) -> SourceLoc:
+    where = span.get_location()
+    return SourceLoc(name, where.line + line_offset, where.col)
 
 
 def _new_file_line_col_loc(file: StringAttr, line: IntAttr, col: IntAttr) -> FileLineColLoc:
@@ -160,7 +171,10 @@ def parse_module_located(
     ctx: Context, text: str, name: str, line_offset: int = 0
 ) -> ModuleOp:
     """Parse `text` into a module with located ops, or raise `FusionError`."""
-    parser = LocatingParser(ctx, text, name, line_offset)
+    try:
+        parser = LocatingParser(ctx, text, name, line_offset)
+    except ParseError as err:  # the constructor lexes the first token
+        raise FusionError(_clean_message(err.msg), _loc_of_span(err.span, name, line_offset))
     try:
         return parser.parse_module()
     except ParseError as err:

@@ -80,6 +80,8 @@ class FusionOptMain:
             return EXIT_USER_ERROR
         except InternalError as err:
             return self._internal_error(str(err), err.cause)
+        except BrokenPipeError:  # e.g. `fusion-opt big.mlir | head`: not a compiler bug
+            return EXIT_USER_ERROR
         except Exception as err:  # noqa: BLE001 - a driver bug is still an internal error
             return self._internal_error(f"{type(err).__name__}: {err}", err)
 
@@ -125,14 +127,16 @@ class FusionOptMain:
             for name in sorted(getattr(self.args, flag) - available.keys()):
                 option = "--" + flag.replace("_", "-")
                 raise UsageError(f"{option}: {unknown_pass_message(name, available)}")
-        specs = [*self.args.passes, *self.args.pass_pipeline]
-        requests = [r for spec in specs for r in parse_pipeline(spec, registry.PIPELINES)]
-        return build_passes(requests, available)
+        passes: list[ModulePass] = []
+        for spec in [*self.args.passes, *self.args.pass_pipeline]:
+            # Built spec by spec: an option error must be shown against its own pipeline text.
+            passes += build_passes(parse_pipeline(spec, registry.PIPELINES), available)
+        return passes
 
     def _read_input(self, path: str) -> tuple[str, str]:
-        if path == "-":
-            return self.stdin.read(), "<stdin>"
         try:
+            if path == "-":
+                return self.stdin.read(), "<stdin>"
             with open(path, encoding="utf-8") as handle:
                 return handle.read(), path
         except (OSError, UnicodeDecodeError) as err:

@@ -36,6 +36,9 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "canonicalize": ("xdsl.transforms.canonicalize", "CanonicalizePass"),
     "graph-horizontal-fuse-dots": ("fusionopt.transforms.graph_horizontal_fuse_dots", "GraphHorizontalFuseDotsPass"),
     "graph-hoist-pointwise-above-slices": ("fusionopt.transforms.graph_hoist_pointwise_above_slices", "GraphHoistPointwiseAboveSlicesPass"),
+    "graph-propagate-constants": ("fusionopt.transforms.graph_propagate_constants", "GraphPropagateConstantsPass"),
+    "graph-canonicalize": ("fusionopt.transforms.graph_canonicalize", "GraphCanonicalizePass"),
+    "graph-reassociate-dots": ("fusionopt.transforms.graph_reassociate_dots", "GraphReassociateDotsPass"),
     "cse": ("xdsl.transforms.common_subexpression_elimination", "CommonSubexpressionElimination"),
     "dce": ("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
     "test-diagnostics": ("fusionopt.transforms.test_diagnostics", "TestDiagnosticsPass"),
@@ -83,6 +86,13 @@ _DISPATCH_CREATION_STAGES = (
 PIPELINES["dispatch-creation"] = Pipeline(
     "linalg on tensors -> flow.dispatch.regions (one root each) + flow tensor ops",
     ",".join(_DISPATCH_CREATION_STAGES),
+)
+
+
+# graph-simplify (issue #4): graph algebra before horizontal fusion (MIGraphX simplify_algebra).
+PIPELINES["graph-simplify"] = Pipeline(
+    "fold constants, canonicalize and reassociate GEMM chains (run before horizontal fusion)",
+    "graph-propagate-constants,graph-canonicalize,graph-reassociate-dots,cse,dce",
 )
 
 

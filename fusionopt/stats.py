@@ -47,7 +47,9 @@ LINALG_OPS_WITH_VISIBLE_BODY = frozenset({"linalg.generic", "linalg.map", "linal
 # linalg ops whose last operand is their init (they have no `inputs`/`outputs` groups).
 LINALG_LAST_OPERAND_INIT = frozenset({"linalg.reduce", "linalg.broadcast", "linalg.map"})
 
-FIGURES = ("dispatches", "copies", "unfused_compute_ops", "kernels", "flops", "bytes_moved", "bytes_min")
+FIGURES = (
+    "dispatches", "copies", "unfused_compute_ops", "kernels", "flops", "bytes_moved", "bytes_min"
+)
 
 
 # ---- classification predicates ------------------------------------------------------------
@@ -58,8 +60,14 @@ def is_constant(op: Operation) -> bool:
 
 
 def is_splat_constant(op: Operation) -> bool:
-    value = op.properties.get("value") or op.attributes.get("value")
-    return isinstance(value, DenseIntOrFPElementsAttr) and value.is_splat()
+    """A dense constant of one repeated value, checked on its raw bytes (no unpacking)."""
+    value = op.properties.get("value", op.attributes.get("value"))
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        return False
+    data = value.data.data
+    size = value.get_element_type().compile_time_size
+    # fusionopt stores splats compactly (one element, dialects/dense.py); xDSL expands them.
+    return len(data) <= size or data == data[:size] * (len(data) // size)
 
 
 def is_init_use(user: Operation, index: int) -> bool:
@@ -227,13 +235,18 @@ class FunctionTally:
                     self.visit_block(block)
 
 
+def has_hidden_payload(op: Operation) -> bool:
+    """Named linalg ops carry a payload region the text does not show."""
+    return op.name.startswith("linalg.") and op.name not in LINALG_OPS_WITH_VISIBLE_BODY
+
+
 def visible_ops(op: Operation):
     """Ops nested in `op` as they appear in the text (hidden named-linalg payloads skipped)."""
     for region in op.regions:
         for block in region.blocks:
             for inner in block.ops:
                 yield inner
-                if inner.name.startswith("linalg.") and inner.name not in LINALG_OPS_WITH_VISIBLE_BODY:
+                if has_hidden_payload(inner):
                     continue
                 yield from visible_ops(inner)
 
@@ -248,7 +261,8 @@ def minimum_bytes(func: FuncOp) -> int:
     last = func.body.blocks[-1].last_op
     if last is not None and last.name == "func.return":
         outputs = list(dict.fromkeys(v for v in last.operands if is_tensor(v)))
-    return sum(tensor_bytes(v) for v in dict.fromkeys(inputs)) + sum(tensor_bytes(v) for v in outputs)
+    read_once = sum(tensor_bytes(v) for v in dict.fromkeys(inputs))
+    return read_once + sum(tensor_bytes(v) for v in outputs)
 
 
 def function_stats(func: FuncOp) -> dict:

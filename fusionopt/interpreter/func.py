@@ -1,5 +1,7 @@
-"""`func` (definitions, calls, returns: xDSL's own implementations) and `cf.assert`.
+"""`func` (definitions, calls, returns) and `cf.assert`.
 
+The func implementations mirror xDSL's `xdsl.interpreters.func`, which we do not import: that
+package's `__init__` loads every xDSL interpreter (RISC-V included), ~0.6 s of start-up.
 `cf.assert` appears in torch-mlir output as index bounds checks inside `linalg.generic`
 bodies; in a vectorised body its condition is an array and must hold everywhere.
 """
@@ -7,13 +9,37 @@ bodies; in a vectorised body its condition is an array and must hold everywhere.
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects import cf
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
-from xdsl.interpreters.func import FuncFunctions
+from xdsl.dialects import cf, func
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_callable,
+    impl_terminator,
+    register_impls,
+)
 
 from fusionopt.diagnostics import op_error
 
-__all__ = ["AssertFunctions", "FuncFunctions"]
+
+@register_impls
+class FuncFunctions(InterpreterFunctions):
+    @impl_terminator(func.ReturnOp)
+    def run_return(self, interpreter: Interpreter, op: func.ReturnOp, args: PythonValues) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+    @impl(func.CallOp)
+    def run_call(self, interpreter: Interpreter, op: func.CallOp, args: PythonValues) -> PythonValues:
+        return interpreter.call_op(op.callee, args)
+
+    @impl_callable(func.FuncOp)
+    def call_func(self, interpreter: Interpreter, op: func.FuncOp, args: PythonValues) -> PythonValues:
+        if not op.body.blocks:
+            raise op_error(op, f"cannot call external function @{op.sym_name.data}")
+        return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
 
 
 @register_impls

@@ -10,9 +10,11 @@ yields are stored back through the output maps. Reductions take one of three rou
    combiner addf/mulf/maximumf/minimumf/maxnumf/minnumf or integer add/mul/max/min/and/or/xor):
    `x` is computed over the whole space and reduced with the matching numpy reduction
    (NaN-propagating for maximumf, NaN-ignoring for maxnumf), then combined with the init;
-3. anything else (argmax-style select pairs, custom combiners): a loop over the reduction
-   iterations in order, each step vectorised over the parallel loops — exactly sequential
-   semantics. Parallel-only ops are the zero-reduction-loop case of this route.
+3. an argmax/argmin "select pair" over one reduction loop (linalg_argmax.py): one numpy
+   arg-reduction, with the sequential tie and NaN behaviour;
+4. anything else (custom combiners): a loop over the reduction iterations in order, each step
+   vectorised over the parallel loops — exactly sequential semantics. Parallel-only ops are
+   the zero-reduction-loop case of this route.
 Floating-point sums in routes 1 and 2 are reassociated (as any real backend does).
 """
 
@@ -30,6 +32,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from fusionopt.interpreter.common import as_type, compute_dtype_args
+from fusionopt.interpreter.linalg_argmax import argmax_reduce, match_select_pair
 from fusionopt.interpreter.linalg_maps import index_grid, is_dims_and_constants, loop_ranges, operand_view, write_through_map
 
 INDEX_STACK_KEY = "linalg_index_stack"
@@ -96,8 +99,11 @@ def run_structured(
         return (as_type(write_through_map(outputs[0], out_maps[0], full, ranges), result_types[0]),)
     views = [operand_view(v, m, ranges) for v, m in zip(inputs, in_maps)]
     combiners = _combiners(block, len(inputs)) if reduction_dims else None
+    pair = match_select_pair(block, len(inputs)) if len(reduction_dims) == 1 and combiners is None else None
     if combiners is not None:
         finals = _reduce_with_combiners(interpreter, block, views, outputs, out_maps, ranges, reduction_dims, combiners)
+    elif pair is not None:
+        finals = _reduce_select_pair(interpreter, block, views, outputs, out_maps, ranges, reduction_dims[0], pair)
     else:
         finals = _loop_over_reductions(interpreter, block, views, outputs, out_maps, ranges, reduction_dims)
     return tuple(
@@ -171,6 +177,14 @@ def _reduce_with_combiners(interpreter, block, views, outputs, out_maps, ranges,
         combined = ufunc(init, reduced) if op.operands[0] is out_arg else ufunc(reduced, init)
         finals.append(np.asarray(combined).astype(out.dtype))
     return finals
+
+
+def _reduce_select_pair(interpreter, block, views, outputs, out_maps, ranges, axis, pair):
+    """Route 3: evaluate candidates and positions everywhere, then one arg-reduction."""
+    x, pos = eval_body(interpreter, block, [*views, None, None], _grids(ranges), pair.ops, [pair.candidate, pair.position])
+    init_v, init_i = (operand_view(o, m, ranges) for o, m in zip(outputs, out_maps))
+    value, index = argmax_reduce(pair, np.broadcast_to(x, ranges), np.broadcast_to(pos, ranges), init_v, init_i, axis)
+    return [value.astype(outputs[0].dtype), index.astype(outputs[1].dtype)]
 
 
 def _is_contraction(block: Block, n_inputs: int, maps: list[AffineMap]) -> bool:

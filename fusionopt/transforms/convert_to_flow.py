@@ -39,6 +39,8 @@ from fusionopt.dialects.flow import (
     TensorUpdateOp,
 )
 from fusionopt.transforms import dispatch_utils as du
+from fusionopt.transforms.copy_as_generic import rewrite_copy
+from fusionopt.transforms.region_cloning import clone_producers_into_region, erase_dead_clonables
 
 COPY_REGION_OPS = frozenset(
     {"tensor.extract_slice", "tensor.insert_slice", "tensor.concat", "tensor.pad"}
@@ -133,12 +135,22 @@ def convert_fill(op: Operation) -> bool:
 
 
 def wrap_in_copy_region(op: Operation) -> DispatchRegionOp:
-    """A non-contiguous copy nothing could absorb: a dispatch of its own (IREE's slow copy)."""
+    """A non-contiguous copy nothing could absorb: a dispatch of its own (IREE's slow copy),
+    written as a gathering `linalg.generic` when possible so IREE can tile it."""
     region_op = DispatchRegionOp([r.type for r in op.results], Region(Block()))
     Rewriter.insert_op(region_op, _before(op))
     results = list(op.results)
-    op.detach()
-    region_op.body.block.add_ops([op, ReturnOp(results)])
+    body = rewrite_copy(op)
+    if body is None:
+        op.detach()
+        body = [op]
+    else:
+        for old, new in zip(results, body[-1].results):
+            old.replace_all_uses_with(new)
+        op.detach()
+        op.erase()
+        results = list(body[-1].results)
+    region_op.body.block.add_ops([*body, ReturnOp(results)])
     for old, new in zip(results, region_op.results):
         for use in list(old.uses):
             if use.operation is not region_op.body.block.last_op:
@@ -156,15 +168,37 @@ _CONVERTERS = {
 }
 
 
+def is_free_data_movement(op: Operation) -> bool:
+    """Slices/inserts/concats that become zero-copy flow ops (contiguous byte ranges)."""
+    if op.name in ("tensor.extract_slice", "tensor.insert_slice"):
+        return du.slice_is_contiguous(op)
+    if op.name == "tensor.concat":
+        full = tuple(op.results[0].type.get_shape())
+        return all(
+            du.is_contiguous_slice((offsets, list(piece.type.get_shape()), [1] * len(offsets)), full)
+            for piece, offsets in concat_pieces(op)
+        )
+    return False
+
+
 def convert_block_to_flow(block: Block) -> list[DispatchRegionOp]:
-    """Convert the top-level ops of `block`; returns the copy regions it had to create."""
-    copy_regions: list[DispatchRegionOp] = []
+    """Convert the top-level ops of `block`; returns the copy regions it had to create.
+
+    Copies that cannot be free get their region first (and their fills/constants cloned in),
+    so only what stays outside every region is turned into flow ops."""
+    copy_regions = [
+        wrap_in_copy_region(op)
+        for op in list(block.ops)
+        if op.name in COPY_REGION_OPS and not is_free_data_movement(op)
+    ]
+    for region_op in copy_regions:
+        clone_producers_into_region(region_op)
+    erase_dead_clonables(block)
     for op in list(block.ops):
         converter = _CONVERTERS.get(op.name)
-        if converter is not None and converter(op):
-            continue
-        if op.name in COPY_REGION_OPS:
-            copy_regions.append(wrap_in_copy_region(op))
+        if converter is not None:
+            converter(op)
+    erase_dead_clonables(block)  # e.g. the tensor.empty under a fill that became a splat
     return copy_regions
 
 

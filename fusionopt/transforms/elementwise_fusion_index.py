@@ -77,8 +77,13 @@ class IndexSpace:
         lhs, rhs = self.simplify(expr.lhs), self.simplify(expr.rhs)
         match expr.kind:
             case AffineBinaryOpKind.Add:
-                return lhs + rhs
+                # A term that is always 0 (a unit loop dim, scaled) disappears from sums.
+                if self.bounds(lhs) == (0, 0):
+                    return rhs
+                return lhs if self.bounds(rhs) == (0, 0) else lhs + rhs
             case AffineBinaryOpKind.Mul:
+                if self.bounds(lhs) == (0, 0) or self.bounds(rhs) == (0, 0):
+                    return AffineExpr.constant(0)
                 return lhs * rhs
             case AffineBinaryOpKind.FloorDiv if isinstance(rhs, AffineConstantExpr):
                 return self.floordiv(lhs, rhs.value)

@@ -76,7 +76,11 @@ def generic_output_map(op: Operation):
 
 
 def is_elementwise_generic(op: Operation) -> bool:
-    """All-parallel, one result, permutation output map, `linalg.index` only at top level."""
+    """All-parallel, one result, permutation output map, `linalg.index` only at top level.
+
+    Requiring all-parallel iterators is what keeps reductions (and contractions, which are
+    named ops or generics with reduction loops) out of every group: they are only read.
+    """
     if op.name != "linalg.generic" or len(op.results) != 1 or len(op.outputs) != 1:  # type: ignore[attr-defined]
         return False
     if any(it.data.value != "parallel" for it in op.iterator_types.data):  # type: ignore[attr-defined]
@@ -89,12 +93,6 @@ def is_elementwise_generic(op: Operation) -> bool:
     body = op.regions[0].block
     nested = (o for top in body.ops for o in top.walk() if o is not top)
     return not any(o.name == "linalg.index" for o in nested)
-
-
-def is_reduction_or_contraction(op: Operation) -> bool:
-    if op.name == "linalg.generic":
-        return any(it.data.value == "reduction" for it in op.iterator_types.data)  # type: ignore[attr-defined]
-    return op.name.startswith("linalg.") and op.name not in VIEW_OPS | {"linalg.fill", "linalg.generic"}
 
 
 def pad_value(op: Operation) -> SSAValue | Operation | None:

@@ -8,7 +8,7 @@ Order of decisions (as in IREE's FormDispatchRegions):
    only the producer of the root's *init* unless `aggressive` (then any elementwise producer
    whose every use ends up in the same region).
 2. Roots, walked forward, take elementwise consumers transitively (`is_fusable_with_consumer`),
-   including reshapes, transposes, pads and inserts into a fill destination. Non-contiguous
+   including reshapes, transposes and pads. Non-contiguous
    slices are not fused here: region building clones them into their consumers' regions as
    indexed reads (never a separate slow copy).
 3. Leftover elementwise ops become roots of elementwise-only groups and take elementwise
@@ -158,17 +158,17 @@ def is_consumer_kind(op: Operation) -> bool:
 
     Slices are not among them: a contiguous slice becomes a `flow.tensor.slice` between
     dispatches, and a non-contiguous one is cloned into each *consumer's* dispatch as an
-    indexed read (a region returning slices of its own result fails IREE's CPU codegen)."""
+    indexed read (a region returning slices of its own result fails IREE's CPU codegen).
+    Nor is `tensor.insert_slice`, even into a fill (IREE's rule): IREE 3.13 fails to compile
+    such a pre-formed region (measured), so the insert stays outside as a
+    `flow.tensor.update` of a splat when contiguous, or a copy dispatch when not."""
     return du.is_elementwise_linalg(op) or du.is_reshape(op) or op.name == "tensor.pad"
 
 
 def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consumer: Operation) -> bool:
     if consumer in analysis.group_of or du.is_root_op(consumer) or du.is_clonable_into_dispatch(consumer):
         return False
-    if consumer.name == "tensor.insert_slice":
-        if not _is_insert_into_fill(analysis, group, consumer):
-            return False
-    elif not is_consumer_kind(consumer):
+    if not is_consumer_kind(consumer):
         return False
     for value in _values_from_group(analysis, group, consumer):
         if not du.is_linalg(consumer):
@@ -182,21 +182,6 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
             if not reads_root_result_compatibly(group.root, consumer, value):
                 return False
     return analysis.keeps_group_convex(group, consumer)
-
-
-def _is_insert_into_fill(analysis: FusionAnalysis, group: FusionGroup, insert: Operation) -> bool:
-    """IREE fuses an insert_slice only when its source comes from the group, has no other use,
-    and its destination is a fill (the fill is then cloned into the dispatch)."""
-    source, dest = insert.operands[0], insert.operands[1]
-    source_op = du.defining_op_in(analysis.block, source)
-    dest_op = du.defining_op_in(analysis.block, dest)
-    return (
-        source_op is not None
-        and analysis.group_of.get(source_op) is group
-        and du.use_count(source) == 1
-        and dest_op is not None
-        and dest_op.name == "linalg.fill"
-    )
 
 
 def _values_from_group(analysis: FusionAnalysis, group: FusionGroup, op: Operation) -> list[SSAValue]:

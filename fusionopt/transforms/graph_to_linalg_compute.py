@@ -34,9 +34,6 @@ from fusionopt.transforms.graph_to_linalg_builders import (
 from fusionopt.transforms.graph_to_linalg_scalar import convert_body
 from fusionopt.transforms.graph_to_linalg_shape import Lowered, collapse, expand
 
-LOWEST = {"f": float("-inf")}
-
-
 def accumulator_type(element: Attribute) -> Attribute:
     if isinstance(element, IntegerType):
         return i64

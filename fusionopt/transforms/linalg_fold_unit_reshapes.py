@@ -180,7 +180,20 @@ class DropConstantOutputDims(RewritePattern):
             expand = tensor.ExpandShapeOp(result, [], reassoc, full_type.get_shape(), full_type)
             rewriter.insert_op(expand)
             results.append(expand.result)
+        old_inits = [v.owner for v in du.dps_inits(op)]
         rewriter.replace_op(op, [], results)
+        _erase_dead_init_chain(old_inits, rewriter)
+
+
+def _erase_dead_init_chain(ops: list, rewriter: PatternRewriter) -> None:
+    """The replaced op's fill/empty inits, once nothing else uses them."""
+    worklist = [o for o in ops if isinstance(o, Operation)]
+    while worklist:
+        op = worklist.pop()
+        if op.parent is None or op.name not in ("linalg.fill", "tensor.empty") or any(r.uses for r in op.results):
+            continue
+        worklist.extend(o.owner for o in op.operands if isinstance(o.owner, Operation))
+        rewriter.erase_op(op)
 
 
 @dataclass(frozen=True)

@@ -90,8 +90,13 @@ def fuse_block(block: Block, options: FusionOptions) -> int:
 
 
 def has_work(group: FusionGroup, options: FusionOptions) -> bool:
-    """A group changes the IR if it absorbs a producer or folds a constant into the body."""
-    if group.moved or group.duplicated:
+    """Rewrite when it saves work: an elementwise root absorbing a producer or folding a
+    constant, or a data-movement root (pad, concat, transpose) absorbing computation —
+    turning a pure copy of views into a generic would only rename the copy."""
+    absorbed = group.moved | group.duplicated
+    if group.root.name != "linalg.generic":
+        return any(op.name == "linalg.generic" for op in absorbed)
+    if absorbed:
         return True
     return any(kind in ("splat", "iota") for kind in collect_leaves(group, options).values())
 

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 from fusionopt.graph_strategies import graph_programs
 from fusionopt.ir_io import print_module
+from fusionopt.stats import compute_stats
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics, random_inputs, run_module
 
 ALL_OPS = """
@@ -116,7 +117,8 @@ def test_random_programs_lower_equivalently(program):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(graph_programs(max_ops=8))
 def test_random_programs_lower_and_fuse_equivalently(program):
-    lowered = print_module(apply_pipeline(program, "convert-graph-to-linalg"))
-    fused = assert_pass_preserves_semantics(lowered, "linalg-fuse-elementwise", seeds=(0,), rtol=2e-3, atol=1e-4)
-    before = op_names(apply_pipeline(lowered, []))
-    assert op_names(fused).count("linalg.generic") <= before.count("linalg.generic")
+    lowered = apply_pipeline(program, "convert-graph-to-linalg")
+    fused = assert_pass_preserves_semantics(print_module(lowered), "linalg-fuse-elementwise", seeds=(0,),
+                                            rtol=2e-3, atol=1e-4)
+    # every fusion group replaces its ops by one kernel; duplicated producers stay, so never more
+    assert compute_stats(fused)["total"]["kernels"] <= compute_stats(lowered)["total"]["kernels"]

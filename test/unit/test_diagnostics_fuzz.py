@@ -166,3 +166,19 @@ def test_error_location_points_into_the_input():
     lines = err.splitlines()
     assert code == 1 and lines[0] == "<stdin>:3:20: error: use of undeclared SSA value name '%nope'"
     assert lines[1] == text.splitlines()[2] and lines[2] == " " * 19 + "^"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "  \n", "// only a comment\n", "\udcff\udcfe", "}", "{", "%0", "func.func", '"',
+     "builtin.module {", "#map = ", "!t = ", "%0 = ", "func.func @f(", "\x00"],
+)
+def test_degenerate_inputs(text):
+    code, err = run_driver(text)
+    assert_clean_outcome(text, code, err)
+
+
+def test_empty_input_is_an_empty_module():
+    out = io.StringIO()
+    assert main(["-"], stdin=io.StringIO(""), stdout=out, stderr=io.StringIO()) == 0
+    assert out.getvalue() == "builtin.module {\n}\n"

@@ -176,3 +176,14 @@ def test_split_input_keeps_file_line_numbers():
         ("a\n", 0), ("\nb\nc\n", 1), ("\nd\n", 4),
     ]
     assert len(split_input(text, False)) == 1
+
+
+def test_ops_built_by_passes_report_at_their_enclosing_op():
+    from xdsl.dialects.arith import AddfOp
+
+    module = parse_module(VALID, "p.mlir")
+    func = next(op for op in module.walk() if op.name == "func.func")
+    block = func.regions[0].blocks[0]
+    new_op = AddfOp(block.args[0], block.args[0])  # no location, as built by a rewrite
+    block.insert_op_before(new_op, block.first_op)
+    assert str(location_of(new_op)) == "p.mlir:1:1"

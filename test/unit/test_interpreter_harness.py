@@ -28,7 +28,7 @@ func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 class _AddToSub(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.AddfOp, rewriter: PatternRewriter) -> None:
-        rewriter.replace_op(op, arith.SubfOp(op.lhs, op.rhs))
+        rewriter.replace(op, arith.SubfOp(op.lhs, op.rhs))
 
 
 @dataclass(frozen=True)

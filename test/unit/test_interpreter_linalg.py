@@ -282,3 +282,65 @@ def test_failing_cf_assert_in_body_is_a_located_error() -> None:
     with pytest.raises(FusionError, match="index must be smaller than dim size") as info:
         run(text, np.array([0, 5, 1]))
     assert info.value.location is not None and info.value.location.line == 9
+
+
+def argmax_program(predicate: str, mirrored: bool) -> str:
+    cmp = f"%best, %in" if mirrored else "%in, %best"
+    return f"""
+    func.func @f(%a: tensor<3x6xf32>, %init: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xi64>) {{
+      %zero = arith.constant dense<-1> : tensor<3xi64>
+      %r:2 = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>,
+                                              affine_map<(d0, d1) -> (d0)>],
+                             iterator_types = ["parallel", "reduction"]}}
+          ins(%a : tensor<3x6xf32>) outs(%init, %zero : tensor<3xf32>, tensor<3xi64>) {{
+      ^bb0(%in: f32, %best: f32, %idx: i64):
+        %i = linalg.index 1 : index
+        %ii = arith.index_cast %i : index to i64
+        %better = arith.cmpf {predicate}, {cmp} : f32
+        %m = arith.select %better, %in, %best : f32
+        %j = arith.select %better, %ii, %idx : i64
+        linalg.yield %m, %j : f32, i64
+      }} -> (tensor<3xf32>, tensor<3xi64>)
+      return %r#0, %r#1 : tensor<3xf32>, tensor<3xi64>
+    }}"""
+
+
+ARGMAX_DATA = np.array(
+    [[1, 5, np.nan, 5, 2, 0], [np.nan, np.nan, np.nan, np.nan, np.nan, np.nan], [-1, -3, -3, 4, 4, -3]], np.float32
+)
+
+
+@pytest.mark.parametrize(
+    "predicate, mirrored, init, expected_index",
+    [
+        ("ogt", False, -1e30, [1, -1, 3]),  # first maximum; all-NaN row never updates
+        ("oge", False, -1e30, [3, -1, 4]),  # last maximum
+        ("olt", True, -1e30, [1, -1, 3]),  # best < in is in > best
+        ("olt", False, 1e30, [5, -1, 1]),  # first minimum
+        ("ole", False, 1e30, [5, -1, 5]),  # last minimum
+        ("ogt", False, 4.0, [1, -1, -1]),  # row 2 never beats the initial 4 strictly
+        ("oge", False, 4.0, [3, -1, 4]),
+        ("ogt", False, np.nan, [-1, -1, -1]),  # nothing is greater than a NaN accumulator
+    ],
+)
+def test_argmax_select_pair_is_vectorised_and_exact(monkeypatch, predicate, mirrored, init, expected_index) -> None:
+    text = argmax_program(predicate, mirrored)
+    inits = np.full(3, init, np.float32)
+    with monkeypatch.context() as m:
+        m.setattr(linalg_generic, "_loop_over_reductions", lambda *a: pytest.fail("loop fallback used"))
+        values, indices = run(text, ARGMAX_DATA, inits)
+    assert indices.tolist() == expected_index
+    with monkeypatch.context() as m:  # the sequential loop is the reference semantics
+        m.setattr(linalg_generic, "match_select_pair", lambda *a: None)
+        loop_values, loop_indices = run(text, ARGMAX_DATA, inits)
+    assert indices.tolist() == loop_indices.tolist()
+    np.testing.assert_array_equal(values, loop_values)  # NaN == NaN here
+
+
+def test_select_pair_with_unordered_predicate_falls_back_to_loop(monkeypatch) -> None:
+    calls = []
+    original = linalg_generic._loop_over_reductions
+    monkeypatch.setattr(linalg_generic, "_loop_over_reductions", lambda *a: calls.append(1) or original(*a))
+    values, indices = run(argmax_program("ugt", False), ARGMAX_DATA, np.full(3, -1e30, np.float32))
+    # ugt is true when either side is NaN: row 0 takes the NaN at 2, then 5 at 3 "beats" NaN
+    assert calls and indices.tolist() == [3, 5, 3]

@@ -122,7 +122,13 @@ func.func @contractions(%a: tensor<8x4xf32>, %b: tensor<4x5xf32>, %m: tensor<2x8
 // CHECK:           arith.divf
 // Negative: reductions are never fused with the elementwise consumer of the mean.
 // FUSED-LABEL: func.func @reductions(
-// FUSED-COUNT-3: iterator_types = ["{{(parallel|reduction)}}", "{{(parallel|reduction)}}"]
+// FUSED:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// FUSED:         linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
+// FUSED:         %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// FUSED:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// FUSED-SAME:      ins(%[[SUM]] : tensor<4x1xf32>)
+// FUSED:           arith.divf
+// FUSED-NOT:     linalg.generic
 func.func @reductions(%a: tensor<4x8xf32>) -> (tensor<4x1xf32>, tensor<1x8xf32>, tensor<4x1xf32>) {
   %0 = graph.reduce_sum %a axes = [1] : tensor<4x8xf32> -> tensor<4x1xf32>
   %1 = graph.reduce_max %a axes = [0] : tensor<4x8xf32> -> tensor<1x8xf32>

@@ -1,0 +1,262 @@
+// RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{aggressive=true}" | filecheck %s --check-prefix=AGG
+
+// Matmul + bias + activation: one region; the fill and its constant are cloned inside.
+// CHECK-LABEL: func.func @matmul_bias_relu
+// CHECK-SAME:    (%[[A:.*]]: tensor<8x16xf32>, %[[B:.*]]: tensor<16x32xf32>, %[[BIAS:.*]]: tensor<32xf32>)
+// CHECK-NEXT:    %[[R:.*]] = flow.dispatch.region -> (tensor<8x32xf32>) {
+// CHECK:           %[[FILL:.*]] = linalg.fill
+// CHECK:           %[[MM:.*]] = linalg.matmul ins(%[[A]], %[[B]] : {{.*}}) outs(%[[FILL]] : {{.*}})
+// CHECK:           %[[ADD:.*]] = linalg.generic {{.*}} ins(%[[MM]], %[[BIAS]] :
+// CHECK:           %[[RELU:.*]] = linalg.generic {{.*}} ins(%[[ADD]] :
+// CHECK:           flow.return %[[RELU]] : tensor<8x32xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+
+func.func @matmul_bias_relu(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>, %bias: tensor<32xf32>) -> tensor<8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x32xf32>) outs(%f : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %add = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %bias : tensor<8x32xf32>, tensor<32xf32>) outs(%e : tensor<8x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<8x32xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%add : tensor<8x32xf32>) outs(%e : tensor<8x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<8x32xf32>
+  func.return %relu : tensor<8x32xf32>
+}
+
+// -----
+
+// Non-aggressive: an elementwise op on the matmul's LHS keeps its own dispatch (IREE's
+// keep_separate_dispatches_for_producer); aggressive mode fuses it.
+// CHECK-LABEL: func.func @elementwise_on_lhs
+// CHECK:         %[[NEG:.*]] = flow.dispatch.region -> (tensor<8x16xf32>) {
+// CHECK:           arith.negf
+// CHECK:         flow.dispatch.region -> (tensor<8x32xf32>) {
+// CHECK:           linalg.matmul ins(%[[NEG]], %{{.*}} :
+// AGG-LABEL:   func.func @elementwise_on_lhs
+// AGG:           flow.dispatch.region -> (tensor<8x32xf32>) {
+// AGG:             arith.negf
+// AGG:             linalg.matmul
+// AGG:             flow.return
+// AGG-NEXT:      }
+// AGG-NEXT:      func.return
+func.func @elementwise_on_lhs(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>) -> tensor<8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<8x16xf32>
+  %neg = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x16xf32>) outs(%ea : tensor<8x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<8x16xf32>
+  %e = tensor.empty() : tensor<8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %m = linalg.matmul ins(%neg, %b : tensor<8x16xf32>, tensor<16x32xf32>) outs(%f : tensor<8x32xf32>) -> tensor<8x32xf32>
+  func.return %m : tensor<8x32xf32>
+}
+
+// -----
+
+// Negative: a consumer reading the matmul result transposed does not fuse (tile+fuse needs an
+// identity read); `linalg-interchange-for-fusion` fixes that, see its test.
+// CHECK-LABEL: func.func @transposed_consumer_not_fused
+// CHECK:         %[[MM:.*]] = flow.dispatch.region -> (tensor<8x32xf32>) {
+// CHECK:           linalg.matmul
+// CHECK:         flow.dispatch.region -> (tensor<32x8xf32>) {
+// CHECK:           linalg.generic {{.*}} ins(%[[MM]] :
+func.func @transposed_consumer_not_fused(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>) -> tensor<32x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x32xf32>) outs(%f : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %et = tensor.empty() : tensor<32x8xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m : tensor<8x32xf32>) outs(%et : tensor<32x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.mulf %x, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<32x8xf32>
+  func.return %t : tensor<32x8xf32>
+}
+
+// -----
+
+// Negative: two chained contractions are never in one region (one root per region).
+// CHECK-LABEL: func.func @chained_matmuls
+// CHECK:         %[[M1:.*]] = flow.dispatch.region
+// CHECK:           linalg.matmul
+// CHECK:           flow.return
+// CHECK:         flow.dispatch.region
+// CHECK:           linalg.matmul ins(%[[M1]], %{{.*}} :
+func.func @chained_matmuls(%a: tensor<8x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) -> tensor<8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m1 = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m2 = linalg.matmul ins(%m1, %c : tensor<8x16xf32>, tensor<16x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+  func.return %m2 : tensor<8x16xf32>
+}
+
+// -----
+
+// Reduction + elementwise consumer: one region.
+// CHECK-LABEL: func.func @reduction_elementwise
+// CHECK:         flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:           iterator_types = ["parallel", "reduction"]
+// CHECK:           arith.divf
+// CHECK:           flow.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+func.func @reduction_elementwise(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %div = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %sum : tensor<4x8xf32>, tensor<4xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %s: f32, %o: f32):
+    %d = arith.divf %in, %s : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  func.return %div : tensor<4x8xf32>
+}
+
+// -----
+
+// Softmax: max and sum are two roots (chained reductions), each with its consumers.
+// CHECK-LABEL: func.func @softmax
+// CHECK:         %[[EXP:.*]] = flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:           arith.maximumf
+// CHECK:           math.exp
+// CHECK-NOT:       "reduction"
+// CHECK:           flow.return
+// CHECK:         flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:           iterator_types = ["parallel", "reduction"]} ins(%[[EXP]]
+// CHECK:           arith.divf
+// CHECK:           flow.return
+func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %fmax = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%fmax : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %exp = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %max : tensor<4x8xf32>, tensor<4xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %m: f32, %o: f32):
+    %d = arith.subf %in, %m : f32
+    %ex = math.exp %d : f32
+    linalg.yield %ex : f32
+  } -> tensor<4x8xf32>
+  %fsum = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%exp : tensor<4x8xf32>) outs(%fsum : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %div = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%exp, %sum : tensor<4x8xf32>, tensor<4xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %s: f32, %o: f32):
+    %d = arith.divf %in, %s : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  func.return %div : tensor<4x8xf32>
+}
+
+// -----
+
+// Contiguous slices become flow.tensor.slice between dispatches; the non-contiguous column
+// slice is cloned into its consumer's region as an indexed read.
+// CHECK-LABEL: func.func @slices
+// CHECK:         %[[ROWS:.*]] = flow.tensor.slice %{{.*}}[%{{.*}}, %{{.*}} for %{{.*}}, %{{.*}}] : tensor<4x8xf32> -> tensor<2x8xf32>
+// CHECK:         %[[W:.*]] = flow.tensor.slice {{.*}} : tensor<8x8xf32> -> tensor<4x8xf32>
+// CHECK:         flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:           %[[COLS:.*]] = tensor.extract_slice %{{.*}}[0, 2] [4, 4] [1, 1]
+// CHECK:           linalg.matmul ins(%[[COLS]], %[[W]] :
+// CHECK:         func.return %[[ROWS]]
+func.func @slices(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<2x8xf32>, tensor<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %rows = tensor.extract_slice %x[1, 0] [2, 8] [1, 1] : tensor<4x8xf32> to tensor<2x8xf32>
+  %cols = tensor.extract_slice %x[0, 2] [4, 4] [1, 1] : tensor<4x8xf32> to tensor<4x4xf32>
+  %wcols = tensor.extract_slice %w[0, 0] [4, 8] [1, 1] : tensor<8x8xf32> to tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.matmul ins(%cols, %wcols : tensor<4x4xf32>, tensor<4x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  func.return %rows, %m : tensor<2x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// An insert of a root's result into a fill: IREE would fuse it, but IREE 3.13 cannot compile
+// such a pre-formed region, so the (non-contiguous) insert is a copy dispatch, a generic that
+// gathers from the source inside the window and keeps the (cloned) fill elsewhere.
+// CHECK-LABEL: func.func @insert_into_fill
+// CHECK:         %[[MM:.*]] = flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:           linalg.matmul
+// CHECK:         flow.dispatch.region -> (tensor<4x16xf32>) {
+// CHECK:           %[[PAD:.*]] = linalg.fill {{.*}} -> tensor<4x16xf32>
+// CHECK:           linalg.generic {{.*}} ins(%[[PAD]] : tensor<4x16xf32>)
+// CHECK:             tensor.extract %[[MM]]
+// CHECK:             arith.select
+// CHECK-NOT:     flow.tensor.update
+func.func @insert_into_fill(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %big = tensor.empty() : tensor<4x16xf32>
+  %pad = linalg.fill ins(%zero : f32) outs(%big : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %ins = tensor.insert_slice %m into %pad[0, 4] [4, 8] [1, 1] : tensor<4x8xf32> into tensor<4x16xf32>
+  func.return %ins : tensor<4x16xf32>
+}
+
+// -----
+
+// Reshapes outside regions become flow.tensor.reshape, a lone fill flow.tensor.splat.
+// CHECK-LABEL: func.func @reshape_and_lone_fill
+// CHECK:         flow.tensor.reshape %{{.*}} : tensor<4x8xf32> -> tensor<32xf32>
+// CHECK:         flow.tensor.splat %{{.*}} : tensor<4x8xf32>
+// CHECK-NOT:     flow.dispatch.region
+func.func @reshape_and_lone_fill(%a: tensor<4x8xf32>) -> (tensor<32xf32>, tensor<4x8xf32>) {
+  %one = arith.constant 1.0 : f32
+  %r = tensor.collapse_shape %a [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%one : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  func.return %r, %f : tensor<32xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// A non-contiguous insert of a value nothing computes (no root) is a copy dispatch of its own
+// with the fill cloned in; a contiguous one into a tensor is a flow.tensor.update.
+// CHECK-LABEL: func.func @update_into_fill
+// CHECK:         flow.dispatch.region -> (tensor<4x16xf32>) {
+// CHECK:           %[[PAD:.*]] = linalg.fill
+// CHECK:           linalg.generic {{.*}} ins(%[[PAD]] :
+// CHECK-LABEL: func.func @update_rows
+// CHECK:         flow.tensor.update %{{.*}}, %[[D:.*]][%{{.*}}, %{{.*}}] : tensor<2x16xf32> -> %[[D]] as tensor<4x16xf32>
+// CHECK-NOT:     flow.dispatch.region
+func.func @update_into_fill(%a: tensor<4x8xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %big = tensor.empty() : tensor<4x16xf32>
+  %pad = linalg.fill ins(%zero : f32) outs(%big : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %ins = tensor.insert_slice %a into %pad[0, 4] [4, 8] [1, 1] : tensor<4x8xf32> into tensor<4x16xf32>
+  func.return %ins : tensor<4x16xf32>
+}
+func.func @update_rows(%a: tensor<2x16xf32>, %d: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %ins = tensor.insert_slice %a into %d[1, 0] [2, 16] [1, 1] : tensor<2x16xf32> into tensor<4x16xf32>
+  func.return %ins : tensor<4x16xf32>
+}

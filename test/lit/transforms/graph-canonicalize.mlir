@@ -1,0 +1,128 @@
+// RUN: fusion-opt %s --split-input-file -p graph-canonicalize | filecheck %s
+// Upstream `canonicalize` picks the same patterns up through the ops' GraphCanonicalization trait.
+// RUN: fusion-opt %s --split-input-file -p canonicalize | filecheck %s
+
+// CHECK-LABEL: func.func @views
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x3x4xf32>, %[[V:.*]]: tensor<4xf32>)
+// CHECK-NEXT:    %[[T:.*]] = graph.transpose %[[X]] perm = [2, 0, 1] : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+// CHECK-NEXT:    %[[R:.*]] = graph.reshape %[[X]] : tensor<2x3x4xf32> -> tensor<24xf32>
+// CHECK-NEXT:    %[[B:.*]] = graph.broadcast %[[V]] dims = [2] : tensor<4xf32> -> tensor<5x3x4xf32>
+// CHECK-NEXT:    func.return %[[X]], %[[T]], %[[R]], %[[B]], %[[X]]
+func.func @views(%x: tensor<2x3x4xf32>, %v: tensor<4xf32>) -> (tensor<2x3x4xf32>, tensor<4x2x3xf32>, tensor<24xf32>, tensor<5x3x4xf32>, tensor<2x3x4xf32>) {
+  %t0 = graph.transpose %x perm = [1, 0, 2] : tensor<2x3x4xf32> -> tensor<3x2x4xf32>
+  %t1 = graph.transpose %t0 perm = [1, 0, 2] : tensor<3x2x4xf32> -> tensor<2x3x4xf32>
+  %u0 = graph.transpose %x perm = [0, 2, 1] : tensor<2x3x4xf32> -> tensor<2x4x3xf32>
+  %u1 = graph.transpose %u0 perm = [1, 0, 2] : tensor<2x4x3xf32> -> tensor<4x2x3xf32>
+  %r0 = graph.reshape %x : tensor<2x3x4xf32> -> tensor<6x4xf32>
+  %r1 = graph.reshape %r0 : tensor<6x4xf32> -> tensor<24xf32>
+  %b0 = graph.broadcast %v dims = [1] : tensor<4xf32> -> tensor<3x4xf32>
+  %b1 = graph.broadcast %b0 dims = [1, 2] : tensor<3x4xf32> -> tensor<5x3x4xf32>
+  %s = graph.slice %x axes = [1] starts = [0] ends = [3] : tensor<2x3x4xf32> -> tensor<2x3x4xf32>
+  func.return %t1, %u1, %r1, %b1, %s : tensor<2x3x4xf32>, tensor<4x2x3xf32>, tensor<24xf32>, tensor<5x3x4xf32>, tensor<2x3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @slices_and_concats
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x8xf32>, %[[Y:.*]]: tensor<4x8xf32>)
+// CHECK-NEXT:    %[[S:.*]] = graph.slice %[[Y]] axes = [1] starts = [1] ends = [4] : tensor<4x8xf32> -> tensor<4x3xf32>
+// CHECK-NEXT:    %[[A:.*]] = graph.slice %[[X]] axes = [1] starts = [6] ends = [8] : tensor<4x8xf32> -> tensor<4x2xf32>
+// CHECK-NEXT:    %[[B:.*]] = graph.slice %[[Y]] axes = [1] starts = [0] ends = [2] : tensor<4x8xf32> -> tensor<4x2xf32>
+// CHECK-NEXT:    %[[AB:.*]] = graph.concat %[[A]], %[[B]] axis = 1
+// CHECK-NEXT:    %[[P:.*]] = graph.slice %[[X]] axes = [0, 1] starts = [1, 0] ends = [3, 6] : tensor<4x8xf32> -> tensor<2x6xf32>
+// CHECK-NEXT:    %[[SS:.*]] = graph.slice %[[X]] axes = [0, 1] starts = [1, 3] ends = [2, 5] : tensor<4x8xf32> -> tensor<1x2xf32>
+// CHECK-NEXT:    func.return %[[S]], %[[X]], %[[AB]], %[[P]], %[[SS]]
+func.func @slices_and_concats(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x3xf32>, tensor<4x8xf32>, tensor<4x4xf32>, tensor<2x6xf32>, tensor<1x2xf32>) {
+  %cc = graph.concat %x, %y axis = 1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x16xf32>
+  // Reads only %y.
+  %s = graph.slice %cc axes = [1] starts = [9] ends = [12] : tensor<4x16xf32> -> tensor<4x3xf32>
+  // Adjacent slices of one value, concatenated back in order: the value itself.
+  %s0 = graph.slice %x axes = [1] starts = [0] ends = [3] : tensor<4x8xf32> -> tensor<4x3xf32>
+  %s1 = graph.slice %x axes = [1] starts = [3] ends = [8] : tensor<4x8xf32> -> tensor<4x5xf32>
+  %j = graph.concat %s0, %s1 axis = 1 : (tensor<4x3xf32>, tensor<4x5xf32>) -> tensor<4x8xf32>
+  // Straddles both inputs: the concat of the two pieces.
+  %ab = graph.slice %cc axes = [1] starts = [6] ends = [10] : tensor<4x16xf32> -> tensor<4x4xf32>
+  // Adjacent on axis 1 with the same rows: one slice.
+  %p0 = graph.slice %x axes = [0, 1] starts = [1, 0] ends = [3, 2] : tensor<4x8xf32> -> tensor<2x2xf32>
+  %p1 = graph.slice %x axes = [0, 1] starts = [1, 2] ends = [3, 6] : tensor<4x8xf32> -> tensor<2x4xf32>
+  %p = graph.concat %p0, %p1 axis = 1 : (tensor<2x2xf32>, tensor<2x4xf32>) -> tensor<2x6xf32>
+  // slice of slice.
+  %q0 = graph.slice %x axes = [0] starts = [1] ends = [3] : tensor<4x8xf32> -> tensor<2x8xf32>
+  %q1 = graph.slice %q0 axes = [0, 1] starts = [0, 3] ends = [1, 5] : tensor<2x8xf32> -> tensor<1x2xf32>
+  func.return %s, %j, %ab, %p, %q1 : tensor<4x3xf32>, tensor<4x8xf32>, tensor<4x4xf32>, tensor<2x6xf32>, tensor<1x2xf32>
+}
+
+// -----
+
+// Negative: rows differ, the gap, and out-of-order slices are not merged.
+// CHECK-LABEL: func.func @slices_kept
+// CHECK-COUNT-3: graph.concat
+func.func @slices_kept(%x: tensor<4x8xf32>) -> (tensor<4x5xf32>, tensor<4x6xf32>, tensor<4x8xf32>) {
+  %a = graph.slice %x axes = [1] starts = [0] ends = [2] : tensor<4x8xf32> -> tensor<4x2xf32>
+  %b = graph.slice %x axes = [1] starts = [3] ends = [6] : tensor<4x8xf32> -> tensor<4x3xf32>
+  %gap = graph.concat %a, %b axis = 1 : (tensor<4x2xf32>, tensor<4x3xf32>) -> tensor<4x5xf32>
+  %c = graph.slice %x axes = [1] starts = [2] ends = [8] : tensor<4x8xf32> -> tensor<4x6xf32>
+  %swap = graph.concat %c, %a axis = 1 : (tensor<4x6xf32>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  %r0 = graph.slice %x axes = [0, 1] starts = [0, 0] ends = [2, 3] : tensor<4x8xf32> -> tensor<2x3xf32>
+  %r1 = graph.slice %x axes = [0, 1] starts = [2, 3] ends = [4, 6] : tensor<4x8xf32> -> tensor<2x3xf32>
+  %rows = graph.concat %r0, %r1 axis = 1 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
+  %rr = graph.reshape %rows : tensor<2x6xf32> -> tensor<4x3xf32>
+  %pad = graph.concat %rr, %rr axis = 1 : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x6xf32>
+  func.return %gap, %pad, %swap : tensor<4x5xf32>, tensor<4x6xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// x + 0, 0 + x, x - 0, x * 1; `x - 0` only on the right, `x * 2` kept.
+// CHECK-LABEL: func.func @identities
+// CHECK-SAME:    (%[[X:.*]]: tensor<4xf32>, %[[N:.*]]: tensor<4xi32>)
+// CHECK:         %[[Z:.*]] = graph.sub %{{.*}}, %[[X]]
+// CHECK-NEXT:    %[[M:.*]] = graph.mul %[[X]], %{{.*}}
+// CHECK-NEXT:    func.return %[[X]], %[[X]], %[[N]], %[[Z]], %[[M]]
+func.func @identities(%x: tensor<4xf32>, %n: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) {
+  %zero = arith.constant dense<0.0> : tensor<4xf32>
+  %one = arith.constant dense<1.0> : tensor<4xf32>
+  %two = arith.constant dense<2.0> : tensor<4xf32>
+  %izero = arith.constant dense<0> : tensor<4xi32>
+  %zs = arith.constant dense<0.0> : tensor<f32>
+  %zb = graph.broadcast %zs dims = [] : tensor<f32> -> tensor<4xf32>
+  %a = graph.add %zb, %x : tensor<4xf32>
+  %m = graph.mul %x, %one : tensor<4xf32>
+  %i = graph.sub %n, %izero : tensor<4xi32>
+  %z = graph.sub %zero, %x : tensor<4xf32>
+  %k = graph.mul %x, %two : tensor<4xf32>
+  func.return %a, %m, %i, %z, %k : tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Views of constants fold; a splat keeps one stored element whatever the shape.
+// CHECK-LABEL: func.func @constants
+// CHECK-NEXT:    %[[T:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NEXT:    %[[S:.*]] = arith.constant dense<5.000000e-01> : tensor<4096x4096xf32>
+// CHECK-NEXT:    func.return %[[T]], %[[S]]
+func.func @constants() -> (tensor<2x2xf32>, tensor<4096x4096xf32>) {
+  %c = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %t = graph.transpose %c perm = [1, 0] : tensor<2x2xf32> -> tensor<2x2xf32>
+  %h = arith.constant dense<0.5> : tensor<4096xf32>
+  %b = graph.broadcast %h dims = [1] : tensor<4096xf32> -> tensor<4096x4096xf32>
+  func.return %t, %b : tensor<2x2xf32>, tensor<4096x4096xf32>
+}
+
+// -----
+
+// Stacked constant biases: (x + c1) + c2 -> x + (c1 + c2), summed before one broadcast.
+// CHECK-LABEL: func.func @bias_sum
+// CHECK-NEXT:    %[[C:.*]] = arith.constant dense<[1.100000e+01, 2.200000e+01]> : tensor<2xf32>
+// CHECK-NEXT:    %[[B:.*]] = graph.broadcast %[[C]] dims = [1] : tensor<2xf32> -> tensor<3x2xf32>
+// CHECK-NEXT:    %[[R:.*]] = graph.add %{{.*}}, %[[B]]
+// CHECK-NEXT:    func.return %[[R]]
+func.func @bias_sum(%x: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %c1 = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %c2 = arith.constant dense<[10.0, 20.0]> : tensor<2xf32>
+  %b1 = graph.broadcast %c1 dims = [1] : tensor<2xf32> -> tensor<3x2xf32>
+  %b2 = graph.broadcast %c2 dims = [1] : tensor<2xf32> -> tensor<3x2xf32>
+  %a1 = graph.add %x, %b1 : tensor<3x2xf32>
+  %a2 = graph.add %b2, %a1 : tensor<3x2xf32>
+  func.return %a2 : tensor<3x2xf32>
+}

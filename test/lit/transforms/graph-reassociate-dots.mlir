@@ -1,0 +1,138 @@
+// RUN: fusion-opt %s --split-input-file -p graph-reassociate-dots 2>/dev/null | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p 'graph-reassociate-dots{max-const-bytes=32}' 2>/dev/null | filecheck %s --check-prefix=BUDGET
+// RUN: fusion-opt %s --split-input-file --verify-diagnostics -p graph-reassociate-dots
+
+// Issue #4: X * (Y*A + b) * C with constant A, b, C -> X * (Y*(A*C) + b*C): 3 dots -> 2.
+// Splat weights make the folded values checkable: A*C = 4 * 0.5 * 0.25, b*C = 4 * 2 * 0.25.
+// CHECK-LABEL: func.func @x_linear_c
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x4xf32>, %[[Y:.*]]: tensor<4x4xf32>)
+// CHECK:         %[[AC:.*]] = arith.constant dense<5.000000e-01> : tensor<4x4xf32>
+// CHECK-NEXT:    %[[YAC:.*]] = graph.dot %[[Y]], %[[AC]]
+// CHECK-NEXT:    %[[BC:.*]] = arith.constant dense<2.000000e+00> : tensor<4x4xf32>
+// CHECK-NEXT:    %[[S:.*]] = graph.add %[[YAC]], %[[BC]] : tensor<4x4xf32>
+// CHECK-NEXT:    %[[R:.*]] = graph.dot %[[X]], %[[S]]
+// CHECK-NEXT:    func.return %[[R]]
+func.func @x_linear_c(%x: tensor<4x4xf32>, %y: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %a = arith.constant dense<0.5> : tensor<4x4xf32>
+  %bv = arith.constant dense<2.0> : tensor<4xf32>
+  %c = arith.constant dense<0.25> : tensor<4x4xf32>
+  %ya = graph.dot %y, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %b = graph.broadcast %bv dims = [1] : tensor<4xf32> -> tensor<4x4xf32>
+  %s = graph.add %ya, %b : tensor<4x4xf32>
+  %xs = graph.dot %x, %s : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  // expected-remark@+1 {{reassociated 3-dot chain: 400 FLOP -> 272 FLOP (3 -> 2 run-time dots)}}
+  %r = graph.dot %xs, %c : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// Two stacked Linear layers: one run-time dot and one add. W1*W2 starts with row [1, 2, 3];
+// b1*W2 = [2, 3, 4] stays a broadcast vector and merges with b2 = 1.
+// With a 32-byte budget W1*W2 (48 bytes) may not fold; distributing b1 alone would cost more
+// (the add moves to the wider output): unchanged.
+// CHECK-LABEL: func.func @two_linears
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x4xf32>)
+// CHECK:         %[[W:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00], {{.*}}]> : tensor<4x3xf32>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %[[X]], %[[W]] : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+// CHECK:         %[[B:.*]] = arith.constant dense<[3.000000e+00, 4.000000e+00, 5.000000e+00]> : tensor<3xf32>
+// CHECK-NEXT:    %[[BB:.*]] = graph.broadcast %[[B]] dims = [1] : tensor<3xf32> -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[O:.*]] = graph.add %[[D]], %[[BB]] : tensor<2x3xf32>
+// CHECK-NEXT:    func.return %[[O]]
+// BUDGET-LABEL: func.func @two_linears
+// BUDGET:         %[[H:.*]] = graph.add
+// BUDGET-NEXT:    graph.dot %[[H]], %{{.*}}
+func.func @two_linears(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
+  %w1 = arith.constant dense<[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [1.0, 0.0]]> : tensor<4x2xf32>
+  %b1v = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %w2 = arith.constant dense<[[1.0, 2.0, 3.0], [0.5, 0.5, 0.5]]> : tensor<2x3xf32>
+  %b2v = arith.constant dense<1.0> : tensor<3xf32>
+  %d1 = graph.dot %x, %w1 : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
+  %b1 = graph.broadcast %b1v dims = [1] : tensor<2xf32> -> tensor<2x2xf32>
+  %h = graph.add %d1, %b1 : tensor<2x2xf32>
+  // expected-remark@+1 {{reassociated 2-dot chain: 60 FLOP -> 54 FLOP (2 -> 1 run-time dots)}}
+  %d2 = graph.dot %h, %w2 : (tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %b2 = graph.broadcast %b2v dims = [1] : tensor<3xf32> -> tensor<2x3xf32>
+  %o = graph.add %d2, %b2 : tensor<2x3xf32>
+  func.return %o : tensor<2x3xf32>
+}
+
+// -----
+
+// Low-rank factors: Y*(A*C) would cost 2*8*32*32 instead of 2*2*8*32*2: kept.
+// CHECK-LABEL: func.func @low_rank
+// CHECK:         %[[D1:.*]] = graph.dot %{{.*}}, %{{.*}} : (tensor<8x32xf32>, tensor<32x2xf32>)
+// CHECK-NEXT:    graph.dot %[[D1]], %{{.*}} : (tensor<8x2xf32>, tensor<2x32xf32>)
+func.func @low_rank(%y: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %a = arith.constant dense<0.5> : tensor<32x2xf32>
+  %c = arith.constant dense<0.25> : tensor<2x32xf32>
+  %ya = graph.dot %y, %a : (tensor<8x32xf32>, tensor<32x2xf32>) -> tensor<8x2xf32>
+  // expected-remark@+1 {{kept 2-dot chain: no cheaper order than 2.05 KFLOP}}
+  %r = graph.dot %ya, %c : (tensor<8x2xf32>, tensor<2x32xf32>) -> tensor<8x32xf32>
+  func.return %r : tensor<8x32xf32>
+}
+
+// -----
+
+// The intermediate Y*A + b has another user (returned): nothing is distributed.
+// CHECK-LABEL: func.func @intermediate_needed
+// CHECK:         %[[YA:.*]] = graph.dot %{{.*}}, %{{.*}}
+// CHECK-NEXT:    %[[S:.*]] = graph.add %[[YA]], %{{.*}}
+// CHECK-NEXT:    %[[R:.*]] = graph.dot %[[S]], %{{.*}}
+// CHECK-NEXT:    func.return %[[R]], %[[S]]
+func.func @intermediate_needed(%y: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %a = arith.constant dense<0.5> : tensor<4x4xf32>
+  %b = arith.constant dense<2.0> : tensor<4x4xf32>
+  %c = arith.constant dense<0.25> : tensor<4x4xf32>
+  %ya = graph.dot %y, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %s = graph.add %ya, %b : tensor<4x4xf32>
+  %r = graph.dot %s, %c : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %r, %s : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// Run-time C and run-time bias: no constant to fold, the chains stay as written.
+// CHECK-LABEL: func.func @runtime_operands
+// CHECK:         %[[YA:.*]] = graph.dot %[[Y:.*]], %{{.*}}
+// CHECK-NEXT:    %[[S:.*]] = graph.add %[[YA]], %{{.*}}
+// CHECK-NEXT:    graph.dot %[[S]], %{{.*}}
+func.func @runtime_operands(%y: tensor<4x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %a = arith.constant dense<0.5> : tensor<4x4xf32>
+  %ya = graph.dot %y, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %s = graph.add %ya, %b : tensor<4x4xf32>
+  %r = graph.dot %s, %c : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// Mixed precision: the f16 dot's result is converted before the f32 dot, which ends the chain.
+// CHECK-LABEL: func.func @mixed_dtypes
+// CHECK-COUNT-2: graph.dot
+func.func @mixed_dtypes(%y: tensor<4x4xf16>) -> tensor<4x4xf32> {
+  %a = arith.constant dense<0.5> : tensor<4x4xf16>
+  %c = arith.constant dense<0.25> : tensor<4x4xf32>
+  %ya = graph.dot %y, %a : (tensor<4x4xf16>, tensor<4x4xf16>) -> tensor<4x4xf16>
+  %w = graph.convert %ya : tensor<4x4xf16> -> tensor<4x4xf32>
+  %r = graph.dot %w, %c : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// A per-column scale after the dot goes into the constant weight (find_mul_dot).
+// CHECK-LABEL: func.func @column_scale
+// CHECK:         %[[S:.*]] = arith.constant dense<[2.000000e+00, 3.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT:    %[[W:.*]] = graph.broadcast %[[S]] dims = [1] : tensor<2xf32> -> tensor<2x2xf32>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %{{.*}}, %[[W]]
+// CHECK-NEXT:    func.return %[[D]]
+func.func @column_scale(%x: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<2x2xf32>
+  %sv = arith.constant dense<[2.0, 3.0]> : tensor<2xf32>
+  %d = graph.dot %x, %w : (tensor<3x2xf32>, tensor<2x2xf32>) -> tensor<3x2xf32>
+  %s = graph.broadcast %sv dims = [1] : tensor<2xf32> -> tensor<3x2xf32>
+  // expected-remark@+1 {{folded a column scale into the constant dot operand}}
+  %r = graph.mul %d, %s : tensor<3x2xf32>
+  func.return %r : tensor<3x2xf32>
+}

@@ -1,0 +1,98 @@
+// RUN: fusion-opt %s --split-input-file -p linalg-fold-transpose-into-matmul | filecheck %s
+
+// torch-mlir's Linear: transpose of the weight + matmul => matmul with a transposed RHS map.
+// CHECK-LABEL: func.func @linear
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x256xf32>, %[[W:.*]]: tensor<64x256xf32>)
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%[[X]], %[[W]] :
+func.func @linear(%x: tensor<1x256xf32>, %w: tensor<64x256xf32>) -> tensor<1x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %et = tensor.empty() : tensor<256x64xf32>
+  %wt = linalg.transpose ins(%w : tensor<64x256xf32>) outs(%et : tensor<256x64xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<1x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %m = linalg.matmul ins(%x, %wt : tensor<1x256xf32>, tensor<256x64xf32>) outs(%f : tensor<1x64xf32>) -> tensor<1x64xf32>
+  func.return %m : tensor<1x64xf32>
+}
+
+// -----
+
+// A 2-D weight broadcast over the batch => batch_matmul with a broadcast RHS map.
+// CHECK-LABEL: func.func @broadcast_weight
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x64x128xf32>, %[[W:.*]]: tensor<128x32xf32>)
+// CHECK-NOT:     linalg.generic
+// CHECK:         linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%[[X]], %[[W]] :
+func.func @broadcast_weight(%x: tensor<1x64x128xf32>, %w: tensor<128x32xf32>) -> tensor<1x64x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %eb = tensor.empty() : tensor<1x128x32xf32>
+  %wb = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%w : tensor<128x32xf32>) outs(%eb : tensor<1x128x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x128x32xf32>
+  %e = tensor.empty() : tensor<1x64x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x32xf32>) -> tensor<1x64x32xf32>
+  %m = linalg.batch_matmul ins(%x, %wb : tensor<1x64x128xf32>, tensor<1x128x32xf32>) outs(%f : tensor<1x64x32xf32>) -> tensor<1x64x32xf32>
+  func.return %m : tensor<1x64x32xf32>
+}
+
+// -----
+
+// Attention heads: transpose + unit-dim collapse on both operands => a contraction generic
+// reading the untransposed heads (a constant 0 index for the collapsed unit dim).
+// CHECK-LABEL: func.func @heads
+// CHECK-SAME:    (%[[Q:.*]]: tensor<1x8x2x4xf32>, %[[K:.*]]: tensor<1x8x2x4xf32>)
+// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (0, d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[Q]], %[[K]] :
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+func.func @heads(%q: tensor<1x8x2x4xf32>, %k: tensor<1x8x2x4xf32>) -> tensor<2x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x8x4xf32>
+  %qt = linalg.transpose ins(%q : tensor<1x8x2x4xf32>) outs(%e : tensor<1x2x8x4xf32>) permutation = [0, 2, 1, 3]
+  %ek = tensor.empty() : tensor<1x2x4x8xf32>
+  %kt = linalg.transpose ins(%k : tensor<1x8x2x4xf32>) outs(%ek : tensor<1x2x4x8xf32>) permutation = [0, 2, 3, 1]
+  %qc = tensor.collapse_shape %qt [[0, 1], [2], [3]] : tensor<1x2x8x4xf32> into tensor<2x8x4xf32>
+  %kc = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<1x2x4x8xf32> into tensor<2x4x8xf32>
+  %eo = tensor.empty() : tensor<2x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %s = linalg.batch_matmul ins(%qc, %kc : tensor<2x8x4xf32>, tensor<2x4x8xf32>) outs(%f : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  func.return %s : tensor<2x8x8xf32>
+}
+
+// -----
+
+// The transpose has another user: the matmul still reads the weight directly, the transpose stays.
+// CHECK-LABEL: func.func @transpose_kept_for_other_user
+// CHECK:         %[[WT:.*]] = linalg.transpose
+// CHECK:         linalg.matmul indexing_maps
+// CHECK:         func.return %{{.*}}, %[[WT]]
+func.func @transpose_kept_for_other_user(%x: tensor<1x256xf32>, %w: tensor<64x256xf32>) -> (tensor<1x64xf32>, tensor<256x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %et = tensor.empty() : tensor<256x64xf32>
+  %wt = linalg.transpose ins(%w : tensor<64x256xf32>) outs(%et : tensor<256x64xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<1x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %m = linalg.matmul ins(%x, %wt : tensor<1x256xf32>, tensor<256x64xf32>) outs(%f : tensor<1x64xf32>) -> tensor<1x64xf32>
+  func.return %m, %wt : tensor<1x64xf32>, tensor<256x64xf32>
+}
+
+// -----
+
+// Negative: a producer that computes (not a pure copy) is not folded.
+// CHECK-LABEL: func.func @not_data_movement
+// CHECK:         %[[N:.*]] = linalg.generic
+// CHECK:         linalg.matmul ins(%{{.*}}, %[[N]] :
+func.func @not_data_movement(%x: tensor<1x256xf32>, %w: tensor<256x64xf32>) -> tensor<1x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ew = tensor.empty() : tensor<256x64xf32>
+  %wn = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<256x64xf32>) outs(%ew : tensor<256x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<256x64xf32>
+  %e = tensor.empty() : tensor<1x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %m = linalg.matmul ins(%x, %wn : tensor<1x256xf32>, tensor<256x64xf32>) outs(%f : tensor<1x64xf32>) -> tensor<1x64xf32>
+  func.return %m : tensor<1x64xf32>
+}

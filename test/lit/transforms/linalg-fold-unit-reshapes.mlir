@@ -1,0 +1,74 @@
+// RUN: fusion-opt %s --split-input-file -p linalg-fold-unit-reshapes | filecheck %s
+
+// A unit-dim expand_shape between ops: the consumer reads the source, dropping the unit dim.
+// CHECK-LABEL: func.func @expand_consumer
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x64x64xf32>)
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]{{.*}} ins(%[[A]] : tensor<2x64x64xf32>)
+func.func @expand_consumer(%a: tensor<2x64x64xf32>) -> tensor<1x2x64x64xf32> {
+  %x = tensor.expand_shape %a [[0, 1], [2], [3]] output_shape [1, 2, 64, 64] : tensor<2x64x64xf32> into tensor<1x2x64x64xf32>
+  %e = tensor.empty() : tensor<1x2x64x64xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x2x64x64xf32>) outs(%e : tensor<1x2x64x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.mulf %in, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x64x64xf32>
+  func.return %g : tensor<1x2x64x64xf32>
+}
+
+// -----
+
+// A unit-dim collapse_shape: the consumer reads the source with a constant 0 index.
+// CHECK-LABEL: func.func @collapse_consumer
+// CHECK-SAME:    (%[[M:.*]]: tensor<1x64x1xf32>)
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.*}} ins(%[[M]] : tensor<1x64x1xf32>)
+func.func @collapse_consumer(%m: tensor<1x64x1xf32>) -> tensor<1x64x128xf32> {
+  %c = tensor.collapse_shape %m [[0], [1, 2]] : tensor<1x64x1xf32> into tensor<1x64xf32>
+  %e = tensor.empty() : tensor<1x64x128xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%c : tensor<1x64xf32>) outs(%e : tensor<1x64x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x64x128xf32>
+  func.return %b : tensor<1x64x128xf32>
+}
+
+// -----
+
+// A reduction keeping its reduced dim through a constant-0 output map computes the
+// rank-reduced tensor (fresh fill) and re-expands it.
+// CHECK-LABEL: func.func @reduction_keepdim
+// CHECK-NOT:     linalg.fill {{.*}} tensor<1x64x1xf32>
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<1x64xf32>
+// CHECK:         %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<1x64xf32>)
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}{{.*}} outs(%[[F]] : tensor<1x64xf32>)
+// CHECK:         %[[X:.*]] = tensor.expand_shape %[[R]] {{.*}} into tensor<1x64x1xf32>
+// CHECK:         func.return %[[X]]
+func.func @reduction_keepdim(%x: tensor<1x64x128xf32>) -> tensor<1x64x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x64x1xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x1xf32>) -> tensor<1x64x1xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1x64x128xf32>) outs(%f : tensor<1x64x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64x1xf32>
+  func.return %r : tensor<1x64x1xf32>
+}
+
+// -----
+
+// Negative: splitting 128 into 2x64 is a real reshape and stays.
+// CHECK-LABEL: func.func @real_reshape_kept
+// CHECK:         %[[X:.*]] = tensor.expand_shape
+// CHECK:         linalg.generic {{.*}} ins(%[[X]] : tensor<1x64x2x64xf32>)
+func.func @real_reshape_kept(%a: tensor<1x64x128xf32>) -> tensor<1x64x2x64xf32> {
+  %x = tensor.expand_shape %a [[0], [1], [2, 3]] output_shape [1, 64, 2, 64] : tensor<1x64x128xf32> into tensor<1x64x2x64xf32>
+  %e = tensor.empty() : tensor<1x64x2x64xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x64x2x64xf32>) outs(%e : tensor<1x64x2x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.mulf %in, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64x2x64xf32>
+  func.return %g : tensor<1x64x2x64xf32>
+}
