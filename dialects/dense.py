@@ -206,7 +206,25 @@ class CompactDenseParserMixin(AttrParser):
                 f"shape from the type, but got {shape} shape."
             )
         element_type = type.get_element_type()
+        if not isinstance(element_type, IntegerType) and any(_is_hex(e) for e in elements):
+            return self._float_bit_patterns(elements, element_type)
         values = [element.to_type(self, element_type) for element in elements]
         if isinstance(element_type, IntegerType):
             values = [element_type.get_normalized_value(v) for v in values]
         return element_type.pack(values)
+
+    def _float_bit_patterns(self, elements: list, element_type: Attribute) -> bytes:
+        """MLIR reads a hex integer in a float tensor (`dense<0xFF800000> : tensor<2xf32>`)
+        as the element's bit pattern (how -inf and NaN are spelled), not as a number."""
+        if not all(_is_hex(e) for e in elements):
+            self.raise_error("Cannot mix hexadecimal bit patterns and numbers in a dense literal")
+        width = element_type.compile_time_size
+        unsigned = np.dtype(f"<u{width}")
+        bits = [int(e.span.text, 16) for e in elements]
+        if any(b >= 1 << (8 * width) for b in bits):
+            self.raise_error(f"Hexadecimal float literal does not fit in {8 * width} bits")
+        return np.array(bits, dtype=unsigned).tobytes()
+
+
+def _is_hex(element) -> bool:
+    return element.span.text.lower().startswith("0x")

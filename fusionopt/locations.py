@@ -14,13 +14,16 @@ file. `LocatingParser` extends it (no patching of xDSL):
 
 from __future__ import annotations
 
+import re
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
-from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.parser.generic_parser import ParserState
 
 from fusionopt.diagnostics import FusionError, SourceLoc
 from fusionopt.dialects.dense import CompactDenseParserMixin  # splats stay one element
@@ -28,12 +31,22 @@ from fusionopt.dialects.dense import CompactDenseParserMixin  # splats stay one 
 _UNDEFINED_VALUES_PREFIX = "values used but not defined"
 
 
+class _SafeLexer(MLIRLexer):
+    """xDSL's lexer with a linear-time string-literal pattern: xDSL's `(?:[^"...]+|...)*"`
+    backtracks exponentially on an unterminated string (a long line hangs the parser).
+    Possessive quantifiers accept exactly the same strings."""
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+
 class LocatingParser(CompactDenseParserMixin, Parser):
     """xDSL's `Parser` that records source locations; `line_offset` shifts reported lines
     (a `--split-input-file` chunk reports lines of the whole file)."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
-        super().__init__(ctx, text, name)
+        super().__init__(ctx, "", name)
+        # Re-point the parser at our lexer (same tokens, no catastrophic backtracking).
+        self._parser_state = ParserState(_SafeLexer(Input(text, name)))
         self.file_name = name
         self.line_offset = line_offset
         self._text = text

@@ -116,7 +116,7 @@ def _grids(ranges: list[int]) -> list[np.ndarray]:
 
 
 def _loop_over_reductions(interpreter, block, views, outputs, out_maps, ranges, reduction_dims):
-    """Route 3: sequential over reduction iterations, vectorised over parallel loops."""
+    """Route 4: sequential over reduction iterations, vectorised over parallel loops."""
     par_shape = [1 if d in reduction_dims else n for d, n in enumerate(ranges)]
     n_out_args = len(block.args) - len(views)
     acc = [operand_view(o, m, ranges) for o, m in zip(outputs, out_maps)]

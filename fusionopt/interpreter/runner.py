@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import DiagnosticException, InterpretationError
+from xdsl.utils.exceptions import InterpretationError
 
 from fusionopt.diagnostics import FusionError, location_of
 from fusionopt.interpreter.values import UnsupportedValue, element_dtype, is_float_dtype
@@ -121,23 +121,17 @@ def run_function(module: ModuleOp, inputs: Sequence[Any], entry: str | FuncOp | 
             results = interpreter.call_op(func_op, args)
     except FusionError:
         raise
-    except (DiagnosticException, InterpretationError, UnsupportedValue) as err:
+    except Exception as err:  # noqa: BLE001 - xDSL re-raises an op's failure with the IR as a note
         active = interpreter.listeners[0].active
-        raise _as_user_error(err, active[-1] if active else None) from None
+        raise _as_user_error(err, active[-1] if active else None) from err
     return [np.array(r) for r in results]
 
 
 def _as_user_error(err: Exception, failing: Operation | None) -> FusionError:
-    """xDSL wraps an op's failure as 'Error while interpreting op' + the whole IR + the cause;
-    report the cause at the failing op instead."""
-    cause = err.__cause__ or err.__context__
-    while isinstance(cause, DiagnosticException) and (cause.__cause__ or cause.__context__):
-        cause = cause.__cause__ or cause.__context__
-    if isinstance(cause, FusionError):
-        return cause
-    if cause is None or isinstance(err, InterpretationError | UnsupportedValue):
+    """The failure as a located user error (xDSL's own report prints the whole module)."""
+    if isinstance(err, InterpretationError | UnsupportedValue):
         text = str(err).splitlines()[0] if str(err) else type(err).__name__
     else:
-        text = f"{type(cause).__name__}: {cause}"
+        text = f"{type(err).__name__}: {err}"
     name = f"'{failing.name}' " if failing is not None else ""
     return FusionError(f"{name}execution failed: {text}", location_of(failing))

@@ -47,8 +47,14 @@ def _slice_spec(op: Operation, args: tuple[Any, ...], first: int) -> tuple[tuple
     return slices, sizes
 
 
-def _gather_index(index: Any) -> Any:
-    return np.asarray(index, dtype=np.int64) if np.ndim(index) else int(index)
+def _gather_index(index: Any, size: int) -> Any:
+    """An extract index; out-of-bounds is undefined behaviour in MLIR, so it is an error here
+    (numpy would silently wrap negative indices)."""
+    index = np.asarray(index, dtype=np.int64) if np.ndim(index) else int(index)
+    if np.any((np.asarray(index) < 0) | (np.asarray(index) >= size)):
+        bad = np.asarray(index)[(np.asarray(index) < 0) | (np.asarray(index) >= size)].ravel()[0]
+        raise IndexError(f"tensor.extract index {bad} out of bounds for dimension of size {size}")
+    return index
 
 
 @register_impls
@@ -60,7 +66,7 @@ class TensorFunctions(InterpreterFunctions):
     @impl(tensor.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: tensor.ExtractOp, args: PythonValues) -> PythonValues:
         source, *indices = args
-        return (source[tuple(_gather_index(i) for i in indices)],)
+        return (source[tuple(_gather_index(i, n) for i, n in zip(indices, np.shape(source)))],)
 
     @impl(tensor.InsertOp)
     def run_insert(self, interpreter: Interpreter, op: tensor.InsertOp, args: PythonValues) -> PythonValues:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects.builtin import (
-    AnyFloat,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
@@ -127,9 +126,3 @@ def zeros_for_type(t: Attribute) -> np.ndarray:
     """A tensor of the given (static) type, for `tensor.empty` (contents are undefined)."""
     assert isinstance(t, TensorType)
     return np.zeros(tuple(t.get_shape()), dtype=element_dtype(t))
-
-
-def is_float_type(t: Attribute) -> bool:
-    if isinstance(t, TensorType):
-        t = t.get_element_type()
-    return isinstance(t, AnyFloat)

@@ -209,6 +209,5 @@ class ConvertToFlowPass(ModulePass):
     name = "convert-to-flow"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for func in op.walk():
-            if isinstance(func, FuncOp) and func.body.blocks:
-                convert_block_to_flow(func.body.block)
+        for func in [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]:
+            convert_block_to_flow(func.body.block)

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, TensorType
-from xdsl.dialects.linalg import IndexOp, IteratorTypeAttr, YieldOp
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import IndexOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 

@@ -1,33 +1,31 @@
-"""IR side of `graph-reassociate-dots`: read a `graph.dot` chain into `dot_chain` factors, and
-emit the ops of a chosen plan.
+"""IR side of `graph-reassociate-dots`: constants as *stored* arrays, and emitting the ops of
+a chosen plan (reading a chain is `dot_chain_read`).
 
-What a chain is made of (everything else ends it, as a run-time leaf):
-- `graph.dot` whose result has exactly one user (the next dot of the chain): flattened;
-- constants: `arith.constant` and `graph.broadcast` of one (kept as their *stored* array, full
-  rank with 1 on broadcast dims, so a broadcast weight or a row bias stays small when folded);
-- `graph.add(dot, constant bias)` with one user: an `Affine` (a Linear layer) the DP may
-  distribute a constant over.
-A dot or add with another user is never absorbed: its value is needed anyway.
-
+A stored array is a constant at full rank with size 1 on every broadcast dim (a splat is all
+ones), so a broadcast weight or a row bias stays small when products of constants are folded.
 Constant products are computed with `evaluate_graph_op` on a throwaway `graph.dot`, so they
 round exactly as `fusion-run` would round the same dot (f16 accumulates in f32).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from fusionopt.dialects import graph
 from fusionopt.dialects.dense import dense_to_numpy, is_compact_splat, numpy_to_dense
-from fusionopt.dialects.graph_base import element_of, shape_of
+from fusionopt.dialects.graph_base import shape_of
 from fusionopt.graph_numpy import evaluate_graph_op
-from fusionopt.transforms.dot_chain import Affine, Factor, Leaf, Plan
+from fusionopt.transforms.dot_chain import Affine, Plan
 from fusionopt.transforms.horizontal_utils import OpBuilder, dense_constant
+
+if TYPE_CHECKING:
+    from fusionopt.transforms.dot_chain_read import Chain
 
 # ---- constants as stored arrays -------------------------------------------------------------
 
@@ -74,76 +72,6 @@ def materialise(builder: OpBuilder, array: np.ndarray, shape: tuple[int, ...], e
     return builder.add(graph.BroadcastOp(source, keep, TensorType(element, list(shape))))
 
 
-# ---- reading a chain ------------------------------------------------------------------------
-
-
-@dataclass
-class Chain:
-    """One chain rooted at `root`: its factors and what each key stands for."""
-
-    root: graph.DotOp
-    factors: tuple[Factor, ...] = ()
-    values: dict[int, SSAValue] = field(default_factory=dict)  # leaf key -> operand
-    arrays: dict[int, np.ndarray] = field(default_factory=dict)  # const leaf / bias -> stored
-    ops: list[Operation] = field(default_factory=list)  # the dots and adds it replaces
-
-    @property
-    def element(self) -> Attribute:
-        return element_of(self.root.result)
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return shape_of(self.root.result)[:-2]
-
-    @property
-    def dots(self) -> list[graph.DotOp]:
-        return [op for op in self.ops if isinstance(op, graph.DotOp)]
-
-
-def has_one_use(value: SSAValue) -> bool:
-    return value.has_one_use()
-
-
-def read_chain(root: graph.DotOp) -> Chain:
-    chain = Chain(root)
-    chain.factors = tuple(_factors(root.result, chain, is_root=True))
-    return chain
-
-
-def _new_key(chain: Chain) -> int:
-    return len(chain.values) + len(chain.arrays)
-
-
-def _factors(value: SSAValue, chain: Chain, is_root: bool = False) -> list[Factor]:
-    rows, cols = shape_of(value)[-2:]
-    owner = value.owner
-    if (array := stored_constant(value)) is not None:
-        key = _new_key(chain)
-        chain.values[key], chain.arrays[key] = value, array
-        return [Leaf(rows, cols, key, tuple(array.shape))]
-    if isinstance(owner, graph.DotOp) and (is_root or has_one_use(value)):
-        chain.ops.append(owner)
-        return [*_factors(owner.lhs, chain), *_factors(owner.rhs, chain)]
-    if isinstance(owner, graph.AddOp) and has_one_use(value) and (affine := _affine(owner, chain)):
-        return [affine]
-    key = _new_key(chain)
-    chain.values[key] = value
-    return [Leaf(rows, cols, key)]
-
-
-def _affine(add: graph.AddOp, chain: Chain) -> Affine | None:
-    """`dot + bias` (either order) with a constant bias and a single-use dot."""
-    for dot_value, bias_value in ((add.lhs, add.rhs), (add.rhs, add.lhs)):
-        bias = stored_constant(bias_value)
-        if bias is None or not isinstance(dot_value.owner, graph.DotOp) or not has_one_use(dot_value):
-            continue
-        key = _new_key(chain)
-        chain.values[key], chain.arrays[key] = bias_value, bias
-        chain.ops.append(add)
-        return Affine(tuple(_factors(dot_value, chain)), tuple(bias.shape), key)
-    return None
-
-
 # ---- emitting a plan ------------------------------------------------------------------------
 
 
@@ -156,41 +84,68 @@ class Const:
 
 
 class PlanEmitter:
-    """Emits the ops of a plan before the chain's root (all leaves dominate it)."""
+    """Emits the ops of a plan before the chain's root (all leaves dominate it). A flat chain
+    (see `dot_chain_read`) is emitted in 2-D and its row views are replayed on the result."""
 
     def __init__(self, chain: Chain):
         self.chain = chain
         self.builder = OpBuilder(chain.root)
 
+    def result(self, plan: Plan) -> SSAValue:
+        """The value that replaces the chain's root."""
+        value = self.value(plan)
+        if self.chain.flat:
+            value = self.replay_row_views(value)
+        assert value.type == self.chain.root.result.type, (value.type, self.chain.root.result.type)
+        return value
+
+    def replay_row_views(self, value: SSAValue) -> SSAValue:
+        cols = shape_of(value)[-1]
+        leftmost = shape_of(self.chain.values[self.chain.leftmost])  # type: ignore[index]
+        value = self.builder.reshape(value, (*leftmost[:-1], cols))
+        for view in reversed(self.chain.row_views):
+            if isinstance(view, graph.TransposeOp):
+                value = self.builder.transpose(value, view.perm_values)
+            else:
+                value = self.builder.reshape(value, (*shape_of(view.results[0])[:-1], cols))
+        return value
+
     def value(self, plan: Plan) -> SSAValue:
         return self.as_value(self.emit(plan), plan.rows, plan.cols)
+
+    def full_shape(self, rows: int, cols: int) -> tuple[int, ...]:
+        return (*self.chain.batch_shape, rows, cols)
 
     def as_value(self, emitted: SSAValue | Const, rows: int, cols: int) -> SSAValue:
         if isinstance(emitted, SSAValue):
             return emitted
         if emitted.value is not None:
             return emitted.value
-        shape = (*self.chain.batch_shape, rows, cols)
-        return materialise(self.builder, emitted.array, shape, self.chain.element)
+        return materialise(self.builder, emitted.array, self.full_shape(rows, cols), self.chain.element)
+
+    def original(self, key: int, rows: int, cols: int) -> SSAValue | None:
+        """An original operand, if it has the shape the (possibly flat) chain needs here."""
+        value = self.chain.values[key]
+        return value if shape_of(value) == self.full_shape(rows, cols) else None
 
     def emit(self, plan: Plan) -> SSAValue | Const:
         if plan.kind == "leaf":
             key = plan.factor.key  # type: ignore[union-attr]
             if plan.is_const:
-                return Const(self.chain.arrays[key], self.chain.values[key])
-            return self.chain.values[key]
+                return Const(self.chain.arrays[key], self.original(key, plan.rows, plan.cols))
+            value = self.chain.values[key]
+            return self.builder.reshape(value, self.full_shape(plan.rows, plan.cols))
         if plan.kind == "dot":
             return self.emit_dot(plan)
         inner = self.value(plan.inner)  # type: ignore[arg-type]
         affine = plan.factor
         assert isinstance(affine, Affine)
         if plan.kind == "affine":
-            bias = self.chain.values[affine.key]
+            bias = Const(self.chain.arrays[affine.key], self.original(affine.key, plan.rows, plan.cols))
         else:
             lefts, rights = plan.parts
-            folded = self.fold_bias(lefts, self.chain.arrays[affine.key], rights, affine)
-            bias = self.as_value(Const(folded), plan.rows, plan.cols)
-        return self.builder.add(graph.AddOp(inner, bias))
+            bias = Const(self.fold_bias(lefts, self.chain.arrays[affine.key], rights, affine))
+        return self.builder.add(graph.AddOp(inner, self.as_value(bias, plan.rows, plan.cols)))
 
     def emit_dot(self, plan: Plan) -> SSAValue | Const:
         left, right = plan.parts

@@ -127,6 +127,7 @@ class FusedKernelBuilder:
         results = []
         for expr, size in zip(index, shape):
             if isinstance(expr, AffineDimExpr) and self.space.sizes[expr.position] != size:
+                assert self.space.sizes[expr.position] < size, "fused read out of bounds"
                 expr = AffineBinaryOpExpr(AffineBinaryOpKind.Mod, expr, AffineExpr.constant(size))
             results.append(expr)
         return tuple(results)
@@ -191,6 +192,10 @@ class FusedKernelBuilder:
             self.block.add_op(body_op.clone(value_mapper=mapping))
         raise AssertionError("linalg.generic body without linalg.yield")
 
+    def simplified(self, index: IndexTuple) -> IndexTuple:
+        """The same simplification `reads_at` applies, so leaves match `collect_leaves`."""
+        return tuple(self.space.simplify(e) for e in index)
+
     def predicate(self, bounds: tuple[Bound, ...]) -> SSAValue | None:
         conditions = []
         for bound in bounds:
@@ -202,7 +207,7 @@ class FusedKernelBuilder:
         read = pad_source_read(op, index, self.space)
         if not bounds_possible(read.bounds, self.space):
             return fill
-        inner = self.value_at(read.value, read.index)
+        inner = self.value_at(read.value, self.simplified(read.index))
         valid = self.predicate(read.bounds)
         return inner if valid is None else self.add(arith.SelectOp(valid, inner, fill))
 
@@ -217,9 +222,9 @@ class FusedKernelBuilder:
         """A chain of selects, last piece innermost: piece p where `i_axis < end_p`."""
         pieces = [r for r in concat_source_reads(op, index, self.space)
                   if bounds_possible(r.bounds, self.space)]
-        result = self.value_at(pieces[-1].value, pieces[-1].index)
+        result = self.value_at(pieces[-1].value, self.simplified(pieces[-1].index))
         for piece in reversed(pieces[:-1]):
-            value = self.value_at(piece.value, piece.index)
+            value = self.value_at(piece.value, self.simplified(piece.index))
             [bound] = piece.bounds
             upper = self.index.in_range(self.space, bound.expr, -(10**18), bound.hi)
             if not upper:  # this piece covers every remaining position

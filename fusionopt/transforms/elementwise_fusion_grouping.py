@@ -125,9 +125,9 @@ def is_worth_duplicating(group: FusionGroup, producer: Operation, options: Fusio
         return False
     if producer.name == "linalg.generic" and body_cost(producer) > options.max_recompute_ops:
         return False
-    before = kernel_read_bytes(collect_leaves(group, options))
+    before = kernel_read_bytes(group, collect_leaves(group, options))
     group.duplicated.add(producer)
-    after = kernel_read_bytes(collect_leaves(group, options))
+    after = kernel_read_bytes(group, collect_leaves(group, options))
     group.duplicated.discard(producer)
     if producer.name == "linalg.generic" and body_cost(producer) > 0:
         return after < before

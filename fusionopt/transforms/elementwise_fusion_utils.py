@@ -1,8 +1,9 @@
 """Fusion decisions for `linalg-fuse-elementwise`: what may fuse, and when to duplicate.
 
 Named predicates in the style of IREE's FusionUtils (`is_elementwise_generic`,
-`is_fusable_producer`, `can_be_fusion_root`, `is_worth_duplicating`), the inline-constant
-classification, and `form_fusion_group`, which grows one group from a root.
+`is_fusable_producer`, `can_be_fusion_root`), the inline-constant classification, and the
+leaf analysis (`collect_leaves`) that the operand limit and the cost rule measure with.
+Growing a group (and `is_worth_duplicating`) lives in elementwise_fusion_grouping.py.
 
 Cost rule for a producer that has users outside the group (it stays materialised for them):
   * a producer that computes nothing (view, fill, pad, concat) is duplicated into the group
@@ -13,7 +14,10 @@ Cost rule for a producer that has users outside the group (it stays materialised
     returned: the kernel reads `x` only instead of `x` and `exp(x)`);
   * otherwise the producer stays materialised and the kernel reads its result.
 Producers whose users are all inside the group are always moved in (never computed twice:
-the body emitter memoises each value per index tuple — luminal's subexpressions).
+the body emitter memoises each value per index tuple — luminal's subexpressions). Work below
+a `tensor.concat` is evaluated at every position (a select chain), so it is capped at
+`max_recompute_ops` too, counting producers that would still join (see the grouping module).
+Bytes count every distinct non-constant tensor read, including tables read by `tensor.extract`.
 """
 
 from __future__ import annotations
@@ -62,8 +66,7 @@ def tensor_bytes(value: SSAValue) -> int:
     ty = value.type
     if not isinstance(ty, TensorType):
         return 0
-    width = getattr(ty.element_type, "width", None)
-    bits = width.data if width is not None else 32
+    bits = getattr(ty.element_type, "bitwidth", 32)
     return prod(ty.get_shape()) * max(bits, 8) // 8
 
 
@@ -241,6 +244,10 @@ def generic_loop_index(op: Operation, index: IndexTuple) -> list:
 
 def reads_at(op: Operation, index: IndexTuple, space: IndexSpace) -> list[tuple[SSAValue, IndexTuple]]:
     """The (value, index) pairs the op reads when its result is needed at `index`."""
+    return [(value, tuple(space.simplify(e) for e in read)) for value, read in _raw_reads_at(op, index, space)]
+
+
+def _raw_reads_at(op: Operation, index: IndexTuple, space: IndexSpace) -> list[tuple[SSAValue, IndexTuple]]:
     match op.name:
         case "linalg.generic":
             loops = generic_loop_index(op, index)
@@ -295,6 +302,23 @@ def kernel_operand_count(leaves: dict) -> int:
     return 1 + sum(1 for kind in leaves.values() if kind == "operand")
 
 
-def kernel_read_bytes(leaves: dict) -> int:
+def captured_tensors(op: Operation) -> set[SSAValue]:
+    """Tensors a generic body reads directly (`tensor.extract` from a table, as in gathers)."""
+    if op.name != "linalg.generic":
+        return set()
+    inside = set(op.walk())
+    return {
+        operand
+        for body_op in op.regions[0].block.ops
+        for nested in body_op.walk()
+        for operand in nested.operands
+        if isinstance(operand.type, TensorType) and operand.owner not in inside
+    }
+
+
+def kernel_read_bytes(group: FusionGroup, leaves: dict) -> int:
+    """Bytes the fused kernel reads: its operand leaves plus tensors captured by bodies."""
     counted = {value for (value, _), kind in leaves.items() if kind == "operand"}
+    for member in group.members():
+        counted |= captured_tensors(member)
     return sum(tensor_bytes(v) for v in counted)

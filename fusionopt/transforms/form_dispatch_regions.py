@@ -26,7 +26,6 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
-from fusionopt.transforms import dispatch_utils as du
 from fusionopt.transforms.convert_to_flow import convert_block_to_flow
 from fusionopt.transforms.fusion_groups import FusionAnalysis, FusionGroup, decide_fusion_groups
 from fusionopt.transforms.region_cloning import clone_producers_into_region, erase_dead_clonables
@@ -158,9 +157,9 @@ class FormDispatchRegionsPass(ModulePass):
     convert_to_flow: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for func in op.walk():
-            if isinstance(func, FuncOp) and func.body.blocks:
-                block = func.body.block
-                form_regions_in_block(block, self.aggressive)
-                if self.convert_to_flow:
-                    convert_block_to_flow(block)
+        # Collect first: rebuilding a body while walking it would revisit the moved ops.
+        for func in [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]:
+            block = func.body.block
+            form_regions_in_block(block, self.aggressive)
+            if self.convert_to_flow:
+                convert_block_to_flow(block)

@@ -8,9 +8,8 @@ Order of decisions (as in IREE's FormDispatchRegions):
    only the producer of the root's *init* unless `aggressive` (then any elementwise producer
    whose every use ends up in the same region).
 2. Roots, walked forward, take elementwise consumers transitively (`is_fusable_with_consumer`),
-   including reshapes, transposes and pads. Non-contiguous
-   slices are not fused here: region building clones them into their consumers' regions as
-   indexed reads (never a separate slow copy).
+   including reshapes, transposes and pads. Non-contiguous slices are not fused here: region
+   building clones them into their consumers' regions as indexed reads (never a slow copy).
 3. Leftover elementwise ops become roots of elementwise-only groups and take elementwise
    producers and consumers (what elementwise fusion would have merged anyway).
 

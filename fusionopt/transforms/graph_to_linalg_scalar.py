@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import IntegerType
+from xdsl.dialects.builtin import IntegerType, f32
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from fusionopt.dialects import graph
@@ -152,6 +152,8 @@ def float_to_float(b: BodyBuilder, x: SSAValue, src: Attribute, dst: Attribute) 
         if x.type == dst:
             return x
         return b.add(arith.ExtFOp(x, dst) if x.type.bitwidth < dst_bits else arith.TruncFOp(x, dst))  # type: ignore[attr-defined]
+    if src_bits == 64 and is_low_precision_float(dst):
+        x = b.add(arith.TruncFOp(x, f32))  # f64 -> f32 -> f16/bf16, as graph_numpy rounds
     return b.add(arith.TruncFOp(x, dst))
 
 

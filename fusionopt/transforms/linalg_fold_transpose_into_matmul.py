@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
-from xdsl.dialects.linalg import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
@@ -113,7 +113,7 @@ class FoldDataMovementIntoContraction(RewritePattern):
             op.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in new_maps])
             rewriter.handle_operation_modification(op)
         else:
-            rewriter.replace_op(op, as_generic_contraction(op, new_inputs, new_maps))
+            rewriter.replace(op, as_generic_contraction(op, new_inputs, new_maps))
         erase_dead_chain(producers, rewriter)
 
 
@@ -127,7 +127,7 @@ def erase_dead_chain(producers: list, rewriter: PatternRewriter) -> None:
         if not (is_pure_data_movement(producer) or du.is_reshape(producer)):
             continue
         operands = [o.owner for o in producer.operands]
-        rewriter.erase_op(producer)
+        rewriter.erase(producer)
         worklist.extend(o for o in operands if isinstance(o, Operation))
 
 

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
-from xdsl.dialects.linalg import FillOp, IteratorTypeAttr, YieldOp
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import FillOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -111,7 +112,7 @@ class FoldUnitReshapeIntoConsumer(RewritePattern):
         target = op
         if op.name == "linalg.transpose":
             target = transpose_as_generic(op)
-            rewriter.replace_op(op, target)
+            rewriter.replace(op, target)
         old = [v.owner for v in inputs]
         for index, value in enumerate(new_inputs):
             target.operands[index] = value
@@ -119,7 +120,7 @@ class FoldUnitReshapeIntoConsumer(RewritePattern):
         rewriter.handle_operation_modification(target)
         for reshape in old:
             if isinstance(reshape, Operation) and du.is_reshape(reshape) and not reshape.results[0].uses:
-                rewriter.erase_op(reshape)
+                rewriter.erase(reshape)
 
 
 def reassociation_dropping(rank: int, kept: list[int]) -> ArrayAttr:
@@ -139,12 +140,12 @@ def reduced_init(init: SSAValue, reduced_type: TensorType, reassoc: ArrayAttr, r
     if isinstance(fill, Operation) and fill.name == "linalg.fill":
         empty = tensor.EmptyOp([], reduced_type)
         new_fill = FillOp([fill.operands[0]], [empty.tensor], [reduced_type])
-        rewriter.insert_op([empty, new_fill])
+        rewriter.insert([empty, new_fill])
         return new_fill.results[0]
     collapse = tensor.CollapseShapeOp(
         operands=[init], result_types=[reduced_type], properties={"reassociation": reassoc}
     )
-    rewriter.insert_op(collapse)
+    rewriter.insert(collapse)
     return collapse.result
 
 
@@ -174,14 +175,14 @@ class DropConstantOutputDims(RewritePattern):
             list(op.properties["iterator_types"].data),
             [v.type for v in new_inits],
         )
-        rewriter.insert_op(new_op)
+        rewriter.insert(new_op)
         results = []
         for result, (reassoc, full_type) in zip(new_op.results, expands):
             expand = tensor.ExpandShapeOp(result, [], reassoc, full_type.get_shape(), full_type)
-            rewriter.insert_op(expand)
+            rewriter.insert(expand)
             results.append(expand.result)
         old_inits = [v.owner for v in du.dps_inits(op)]
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
         _erase_dead_init_chain(old_inits, rewriter)
 
 
@@ -193,7 +194,7 @@ def _erase_dead_init_chain(ops: list, rewriter: PatternRewriter) -> None:
         if op.parent is None or op.name not in ("linalg.fill", "tensor.empty") or any(r.uses for r in op.results):
             continue
         worklist.extend(o.owner for o in op.operands if isinstance(o.owner, Operation))
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from fusionopt.transforms.elementwise_fusion_utils import (
     collect_leaves,
 )
 
-CLEANUP_OPS = {"tensor.empty", "arith.constant"}
+CLEANUP_OPS = {"tensor.empty", "arith.constant", "linalg.fill"}
 
 
 @dataclass(frozen=True)
@@ -120,11 +120,17 @@ def replace_group(group: FusionGroup, options: FusionOptions) -> set[Operation]:
 
 
 def erase_if_dead(ops: list[Operation]) -> set[Operation]:
-    """Drop inits and constants that only the erased members used."""
-    erased = set()
-    for op in ops:
-        if op.name in CLEANUP_OPS and op.parent is not None and not any(r.uses for r in op.results):
-            op.detach()
-            op.erase()
-            erased.add(op)
+    """Drop inits, fills and constants that only the erased members used (transitively)."""
+    erased: set[Operation] = set()
+    worklist = list(ops)
+    while worklist:
+        op = worklist.pop()
+        if op in erased or op.name not in CLEANUP_OPS or op.parent is None:
+            continue
+        if any(r.uses for r in op.results):
+            continue
+        worklist.extend(o.owner for o in op.operands if isinstance(o.owner, Operation))
+        op.detach()
+        op.erase()
+        erased.add(op)
     return erased

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, ModuleOp
-from xdsl.dialects.linalg import FillOp, IteratorTypeAttr, YieldOp
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import FillOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
@@ -153,9 +154,9 @@ class VarianceFromSums(RewritePattern):
             return
         sum_squares = self.build_sum_of_squares(first, rewriter)
         variance = self.build_variance(op, s, sum_squares, mean_ops, centered.owner, rewriter)
-        rewriter.replace_op(op, [], [variance])
+        rewriter.replace(op, [], [variance])
         if not any(r.uses for r in square.results):
-            rewriter.erase_op(square)
+            rewriter.erase(square)
 
     @staticmethod
     def build_sum_of_squares(first: Operation, rewriter: PatternRewriter) -> SSAValue:
@@ -174,8 +175,8 @@ class VarianceFromSums(RewritePattern):
             [du.dps_inputs(first)[0]], [fill.results[0]], Region(body),
             first.properties["indexing_maps"], first.properties["iterator_types"], [first.results[0].type],
         )
-        rewriter.insert_op([zero, empty, fill], InsertPoint.before(first))
-        rewriter.insert_op(ss, with_insert)
+        rewriter.insert([zero, empty, fill], InsertPoint.before(first))
+        rewriter.insert(ss, with_insert)
         return ss.results[0]
 
     @staticmethod
@@ -204,7 +205,7 @@ class VarianceFromSums(RewritePattern):
             [s, ss], [empty.tensor], Region(body), [identity] * 3,
             [IteratorTypeAttr.parallel()] * rank, [result_type],
         )
-        rewriter.insert_op([empty, generic])
+        rewriter.insert([empty, generic])
         return generic.results[0]
 
 
@@ -250,10 +251,10 @@ class MergeSiblingReductions(RewritePattern):
             [AffineMapAttr(m) for m in (*maps, maps[-1])], op.properties["iterator_types"],
             [op.results[0].type, other.results[0].type],
         )
-        rewriter.insert_op(merged, InsertPoint.before(op))
+        rewriter.insert(merged, InsertPoint.before(op))
         other.results[0].replace_all_uses_with(merged.results[1])
-        rewriter.erase_op(other)
-        rewriter.replace_op(op, [], [merged.results[0]])
+        rewriter.erase(other)
+        rewriter.replace(op, [], [merged.results[0]])
 
 
 @dataclass(frozen=True)

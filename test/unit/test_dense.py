@@ -165,3 +165,19 @@ def test_inline_model_loads_in_little_memory():
     assert printed_chars > 4_500_000  # and printed back as hex
     # The text alone is 4.8 MB (kept twice: input and output); 256 MiB means no blow-up.
     assert peak_kib < 256 * 1024, f"peak RSS {peak_kib >> 10} MiB"
+
+
+def test_hex_literal_in_float_tensor_is_a_bit_pattern():
+    # MLIR spells -inf/NaN splats as bit patterns; reading them as integers gave 4.29e9.
+    module = parse_module(
+        "%c = arith.constant dense<0xFF800000> : tensor<2xf32>\n"
+        "%d = arith.constant dense<[0x7FC00000, 0x3F800000]> : tensor<2xf32>\n"
+    )
+    c, d = (dense_to_numpy(op.value) for op in module.body.block.ops)
+    assert np.isneginf(c).all() and c.shape == (2,)
+    assert np.isnan(d[0]) and d[1] == 1.0
+
+
+def test_hex_literal_mixed_with_numbers_is_an_error():
+    with pytest.raises(Exception, match="Cannot mix hexadecimal"):
+        parse_module("%c = arith.constant dense<[0xFF800000, 1.0]> : tensor<2xf32>\n")

@@ -63,3 +63,42 @@ def test_run_module_and_random_inputs() -> None:
     assert np.array_equal(inputs[0], random_inputs(entry, seed=5)[0])
     (out,) = run_module(PROGRAM, inputs)
     np.testing.assert_allclose(out, (inputs[0] + inputs[1]) ** 2, rtol=1e-6)
+
+
+SOFTMAX = """
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %ninf = arith.constant dense<-3.0e38> : tensor<4xf32>
+  %zero = arith.constant dense<0.0> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%ninf : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %out : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %max : tensor<4x8xf32>, tensor<4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %s = arith.subf %in, %mx : f32
+    %v = math.exp %s : f32
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%exp : tensor<4x8xf32>) outs(%zero : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%exp, %sum : tensor<4x8xf32>, tensor<4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %d = arith.divf %in, %s : f32
+    linalg.yield %d : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+"""
+
+
+def test_named_pipeline_with_dispatch_regions_preserves_softmax() -> None:
+    """Integration: the `dispatch-creation` pipeline's flow.dispatch.regions execute too."""
+    after = assert_pass_preserves_semantics(SOFTMAX, "dispatch-creation")
+    assert any(op.name == "flow.dispatch.region" for op in after.walk())

@@ -86,3 +86,21 @@ def test_extract_insert_from_elements_empty() -> None:
     v, f, i, e = run(text, A, np.float32(-5))
     assert float(v) == 9.0 and f.tolist() == [9, -5]
     assert i[1, 2] == -5 and i[0, 0] == 0 and e.shape == (2, 2)
+
+
+def test_out_of_bounds_extract_is_an_error_not_a_wraparound() -> None:
+    import pytest
+
+    from fusionopt.diagnostics import FusionError
+
+    text = """
+    func.func @f(%a: tensor<3x4xf32>, %i: index) -> f32 {
+      %c0 = arith.constant 0 : index
+      %v = tensor.extract %a[%i, %c0] : tensor<3x4xf32>
+      return %v : f32
+    }"""
+    assert float(run(text, A, np.int64(2))[0]) == 8.0
+    for bad in (-1, 3):
+        with pytest.raises(FusionError, match="out of bounds") as info:
+            run(text, A, np.int64(bad))
+        assert info.value.location is not None and info.value.location.line == 4

@@ -260,3 +260,31 @@ func.func @update_rows(%a: tensor<2x16xf32>, %d: tensor<4x16xf32>) -> tensor<4x1
   %ins = tensor.insert_slice %a into %d[1, 0] [2, 16] [1, 1] : tensor<2x16xf32> into tensor<4x16xf32>
   func.return %ins : tensor<4x16xf32>
 }
+
+// -----
+
+// tensor.pad fuses with its producer (padding is non-contiguous: nobody else could use it).
+// CHECK-LABEL: func.func @pad_after_matmul
+// CHECK:         flow.dispatch.region -> (tensor<6x10xf32>) {
+// CHECK:           %[[MM:.*]] = linalg.matmul
+// CHECK:           %[[RELU:.*]] = linalg.generic {{.*}} ins(%[[MM]] :
+// CHECK:           %[[PAD:.*]] = tensor.pad %[[RELU]] low[1, 1] high[1, 1]
+// CHECK:           flow.return %[[PAD]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+func.func @pad_after_matmul(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> tensor<6x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.maximumf %x, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  %p = tensor.pad %r low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<4x8xf32> to tensor<6x10xf32>
+  func.return %p : tensor<6x10xf32>
+}

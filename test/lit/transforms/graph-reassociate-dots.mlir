@@ -136,3 +136,38 @@ func.func @column_scale(%x: tensor<3x2xf32>) -> tensor<3x2xf32> {
   %r = graph.mul %d, %s : tensor<3x2xf32>
   func.return %r : tensor<3x2xf32>
 }
+
+// -----
+
+// Row views between the dots: the reshape only regroups rows and the weights are the same for
+// every batch, so the chain is planned on all 8 rows: one dot on x viewed as [8, 8].
+// CHECK-LABEL: func.func @row_views
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x4x8xf32>)
+// CHECK-NEXT:    %[[X2:.*]] = graph.reshape %[[X]] : tensor<2x4x8xf32> -> tensor<8x8xf32>
+// CHECK-NEXT:    %[[AC:.*]] = arith.constant dense<1.000000e+00> : tensor<8x8xf32>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %[[X2]], %[[AC]] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:    func.return %[[D]]
+func.func @row_views(%x: tensor<2x4x8xf32>) -> tensor<8x8xf32> {
+  %a = arith.constant dense<0.5> : tensor<8x8xf32>
+  %ba = graph.broadcast %a dims = [1, 2] : tensor<8x8xf32> -> tensor<2x8x8xf32>
+  %c = arith.constant dense<0.25> : tensor<8x8xf32>
+  %xa = graph.dot %x, %ba : (tensor<2x4x8xf32>, tensor<2x8x8xf32>) -> tensor<2x4x8xf32>
+  %r = graph.reshape %xa : tensor<2x4x8xf32> -> tensor<8x8xf32>
+  // expected-remark@+1 {{reassociated 2-dot chain: 2.05 KFLOP -> 1.02 KFLOP (2 -> 1 run-time dots)}}
+  %o = graph.dot %r, %c : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  func.return %o : tensor<8x8xf32>
+}
+
+// -----
+
+// A reshape that splits the last dim (heads) is not a row view: the chain stops there.
+// CHECK-LABEL: func.func @head_split
+// CHECK-COUNT-2: graph.dot
+func.func @head_split(%x: tensor<4x8xf32>) -> tensor<4x2x2xf32> {
+  %a = arith.constant dense<0.5> : tensor<8x8xf32>
+  %c = arith.constant dense<0.25> : tensor<4x4x2xf32>
+  %xa = graph.dot %x, %a : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %r = graph.reshape %xa : tensor<4x8xf32> -> tensor<4x2x4xf32>
+  %o = graph.dot %r, %c : (tensor<4x2x4xf32>, tensor<4x4x2xf32>) -> tensor<4x2x2xf32>
+  func.return %o : tensor<4x2x2xf32>
+}

@@ -1,0 +1,1 @@
+"""Importers: build fusionopt IR from other formats (ONNX)."""

@@ -1,0 +1,99 @@
+"""Small IR-building helpers for the ONNX op handlers: explicit broadcasting and shape ops.
+
+Graph ops never broadcast implicitly, so ONNX's multidirectional (numpy) broadcasting is made
+explicit here: a rank-r operand of a rank-R result becomes `graph.broadcast %v dims = [R-r ..
+R-1]` (graph.broadcast accepts size-1 operand dims, so no reshape is needed). A constant that is
+a splat becomes a compact splat constant of the full shape instead, which later passes fold
+more easily than a broadcast of a scalar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, SSAValue
+
+from fusionopt.dialects import graph
+from fusionopt.importers.onnx_context import ImportContext, Value, element, shape
+
+
+def normalize_axis(ctx: ImportContext, axis: int, rank: int) -> int:
+    if not -rank <= axis < max(rank, 1):
+        raise ctx.error(f"axis {axis} is out of range for rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+def is_splat(array: np.ndarray) -> bool:
+    return array.size > 0 and bool(np.all(array == array.reshape(-1)[0]))
+
+
+def broadcast_to(ctx: ImportContext, value: Value, out_shape: Sequence[int],
+                 elem: Attribute | None = None) -> SSAValue:
+    """`value` with numpy broadcasting to `out_shape` made explicit."""
+    out_shape = tuple(out_shape)
+    elem = elem or element(value)
+    if isinstance(value, np.ndarray) and value.shape != out_shape and is_splat(value):
+        return ctx.splat(value.reshape(-1)[0].item(), out_shape, elem)
+    v = ctx.ssa(value, elem if isinstance(value, np.ndarray) else None)
+    in_shape = shape(v)
+    if in_shape == out_shape:
+        return v
+    dims = list(range(len(out_shape) - len(in_shape), len(out_shape)))
+    return ctx.emit(graph.BroadcastOp(v, dims, TensorType(elem, list(out_shape))))
+
+
+def common_shape(ctx: ImportContext, values: Sequence[Value]) -> tuple[int, ...]:
+    try:
+        return tuple(np.broadcast_shapes(*(shape(v) for v in values)))
+    except ValueError:
+        shapes = ", ".join(str(list(shape(v))) for v in values)
+        raise ctx.error(f"operand shapes {shapes} are not broadcastable") from None
+
+
+def common_element(ctx: ImportContext, values: Sequence[Value]) -> Attribute:
+    """The element type of the SSA operands (constants follow it, like ONNX scalars)."""
+    ssa = [v for v in values if isinstance(v, SSAValue)]
+    types = {element(v) for v in (ssa or values)}
+    if len(types) != 1:
+        raise ctx.error(f"operand element types differ: {', '.join(map(str, types))}")
+    return types.pop()
+
+
+def broadcast_all(ctx: ImportContext, values: Sequence[Value],
+                  elem: Attribute | None = None) -> list[SSAValue]:
+    """All operands at their common shape and element type."""
+    out_shape = common_shape(ctx, values)
+    elem = elem or common_element(ctx, values)
+    return [broadcast_to(ctx, v, out_shape, elem) for v in values]
+
+
+def reshape(ctx: ImportContext, value: Value, new_shape: Sequence[int]) -> Value:
+    """Constants are reshaped at import time; SSA values get a `graph.reshape` if needed."""
+    new_shape = tuple(int(d) for d in new_shape)
+    if isinstance(value, np.ndarray):
+        return value.reshape(new_shape)
+    if shape(value) == new_shape:
+        return value
+    return ctx.emit(graph.ReshapeOp(value, TensorType(element(value), list(new_shape))))
+
+
+def transpose(ctx: ImportContext, value: Value, perm: Sequence[int]) -> Value:
+    """Constants (e.g. a Gemm weight with transB = 1) are transposed at import time."""
+    perm = [int(p) for p in perm]
+    if isinstance(value, np.ndarray):
+        return np.ascontiguousarray(value.transpose(perm))
+    if perm == list(range(len(perm))):
+        return value
+    return ctx.emit(graph.TransposeOp(value, perm))
+
+
+def reduce(ctx: ImportContext, op_class, value: Value, axes: Sequence[int]) -> SSAValue:
+    """`graph.reduce_*` keeping the reduced dims as 1 (ONNX keepdims = 1)."""
+    return ctx.emit(op_class(ctx.ssa(value), sorted(axes)))
+
+
+def binary(ctx: ImportContext, op_class, lhs: Value, rhs: Value) -> SSAValue:
+    a, b = broadcast_all(ctx, [lhs, rhs])
+    return ctx.emit(op_class(a, b))

@@ -1,0 +1,173 @@
+"""ONNX -> `graph` handlers for contractions, normalisations, reductions and gathers.
+
+Canonical forms chosen for the graph-level passes (see `graph-horizontal-fuse-dots`):
+- Gemm becomes `dot(A, B[K, N])` + `add(dot, broadcast(c[N]) dims = [1])`: a constant weight
+  with transB = 1 is transposed at import time and a `[1, N]` bias is reshaped to `[N]`, which
+  is exactly the Linear layer the horizontal fusion recognises.
+- MatMul with a 2-D right operand folds the batch dims of the left one into M (a rank-2
+  `graph.dot` between two reshapes) instead of broadcasting the weight to every batch; other
+  batch mismatches are broadcast explicitly (numpy rules).
+- Softmax and LayerNormalization are decomposed into reduce/elementwise ops, like MIGraphX.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.ir import SSAValue
+
+from fusionopt.dialects import graph
+from fusionopt.importers.onnx_builders import (
+    binary,
+    broadcast_to,
+    normalize_axis,
+    reduce,
+    reshape,
+    transpose,
+)
+from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
+from fusionopt.importers.onnx_ops import _axes
+
+
+def _scaled(ctx: ImportContext, value: Value, factor: float) -> Value:
+    if factor == 1.0:
+        return value
+    if isinstance(value, np.ndarray):
+        return (value * factor).astype(value.dtype)
+    return binary(ctx, graph.MulOp, value, np.array(factor, dtype=numpy_dtype_of(element(value))))
+
+
+def gemm(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    a, b = ins[0], ins[1]
+    if len(shape(a)) != 2 or len(shape(b)) != 2:
+        raise ctx.error(f"Gemm operands must be rank 2, got {list(shape(a))} and {list(shape(b))}")
+    a = transpose(ctx, a, [1, 0]) if ctx.attr("transA", 0) else a
+    b = transpose(ctx, b, [1, 0]) if ctx.attr("transB", 0) else b
+    elem = element(a) if isinstance(a, SSAValue) else element(b)
+    y = ctx.emit(graph.DotOp(ctx.ssa(a, _like(a, elem)), ctx.ssa(b, _like(b, elem))))
+    y = _scaled(ctx, y, float(ctx.attr("alpha", 1.0)))
+    c = ins[2] if len(ins) > 2 else None
+    if c is None:
+        return [y]
+    c = _scaled(ctx, c, float(ctx.attr("beta", 1.0)))
+    m, n = shape(y)
+    if shape(c) == (1, n):
+        c = reshape(ctx, c, [n])  # bias as a vector: `broadcast dims = [1]` (Linear form)
+    return [ctx.emit(graph.AddOp(y, broadcast_to(ctx, c, (m, n), elem)))]
+
+
+def _like(value: Value, elem):
+    return elem if isinstance(value, np.ndarray) else None
+
+
+def matmul(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    a, b = ins
+    sa, sb = shape(a), shape(b)
+    elem = element(a) if isinstance(a, SSAValue) else element(b)
+    out_shape = _matmul_shape(ctx, sa, sb)
+    a = reshape(ctx, a, (1, *sa)) if len(sa) == 1 else a
+    b = reshape(ctx, b, (*sb, 1)) if len(sb) == 1 else b
+    sa, sb = shape(a), shape(b)
+    if len(sb) == 2 and len(sa) > 2:  # fold batch into M: one rank-2 GEMM, weight not copied
+        a2 = reshape(ctx, a, (int(np.prod(sa[:-1])), sa[-1]))
+        y = ctx.emit(graph.DotOp(ctx.ssa(a2, _like(a2, elem)), ctx.ssa(b, _like(b, elem))))
+    else:
+        batch = tuple(np.broadcast_shapes(sa[:-2], sb[:-2]))
+        a = broadcast_to(ctx, a, (*batch, *sa[-2:]), elem)
+        b = broadcast_to(ctx, b, (*batch, *sb[-2:]), elem)
+        y = ctx.emit(graph.DotOp(a, b))
+    return [reshape(ctx, y, out_shape)]
+
+
+def _matmul_shape(ctx: ImportContext, sa, sb) -> tuple[int, ...]:
+    try:
+        return np.matmul(np.empty(sa, np.int8), np.empty(sb, np.int8)).shape
+    except ValueError:
+        raise ctx.error(f"MatMul shapes {list(sa)} and {list(sb)} are incompatible") from None
+
+
+def softmax(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    x = ctx.ssa(ins[0])
+    rank = len(shape(x))
+    axis = normalize_axis(ctx, ctx.attr("axis", -1 if ctx.opset >= 13 else 1), rank)
+    if ctx.opset < 13 and axis != rank - 1:
+        raise ctx.error("Softmax before opset 13 is only supported on the last axis")
+    peak = broadcast_to(ctx, reduce(ctx, graph.ReduceMaxOp, x, [axis]), shape(x))
+    e = ctx.emit(graph.ExpOp(ctx.emit(graph.SubOp(x, peak))))
+    total = broadcast_to(ctx, reduce(ctx, graph.ReduceSumOp, e, [axis]), shape(x))
+    return [ctx.emit(graph.DivOp(e, total))]
+
+
+def layer_norm(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    """y = (x - mean) * rsqrt(var + eps) * scale + bias over dims [axis, rank); the optional
+    Mean / InvStdDev outputs are the reduced tensors (kept dims), as ONNX defines them."""
+    x = ctx.ssa(ins[0])
+    full = shape(x)
+    axis = normalize_axis(ctx, ctx.attr("axis", -1), len(full))
+    axes = list(range(axis, len(full)))
+    mean = reduce(ctx, graph.ReduceMeanOp, x, axes)
+    centered = ctx.emit(graph.SubOp(x, broadcast_to(ctx, mean, full)))
+    var = reduce(ctx, graph.ReduceMeanOp, ctx.emit(graph.MulOp(centered, centered)), axes)
+    eps = np.array(ctx.attr("epsilon", 1e-5), dtype=numpy_dtype_of(element(x)))
+    rstd = ctx.emit(graph.RsqrtOp(binary(ctx, graph.AddOp, var, eps)))
+    y = ctx.emit(graph.MulOp(centered, broadcast_to(ctx, rstd, full)))
+    y = ctx.emit(graph.MulOp(y, broadcast_to(ctx, ins[1], full, element(x))))
+    if len(ins) > 2 and ins[2] is not None:
+        y = ctx.emit(graph.AddOp(y, broadcast_to(ctx, ins[2], full, element(x))))
+    return [y, mean, rstd]
+
+
+REDUCE_OPS = {"ReduceMean": graph.ReduceMeanOp, "ReduceSum": graph.ReduceSumOp,
+              "ReduceMax": graph.ReduceMaxOp}
+
+
+def reduction(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    x = ctx.ssa(ins[0])
+    rank = len(shape(x))
+    axes = _axes(ctx, ins, rank)
+    if not axes:
+        if ctx.attr("noop_with_empty_axes", 0):
+            return [x]
+        axes = list(range(rank))
+    y = reduce(ctx, REDUCE_OPS[ctx.node.op_type], x, axes)
+    if ctx.attr("keepdims", 1):
+        return [y]
+    return [reshape(ctx, y, [d for i, d in enumerate(shape(y)) if i not in axes])]
+
+
+def _checked_indices(ctx: ImportContext, indices: np.ndarray, dim: int) -> np.ndarray:
+    """Constant indices: negatives wrap (ONNX), out-of-range is an import error."""
+    indices = np.where(indices < 0, indices + dim, indices).astype(np.int64)
+    if indices.size and (indices.min() < 0 or indices.max() >= dim):
+        raise ctx.error(f"Gather index out of range [0, {dim})")
+    return indices
+
+
+def gather(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    """Runtime indices are used as they are: they must be non-negative and in range."""
+    table, indices = ins
+    axis = normalize_axis(ctx, ctx.attr("axis", 0), len(shape(table)))
+    if isinstance(indices, np.ndarray):
+        indices = _checked_indices(ctx, indices, shape(table)[axis])
+    return [ctx.emit(graph.GatherOp(ctx.ssa(table), ctx.ssa(indices), axis))]
+
+
+def gather_nd(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    """GatherND with constant indices (batch_dims = 0): flatten the first k data dims and
+    gather the linearised indices along axis 0."""
+    data, indices = ins
+    if ctx.attr("batch_dims", 0) != 0:
+        raise ctx.error("GatherND with batch_dims != 0 is not supported")
+    indices = ctx.constant_input(indices, "GatherND's indices")
+    ds, k = shape(data), indices.shape[-1]
+    wrapped = np.where(indices < 0, indices + np.array(ds[:k]), indices)
+    if wrapped.size and (np.any(wrapped < 0) or np.any(wrapped >= np.array(ds[:k]))):
+        raise ctx.error("GatherND index out of range")
+    linear = np.ravel_multi_index(tuple(np.moveaxis(wrapped, -1, 0)), ds[:k]).astype(np.int64)
+    flat = reshape(ctx, data, (int(np.prod(ds[:k])), *ds[k:]))
+    return [ctx.emit(graph.GatherOp(ctx.ssa(flat), ctx.ssa(linear), 0))]
+
+
+HANDLERS = {
+    "Gemm": gemm, "MatMul": matmul, "Softmax": softmax, "LayerNormalization": layer_norm,
+    "Gather": gather, "GatherND": gather_nd, **{k: reduction for k in REDUCE_OPS},
+}
