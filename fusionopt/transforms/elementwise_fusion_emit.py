@@ -23,8 +23,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
-
-from fusionopt.dialects.linalg import GenericOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -35,6 +33,7 @@ from xdsl.ir.affine import (
 )
 from xdsl.transforms.common_subexpression_elimination import cse
 
+from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.elementwise_fusion_index import IndexEmitter, IndexSpace, IndexTuple
 from fusionopt.transforms.elementwise_fusion_utils import (
     FusionGroup,
@@ -55,6 +54,8 @@ from fusionopt.transforms.elementwise_fusion_views import (
 
 
 class FusedKernelBuilder:
+    """Builds the body of one fused generic; leaves are collected as it goes."""
+
     def __init__(self, group: FusionGroup, options: FusionOptions):
         self.group = group
         self.options = options

@@ -45,6 +45,10 @@ class LinalgFuseElementwise(ModulePass):
         recomputed inside it (cost rule in elementwise_fusion_utils).
 
     Never fuses a reduction or a contraction (dispatch formation's job): they stay leaves.
+
+    Static reshapes need no propagation: `collapse_shape` reads through `floordiv`/`mod`
+    (quasi-affine) maps and `expand_shape` through linear ones, which MLIR verifies and IREE
+    compiles; unit dims are simplified away so the common cases stay projected permutations.
     """
 
     name = "linalg-fuse-elementwise"

@@ -170,3 +170,52 @@ func.func @slice_cos_pad_exp2(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
   %3 = graph.exp2 %2 : tensor<2x5xf32>
   return %3 : tensor<2x5xf32>
 }
+
+// -----
+
+// b = exp(a); c = b + sin(b) and sqrt(a).exp() + sqrt(a).sin(): one kernel each, with one exp
+// and one sqrt in the body.
+// CHECK-LABEL: func.func @shared_values(
+// FUSED-LABEL: func.func @shared_values(
+// FUSED:         linalg.generic
+// FUSED:           %[[E:.*]] = math.exp
+// FUSED-NOT:       math.exp
+// FUSED:           math.sin %[[E]]
+// FUSED:         linalg.generic
+// FUSED:           %[[S:.*]] = math.sqrt
+// FUSED-NOT:       math.sqrt
+// FUSED:         return
+func.func @shared_values(%a: tensor<10xf32>) -> (tensor<10xf32>, tensor<10xf32>) {
+  %b = graph.exp %a : tensor<10xf32>
+  %s = graph.sin %b : tensor<10xf32>
+  %c = graph.add %b, %s : tensor<10xf32>
+  %q1 = graph.sqrt %a : tensor<10xf32>
+  %e = graph.exp %q1 : tensor<10xf32>
+  %q2 = graph.sqrt %a : tensor<10xf32>
+  %n = graph.sin %q2 : tensor<10xf32>
+  %r = graph.add %e, %n : tensor<10xf32>
+  return %c, %r : tensor<10xf32>, tensor<10xf32>
+}
+
+// -----
+
+// Rotary embedding block at the graph level: one kernel after convert + fuse.
+// CHECK-LABEL: func.func @rotary(
+// CHECK:         tensor.expand_shape
+// CHECK:         tensor.concat
+// FUSED-LABEL: func.func @rotary(
+// FUSED-COUNT-1: linalg.generic
+// FUSED-NOT:     linalg.generic
+// FUSED-NOT:     tensor.concat
+func.func @rotary(%x: tensor<4x8xf32>, %cos: tensor<4x8xf32>, %sin: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %p = graph.reshape %x : tensor<4x8xf32> -> tensor<4x4x2xf32>
+  %x1 = graph.slice %p axes = [2] starts = [0] ends = [1] : tensor<4x4x2xf32> -> tensor<4x4x1xf32>
+  %x2 = graph.slice %p axes = [2] starts = [1] ends = [2] : tensor<4x4x2xf32> -> tensor<4x4x1xf32>
+  %n2 = graph.neg %x2 : tensor<4x4x1xf32>
+  %r = graph.concat %n2, %x1 axis = 2 : (tensor<4x4x1xf32>, tensor<4x4x1xf32>) -> tensor<4x4x2xf32>
+  %rf = graph.reshape %r : tensor<4x4x2xf32> -> tensor<4x8xf32>
+  %a = graph.mul %x, %cos : tensor<4x8xf32>
+  %b = graph.mul %rf, %sin : tensor<4x8xf32>
+  %o = graph.add %a, %b : tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
