@@ -100,11 +100,20 @@ def is_free_op(op: Operation) -> bool:
     )
 
 
+# Non-linalg ops whose region computes one element of their result (not control flow):
+# a top-level `tensor.pad` writes a whole new tensor, so it is a kernel like a linalg op.
+TENSOR_OPS_WITH_ELEMENT_PAYLOAD = frozenset({"tensor.pad", "tensor.generate"})
+
+
+def has_element_payload(op: Operation) -> bool:
+    return op.name.startswith(("linalg.", "graph.")) or op.name in TENSOR_OPS_WITH_ELEMENT_PAYLOAD
+
+
 def is_unfused_compute_op(op: Operation) -> bool:
     """An op outside any dispatch region that would be a device kernel of its own."""
     if op.name in COPY_OPS or op.name == DISPATCH_OP or op.name == "func.call":
         return False
-    if op.regions and not op.name.startswith(("linalg.", "graph.")):
+    if op.regions and not has_element_payload(op):
         return False  # a container (scf.for, ...): its body is classified op by op
     if not any(is_tensor(r) for r in op.results):
         return False  # scalar host math, tensor.extract/dim, terminators

@@ -183,10 +183,11 @@ def is_scalar_type(ty: Attribute) -> bool:
 def is_clonable_into_dispatch(op: Operation) -> bool:
     """Cheap producers duplicated into each dispatch that uses them (IREE's isClonableIntoDispatchOp).
 
-    tensor.empty, linalg.fill, index math and casts, scalar arith ops, and constants that are
-    scalars, splats, or dense payloads of at most 256 bytes.
+    tensor.empty, linalg.fill, index math and casts, scalar arith ops, constants that are
+    scalars, splats, or dense payloads of at most 256 bytes, and broadcasts of inputs that exist
+    before any dispatch runs (`is_clonable_broadcast`).
     """
-    if op.name in CLONABLE_NAMES:
+    if op.name in CLONABLE_NAMES or is_clonable_broadcast(op):
         return True
     if op.name == "arith.constant":
         size = constant_byte_size(op)
@@ -196,6 +197,58 @@ def is_clonable_into_dispatch(op: Operation) -> bool:
             is_scalar_type(o.type) for o in op.operands
         )
     return False
+
+
+# Casts a broadcast may apply on the way (IREE's isBitExtendOp: still a pure indexed read).
+BIT_EXTEND_NAMES = frozenset({"arith.extf", "arith.extsi", "arith.extui"})
+
+
+def is_pure_broadcast_generic(op: Operation) -> bool:
+    """A `linalg.generic` that only re-indexes one input (a broadcast/transpose, optionally
+    bit-extended): each output element is one input element, the init is never read."""
+    if op.name != "linalg.generic" or len(dps_inputs(op)) != 1 or len(op.results) != 1:
+        return False
+    maps = indexing_maps(op)
+    if not is_all_parallel(op) or not maps[0].is_projected_permutation(allow_zero_in_results=True):
+        return False
+    block = op.regions[0].block
+    body = list(block.ops)
+    value = body[-1].operands[0] if body and len(body[-1].operands) == 1 else None
+    for inner in reversed(body[:-1]):
+        if inner.name not in BIT_EXTEND_NAMES or value is not inner.results[0]:
+            return False
+        value = inner.operands[0]
+    return value is block.args[0]
+
+
+def is_available_before_dispatches(value: SSAValue) -> bool:
+    """Constants and function arguments: reading them adds no edge between dispatches."""
+    owner = value.owner
+    if isinstance(owner, Block):
+        return True
+    return owner.name == "arith.constant"
+
+
+def reads_as_elementwise_input(user: Operation, value: SSAValue) -> bool:
+    """`user` is an elementwise generic reading `value` only as an input, through a projected
+    permutation: a broadcast producer then composes into the consumer's own indexed read."""
+    if user.name != "linalg.generic" or not is_elementwise_linalg(user) or value in dps_inits(user):
+        return False
+    operand = operand_map(user, value)
+    return operand is not None and operand.is_projected_permutation(allow_zero_in_results=True)
+
+
+def is_clonable_broadcast(op: Operation) -> bool:
+    """A broadcast of a constant or argument whose every user is an elementwise generic.
+
+    Cloned into each consumer's dispatch it is an indexed read of the captured source: the bias
+    of a Linear then costs no dispatch of its own. Contraction inputs and inits are excluded
+    (IREE keeps a root's input producers out of its dispatch unless fusion is aggressive, and
+    takes init producers through fusion, not cloning)."""
+    if not is_pure_broadcast_generic(op) or not is_available_before_dispatches(dps_inputs(op)[0]):
+        return False
+    result = op.results[0]
+    return all(reads_as_elementwise_input(use.operation, result) for use in result.uses)
 
 
 def is_index_like(ty: Attribute) -> bool:

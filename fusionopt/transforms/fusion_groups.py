@@ -12,6 +12,9 @@ Order of decisions (as in IREE's FormDispatchRegions):
    building clones them into their consumers' regions as indexed reads (never a slow copy).
 3. Leftover elementwise ops become roots of elementwise-only groups and take elementwise
    producers and consumers (what elementwise fusion would have merged anyway).
+Clonable ops (`dispatch_utils.is_clonable_into_dispatch`: fills, small constants, broadcasts of
+constants/arguments read by elementwise generics) join no group: region building duplicates
+them into every region that uses them.
 
 Invariants kept by construction:
 - one root per group: roots never join another group, so a region never holds two
@@ -262,7 +265,8 @@ def decide_fusion_groups(block: Block, aggressive: bool = False) -> FusionAnalys
             _fuse_producers(analysis, group)
         _trim_trailing_views(analysis, group)
     for op in reversed(analysis.ops):
-        if op in analysis.group_of or not du.is_elementwise_linalg(op):
+        # Clonable broadcasts are duplicated into their consumers' regions instead.
+        if op in analysis.group_of or not du.is_elementwise_linalg(op) or du.is_clonable_into_dispatch(op):
             continue
         group = analysis.new_group(op)
         while _fuse_producers(analysis, group) | _fuse_consumers(analysis, group):

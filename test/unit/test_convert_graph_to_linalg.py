@@ -125,9 +125,8 @@ def test_random_programs_lower_and_fuse_equivalently(program):
 
 
 def kernels(module) -> int:
-    """fusion-stats kernels, plus tensor.pad (it materialises a new tensor: a copy kernel)."""
-    pads = sum(1 for op in module.walk() if op.name == "tensor.pad")
-    return compute_stats(module)["total"]["kernels"] + pads
+    """fusion-stats kernels (a top-level tensor.pad counts: it materialises a new tensor)."""
+    return compute_stats(module)["total"]["kernels"]
 
 
 def test_converts_round_exactly_like_the_graph_semantics():

@@ -1,0 +1,146 @@
+"""Compile and run modules with IREE (our backend): `iree-compile`, `iree.runtime`, `iree-benchmark-module`.
+
+IREE keeps pre-formed `flow.dispatch.region`s as given, so the same helpers compile IREE's own
+dispatch formation (on the original linalg file) and ours (on `-p dispatch-creation` output),
+and run both through IREE's runtime for a like-for-like comparison.
+
+API
+- `iree_available() -> bool`: `iree-compile`, `iree-benchmark-module` and `iree.runtime` exist.
+- `cpu_flags(target_cpu="host") -> list[str]`: flags for the local llvm-cpu backend.
+- `compile_vmfb(source, out, flags) -> Path`: `iree-compile source flags -o out`; raises
+  `IreeError` carrying IREE's diagnostics on failure.
+- `count_flow_dispatches(source, flags) -> int`: `flow.dispatch @` call sites after
+  `--compile-to=flow` (the count the shared models' README uses).
+- `run_vmfb(vmfb, inputs, function) -> list[np.ndarray]`: results of `function` on `inputs`
+  through `iree.runtime` (single-threaded `local-sync` driver, so runs are deterministic).
+- `save_inputs(inputs, directory) -> list[Path]`: one `.npy` per argument, for the CLI tools.
+- `benchmark_command(vmfb, input_files, function, iterations, dispatch_statistics=False)`: the
+  `iree-benchmark-module` command line (1 worker: `--task_topology_max_group_count=1`).
+- `benchmark_vmfb(...) -> BenchmarkRun`: run that command; mean ms per call and, with
+  `dispatch_statistics`, ms per call of each executable entry point.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+COMPILE = "iree-compile"
+BENCHMARK = "iree-benchmark-module"
+
+
+class IreeError(RuntimeError):
+    """An IREE tool failed; the message holds the command and the end of its diagnostics."""
+
+
+def iree_available() -> bool:
+    if shutil.which(COMPILE) is None or shutil.which(BENCHMARK) is None:
+        return False
+    try:
+        import iree.runtime  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def cpu_flags(target_cpu: str = "host") -> list[str]:
+    return [
+        "--iree-hal-target-device=local",
+        "--iree-hal-local-target-device-backends=llvm-cpu",
+        f"--iree-llvmcpu-target-cpu={target_cpu}",
+    ]
+
+
+def _run(cmd: list[str], timeout: float) -> subprocess.CompletedProcess:
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if result.returncode != 0:
+        raise IreeError(f"{' '.join(cmd)}\nexit {result.returncode}:\n{result.stderr[-4000:]}")
+    return result
+
+
+def compile_vmfb(source: Path, out: Path, flags: Sequence[str], timeout: float = 600) -> Path:
+    _run([COMPILE, str(source), *flags, "-o", str(out)], timeout)
+    return out
+
+
+def count_flow_dispatches(source: Path, flags: Sequence[str], timeout: float = 600) -> int:
+    flow = _run([COMPILE, str(source), *flags, "--compile-to=flow"], timeout).stdout
+    return sum("flow.dispatch @" in line for line in flow.splitlines())
+
+
+def run_vmfb(vmfb: Path, inputs: Sequence[np.ndarray], function: str) -> list[np.ndarray]:
+    import iree.runtime as rt
+
+    module = rt.load_vm_flatbuffer_file(str(vmfb), driver="local-sync")
+    results = module[function](*inputs)
+    if not isinstance(results, (tuple, list)):
+        results = (results,)
+    return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
+
+
+def save_inputs(inputs: Sequence[np.ndarray], directory: Path) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = [directory / f"arg{i}.npy" for i in range(len(inputs))]
+    for path, value in zip(paths, inputs):
+        np.save(path, value)
+    return paths
+
+
+def benchmark_command(
+    vmfb: Path, input_files: Sequence[Path], function: str, iterations: int, dispatch_statistics: bool = False
+) -> list[str]:
+    # One worker: the machine is shared and small, so a single thread gives the steadiest numbers
+    # and compares dispatch formation rather than how well each variant parallelises.
+    cmd = [
+        BENCHMARK, f"--module={vmfb}", f"--function={function}", "--device=local-task",
+        "--task_topology_max_group_count=1", f"--benchmark_min_time={iterations}x",
+        "--benchmark_format=json",
+    ]
+    cmd += [f"--input=@{path}" for path in input_files]
+    if dispatch_statistics:
+        cmd.append("--dispatch_statistics=true")
+    return cmd
+
+
+@dataclass
+class BenchmarkRun:
+    """One `iree-benchmark-module` run: mean wall ms per call, and ms per call of each dispatch."""
+
+    ms_per_call: float
+    dispatch_ms: dict[str, float] = field(default_factory=dict)
+    dispatch_calls: dict[str, float] = field(default_factory=dict)
+
+
+def _to_ms(row: dict) -> float:
+    scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[row["time_unit"]]
+    return row["real_time"] * scale
+
+
+def parse_benchmark_json(text: str, function: str) -> BenchmarkRun:
+    rows = json.loads(text[text.index("{"):])["benchmarks"]
+    prefix = f"BM_{function}/"
+    run = BenchmarkRun(ms_per_call=-1.0)
+    for row in rows:
+        name = row["name"].removeprefix(prefix)
+        if name.startswith("process_time"):
+            run.ms_per_call = _to_ms(row)
+        elif "calls" in row:
+            run.dispatch_ms[name] = _to_ms(row)
+            run.dispatch_calls[name] = row["calls"]
+    if run.ms_per_call < 0:
+        raise IreeError(f"no timing row for {function} in the benchmark report")
+    return run
+
+
+def benchmark_vmfb(
+    vmfb: Path, input_files: Sequence[Path], function: str, iterations: int,
+    dispatch_statistics: bool = False, timeout: float = 600,
+) -> BenchmarkRun:
+    cmd = benchmark_command(vmfb, input_files, function, iterations, dispatch_statistics)
+    return parse_benchmark_json(_run(cmd, timeout).stdout, function)
