@@ -96,6 +96,27 @@ PIPELINES["graph-simplify"] = Pipeline(
 )
 
 
+# graph-to-dispatch (issue #5): the whole graph -> dispatch-region flow, one stage per line.
+_GRAPH_TO_DISPATCH_STAGES = (
+    # Algebra first: reassociating GEMM chains creates and destroys the dot groups that
+    # horizontal fusion batches, so the groups must be final before it looks at them.
+    "graph-simplify",
+    # Pointwise ops applied per slice of one tensor become one op on the whole tensor, so the
+    # towers' parallel Linear layers become visible as siblings.
+    "graph-hoist-pointwise-above-slices",
+    # Batching needs the whole-tower view (which dots are independent, where their epilogues
+    # go): only the graph level has it; after lowering each dot is an isolated linalg op.
+    "graph-horizontal-fuse-dots",
+    # Lowering, then IREE-style dispatch formation on the (now few, batched) roots.
+    "convert-graph-to-linalg",
+    "dispatch-creation",
+)
+PIPELINES["graph-to-dispatch"] = Pipeline(
+    "graph dialect -> flow.dispatch.regions (simplify, batch sibling GEMMs, lower, form dispatches)",
+    ",".join(_GRAPH_TO_DISPATCH_STAGES),
+)
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     dialects = dict(xdsl_dialects())
     for name, (module, attr) in _DIALECT_MODULES.items():

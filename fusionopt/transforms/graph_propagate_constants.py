@@ -59,6 +59,14 @@ def is_materialising_broadcast(op: Operation) -> bool:
     return attr is not None and len(attr.data.data) > attr.get_element_type().compile_time_size
 
 
+def constant_source(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
+    """The constant behind `value`: an `arith.constant`, or the one a `graph.broadcast` reads."""
+    owner = value.owner
+    if isinstance(owner, graph.BroadcastOp):
+        value = owner.input
+    return dense_constant(value)
+
+
 def constant_operand(value: SSAValue) -> tuple[np.ndarray, int, bool] | None:
     """(value, stored bytes, seen through a broadcast) of a constant operand, or None.
 
@@ -77,9 +85,9 @@ def fold_to_attr(op: Operation, max_bytes: int) -> DenseIntOrFPElementsAttr | No
     """The folded value of a graph op with constant operands, or None (not foldable / too big)."""
     if not isinstance(op, graph.GraphOp) or is_materialising_broadcast(op) or not op.operands:
         return None
-    operands = [constant_operand(v) for v in op.operands]
-    if any(o is None for o in operands):
+    if any(constant_source(v) is None for v in op.operands):  # cheap check before evaluating
         return None
+    operands = [constant_operand(v) for v in op.operands]
     result_type = op.results[0].type
     assert isinstance(result_type, TensorType)
     value = evaluate_graph_op(op, [o[0] for o in operands])  # type: ignore[index]

@@ -288,3 +288,140 @@ func.func @pad_after_matmul(%a: tensor<4x8xf32>, %b: tensor<8x8xf32>) -> tensor<
   } : tensor<4x8xf32> to tensor<6x10xf32>
   func.return %p : tensor<6x10xf32>
 }
+
+// -----
+
+// A bias broadcast of a constant (320 bytes: too big to inline, IREE's limit is 256) feeding the
+// matmul's elementwise epilogue is cloned into the region: one dispatch, the constant captured.
+// CHECK-LABEL: func.func @batch_matmul_constant_bias
+// CHECK:         %[[CST:.*]] = arith.constant dense<{{.*}}> : tensor<2x40xf32>
+// CHECK-NEXT:    %[[R:.*]] = flow.dispatch.region -> (tensor<2x3x40xf32>) {
+// CHECK:           %[[BB:.*]] = linalg.generic {{.*}} ins(%[[CST]] : tensor<2x40xf32>)
+// CHECK:           %[[MM:.*]] = linalg.batch_matmul
+// CHECK:           %[[ADD:.*]] = linalg.generic {{.*}} ins(%[[MM]], %[[BB]] :
+// CHECK:           flow.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R]]
+#bias = affine_map<(d0, d1, d2) -> (d0, d2)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @batch_matmul_constant_bias(%a: tensor<2x3x8xf32>, %b: tensor<2x8x40xf32>) -> tensor<2x3x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %cst = arith.constant dense<[[-1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375], [-1.5, -1.25, -1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, -1.5, -1.25, -1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, -1.5, -1.25, -1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, -1.5]]> : tensor<2x40xf32>
+  %e = tensor.empty() : tensor<2x3x40xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x3x40xf32>) -> tensor<2x3x40xf32>
+  %m = linalg.batch_matmul ins(%a, %b : tensor<2x3x8xf32>, tensor<2x8x40xf32>) outs(%f : tensor<2x3x40xf32>) -> tensor<2x3x40xf32>
+  %eb = tensor.empty() : tensor<2x3x40xf32>
+  %bb = linalg.generic {indexing_maps = [#bias, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%cst : tensor<2x40xf32>) outs(%eb : tensor<2x3x40xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<2x3x40xf32>
+  %add = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%m, %bb : tensor<2x3x40xf32>, tensor<2x3x40xf32>) outs(%e : tensor<2x3x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3x40xf32>
+  func.return %add : tensor<2x3x40xf32>
+}
+
+// -----
+
+// One broadcast of an argument read by the epilogues of two matmuls: cloned into both regions
+// (each clone is an indexed read of %bias), so it costs no dispatch of its own.
+// CHECK-LABEL: func.func @shared_bias_cloned_into_both
+// CHECK-SAME:    %[[BIAS:[^:]*]]: tensor<16xf32>
+// CHECK:         %[[R1:.*]] = flow.dispatch.region
+// CHECK:           linalg.generic {{.*}} ins(%[[BIAS]] : tensor<16xf32>)
+// CHECK:           linalg.matmul
+// CHECK:           arith.addf
+// CHECK:           flow.return
+// CHECK:         %[[R2:.*]] = flow.dispatch.region
+// CHECK:           linalg.generic {{.*}} ins(%[[BIAS]] : tensor<16xf32>)
+// CHECK:           linalg.matmul ins(%[[R1]], %{{.*}} :
+// CHECK:           arith.addf
+// CHECK:           flow.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[R2]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @shared_bias_cloned_into_both(%a: tensor<4x16xf32>, %w: tensor<16x16xf32>, %bias: tensor<16xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %bb = linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m1 = linalg.matmul ins(%a, %w : tensor<4x16xf32>, tensor<16x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %h1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%m1, %bb : tensor<4x16xf32>, tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  %m2 = linalg.matmul ins(%h1, %w : tensor<4x16xf32>, tensor<16x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %h2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%m2, %bb : tensor<4x16xf32>, tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  func.return %h2 : tensor<4x16xf32>
+}
+
+// -----
+
+// Negative: a broadcast feeding a matmul's LHS is not cloned (a root's input producer keeps its
+// own dispatch unless fusion is aggressive), nor is one the function returns.
+// CHECK-LABEL: func.func @broadcast_into_matmul_lhs_not_cloned
+// CHECK:         %[[BB:.*]] = flow.dispatch.region -> (tensor<4x16xf32>) {
+// CHECK-NEXT:      tensor.empty
+// CHECK-NEXT:      %[[G:.*]] = linalg.generic
+// CHECK-NEXT:        ^bb0
+// CHECK-NEXT:        linalg.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      flow.return %[[G]]
+// CHECK:         flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK-NOT:       ^bb0
+// CHECK:           linalg.matmul ins(%[[BB]], %{{.*}} :
+// CHECK:         func.return %{{.*}}, %[[BB]]
+// AGG-LABEL:   func.func @broadcast_into_matmul_lhs_not_cloned
+// AGG:           %[[BB:.*]] = flow.dispatch.region -> (tensor<4x16xf32>) {
+// AGG:           flow.dispatch.region -> (tensor<4x8xf32>) {
+// AGG:             linalg.matmul ins(%[[BB]], %{{.*}} :
+func.func @broadcast_into_matmul_lhs_not_cloned(%v: tensor<16xf32>, %w: tensor<16x8xf32>) -> (tensor<4x8xf32>, tensor<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %bb = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v : tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<4x16xf32>
+  %eo = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.matmul ins(%bb, %w : tensor<4x16xf32>, tensor<16x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  func.return %m, %bb : tensor<4x8xf32>, tensor<4x16xf32>
+}
+
+// -----
+
+// Negative (aggressive mode fuses it): a broadcast only on the matmul's LHS, not returned.
+// CHECK-LABEL: func.func @broadcast_lhs_only
+// CHECK:         %[[BB:.*]] = flow.dispatch.region -> (tensor<4x16xf32>) {
+// CHECK:         flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:           linalg.matmul ins(%[[BB]], %{{.*}} :
+// AGG-LABEL:   func.func @broadcast_lhs_only
+// AGG:           flow.dispatch.region -> (tensor<4x8xf32>) {
+// AGG:             %[[G:.*]] = linalg.generic
+// AGG:             linalg.matmul ins(%[[G]], %{{.*}} :
+// AGG:             flow.return
+// AGG-NEXT:      }
+// AGG-NEXT:      func.return
+func.func @broadcast_lhs_only(%v: tensor<16xf32>, %w: tensor<16x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %bb = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v : tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<4x16xf32>
+  %eo = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.matmul ins(%bb, %w : tensor<4x16xf32>, tensor<16x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  func.return %m : tensor<4x8xf32>
+}
