@@ -122,7 +122,7 @@ class ImportContext:
         return [self.lookup(n) if n else None for n in node.input]
 
     def where(self) -> str:
-        return f" (node '{self.node.name}')" if self.node is not None else ""
+        return f" (node '{self.node.name or self.node.op_type}')" if self.node is not None else ""
 
     def error(self, message: str) -> OnnxImportError:
         return OnnxImportError(f"{message}{self.where()}")

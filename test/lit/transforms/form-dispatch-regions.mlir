@@ -425,3 +425,39 @@ func.func @broadcast_lhs_only(%v: tensor<16xf32>, %w: tensor<16x8xf32>) -> tenso
   %m = linalg.matmul ins(%bb, %w : tensor<4x16xf32>, tensor<16x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
   func.return %m : tensor<4x8xf32>
 }
+
+// -----
+
+// Negative: a broadcast of a value computed at run time is not cloned (the clone would add a
+// dependence between dispatches); it fuses with its producer as an elementwise dispatch.
+// CHECK-LABEL: func.func @broadcast_of_computed_value_not_cloned
+// CHECK:         %[[BB:.*]] = flow.dispatch.region -> (tensor<4x16xf32>) {
+// CHECK:           arith.negf
+// CHECK:           linalg.generic
+// CHECK:           flow.return
+// CHECK:         flow.dispatch.region -> (tensor<4x16xf32>) {
+// CHECK-NOT:       arith.negf
+// CHECK:           linalg.matmul
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %[[BB]] :
+func.func @broadcast_of_computed_value_not_cloned(%a: tensor<4x16xf32>, %w: tensor<16x16xf32>, %v: tensor<16xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<16xf32>
+  %neg = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%v : tensor<16xf32>) outs(%e1 : tensor<16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<16xf32>
+  %e = tensor.empty() : tensor<4x16xf32>
+  %bb = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%neg : tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<4x16xf32>, tensor<16x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %add = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m, %bb : tensor<4x16xf32>, tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  func.return %add : tensor<4x16xf32>
+}
