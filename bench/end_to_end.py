@@ -9,7 +9,8 @@ Columns from `fusionopt.stats.compute_stats`: dots (graph.dot + linalg contracti
 dispatches, copies, bytes_moved. IREE rows: IREE 3.13's count from /work/shared/models/README.md
 (12), and IREE's own `iree-compile --compile-to=flow` on our lowered linalg, both without
 horizontal fusion (the same model as IREE's) and with it (what IREE makes of our batched GEMMs).
-Also: wall time of the whole `fusion-opt MODEL -p graph-to-dispatch` command (best of N), whether
+Also: wall time of the whole `fusion-opt MODEL -p graph-to-dispatch` command (best of N, next to
+`fusion-opt MODEL`, parse+print alone), whether
 iree-compile builds the final output for llvm-cpu, and the numbers: our interpreter on the input
 vs on the output, and IREE's executable of the output (`iree-run-module`) vs the input.
 """
@@ -116,7 +117,9 @@ def main() -> None:
             print_row("IREE on our lowering after horizontal fusion", iree_figures(batched, work))
         seconds = best_wall(["fusion-opt", str(args.model), "-p", "graph-to-dispatch", "-o", str(work / "o.mlir")],
                             args.repeat)
-        print(f"\n`fusion-opt {args.model.name} -p graph-to-dispatch`: {seconds:.2f} s wall (best of {args.repeat})")
+        plain_s = best_wall(["fusion-opt", str(args.model), "-o", str(work / "p.mlir")], args.repeat)
+        print(f"\n`fusion-opt {args.model.name} -p graph-to-dispatch`: {seconds:.2f} s wall (best of {args.repeat}; "
+              f"parse+print alone {plain_s:.2f} s)")
         source = modules["input"]
         x = random_inputs(next(op for op in source.walk() if op.name == "func.func"), seed=0)
         expected = run_module(source, x)[0]

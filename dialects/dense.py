@@ -215,10 +215,16 @@ class CompactDenseParserMixin(AttrParser):
 
     def _float_bit_patterns(self, elements: list, element_type: Attribute) -> bytes:
         """MLIR reads a hex integer in a float tensor (`dense<0xFF800000> : tensor<2xf32>`)
-        as the element's bit pattern (how -inf and NaN are spelled), not as a number."""
-        if not all(_is_hex(e) for e in elements):
-            self.raise_error("Cannot mix hexadecimal bit patterns and numbers in a dense literal")
+        as the element's bit pattern (how -inf and NaN are spelled), not as a number; a list
+        may mix them with numbers (`[1.0, 0x7FC00000]`, as mlir-opt prints NaN)."""
         width = element_type.compile_time_size
+        if not all(_is_hex(e) for e in elements):
+            return b"".join(
+                self._float_bit_patterns([e], element_type)
+                if _is_hex(e)
+                else element_type.pack([e.to_type(self, element_type)])
+                for e in elements
+            )
         unsigned = np.dtype(f"<u{width}")
         bits = [int(e.span.text, 16) for e in elements]
         if any(b >= 1 << (8 * width) for b in bits):

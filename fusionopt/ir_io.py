@@ -9,6 +9,7 @@ reports the innermost failing op's location.
 from __future__ import annotations
 
 import gc
+import sys
 
 from io import StringIO
 from pathlib import Path
@@ -55,20 +56,44 @@ def _without_gc(fn, *args):
             gc.enable()
 
 
-def parse_file(path: str | Path, ctx: Context | None = None) -> ModuleOp:
-    path = Path(path)
+def read_source(path: str | Path) -> tuple[str, str]:
+    """(text, name) of an input file, `-` meaning stdin; unreadable input is a `FusionError`
+    worded like fusion-opt's and mlir-opt's (`could not open input file ...`)."""
+    if str(path) == "-":
+        return sys.stdin.read(), "<stdin>"
     try:
-        text = path.read_text()
+        return Path(path).read_text(encoding="utf-8"), str(path)
     except (OSError, UnicodeDecodeError) as err:
         raise FusionError(f"could not open input file '{path}': {_os_reason(err)}") from None
-    return parse_module(text, str(path), ctx)
+
+
+def parse_file(path: str | Path, ctx: Context | None = None) -> ModuleOp:
+    """Parse and verify a file (`-`: stdin)."""
+    text, name = read_source(path)
+    return parse_module(text, name, ctx)
 
 
 def print_module(module: ModuleOp, generic: bool = False, debuginfo: bool = False) -> str:
     out = StringIO()
-    Printer(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(module)
+    MlirPrinter(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(module)
     out.write("\n")
     return out.getvalue()
+
+
+class MlirPrinter(Printer):
+    """xDSL's printer, but `builtin.module` prints as `module`, as MLIR tools print it, so
+    our output diffs cleanly against `mlir-opt`/`iree-opt` (both spellings parse everywhere)."""
+
+    def print_op(self, op: Operation) -> None:
+        if not isinstance(op, ModuleOp) or self.print_generic_format:
+            return super().print_op(op)
+        self.enter_scope()  # a module is isolated from above: fresh SSA names inside
+        self.print_string("module")
+        op.print(self)
+        if self.print_debuginfo:
+            self.print_string(" ")
+            self.print_attribute(op.location)
+        self.exit_scope()
 
 
 def verify_module(module: Operation) -> None:

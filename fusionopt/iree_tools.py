@@ -9,8 +9,12 @@ API
 - `cpu_flags(target_cpu="host") -> list[str]`: flags for the local llvm-cpu backend.
 - `compile_vmfb(source, out, flags) -> Path`: `iree-compile source flags -o out`; raises
   `IreeError` carrying IREE's diagnostics on failure.
-- `count_flow_dispatches(source, flags) -> int`: `flow.dispatch @` call sites after
-  `--compile-to=flow` (the count the shared models' README uses).
+- `flow_dispatch_names(source, flags) -> list[str]`: the entry point of each `flow.dispatch @`
+  call site after `--compile-to=flow`, e.g. `main_graph_dispatch_2_matmul_like_64x384x128_f32`
+  (IREE names a dispatch after its root: `matmul`/`batch_matmul`/`matmul_like` when its codegen
+  recognises a contraction, `reduction` otherwise).
+- `count_flow_dispatches(source, flags) -> int`: how many such call sites (the count the shared
+  models' README uses).
 - `run_vmfb(vmfb, inputs, function) -> list[np.ndarray]`: results of `function` on `inputs`
   through `iree.runtime` (single-threaded `local-sync` driver, so runs are deterministic).
 - `save_inputs(inputs, directory) -> list[Path]`: one `.npy` per argument, for the CLI tools.
@@ -23,6 +27,7 @@ API
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -69,9 +74,13 @@ def compile_vmfb(source: Path, out: Path, flags: Sequence[str], timeout: float =
     return out
 
 
-def count_flow_dispatches(source: Path, flags: Sequence[str], timeout: float = 600) -> int:
+def flow_dispatch_names(source: Path, flags: Sequence[str], timeout: float = 600) -> list[str]:
     flow = _run([COMPILE, str(source), *flags, "--compile-to=flow"], timeout).stdout
-    return sum("flow.dispatch @" in line for line in flow.splitlines())
+    return re.findall(r"flow\.dispatch @[\w$.]+::@([\w$.]+)", flow)
+
+
+def count_flow_dispatches(source: Path, flags: Sequence[str], timeout: float = 600) -> int:
+    return len(flow_dispatch_names(source, flags, timeout))
 
 
 def run_vmfb(vmfb: Path, inputs: Sequence[np.ndarray], function: str) -> list[np.ndarray]:

@@ -118,6 +118,14 @@ class LocatingParser(CompactDenseParserMixin, Parser):
             message = f"custom op '{name}' is unknown"
         self.raise_error(message, start, start + len(name))
 
+    def _parse_alias_def(self):
+        # MLIR lets an alias be a typed attribute (IREE prints
+        # `#device = #hal.device.target<...> : !hal.device`); xDSL stops before the `:`.
+        # The type adds nothing an unregistered attribute could use, so it is parsed and dropped.
+        super()._parse_alias_def()
+        if self.parse_optional_punctuation(":") is not None:
+            self.parse_type()
+
     def resolve_operand(self, operand: UnresolvedOperand, type):  # type: ignore[override]
         name = operand.operand_name
         if name not in self.ssa_values and name not in self.first_use:

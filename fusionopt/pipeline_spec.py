@@ -113,7 +113,8 @@ def _parse_elements(reader, requests, pipelines, expanding, closing: str | None)
         if not reader.peek() and closing is None:
             return
         expected = "',' or ')'" if closing else "',' or end of pipeline"
-        raise reader.error(f"expected {expected}, found {reader.peek()!r}")
+        found = repr(reader.peek()) if reader.peek() else "end of pipeline"
+        raise reader.error(f"expected {expected}, found {found}")
 
 
 def _parse_element(reader: _Reader, requests, pipelines, expanding) -> None:
@@ -240,7 +241,10 @@ def _convert_literal(text: str) -> str | int | float | bool:
 
 def _coerce(raw: tuple[str, ...], dest: Any) -> tuple[Any, ...] | None:
     """Typed option values, widening where a user would expect it (`3` for a float option,
-    `1x2` or `42` for a string option); None when they do not fit the option's type."""
+    `1x2` or `42` for a string option); None when they do not fit the option's type.
+    A bare bool option (`{aggressive}`) means true, as in MLIR (llvm::cl)."""
+    if not raw and dest is bool:
+        return (True,)
     values = tuple(_convert_literal(v) for v in raw)
     candidates = (
         values,

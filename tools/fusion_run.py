@@ -25,7 +25,7 @@ from collections.abc import Sequence  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from fusionopt.diagnostics import FusionError  # noqa: E402
+from fusionopt.diagnostics import FusionError, location_of  # noqa: E402
 from fusionopt.interpreter import find_entry, random_inputs, run_function  # noqa: E402
 from fusionopt.interpreter.compare import DEFAULT_ATOL, DEFAULT_RTOL, diff_results  # noqa: E402
 from fusionopt.ir_io import parse_file  # noqa: E402
@@ -43,7 +43,7 @@ def _int_range(text: str) -> tuple[int, int]:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="fusion-run", description="Execute an MLIR module with numpy.")
-    p.add_argument("file", help="input .mlir file")
+    p.add_argument("file", help="input .mlir file, or - for stdin")
     p.add_argument("--entry", help="function to run (default: the only public one, else main/main_graph)")
     p.add_argument("--inputs", default="random", help="'random' (default) or an .npz with arg0, arg1, ...")
     p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default 0)")
@@ -57,19 +57,44 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def load_inputs(path: str, func_op) -> list[np.ndarray]:
-    """Arguments from an .npz: key `argI`, else the argument's name in the IR."""
+    """Arguments from an .npz: key `argI`, else the argument's name in the IR. Errors point at
+    the entry function; entries that feed no argument (likely typos) get a warning."""
     try:
         archive = np.load(path)
+        if not hasattr(archive, "files"):
+            raise ValueError("not an .npz archive (use numpy.savez)")
     except (OSError, ValueError) as err:
         raise FusionError(f"could not read inputs '{path}': {err}") from None
-    values = []
+    values, used = [], set()
     for i, arg in enumerate(func_op.body.blocks.first.args):
         keys = [f"arg{i}"] + ([arg.name_hint] if arg.name_hint else [])
         key = next((k for k in keys if k in archive.files), None)
         if key is None:
-            raise FusionError(f"'{path}' has no entry for argument {i} (looked for {', '.join(keys)})")
-        values.append(archive[key])
+            raise FusionError(f"'{path}' has no entry for argument {i} (looked for {', '.join(keys)})",
+                              location_of(func_op))
+        try:
+            values.append(archive[key])
+        except ValueError as err:  # e.g. an object array, which would need pickle
+            raise FusionError(f"could not read entry '{key}' of '{path}': {err}") from None
+        used.add(key)
+    unused = sorted(set(archive.files) - used)
+    if unused:
+        print(f"warning: '{path}' entries used by no argument: {', '.join(unused)}", file=sys.stderr)
     return values
+
+
+def _portable(value: np.ndarray) -> np.ndarray:
+    """bf16 (an ml_dtypes extension type) would be stored as opaque 2-byte voids that plain numpy
+    cannot read back; float32 holds every bf16 value exactly."""
+    return value.astype(np.float32) if value.dtype.kind == "V" or value.dtype.name == "bfloat16" else value
+
+
+def save_results(path: str, results: list[np.ndarray]) -> None:
+    """`result0, result1, ...` in an .npz (bf16 widened to float32, exactly)."""
+    try:
+        np.savez(path, **{f"result{i}": _portable(r) for i, r in enumerate(results)})
+    except OSError as err:
+        raise FusionError(f"cannot write output file '{path}': {err.strerror or err}") from None
 
 
 def _summary(index: int, value: np.ndarray) -> str:
@@ -91,7 +116,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         inputs = load_inputs(args.inputs, func_op)
     results = run_function(module, inputs, func_op)
     if args.save:
-        np.savez(args.save, **{f"result{i}": r for i, r in enumerate(results)})
+        save_results(args.save, results)
     if not args.compare:
         for i, r in enumerate(results):
             print(_summary(i, r))

@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from fusionopt.ir_io import parse_module
+from fusionopt.diagnostics import FusionError
+from fusionopt.ir_io import parse_module, read_source
 from fusionopt.registry import make_context
 from fusionopt.stats import compute_stats
 
@@ -68,32 +68,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def read_input(path: str) -> tuple[str, str]:
-    if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    return Path(path).read_text(), path
-
-
-def _user_error_types() -> tuple[type[BaseException], ...]:
-    """Errors that mean bad input (reported as text), as opposed to bugs (tracebacks)."""
-    types: tuple[type[BaseException], ...] = (ParseError, DiagnosticException)
-    try:
-        from fusionopt.diagnostics import FusionError  # the driver's located diagnostics
-    except ImportError:
-        return types
-    return (*types, FusionError)
+# Bad input (reported as text, exit 1), as opposed to bugs (tracebacks).
+_USER_ERRORS = (FusionError, ParseError, DiagnosticException)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        text, name = read_input(args.file)
-    except OSError as err:
-        print(f"fusion-stats: error: cannot read '{args.file}': {err.strerror}", file=sys.stderr)
-        return 1
-    try:
+        text, name = read_source(args.file)
         module = parse_module(text, name, make_context(args.allow_unregistered_dialect))
-    except _user_error_types() as err:
+    except _USER_ERRORS as err:
         print(str(err).rstrip(), file=sys.stderr)
         return 1
     stats = compute_stats(module)

@@ -156,9 +156,25 @@ def _ipowi(a, b):
     return np.where(b < 0, negative, positive)
 
 
+def _signed_zero_aware(pick, prefer_negative: bool):
+    """IEEE 754-2019 minimum/maximum (`arith.minimumf`/`maximumf`): NaN propagates (numpy
+    does that) and -0.0 < +0.0, which numpy's minimum/maximum ignore."""
+
+    def apply(a, b):
+        result = pick(a, b)
+        zeros = (np.asarray(a) == 0) & (np.asarray(b) == 0)
+        if not np.any(zeros):
+            return result
+        a_wins = np.signbit(a) if prefer_negative else ~np.signbit(a)
+        return np.where(zeros, np.where(a_wins, a, b), result).astype(result.dtype)
+
+    return apply
+
+
 _BINARY: dict[type[Operation], Any] = {
     arith.AddfOp: np.add, arith.SubfOp: np.subtract, arith.MulfOp: np.multiply, arith.DivfOp: np.divide,
-    arith.MaximumfOp: np.maximum, arith.MinimumfOp: np.minimum,
+    arith.MaximumfOp: _signed_zero_aware(np.maximum, prefer_negative=False),
+    arith.MinimumfOp: _signed_zero_aware(np.minimum, prefer_negative=True),
     arith.MaxnumfOp: np.fmax, arith.MinnumfOp: np.fmin,
     arith.AddiOp: _bool_aware(np.add, np.logical_xor), arith.SubiOp: _bool_aware(np.subtract, np.logical_xor),
     arith.MuliOp: _bool_aware(np.multiply, np.logical_and),

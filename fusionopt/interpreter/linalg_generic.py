@@ -218,9 +218,12 @@ def _contract(inputs, init, in_maps, out_map, ranges) -> np.ndarray:
         product = _matmul(a, b, da, db, batch, m_dims, n_dims, k_dims, ranges)
         prod_dims = batch + m_dims + n_dims
     else:
+        # Output dims no input indexes (a broadcast operand) are left to the final reshape:
+        # einsum cannot create them, and every point along them gets the same sum.
+        present = [d for d in do if d in da or d in db]
         letters = string.ascii_letters
-        spec = f"{''.join(letters[d] for d in da)},{''.join(letters[d] for d in db)}->{''.join(letters[d] for d in do)}"
-        product, prod_dims = np.einsum(spec, a, b), do
+        spec = f"{''.join(letters[d] for d in da)},{''.join(letters[d] for d in db)}->{''.join(letters[d] for d in present)}"
+        product, prod_dims = np.einsum(spec, a, b), present
     full_shape = [ranges[d] if d in prod_dims else 1 for d in range(len(ranges))]
     product = product.transpose(np.argsort(prod_dims)).reshape(full_shape)
     (init_view,) = compute_dtype_args((operand_view(init, out_map, ranges),))

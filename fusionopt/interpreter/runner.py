@@ -99,13 +99,14 @@ def check_inputs(func_op: FuncOp, inputs: Sequence[Any]) -> list[Any]:
     """Inputs cast to the argument types; a count or shape mismatch is a user error."""
     types = list(func_op.function_type.inputs)
     if len(inputs) != len(types):
-        raise FusionError(f"@{func_op.sym_name.data} takes {len(types)} arguments, got {len(inputs)} inputs")
+        raise FusionError(f"@{func_op.sym_name.data} takes {len(types)} arguments, got {len(inputs)} inputs",
+                          location_of(func_op))
     checked = []
     for i, (value, t) in enumerate(zip(inputs, types)):
         value = np.asarray(value)
         shape = tuple(t.get_shape()) if isinstance(t, TensorType) else ()
         if value.shape != shape:
-            raise FusionError(f"input {i} has shape {list(value.shape)}, argument type is {t}")
+            raise FusionError(f"input {i} has shape {list(value.shape)}, argument type is {t}", location_of(func_op))
         value = value.astype(element_dtype(t), copy=False)
         checked.append(value if shape else value[()])
     return checked

@@ -178,6 +178,21 @@ def test_hex_literal_in_float_tensor_is_a_bit_pattern():
     assert np.isnan(d[0]) and d[1] == 1.0
 
 
-def test_hex_literal_mixed_with_numbers_is_an_error():
-    with pytest.raises(Exception, match="Cannot mix hexadecimal"):
-        parse_module("%c = arith.constant dense<[0xFF800000, 1.0]> : tensor<2xf32>\n")
+def test_hex_literal_mixed_with_numbers_is_read_per_element():
+    # mlir-opt/iree-opt print NaN and inf inside a float list as bit patterns next to numbers
+    # (`dense<[1.000000e+00, 0x7FC00000]>`), so a mixed list must parse, element by element.
+    module = parse_module(
+        "%c = arith.constant dense<[0xFF800000, 1.0]> : tensor<2xf32>\n"
+        "%d = arith.constant dense<[1.000000e+00, 0x7FC00000, -0.000000e+00, 0x7F800000]> : tensor<4xf32>\n"
+        "%e = arith.constant dense<[2.5, 0x7C00]> : tensor<2xf16>\n"
+    )
+    c, d, e = (dense_to_numpy(op.value) for op in module.body.block.ops)
+    assert np.isneginf(c[0]) and c[1] == 1.0
+    assert d[0] == 1.0 and np.isnan(d[1]) and np.signbit(d[2]) and np.isposinf(d[3])
+    assert e.dtype == np.float16 and e[0] == 2.5 and np.isposinf(e[1])
+    assert "0x7fc00000" in print_module(module).lower()  # printed back as MLIR does
+
+
+def test_hex_literal_too_wide_for_the_element_is_an_error():
+    with pytest.raises(FusionError, match="does not fit in 16 bits"):
+        parse_module("%c = arith.constant dense<[0x7FC00000, 1.0]> : tensor<2xf16>\n")

@@ -47,21 +47,8 @@ def function_names(text: str) -> list[str]:
     ]
 
 
-# Known interpreter bug, not a pass bug: `linalg-fold-transpose-into-matmul` turns a broadcast
-# LHS into a matmul map without the M dim, and the interpreter's einsum fallback
-# (fusionopt/interpreter/linalg_generic.py `_contract`) rejects output dims no input has.
-# strict: this starts failing (XPASS) once the interpreter is fixed, so the marks get removed.
-INTERPRETER_BROADCAST_MATMUL_BUG = {
-    ("dispatch-creation", "broadcast_into_matmul_lhs_not_cloned"),
-    ("dispatch-creation", "broadcast_lhs_only"),
-}
-
-
 def _case(pipeline: str, index: int, entry: str):
-    marks = []
-    if (pipeline, entry) in INTERPRETER_BROADCAST_MATMUL_BUG:
-        marks.append(pytest.mark.xfail(strict=True, reason="interpreter einsum: matmul with a broadcast LHS map"))
-    return pytest.param(pipeline, index, entry, id=f"{pipeline}-{entry}", marks=marks)
+    return pytest.param(pipeline, index, entry, id=f"{pipeline}-{entry}")
 
 
 CASES = [

@@ -20,7 +20,7 @@ def test_annotation_forms_and_target_lines():
     assert found == [
         ("error", "on this line", 11),
         ("warning", "two below", 14),
-        ("remark", "line one", 12),
+        ("remark", "line one", 11),  # MLIR: `@above` skips designator lines (2 and 1 -> first)
         ("note", "nowhere", None),
         ("error", "out of file", 11),
     ]
@@ -40,7 +40,7 @@ def test_all_expectations_met():
     diags = [
         Diagnostic("error", "x on this line y", loc(1)),
         Diagnostic("warning", "two below", loc(4)),
-        Diagnostic("remark", "line one!", loc(2)),  # `@above` on line 3
+        Diagnostic("remark", "line one!", loc(1)),  # `@above` on line 3: lines 1-2 hold annotations
         Diagnostic("note", "nowhere", None),
         Diagnostic("error", "out of file", loc(1)),
     ]
@@ -55,7 +55,7 @@ def test_mismatches_are_reported_mlir_style():
     ]
     problems = [p.format(with_source=False) for p in check_diagnostics(expectations, diags, "f.mlir")]
     assert problems == [
-        "f.mlir:1:1: error: unexpected warning: boom",
+        "f.mlir:1:1: error: 'warning' diagnostic emitted when expecting a 'error': boom",  # near miss
         "other.mlir:1:1: error: unexpected error: boom",
         'f.mlir:1:7: error: expected error "boom" was not produced',
     ]

@@ -95,6 +95,15 @@ def test_maximumf_propagates_nan_but_maxnumf_does_not() -> None:
     assert binary("arith.minnumf", "f32", a, b).tolist() == [1.0, 1.0, 2.0]
 
 
+def test_minimumf_and_maximumf_order_signed_zeros() -> None:
+    # IEEE 754-2019 minimum/maximum (MLIR's minimumf/maximumf): -0.0 < +0.0, whatever the order.
+    a, b = [-0.0, 0.0, 1.0], [0.0, -0.0, 2.0]
+    minimum = binary("arith.minimumf", "f32", a, b)
+    maximum = binary("arith.maximumf", "f32", a, b)
+    assert np.signbit(minimum).tolist() == [True, True, False] and minimum[2] == 1.0
+    assert np.signbit(maximum).tolist() == [False, False, False] and maximum[2] == 2.0
+
+
 def test_i1_addition_is_modulo_two() -> None:
     out = binary("arith.addi", "i1", [True, True, False], [True, False, False])
     assert out.tolist() == [False, True, False]

@@ -344,3 +344,26 @@ def test_select_pair_with_unordered_predicate_falls_back_to_loop(monkeypatch) ->
     values, indices = run(argmax_program("ugt", False), ARGMAX_DATA, np.full(3, -1e30, np.float32))
     # ugt is true when either side is NaN: row 0 takes the NaN at 2, then 5 at 3 "beats" NaN
     assert calls and indices.tolist() == [3, 5, 3]
+
+
+def test_contraction_with_a_broadcast_lhs_map() -> None:
+    # The LHS is indexed by K only (broadcast over M): out[m, n] = init + sum_k a[k] * b[k, n].
+    text = """
+    func.func @main(%a: tensor<3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
+      %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2)>,
+                                            affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                            affine_map<(d0, d1, d2) -> (d0, d1)>],
+                           iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%a, %b : tensor<3xf32>, tensor<3x4xf32>) outs(%c : tensor<2x4xf32>) {
+      ^bb0(%x: f32, %y: f32, %acc: f32):
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        linalg.yield %s : f32
+      } -> tensor<2x4xf32>
+      func.return %r : tensor<2x4xf32>
+    }
+    """
+    a, b = f32(1, 2, 3), np.arange(12, dtype=np.float32).reshape(3, 4)
+    c = np.array([[0, 0, 0, 0], [10, 10, 10, 10]], dtype=np.float32)
+    (result,) = run(text, a, b, c)
+    np.testing.assert_array_equal(result, c + (a @ b)[None, :])

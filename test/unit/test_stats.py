@@ -263,7 +263,7 @@ def test_cli_json_and_table(tmp_path, capsys):
     table = capsys.readouterr().out
     assert table.startswith("@mm\n") and "1024" in table
     assert main([str(tmp_path / "missing.mlir")]) == 1
-    assert "cannot read" in capsys.readouterr().err
+    assert "error: could not open input file" in capsys.readouterr().err
 
 
 def test_ops_inside_structured_control_flow_are_classified_one_by_one():

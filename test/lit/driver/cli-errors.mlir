@@ -11,8 +11,14 @@
 // RUN: not fusion-opt %s -p 'test-diagnostics{crash=maybe}' 2>&1 | filecheck %s --check-prefix=TYPE
 // TYPE: <pass-pipeline>:1:18: error: invalid value 'maybe' for option 'crash' of pass 'test-diagnostics': expected bool
 
+// A bare bool option means true (MLIR/llvm::cl); other options need a value.
+// RUN: not fusion-opt %s -p 'test-diagnostics{crash}' 2>&1 | filecheck %s --check-prefix=BAREBOOL
+// BAREBOOL: fusion-opt: internal error: pass 'test-diagnostics' crashed: RuntimeError: test-diagnostics was asked to crash
+// RUN: not fusion-opt %s -p 'test-diagnostics{ops}' 2>&1 | filecheck %s --check-prefix=BARESTR
+// BARESTR: <pass-pipeline>:1:18: error: invalid value '' for option 'ops' of pass 'test-diagnostics': expected str
+
 // RUN: not fusion-opt %s --pass-pipeline='builtin.module(cse' 2>&1 | filecheck %s --check-prefix=UNCLOSED
-// UNCLOSED: <pass-pipeline>:1:19: error: expected ',' or ')', found ''
+// UNCLOSED: <pass-pipeline>:1:19: error: expected ',' or ')', found end of pipeline
 
 // RUN: not fusion-opt %s --pass-pipeline='builtin.module(foo.bar(cse))' 2>&1 | filecheck %s --check-prefix=ANCHOR
 // ANCHOR: <pass-pipeline>:1:16: error: unknown pass anchor 'foo.bar'

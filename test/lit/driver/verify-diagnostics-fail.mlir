@@ -38,3 +38,25 @@ func.func @severity(%a: f32) -> f32 {
   %0 = arith.addf %a, %a : f32
   func.return %0 : f32
 }
+
+// -----
+
+// A near miss names both severities.
+// CHECK: verify-diagnostics-fail.mlir:[[# @LINE + 3]]:3: error: 'remark' diagnostic emitted when expecting a 'warning': found arith.addf
+func.func @near_miss(%a: f32) -> f32 {
+  // expected-warning@below {{found arith.addf}}
+  %0 = arith.addf %a, %a : f32
+  func.return %0 : f32
+}
+
+// -----
+
+// Outside `{{...}}` the text of `-re` is literal: `.` does not match `x`, so both mismatch.
+// CHECK: verify-diagnostics-fail.mlir:[[# @LINE + 3]]:3: error: unexpected remark: found arith.addf
+func.func @regex_literal(%a: f32) -> f32 {
+  // expected-remark-re@+1 {{found{{ }}arith{{x}}addf}}
+  %0 = arith.addf %a, %a : f32
+  func.return %0 : f32
+}
+// CHECK: verify-diagnostics-fail.mlir:[[# @LINE - 4]]:6: error: expected remark "found{{[{][{]}} }}arith{{[{][{]}}x}}addf" was not produced
+

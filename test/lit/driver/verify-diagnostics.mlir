@@ -45,3 +45,26 @@ func.func @type_mismatch(%a: f32) -> f32 {
   %0 = arith.mulf %a, %a : f64
   func.return %0 : f32
 }
+
+// -----
+
+// Stacked `@below`/`@above` annotations skip each other and all point at the op (MLIR rule);
+// two diagnostics on one line need two expectations.
+func.func @stacked(%a: f32) -> f32 {
+  // expected-remark@below {{found arith.addf}}
+  // expected-remark@below {{found}}
+  %0 = arith.addf %a, %a : f32  %1 = arith.addf %0, %a : f32
+  %2 = arith.addf %1, %a : f32
+  // expected-remark@above {{arith.addf}}
+  func.return %2 : f32
+}
+
+// -----
+
+// `-re`: `{{...}}` groups inside the text are regexes, the rest is literal (`.` below is not).
+func.func @regex(%a: f32) -> f32 {
+  // expected-remark-re@+1 {{found {{arith\.(add|sub)f}}}}
+  %0 = arith.addf %a, %a : f32
+  %1 = arith.addf %0, %a : f32 // expected-remark-re {{{{^}}found arith.{{[a-z]+$}}}}
+  func.return %1 : f32
+}
