@@ -1,6 +1,6 @@
 """`fusion-stats FILE [--json]`: what a program costs (kernels, FLOPs, memory traffic).
 
-The figures are defined in docs/stats.md and computed by `fusionopt.stats.compute_stats`;
+The figures are defined in the README (fusion-stats section) and computed by `fusionopt.stats.compute_stats`;
 `--json` prints that dictionary (a stable interface), otherwise a table per function.
 """
 
@@ -58,7 +58,7 @@ def format_table(stats: dict, top_ops: int = 8) -> str:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="fusion-stats",
-        description="Report kernels, FLOPs and memory traffic per function (see docs/stats.md).",
+        description="Report kernels, FLOPs and memory traffic per function (definitions: README).",
     )
     parser.add_argument("file", help="input .mlir file, or - for stdin")
     parser.add_argument("--json", action="store_true", help="print the stable JSON structure")
