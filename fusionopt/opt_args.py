@@ -77,11 +77,12 @@ _UPSTREAM_SUMMARIES = {
 
 
 def pass_summary(pass_cls: type) -> str:
-    """First line of the class docstring (dataclasses invent `Name(field, ...)` when missing)."""
+    """First paragraph of the class docstring, on one line (a summary sentence may wrap);
+    dataclasses invent `Name(field, ...)` when the docstring is missing."""
     doc = (pass_cls.__doc__ or "").strip()
     if not doc or doc.startswith(f"{pass_cls.__name__}("):
         return _UPSTREAM_SUMMARIES.get(getattr(pass_cls, "name", ""), "(no description)")
-    return doc.split("\n")[0].strip()
+    return " ".join(doc.split("\n\n")[0].split())
 
 
 def _option_lines(pass_cls: type[ModulePass]) -> list[str]:
