@@ -75,9 +75,10 @@ def best_wall(cmd: list[str], repeat: int) -> float:
     return best
 
 
-def compiles(path: Path, workdir: Path) -> bool:
+def compiles(path: Path, vmfb: Path) -> bool:
+    """Whether `iree-compile` builds `path` for llvm-cpu (the executable goes to `vmfb`)."""
     result = subprocess.run(["iree-compile", str(path), *IREE, "--iree-llvmcpu-target-cpu=generic",
-                             "-o", str(workdir / "out.vmfb")], capture_output=True)
+                             "-o", str(vmfb)], capture_output=True)
     return result.returncode == 0
 
 
@@ -99,7 +100,7 @@ def main() -> None:
             plain_s = best_wall(["fusion-opt", str(model), "-o", str(work / "plain.mlir")], args.repeat)
             ours = compute_stats(parse_file(out))["total"]
             iree = iree_figures(model, work) if use_iree else {}
-            builds = ("yes" if compiles(out, work) else "NO") if use_iree else "n/a"
+            builds = ("yes" if compiles(out, work / "out.vmfb") else "NO") if use_iree else "n/a"
             cell = lambda key: f"{ours[key]} / {iree.get(key, 'n/a')}"  # noqa: E731
             print(f"| {name} | {cell('dispatches')} | {cell('copies')} | {cell('bytes_moved')} "
                   f"| {ours_s:.2f} | {plain_s:.2f} | {ours_s / plain_s:.2f}x | {builds} |")

@@ -14,6 +14,7 @@ import argparse
 import time
 from pathlib import Path
 
+from fusionopt import elementwise_cases as cases
 from fusionopt.ir_io import parse_file, print_module
 from fusionopt.stats import compute_stats
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
@@ -23,72 +24,13 @@ RESULTS = Path(__file__).with_name("RESULTS.md")
 SECTION = "## elementwise fusion"
 
 CASES = {
-    "luminal target `(exp2(a)-sin(b)).relu() + c/d`": """
-func.func @main(%a: tensor<10xf32>, %b: tensor<10xf32>, %d: tensor<10xf32>) -> tensor<10xf32> {
-  %c = arith.constant dense<2.123> : tensor<f32>
-  %0 = graph.exp2 %a : tensor<10xf32>
-  %1 = graph.sin %b : tensor<10xf32>
-  %2 = graph.sub %0, %1 : tensor<10xf32>
-  %3 = graph.relu %2 : tensor<10xf32>
-  %4 = graph.broadcast %c dims = [] : tensor<f32> -> tensor<10xf32>
-  %5 = graph.div %4, %d : tensor<10xf32>
-  %6 = graph.add %3, %5 : tensor<10xf32>
-  return %6 : tensor<10xf32>
-}""",
-    "`b = exp(a); b + sin(b)`": """
-func.func @main(%a: tensor<10xf32>) -> tensor<10xf32> {
-  %b = graph.exp %a : tensor<10xf32>
-  %s = graph.sin %b : tensor<10xf32>
-  %c = graph.add %b, %s : tensor<10xf32>
-  return %c : tensor<10xf32>
-}""",
-    "`sqrt(a).exp() + sqrt(a).sin()`": """
-func.func @main(%a: tensor<10xf32>) -> tensor<10xf32> {
-  %s1 = graph.sqrt %a : tensor<10xf32>
-  %e = graph.exp %s1 : tensor<10xf32>
-  %s2 = graph.sqrt %a : tensor<10xf32>
-  %n = graph.sin %s2 : tensor<10xf32>
-  %r = graph.add %e, %n : tensor<10xf32>
-  return %r : tensor<10xf32>
-}""",
-    "slice -> cos -> pad -> exp2 `[2,5]`": """
-func.func @main(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
-  %0 = graph.slice %x axes = [0] starts = [0] ends = [1] : tensor<2x5xf32> -> tensor<1x5xf32>
-  %1 = graph.cos %0 : tensor<1x5xf32>
-  %2 = graph.pad %1 low = [0, 0] high = [1, 0] value = 0.0 : tensor<1x5xf32> -> tensor<2x5xf32>
-  %3 = graph.exp2 %2 : tensor<2x5xf32>
-  return %3 : tensor<2x5xf32>
-}""",
-    "rotary embedding `[64,128]`": """
-func.func @main(%x: tensor<64x128xf32>, %cos: tensor<64x128xf32>, %sin: tensor<64x128xf32>) -> tensor<64x128xf32> {
-  %p = graph.reshape %x : tensor<64x128xf32> -> tensor<64x64x2xf32>
-  %x1 = graph.slice %p axes = [2] starts = [0] ends = [1] : tensor<64x64x2xf32> -> tensor<64x64x1xf32>
-  %x2 = graph.slice %p axes = [2] starts = [1] ends = [2] : tensor<64x64x2xf32> -> tensor<64x64x1xf32>
-  %n2 = graph.neg %x2 : tensor<64x64x1xf32>
-  %r = graph.concat %n2, %x1 axis = 2 : (tensor<64x64x1xf32>, tensor<64x64x1xf32>) -> tensor<64x64x2xf32>
-  %rf = graph.reshape %r : tensor<64x64x2xf32> -> tensor<64x128xf32>
-  %a = graph.mul %x, %cos : tensor<64x128xf32>
-  %b = graph.mul %rf, %sin : tensor<64x128xf32>
-  %o = graph.add %a, %b : tensor<64x128xf32>
-  return %o : tensor<64x128xf32>
-}""",
-    "chain with transpose + broadcast `[64,32]`": """
-func.func @main(%x: tensor<32x64xf32>, %v: tensor<32xf32>, %y: tensor<64x32xf32>) -> tensor<64x32xf32> {
-  %e = graph.exp %x : tensor<32x64xf32>
-  %t = graph.transpose %e perm = [1, 0] : tensor<32x64xf32> -> tensor<64x32xf32>
-  %b = graph.broadcast %v dims = [1] : tensor<32xf32> -> tensor<64x32xf32>
-  %m = graph.mul %t, %b : tensor<64x32xf32>
-  %s = graph.add %m, %y : tensor<64x32xf32>
-  return %s : tensor<64x32xf32>
-}""",
-    "softmax-like (reduction stays separate) `[64,128]`": """
-func.func @main(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
-  %e = graph.exp %x : tensor<64x128xf32>
-  %s = graph.reduce_sum %e axes = [1] : tensor<64x128xf32> -> tensor<64x1xf32>
-  %b = graph.broadcast %s dims = [0, 1] : tensor<64x1xf32> -> tensor<64x128xf32>
-  %d = graph.div %e, %b : tensor<64x128xf32>
-  return %d : tensor<64x128xf32>
-}""",
+    "luminal target `(exp2(a)-sin(b)).relu() + c/d`": cases.LUMINAL_TARGET,
+    "`b = exp(a); b + sin(b)`": cases.MULTI_USE_EXP,
+    "`sqrt(a).exp() + sqrt(a).sin()`": cases.SHARED_SQRT,
+    "slice -> cos -> pad -> exp2 `[2,5]`": cases.SLICE_COS_PAD_EXP2,
+    "rotary embedding `[64,128]`": cases.rotary_embedding(64, 128),
+    "chain with transpose + broadcast `[64,32]`": cases.transpose_broadcast_chain(32, 64),
+    "softmax-like (reduction stays separate) `[64,128]`": cases.softmax_like(64, 128),
 }
 
 

@@ -23,7 +23,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -34,13 +33,12 @@ from fusionopt.testing import apply_pipeline, random_inputs, run_module
 from fusionopt.transforms import dispatch_utils as du
 
 ROOT = Path(__file__).resolve().parents[1]
-IREE = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 IREE_README_DISPATCHES = 12  # /work/shared/models/README.md, mlp_towers, IREE default
 GRAPH_STAGES = "graph-simplify,graph-hoist-pointwise-above-slices,graph-horizontal-fuse-dots"
 
 
 def _dispatch_creation_bench():
-    """`iree_figures` from bench/dispatch_creation.py (one counting rule for both benches)."""
+    """bench/dispatch_creation.py: one IREE counting rule, timer and build check for both benches."""
     spec = importlib.util.spec_from_file_location("dispatch_creation_bench", ROOT / "bench/dispatch_creation.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # type: ignore[union-attr]
@@ -69,15 +67,6 @@ def stages(model: Path):
     yield "after dispatch-creation", apply_pipeline(print_module(lowered), "dispatch-creation")
 
 
-def best_wall(cmd: list[str], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def iree_run(vmfb: Path, x: np.ndarray, work: Path) -> np.ndarray:
     np.save(work / "x.npy", x)
     subprocess.run(["iree-run-module", f"--module={vmfb}", "--device=local-task", "--function=mlp_towers",
@@ -101,6 +90,7 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
+        shared = _dispatch_creation_bench()
         modules = dict(stages(args.model))
         for label, module in modules.items():
             print_row(label, figures(module))
@@ -108,16 +98,16 @@ def main() -> None:
         final = work / "final.mlir"
         final.write_text(print_module(modules["after dispatch-creation"]))
         if use_iree:
-            iree_figures = _dispatch_creation_bench().iree_figures
+            iree_figures = shared.iree_figures
             plain = work / "plain.linalg.mlir"
             plain.write_text(print_module(apply_pipeline(parse_file(args.model), "convert-graph-to-linalg")))
             print_row("IREE on our lowering, no horizontal fusion", iree_figures(plain, work))
             batched = work / "batched.linalg.mlir"
             batched.write_text(print_module(modules["after lowering"]))
             print_row("IREE on our lowering after horizontal fusion", iree_figures(batched, work))
-        seconds = best_wall(["fusion-opt", str(args.model), "-p", "graph-to-dispatch", "-o", str(work / "o.mlir")],
+        seconds = shared.best_wall(["fusion-opt", str(args.model), "-p", "graph-to-dispatch", "-o", str(work / "o.mlir")],
                             args.repeat)
-        plain_s = best_wall(["fusion-opt", str(args.model), "-o", str(work / "p.mlir")], args.repeat)
+        plain_s = shared.best_wall(["fusion-opt", str(args.model), "-o", str(work / "p.mlir")], args.repeat)
         print(f"\n`fusion-opt {args.model.name} -p graph-to-dispatch`: {seconds:.2f} s wall (best of {args.repeat}; "
               f"parse+print alone {plain_s:.2f} s)")
         source = modules["input"]
@@ -127,8 +117,7 @@ def main() -> None:
         print(f"interpreter, output vs input: max |diff| = {np.max(np.abs(ours - expected)):.3g}")
         if use_iree:
             vmfb = work / "final.vmfb"
-            built = subprocess.run(["iree-compile", str(final), *IREE, "--iree-llvmcpu-target-cpu=generic",
-                                    "-o", str(vmfb)], capture_output=True).returncode == 0
+            built = shared.compiles(final, vmfb)
             print(f"iree-compile (llvm-cpu) builds the output: {'yes' if built else 'NO'}")
             if built and shutil.which("iree-run-module"):
                 got = iree_run(vmfb, x[0], work)

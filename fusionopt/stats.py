@@ -24,6 +24,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import ConstantLike
 
 from fusionopt.cost_model import is_tensor, op_flops, tensor_bytes
+from fusionopt.transforms.dispatch_utils import values_captured_by
 
 DISPATCH_OP = "flow.dispatch.region"
 COPY_OPS = frozenset({"flow.tensor.slice", "flow.tensor.update"})
@@ -157,28 +158,6 @@ class Traffic:
     @property
     def total(self) -> int:
         return sum(self.reads.values()) + self.written
-
-
-def values_captured_by(op: Operation) -> list[SSAValue]:
-    """Values used inside `op`'s regions but defined outside `op` (e.g. a gather's table)."""
-    captured: list[SSAValue] = []
-    for inner in op.walk():
-        if inner is op:
-            continue
-        for operand in inner.operands:
-            if not _defined_inside(operand, op):
-                captured.append(operand)
-    return captured
-
-
-def _defined_inside(value: SSAValue, op: Operation) -> bool:
-    owner = value.owner
-    parent = owner.parent_op() if isinstance(owner, Block) else owner
-    while parent is not None:
-        if parent is op:
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 def op_traffic(op: Operation) -> Traffic:

@@ -37,6 +37,16 @@ def functions_from_table(
     return register_impls(type(name, (InterpreterFunctions,), namespace))
 
 
+def result_shape(op: Operation, index: int = 0) -> tuple[int, ...]:
+    """The static shape of `op`'s result `index` (reshape/splat targets)."""
+    return tuple(op.results[index].type.get_shape())
+
+
+def splat(op: Operation, value: Any) -> np.ndarray:
+    """`value` broadcast to `op`'s (first) result type: tensor.splat and flow.tensor.splat."""
+    return np.full(result_shape(op), value, dtype=element_dtype(op.results[0].type))
+
+
 def as_type(value: Any, mlir_type: Attribute) -> Any:
     """Cast a numpy result to the op's declared result type (scalar or tensor)."""
     dtype = element_dtype(mlir_type)

@@ -16,11 +16,7 @@ from xdsl.interpreter import (
 )
 
 from fusionopt.dialects import flow
-from fusionopt.interpreter.values import element_dtype
-
-
-def _shape(op) -> tuple[int, ...]:
-    return tuple(op.results[0].type.get_shape())
+from fusionopt.interpreter.common import result_shape, splat
 
 
 def _ints(args: PythonValues, start: int, count: int) -> list[int]:
@@ -57,9 +53,9 @@ class FlowFunctions(InterpreterFunctions):
 
     @impl(flow.TensorReshapeOp)
     def run_reshape(self, interpreter: Interpreter, op: flow.TensorReshapeOp, args: PythonValues) -> PythonValues:
-        return (np.asarray(args[0]).reshape(_shape(op)),)
+        return (np.asarray(args[0]).reshape(result_shape(op)),)
 
     @impl(flow.TensorSplatOp)
     def run_splat(self, interpreter: Interpreter, op: flow.TensorSplatOp, args: PythonValues) -> PythonValues:
-        return (np.full(_shape(op), args[0], dtype=element_dtype(op.results[0].type)),)
+        return (splat(op, args[0]),)
 

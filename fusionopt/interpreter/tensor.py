@@ -23,12 +23,8 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Operation
 
-from fusionopt.interpreter.common import as_type
+from fusionopt.interpreter.common import as_type, result_shape, splat
 from fusionopt.interpreter.values import element_dtype, zeros_for_type
-
-
-def result_shape(op: Operation, index: int = 0) -> tuple[int, ...]:
-    return tuple(op.results[index].type.get_shape())
 
 
 def _mixed(static: tuple[int, ...], dynamic: tuple[Any, ...]) -> list[int]:
@@ -114,7 +110,7 @@ class TensorFunctions(InterpreterFunctions):
 
     @impl(tensor.SplatOp)
     def run_splat(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
-        return (np.full(result_shape(op), args[0], dtype=element_dtype(op.results[0].type)),)
+        return (splat(op, args[0]),)
 
     @impl(tensor.DimOp)
     def run_dim(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:

@@ -302,6 +302,11 @@ def slice_is_contiguous(op: Operation) -> bool:
 def values_used_inside(op: Operation) -> Iterator[SSAValue]:
     """Operands of `op` and every value its nested regions capture from above."""
     yield from op.operands
+    yield from values_captured_by(op)
+
+
+def values_captured_by(op: Operation) -> Iterator[SSAValue]:
+    """Values used inside `op`'s regions but defined outside `op` (e.g. a gather's table)."""
     for region in op.regions:
         for inner in region.walk():
             for operand in inner.operands:
@@ -312,10 +317,11 @@ def values_used_inside(op: Operation) -> Iterator[SSAValue]:
 def _defined_inside(value: SSAValue, op: Operation) -> bool:
     owner = value.owner
     where = owner.parent_op() if isinstance(owner, Block) else owner
-    return _is_inside(where, op)
+    return is_inside(where, op)
 
 
-def _is_inside(candidate: Operation | None, ancestor: Operation) -> bool:
+def is_inside(candidate: Operation | None, ancestor: Operation) -> bool:
+    """`candidate` is `ancestor` or nested (at any depth) in one of its regions."""
     while candidate is not None:
         if candidate is ancestor:
             return True

@@ -7,7 +7,10 @@ workgroup distributed contexts"), and between dispatches it splits fusion groups
 unit dim is only ever indexed at 0, a linalg op can read the reshape's *source* directly:
 
 - through `expand_shape`: drop the map results of the inserted unit dims;
-- through `collapse_shape`: put a constant `0` at each collapsed unit dim of the source.
+- through `collapse_shape`: put a constant `0` at each collapsed unit dim of the source --
+  except into a contraction: a constant map result is not a projected permutation, so IREE
+  would no longer see a matmul (it tiles it as a plain reduction, several times slower). The
+  contraction keeps reading the `collapse_shape`, which stays outside dispatch regions.
 
 A `linalg.transpose` reading such a reshape is rewritten as the equivalent `linalg.generic`
 (named ops have fixed maps). The reshape is erased once nothing reads it. A fold is skipped
@@ -70,6 +73,10 @@ def unit_reshape_source_exprs(reshape: Operation, result_exprs: list[AffineExpr]
     return list(exprs)
 
 
+def has_constant_result(exprs) -> bool:
+    return any(isinstance(e, AffineConstantExpr) for e in exprs)
+
+
 def transpose_as_generic(op: Operation) -> GenericOp:
     source, init = op.operands[0], op.operands[1]
     body = Block(arg_types=[source.type.get_element_type(), init.type.get_element_type()])
@@ -93,6 +100,7 @@ class FoldUnitReshapeIntoConsumer(RewritePattern):
         maps = du.indexing_maps(op)
         inputs = list(du.dps_inputs(op))
         new_inputs: list[SSAValue] = list(inputs)
+        is_contraction = du.is_contraction(op)
         for index, value in enumerate(inputs):
             reshape = value.owner
             if not isinstance(reshape, Operation) or not du.is_reshape(reshape):
@@ -100,7 +108,7 @@ class FoldUnitReshapeIntoConsumer(RewritePattern):
             if not isinstance(reshape.operands[0].type, TensorType):
                 continue
             exprs = unit_reshape_source_exprs(reshape, list(maps[index].results))
-            if exprs is None:
+            if exprs is None or (is_contraction and has_constant_result(exprs)):
                 continue
             candidate = list(maps)
             candidate[index] = AffineMap(maps[index].num_dims, 0, tuple(exprs))

@@ -14,14 +14,6 @@ from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.transforms import dispatch_utils as du
 
 
-def _inside(op: Operation | None, ancestor: Operation) -> bool:
-    while op is not None:
-        if op is ancestor:
-            return True
-        op = op.parent_op()
-    return False
-
-
 def should_clone(op: Operation) -> bool:
     """Cheap ops plus non-contiguous slices (and reshapes of them): inside the consumer's
     dispatch they are an indexed read of the captured tensor instead of a slow copy."""
@@ -61,7 +53,7 @@ def _clonable_closure(region_op: DispatchRegionOp) -> list[Operation]:
     stack = [o for inner in region_op.body.walk() for o in inner.operands]
     while stack:
         owner = stack.pop().owner
-        if not isinstance(owner, Operation) or owner in seen or _inside(owner, region_op):
+        if not isinstance(owner, Operation) or owner in seen or du.is_inside(owner, region_op):
             continue
         seen.add(owner)
         if should_clone(owner):

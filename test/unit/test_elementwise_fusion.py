@@ -9,6 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from fusionopt.elementwise_cases import (
+    LUMINAL_TARGET,
+    MULTI_USE_EXP,
+    SHARED_SQRT,
+    SLICE_COS_PAD_EXP2,
+    rotary_embedding,
+    transpose_broadcast_chain,
+)
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics, run_module
 
@@ -29,58 +37,20 @@ def fuse_graph(text: str, **tolerances):
 
 
 def test_luminal_target_is_one_kernel():
-    text = """
-func.func @main(%a: tensor<10xf32>, %b: tensor<10xf32>, %d: tensor<10xf32>) -> tensor<10xf32> {
-  %c = arith.constant dense<2.123> : tensor<f32>
-  %0 = graph.exp2 %a : tensor<10xf32>
-  %1 = graph.sin %b : tensor<10xf32>
-  %2 = graph.sub %0, %1 : tensor<10xf32>
-  %3 = graph.relu %2 : tensor<10xf32>
-  %4 = graph.broadcast %c dims = [] : tensor<f32> -> tensor<10xf32>
-  %5 = graph.div %4, %d : tensor<10xf32>
-  %6 = graph.add %3, %5 : tensor<10xf32>
-  return %6 : tensor<10xf32>
-}"""
-    after = fuse_graph(text)
+    after = fuse_graph(LUMINAL_TARGET)
     [generic] = ops_named(after, "linalg.generic")
     assert len(generic.inputs) == 3  # a, b, d; the constant is a scalar in the body
     assert not ops_named(after, "linalg.broadcast")
 
 
 def test_multi_use_intermediate_computes_exp_once():
-    text = """
-func.func @main(%a: tensor<10xf32>) -> tensor<10xf32> {
-  %b = graph.exp %a : tensor<10xf32>
-  %s = graph.sin %b : tensor<10xf32>
-  %c = graph.add %b, %s : tensor<10xf32>
-  return %c : tensor<10xf32>
-}"""
-    [generic] = ops_named(fuse_graph(text), "linalg.generic")
+    [generic] = ops_named(fuse_graph(MULTI_USE_EXP), "linalg.generic")
     assert len(body_ops(generic, "math.exp")) == 1
 
 
 def test_shared_subexpression_computes_sqrt_once():
-    text = """
-func.func @main(%a: tensor<10xf32>) -> tensor<10xf32> {
-  %s1 = graph.sqrt %a : tensor<10xf32>
-  %e = graph.exp %s1 : tensor<10xf32>
-  %s2 = graph.sqrt %a : tensor<10xf32>
-  %n = graph.sin %s2 : tensor<10xf32>
-  %r = graph.add %e, %n : tensor<10xf32>
-  return %r : tensor<10xf32>
-}"""
-    [generic] = ops_named(fuse_graph(text), "linalg.generic")
+    [generic] = ops_named(fuse_graph(SHARED_SQRT), "linalg.generic")
     assert len(body_ops(generic, "math.sqrt")) == 1
-
-
-SLICE_COS_PAD_EXP2 = """
-func.func @main(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
-  %0 = graph.slice %x axes = [0] starts = [0] ends = [1] : tensor<2x5xf32> -> tensor<1x5xf32>
-  %1 = graph.cos %0 : tensor<1x5xf32>
-  %2 = graph.pad %1 low = [0, 0] high = [1, 0] value = 0.0 : tensor<1x5xf32> -> tensor<2x5xf32>
-  %3 = graph.exp2 %2 : tensor<2x5xf32>
-  return %3 : tensor<2x5xf32>
-}"""
 
 
 def test_slice_cos_pad_exp2_padded_row_is_exp2_of_pad_value():
@@ -107,34 +77,13 @@ func.func @main(%x: tensor<3x4xf32>) -> tensor<4x7xf32> {
 
 
 def test_rotary_embedding_block_is_one_kernel():
-    text = """
-func.func @main(%x: tensor<4x8xf32>, %cos: tensor<4x8xf32>, %sin: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %p = graph.reshape %x : tensor<4x8xf32> -> tensor<4x4x2xf32>
-  %x1 = graph.slice %p axes = [2] starts = [0] ends = [1] : tensor<4x4x2xf32> -> tensor<4x4x1xf32>
-  %x2 = graph.slice %p axes = [2] starts = [1] ends = [2] : tensor<4x4x2xf32> -> tensor<4x4x1xf32>
-  %n2 = graph.neg %x2 : tensor<4x4x1xf32>
-  %r = graph.concat %n2, %x1 axis = 2 : (tensor<4x4x1xf32>, tensor<4x4x1xf32>) -> tensor<4x4x2xf32>
-  %rf = graph.reshape %r : tensor<4x4x2xf32> -> tensor<4x8xf32>
-  %a = graph.mul %x, %cos : tensor<4x8xf32>
-  %b = graph.mul %rf, %sin : tensor<4x8xf32>
-  %o = graph.add %a, %b : tensor<4x8xf32>
-  return %o : tensor<4x8xf32>
-}"""
-    after = fuse_graph(text)
+    after = fuse_graph(rotary_embedding(4, 8))
     assert len(ops_named(after, "linalg.generic")) == 1
     assert not ops_named(after, "tensor.concat") and not ops_named(after, "tensor.expand_shape")
 
 
 def test_transpose_and_broadcast_in_the_middle_of_a_chain():
-    text = """
-func.func @main(%x: tensor<4x8xf32>, %v: tensor<4xf32>, %y: tensor<8x4xf32>) -> tensor<8x4xf32> {
-  %e = graph.exp %x : tensor<4x8xf32>
-  %t = graph.transpose %e perm = [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
-  %b = graph.broadcast %v dims = [1] : tensor<4xf32> -> tensor<8x4xf32>
-  %m = graph.mul %t, %b : tensor<8x4xf32>
-  %s = graph.add %m, %y : tensor<8x4xf32>
-  return %s : tensor<8x4xf32>
-}"""
+    text = transpose_broadcast_chain(4, 8)
     assert len(ops_named(fuse_graph(text), "linalg.generic")) == 1
 
 

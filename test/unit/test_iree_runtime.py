@@ -5,8 +5,8 @@ Programs: the real gpt2 attention fragment in test/data (no shared corpus needed
 mlp_towers model (skipped without /work/shared). Negative controls: other inputs give other
 numbers, broken IR makes `compile_vmfb` raise with IREE's diagnostics. The benchmark helper is
 checked against the flow IR: the dispatch calls it profiles per call are the `flow.dispatch`
-sites. A strict xfail records a known performance bug: IREE does not recognise our folded
-contractions as matmuls (bench/RESULTS.md, "IREE runtime (llvm-cpu)").
+sites. IREE must recognise our folded contractions as matmuls (a former performance bug,
+bench/RESULTS.md, "IREE runtime (llvm-cpu)").
 Skipped with a reason when the IREE tools are absent.
 """
 
@@ -117,9 +117,7 @@ def test_iree_names_its_own_fragment_contractions_matmul() -> None:
     assert matmul_named(flow_dispatch_names(FRAGMENT, FLAGS)) == 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known bug: dispatch-creation folds unit dims into contraction maps as constant 0 results "
-    "(e.g. (d0, d1, d2, d3) -> (0, d1, d0, d3)); those are not projected permutations, so IREE "
-    "codegen treats the contraction as a plain reduction (several times slower dispatches)"))
 def test_iree_recognises_our_contractions_as_matmuls(fragment: Compiled) -> None:
+    """Unit dims are dropped by reshapes outside the regions, never as constant-0 map results
+    (not projected permutations: IREE would tile the contractions as plain reductions)."""
     assert matmul_named(flow_dispatch_names(fragment.formed, FLAGS)) == 2

@@ -38,12 +38,17 @@ func.func @broadcast_weight(%x: tensor<1x64x128xf32>, %w: tensor<128x32xf32>) ->
 // -----
 
 // Attention heads: transpose + unit-dim collapse on both operands => a contraction generic
-// reading the untransposed heads (a constant 0 index for the collapsed unit dim).
+// reading the untransposed heads. The collapsed unit dim is dropped by a collapse_shape of the
+// heads, never as a constant-0 map result (not a projected permutation: IREE would not see a
+// matmul). The batch dim is not first in the operands, so batch_matmul's verifier rejects the
+// maps and the op becomes a generic.
 // CHECK-LABEL: func.func @heads
 // CHECK-SAME:    (%[[Q:.*]]: tensor<1x8x2x4xf32>, %[[K:.*]]: tensor<1x8x2x4xf32>)
 // CHECK-NOT:     linalg.transpose
-// CHECK-NOT:     tensor.collapse_shape
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (0, d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[Q]], %[[K]] :
+// CHECK:         %[[QC:.*]] = tensor.collapse_shape %[[Q]] {{\[}}[0 : i64, 1 : i64], [2 : i64], [3 : i64]] : tensor<1x8x2x4xf32> into tensor<8x2x4xf32>
+// CHECK:         %[[KC:.*]] = tensor.collapse_shape %[[K]] {{\[}}[0 : i64, 1 : i64], [2 : i64], [3 : i64]] : tensor<1x8x2x4xf32> into tensor<8x2x4xf32>
+// CHECK-NOT:     affine_map<{{.*}}> -> (0,
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[QC]], %[[KC]] :
 // CHECK:           arith.mulf
 // CHECK:           arith.addf
 func.func @heads(%q: tensor<1x8x2x4xf32>, %k: tensor<1x8x2x4xf32>) -> tensor<2x8x8xf32> {
@@ -95,4 +100,58 @@ func.func @not_data_movement(%x: tensor<1x256xf32>, %w: tensor<256x64xf32>) -> t
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64xf32>) -> tensor<1x64xf32>
   %m = linalg.matmul ins(%x, %wn : tensor<1x256xf32>, tensor<256x64xf32>) outs(%f : tensor<1x64xf32>) -> tensor<1x64xf32>
   func.return %m : tensor<1x64xf32>
+}
+
+// -----
+
+// gpt2's Conv1D projection: a unit-dim collapse of the activation feeds the matmul. The
+// matmul keeps reading that collapse (a constant 0 map result would hide the matmul from
+// IREE); the weight transpose still folds, and the op stays a named matmul.
+// CHECK-LABEL: func.func @unit_collapse_operand
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x64x128xf32>, %[[W:.*]]: tensor<512x128xf32>)
+// CHECK:         %[[XC:.*]] = tensor.collapse_shape %[[X]]
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%[[XC]], %[[W]] :
+func.func @unit_collapse_operand(%x: tensor<1x64x128xf32>, %w: tensor<512x128xf32>) -> tensor<64x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %xc = tensor.collapse_shape %x [[0, 1], [2]] : tensor<1x64x128xf32> into tensor<64x128xf32>
+  %et = tensor.empty() : tensor<128x512xf32>
+  %wt = linalg.transpose ins(%w : tensor<512x128xf32>) outs(%et : tensor<128x512xf32>) permutation = [1, 0]
+  %eo = tensor.empty() : tensor<64x512xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%eo : tensor<64x512xf32>) -> tensor<64x512xf32>
+  %m = linalg.matmul ins(%xc, %wt : tensor<64x128xf32>, tensor<128x512xf32>) outs(%f : tensor<64x512xf32>) -> tensor<64x512xf32>
+  func.return %m : tensor<64x512xf32>
+}
+
+// -----
+
+// Heads split out of a fused QKV projection (slice -> expand -> transpose -> unit collapse):
+// the unit dim is dropped at the slice (rank-reducing) and the expand_shape rebuilt on it, so
+// region formation can still clone slice + expand into the consuming dispatch.
+// CHECK-LABEL: func.func @heads_from_slice
+// CHECK-SAME:    (%[[QKV:.*]]: tensor<1x8x24xf32>)
+// CHECK-NOT:     tensor<1x8x8xf32>
+// CHECK:         %[[QS:.*]] = tensor.extract_slice %[[QKV]][0, 0, 0] [1, 8, 8] [1, 1, 1] : tensor<1x8x24xf32> to tensor<8x8xf32>
+// CHECK:         %[[Q:.*]] = tensor.expand_shape %[[QS]] {{\[}}[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 2, 4] : tensor<8x8xf32> into tensor<8x2x4xf32>
+// CHECK:         %[[KS:.*]] = tensor.extract_slice %[[QKV]][0, 0, 8] [1, 8, 8] [1, 1, 1] : tensor<1x8x24xf32> to tensor<8x8xf32>
+// CHECK:         %[[K:.*]] = tensor.expand_shape %[[KS]]
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]{{.*}} ins(%[[Q]], %[[K]] :
+func.func @heads_from_slice(%qkv: tensor<1x8x24xf32>) -> tensor<2x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %qs = tensor.extract_slice %qkv[0, 0, 0] [1, 8, 8] [1, 1, 1] : tensor<1x8x24xf32> to tensor<1x8x8xf32>
+  %ks = tensor.extract_slice %qkv[0, 0, 8] [1, 8, 8] [1, 1, 1] : tensor<1x8x24xf32> to tensor<1x8x8xf32>
+  %q = tensor.expand_shape %qs [[0], [1], [2, 3]] output_shape [1, 8, 2, 4] : tensor<1x8x8xf32> into tensor<1x8x2x4xf32>
+  %k = tensor.expand_shape %ks [[0], [1], [2, 3]] output_shape [1, 8, 2, 4] : tensor<1x8x8xf32> into tensor<1x8x2x4xf32>
+  %e = tensor.empty() : tensor<1x2x8x4xf32>
+  %qt = linalg.transpose ins(%q : tensor<1x8x2x4xf32>) outs(%e : tensor<1x2x8x4xf32>) permutation = [0, 2, 1, 3]
+  %ek = tensor.empty() : tensor<1x2x4x8xf32>
+  %kt = linalg.transpose ins(%k : tensor<1x8x2x4xf32>) outs(%ek : tensor<1x2x4x8xf32>) permutation = [0, 2, 3, 1]
+  %qc = tensor.collapse_shape %qt [[0, 1], [2], [3]] : tensor<1x2x8x4xf32> into tensor<2x8x4xf32>
+  %kc = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<1x2x4x8xf32> into tensor<2x4x8xf32>
+  %eo = tensor.empty() : tensor<2x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %r = linalg.batch_matmul ins(%qc, %kc : tensor<2x8x4xf32>, tensor<2x4x8xf32>) outs(%f : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  func.return %r : tensor<2x8x8xf32>
 }

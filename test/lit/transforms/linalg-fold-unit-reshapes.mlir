@@ -72,3 +72,23 @@ func.func @real_reshape_kept(%a: tensor<1x64x128xf32>) -> tensor<1x64x2x64xf32> 
   } -> tensor<1x64x2x64xf32>
   func.return %g : tensor<1x64x2x64xf32>
 }
+
+// -----
+
+// Negative: a contraction keeps reading a unit-dim collapse_shape. Folding it would give the
+// map a constant 0 result (`(d0, d1, d2) -> (0, d0, d2)`), not a projected permutation, and
+// IREE would tile the matmul as a plain reduction. (Elementwise consumers still fold, above.)
+// CHECK-LABEL: func.func @contraction_keeps_collapse
+// CHECK:         %[[C:.*]] = tensor.collapse_shape
+// CHECK-NOT:     -> (0,
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]{{.*}} ins(%[[C]], %{{.*}} : tensor<64x128xf32>, tensor<128x512xf32>)
+func.func @contraction_keeps_collapse(%x: tensor<1x64x128xf32>, %w: tensor<128x512xf32>, %acc: tensor<64x512xf32>) -> tensor<64x512xf32> {
+  %c = tensor.collapse_shape %x [[0, 1], [2]] : tensor<1x64x128xf32> into tensor<64x128xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%c, %w : tensor<64x128xf32>, tensor<128x512xf32>) outs(%acc : tensor<64x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x512xf32>
+  func.return %m : tensor<64x512xf32>
+}
