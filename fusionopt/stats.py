@@ -24,7 +24,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import ConstantLike
 
 from fusionopt.cost_model import is_tensor, op_flops, tensor_bytes
-from fusionopt.transforms.dispatch_utils import values_captured_by
+from fusionopt.transforms.utils.dispatch_utils import values_captured_by
 
 DISPATCH_OP = "flow.dispatch.region"
 COPY_OPS = frozenset({"flow.tensor.slice", "flow.tensor.update"})

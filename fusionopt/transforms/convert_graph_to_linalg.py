@@ -24,21 +24,21 @@ from xdsl.pattern_rewriter import (
 )
 
 from fusionopt.dialects import graph
-from fusionopt.transforms.graph_to_linalg_builders import (
+from fusionopt.transforms.utils.graph_to_linalg_builders import (
     BodyBuilder,
     build_generic,
     empty,
     identity,
     tensor_type,
 )
-from fusionopt.transforms.graph_to_linalg_compute import COMPUTE_LOWERINGS
-from fusionopt.transforms.graph_to_linalg_scalar import (
+from fusionopt.transforms.utils.graph_to_linalg_compute import COMPUTE_LOWERINGS
+from fusionopt.transforms.utils.graph_to_linalg_scalar import (
     binary_body,
     compare_body,
     convert_body,
     unary_body,
 )
-from fusionopt.transforms.graph_to_linalg_shape import SHAPE_LOWERINGS, Lowered
+from fusionopt.transforms.utils.graph_to_linalg_shape import SHAPE_LOWERINGS, Lowered
 
 
 def elementwise_body(op: Operation, b: BodyBuilder, args):
@@ -97,7 +97,7 @@ class LowerGraphOp(RewritePattern):
         if lower is None:
             raise NotImplementedError(f"convert-graph-to-linalg: no lowering for {op.name}")
         new_ops, value = lower(op)
-        rewriter.replace_op(op, new_ops, [value])
+        rewriter.replace(op, new_ops, [value])
 
 
 @dataclass(frozen=True)

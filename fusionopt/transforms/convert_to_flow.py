@@ -38,9 +38,9 @@ from fusionopt.dialects.flow import (
     TensorSplatOp,
     TensorUpdateOp,
 )
-from fusionopt.transforms import dispatch_utils as du
-from fusionopt.transforms.copy_as_generic import rewrite_copy
-from fusionopt.transforms.region_cloning import clone_producers_into_region, erase_dead_clonables
+from fusionopt.transforms.utils import dispatch_utils as du
+from fusionopt.transforms.utils.copy_as_generic import rewrite_copy
+from fusionopt.transforms.utils.region_cloning import clone_producers_into_region, erase_dead_clonables
 
 COPY_REGION_OPS = frozenset(
     {"tensor.extract_slice", "tensor.insert_slice", "tensor.concat", "tensor.pad"}

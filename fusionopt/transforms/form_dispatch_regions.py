@@ -27,8 +27,8 @@ from xdsl.passes import ModulePass
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.convert_to_flow import convert_block_to_flow
-from fusionopt.transforms.fusion_groups import FusionAnalysis, FusionGroup, decide_fusion_groups
-from fusionopt.transforms.region_cloning import clone_producers_into_region, erase_dead_clonables
+from fusionopt.transforms.utils.fusion_groups import FusionAnalysis, FusionGroup, decide_fusion_groups
+from fusionopt.transforms.utils.region_cloning import clone_producers_into_region, erase_dead_clonables
 
 Node = Operation | FusionGroup
 

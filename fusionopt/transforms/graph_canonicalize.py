@@ -19,7 +19,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.transforms.dead_code_elimination import region_dce
 
-from fusionopt.transforms.graph_canonicalization_patterns import all_patterns
+from fusionopt.transforms.utils.graph_canonicalization_patterns import all_patterns
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from xdsl.pattern_rewriter import (
 
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import shape_of
-from fusionopt.transforms.horizontal_utils import (
+from fusionopt.transforms.utils.horizontal_utils import (
     OpBuilder,
     concat_constants,
     dense_constant,

@@ -37,8 +37,8 @@ from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 
 from fusionopt.dialects.graph_base import element_of, shape_of
-from fusionopt.transforms.horizontal_concat_fold import fold_piece_concats
-from fusionopt.transforms.horizontal_layers import (
+from fusionopt.transforms.utils.horizontal_concat_fold import fold_piece_concats
+from fusionopt.transforms.utils.horizontal_layers import (
     FusedLayer,
     batched_input,
     emit_batched_layer,
@@ -46,8 +46,8 @@ from fusionopt.transforms.horizontal_layers import (
     lane_value,
     stack_inputs,
 )
-from fusionopt.transforms.horizontal_linear import Linear, continuation, match_linear, slice_source
-from fusionopt.transforms.horizontal_utils import (
+from fusionopt.transforms.utils.horizontal_linear import Linear, continuation, match_linear, slice_source
+from fusionopt.transforms.utils.horizontal_utils import (
     OpBuilder,
     ReachCache,
     erase_if_dead,

@@ -38,7 +38,7 @@ from fusionopt.dialects import graph
 from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
 from fusionopt.dialects.graph_base import element_of
 from fusionopt.graph_numpy import evaluate_graph_op
-from fusionopt.transforms.horizontal_utils import dense_constant
+from fusionopt.transforms.utils.horizontal_utils import dense_constant
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 

@@ -42,12 +42,12 @@ from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from fusionopt.cost_model import op_flops
 from fusionopt.diagnostics import emit_remark
 from fusionopt.dialects import graph
-from fusionopt.transforms.dot_chain import Plan, best_plan
-from fusionopt.transforms.dot_chain_ir import PlanEmitter, stored_constant
-from fusionopt.transforms.dot_chain_read import Chain, read_chain
-from fusionopt.transforms.dot_scale_patterns import PushScaleIntoDot, PushScaleThroughDotOperand
-from fusionopt.transforms.graph_canonicalization_patterns import ReassociateConstantAdds
-from fusionopt.transforms.horizontal_utils import erase_if_dead
+from fusionopt.transforms.utils.dot_chain import Plan, best_plan
+from fusionopt.transforms.utils.dot_chain_ir import PlanEmitter, stored_constant
+from fusionopt.transforms.utils.dot_chain_read import Chain, read_chain
+from fusionopt.transforms.utils.dot_scale_patterns import PushScaleIntoDot, PushScaleThroughDotOperand
+from fusionopt.transforms.utils.graph_canonicalization_patterns import ReassociateConstantAdds
+from fusionopt.transforms.utils.horizontal_utils import erase_if_dead
 
 DEFAULT_MAX_CONST_BYTES = 64 * 1024 * 1024
 

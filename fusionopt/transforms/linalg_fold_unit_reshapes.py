@@ -43,7 +43,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from fusionopt.dialects.linalg import GenericOp
-from fusionopt.transforms import dispatch_utils as du
+from fusionopt.transforms.utils import dispatch_utils as du
 
 
 def reassociation(op: Operation) -> list[list[int]]:

@@ -14,9 +14,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 
-from fusionopt.transforms.elementwise_fusion_emit import FusedKernelBuilder
-from fusionopt.transforms.elementwise_fusion_grouping import form_fusion_group
-from fusionopt.transforms.elementwise_fusion_utils import (
+from fusionopt.transforms.utils.elementwise_fusion_emit import FusedKernelBuilder
+from fusionopt.transforms.utils.elementwise_fusion_grouping import form_fusion_group
+from fusionopt.transforms.utils.elementwise_fusion_utils import (
     FusionGroup,
     FusionOptions,
     can_be_fusion_root,

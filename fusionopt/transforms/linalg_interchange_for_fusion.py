@@ -35,8 +35,8 @@ from xdsl.pattern_rewriter import (
 )
 
 from fusionopt.diagnostics import emit_remark
-from fusionopt.transforms import dispatch_utils as du
-from fusionopt.transforms.fusion_groups import reads_root_result_compatibly
+from fusionopt.transforms.utils import dispatch_utils as du
+from fusionopt.transforms.utils.fusion_groups import reads_root_result_compatibly
 
 
 def interchange_generic(op: Operation, permutation: list[int]) -> None:

@@ -36,7 +36,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from fusionopt.dialects.linalg import GenericOp
-from fusionopt.transforms import dispatch_utils as du
+from fusionopt.transforms.utils import dispatch_utils as du
 
 
 def _payload(op: Operation) -> list[Operation]:

@@ -23,7 +23,7 @@ import pytest
 from fusionopt.ir_io import parse_file, print_module
 from fusionopt.stats import compute_stats
 from fusionopt.testing import apply_pipeline, random_inputs, run_module
-from fusionopt.transforms import dispatch_utils as du
+from fusionopt.transforms.utils import dispatch_utils as du
 
 MODELS = Path("/work/shared/models")
 IREE_OPT = shutil.which("iree-opt")

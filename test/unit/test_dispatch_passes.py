@@ -16,8 +16,8 @@ import pytest
 
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from fusionopt.transforms import dispatch_utils as du
-from fusionopt.transforms.fusion_groups import decide_fusion_groups
+from fusionopt.transforms.utils import dispatch_utils as du
+from fusionopt.transforms.utils.fusion_groups import decide_fusion_groups
 
 LIT = Path(__file__).resolve().parents[1] / "lit" / "transforms"
 IREE_COMPILE = shutil.which("iree-compile")

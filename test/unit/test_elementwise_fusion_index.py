@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from xdsl.ir.affine import AffineExpr
 
-from fusionopt.transforms.elementwise_fusion_index import IndexSpace
-from fusionopt.transforms.elementwise_fusion_views import sliced_dims
-from fusionopt.transforms.graph_to_linalg_shape import group_dims
+from fusionopt.transforms.utils.elementwise_fusion_index import IndexSpace
+from fusionopt.transforms.utils.elementwise_fusion_views import sliced_dims
+from fusionopt.transforms.utils.graph_to_linalg_shape import group_dims
 
 d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
 

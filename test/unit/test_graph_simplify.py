@@ -14,7 +14,7 @@ from fusionopt.diagnostics import capture_diagnostics
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.stats import compute_stats
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from fusionopt.transforms.dot_chain import Affine, Leaf, best_plan
+from fusionopt.transforms.utils.dot_chain import Affine, Leaf, best_plan
 
 sys.path.insert(0, str(Path(__file__).parent))
 import graph_simplify_cases as cases  # noqa: E402

@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
-from fusionopt.transforms.elementwise_fusion_index import IndexSpace, IndexTuple
+from fusionopt.transforms.utils.elementwise_fusion_index import IndexSpace, IndexTuple
 
 
 @dataclass(frozen=True)

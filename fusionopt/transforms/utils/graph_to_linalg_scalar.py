@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import IntegerType, f32
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from fusionopt.dialects import graph
-from fusionopt.transforms.graph_to_linalg_builders import (
+from fusionopt.transforms.utils.graph_to_linalg_builders import (
     BodyBuilder,
     compute_type,
     is_low_precision_float,

@@ -28,8 +28,8 @@ from math import prod
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType
 from xdsl.ir import Operation, SSAValue
 
-from fusionopt.transforms.elementwise_fusion_index import IndexSpace, IndexTuple
-from fusionopt.transforms.elementwise_fusion_views import (
+from fusionopt.transforms.utils.elementwise_fusion_index import IndexSpace, IndexTuple
+from fusionopt.transforms.utils.elementwise_fusion_views import (
     Bound,
     broadcast_source_index,
     collapse_source_index,

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Block, Operation, SSAValue
 
-from fusionopt.transforms import dispatch_utils as du
+from fusionopt.transforms.utils import dispatch_utils as du
 
 
 @dataclass(eq=False)

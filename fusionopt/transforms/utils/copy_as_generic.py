@@ -23,7 +23,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 
 from fusionopt.dialects.linalg import GenericOp
-from fusionopt.transforms import dispatch_utils as du
+from fusionopt.transforms.utils import dispatch_utils as du
 
 
 def _const(block: Block, value: int) -> SSAValue:

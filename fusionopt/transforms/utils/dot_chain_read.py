@@ -25,8 +25,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import element_of, shape_of
-from fusionopt.transforms.dot_chain import Affine, Factor, Leaf
-from fusionopt.transforms.dot_chain_ir import stored_constant
+from fusionopt.transforms.utils.dot_chain import Affine, Factor, Leaf
+from fusionopt.transforms.utils.dot_chain_ir import stored_constant
 
 
 @dataclass

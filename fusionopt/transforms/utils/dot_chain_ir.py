@@ -21,11 +21,11 @@ from fusionopt.dialects import graph
 from fusionopt.dialects.dense import dense_to_numpy, is_compact_splat, numpy_to_dense
 from fusionopt.dialects.graph_base import shape_of
 from fusionopt.graph_numpy import evaluate_graph_op
-from fusionopt.transforms.dot_chain import Affine, Plan
-from fusionopt.transforms.horizontal_utils import OpBuilder, dense_constant
+from fusionopt.transforms.utils.dot_chain import Affine, Plan
+from fusionopt.transforms.utils.horizontal_utils import OpBuilder, dense_constant
 
 if TYPE_CHECKING:
-    from fusionopt.transforms.dot_chain_read import Chain
+    from fusionopt.transforms.utils.dot_chain_read import Chain
 
 # ---- constants as stored arrays -------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from xdsl.ir import Block, Operation, SSAValue
 
 from fusionopt.dialects.flow import DispatchRegionOp
-from fusionopt.transforms import dispatch_utils as du
+from fusionopt.transforms.utils import dispatch_utils as du
 
 
 def should_clone(op: Operation) -> bool:

@@ -17,8 +17,8 @@ from xdsl.ir import Block, SSAValue
 
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import shape_of
-from fusionopt.transforms.horizontal_layers import batched_to_wide
-from fusionopt.transforms.horizontal_utils import OpBuilder, erase_if_dead
+from fusionopt.transforms.utils.horizontal_layers import batched_to_wide
+from fusionopt.transforms.utils.horizontal_utils import OpBuilder, erase_if_dead
 
 
 @dataclass(frozen=True)

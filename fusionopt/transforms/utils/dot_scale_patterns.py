@@ -24,9 +24,9 @@ from fusionopt.diagnostics import emit_remark
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import element_of, shape_of
 from fusionopt.graph_numpy import evaluate_graph_op
-from fusionopt.transforms.dot_chain_ir import constant_op, materialise, stored_constant
-from fusionopt.transforms.dot_chain_read import has_one_use
-from fusionopt.transforms.horizontal_utils import OpBuilder
+from fusionopt.transforms.utils.dot_chain_ir import constant_op, materialise, stored_constant
+from fusionopt.transforms.utils.dot_chain_read import has_one_use
+from fusionopt.transforms.utils.horizontal_utils import OpBuilder
 
 
 def scale_kind(scale: np.ndarray) -> str | None:

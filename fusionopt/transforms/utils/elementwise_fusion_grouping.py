@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation
 
-from fusionopt.transforms.elementwise_fusion_utils import (
+from fusionopt.transforms.utils.elementwise_fusion_utils import (
     FusionGroup,
     FusionOptions,
     body_cost,

@@ -19,8 +19,8 @@ from xdsl.ir import SSAValue
 
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import shape_of
-from fusionopt.transforms.horizontal_linear import Linear
-from fusionopt.transforms.horizontal_utils import (
+from fusionopt.transforms.utils.horizontal_linear import Linear
+from fusionopt.transforms.utils.horizontal_utils import (
     OpBuilder,
     concat_constants,
     is_constant,

@@ -18,7 +18,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from fusionopt.dialects import graph
-from fusionopt.transforms.graph_to_linalg_builders import (
+from fusionopt.transforms.utils.graph_to_linalg_builders import (
     build_generic,
     empty,
     identity,

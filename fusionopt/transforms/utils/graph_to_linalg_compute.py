@@ -22,7 +22,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from fusionopt.dialects import graph
 from fusionopt.dialects.linalg import BatchMatmulOp, MatmulOp
-from fusionopt.transforms.graph_to_linalg_builders import (
+from fusionopt.transforms.utils.graph_to_linalg_builders import (
     BodyBuilder,
     build_generic,
     compute_type,
@@ -31,8 +31,8 @@ from fusionopt.transforms.graph_to_linalg_builders import (
     identity,
     tensor_type,
 )
-from fusionopt.transforms.graph_to_linalg_scalar import convert_body
-from fusionopt.transforms.graph_to_linalg_shape import Lowered, collapse, expand
+from fusionopt.transforms.utils.graph_to_linalg_scalar import convert_body
+from fusionopt.transforms.utils.graph_to_linalg_shape import Lowered, collapse, expand
 
 def accumulator_type(element: Attribute) -> Attribute:
     if isinstance(element, IntegerType):

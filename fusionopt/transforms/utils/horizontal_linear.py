@@ -15,7 +15,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import shape_of
-from fusionopt.transforms.horizontal_utils import is_constant, users
+from fusionopt.transforms.utils.horizontal_utils import is_constant, users
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,8 @@ from xdsl.ir.affine import (
 from xdsl.transforms.common_subexpression_elimination import cse
 
 from fusionopt.dialects.linalg import GenericOp
-from fusionopt.transforms.elementwise_fusion_index import IndexEmitter, IndexSpace, IndexTuple
-from fusionopt.transforms.elementwise_fusion_utils import (
+from fusionopt.transforms.utils.elementwise_fusion_index import IndexEmitter, IndexSpace, IndexTuple
+from fusionopt.transforms.utils.elementwise_fusion_utils import (
     FusionGroup,
     FusionOptions,
     bounds_possible,
@@ -46,7 +46,7 @@ from fusionopt.transforms.elementwise_fusion_utils import (
     pad_value,
     reads_at,
 )
-from fusionopt.transforms.elementwise_fusion_views import (
+from fusionopt.transforms.utils.elementwise_fusion_views import (
     Bound,
     concat_source_reads,
     pad_source_read,

@@ -32,7 +32,7 @@ from fusionopt.dialects import graph
 from fusionopt.dialects.dense import dense_to_numpy, is_compact_splat
 from fusionopt.dialects.graph_base import shape_of
 from fusionopt.transforms.graph_propagate_constants import DEFAULT_MAX_BYTES, fold_to_attr
-from fusionopt.transforms.horizontal_utils import dense_constant
+from fusionopt.transforms.utils.horizontal_utils import dense_constant
 
 # ---- views ----------------------------------------------------------------------------------
 
