@@ -217,20 +217,16 @@ class CompactDenseParserMixin(AttrParser):
         """MLIR reads a hex integer in a float tensor (`dense<0xFF800000> : tensor<2xf32>`)
         as the element's bit pattern (how -inf and NaN are spelled), not as a number; a list
         may mix them with numbers (`[1.0, 0x7FC00000]`, as mlir-opt prints NaN)."""
-        width = element_type.compile_time_size
-        if not all(_is_hex(e) for e in elements):
-            return b"".join(
-                self._float_bit_patterns([e], element_type)
-                if _is_hex(e)
-                else element_type.pack([e.to_type(self, element_type)])
-                for e in elements
-            )
-        unsigned = np.dtype(f"<u{width}")
-        bits = [int(e.span.text, 16) for e in elements]
-        if any(b >= 1 << (8 * width) for b in bits):
-            self.raise_error(f"Hexadecimal float literal does not fit in {8 * width} bits")
-        return np.array(bits, dtype=unsigned).tobytes()
+        return b"".join(self._float_element_bytes(e, element_type) for e in elements)
 
+    def _float_element_bytes(self, element, element_type: Attribute) -> bytes:
+        if not _is_hex(element):
+            return element_type.pack([element.to_type(self, element_type)])
+        width = element_type.compile_time_size
+        bits = int(element.span.text, 16)
+        if bits >= 1 << (8 * width):
+            self.raise_error(f"Hexadecimal float literal does not fit in {8 * width} bits")
+        return bits.to_bytes(width, "little")
 
 def _is_hex(element) -> bool:
     return element.span.text.lower().startswith("0x")

@@ -216,7 +216,7 @@ class FunctionTally:
             self.unfused_compute_ops += 1
             self.flops += op_flops(op)
             self.bytes_moved += op_traffic(op).total
-        elif not op.name.startswith("linalg."):
+        elif not has_element_payload(op):
             # Structured control flow and other containers: their bodies may hold kernels.
             for region in op.regions:
                 for block in region.blocks:
