@@ -12,7 +12,7 @@ Per model:
 - speed (the issue's target): wall time of `fusion-opt M -p dispatch-creation` against
   `fusion-opt M` (parse + print alone), both measured in this run, best of N;
 - whether `iree-compile` builds our output for llvm-cpu.
-Needs /work/shared/models; IREE columns need `iree-compile` on PATH.
+Needs ../shared/models; IREE columns need `iree-compile` on PATH.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ from pathlib import Path
 
 from fusionopt.ir_io import parse_file
 from fusionopt.stats import compute_stats
+from fusionopt.corpus import corpus_dir
 
-MODELS_DIR = Path("/work/shared/models")
+MODELS_DIR = corpus_dir()
 MODELS = ["bert_mini", "gpt2_mini", "mlp_towers"]
 IREE = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"]
 BYTES = {"f32": 4, "f16": 2, "bf16": 2, "f64": 8, "i64": 8, "i32": 4, "i1": 1, "i8": 1}

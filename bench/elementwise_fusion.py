@@ -1,7 +1,7 @@
 """Kernel counts and bytes moved before/after `linalg-fuse-elementwise` (issue #6, luminal #39).
 
 Graph cases: `convert-graph-to-linalg` gives "before", `+ linalg-fuse-elementwise` gives "after".
-Models (`/work/shared/models/*/M.args.linalg.mlir`, skipped when absent): the file as is vs. fused.
+Models (`../shared/models/*/M.args.linalg.mlir`, skipped when absent): the file as is vs. fused.
 Every "after" is checked equal to "before" on random inputs (fusionopt.testing).
 
     python bench/elementwise_fusion.py            # print the table

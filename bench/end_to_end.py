@@ -6,7 +6,7 @@ Rows: the module at each stage of the `graph-to-dispatch` pipeline (see fusionop
   input -> after horizontal fusion (graph-simplify, hoist, horizontal) -> after lowering
   (convert-graph-to-linalg) -> after dispatch-creation.
 Columns from `fusionopt.stats.compute_stats`: dots (graph.dot + linalg contractions), kernels,
-dispatches, copies, bytes_moved. IREE rows: IREE 3.13's count from /work/shared/models/README.md
+dispatches, copies, bytes_moved. IREE rows: IREE 3.13's count from ../shared/models/README.md
 (12), and IREE's own `iree-compile --compile-to=flow` on our lowered linalg, both without
 horizontal fusion (the same model as IREE's) and with it (what IREE makes of our batched GEMMs).
 Also: wall time of the whole `fusion-opt MODEL -p graph-to-dispatch` command (best of N, next to
@@ -33,7 +33,7 @@ from fusionopt.testing import apply_pipeline, random_inputs, run_module
 from fusionopt.transforms.utils import dispatch_utils as du
 
 ROOT = Path(__file__).resolve().parents[1]
-IREE_README_DISPATCHES = 12  # /work/shared/models/README.md, mlp_towers, IREE default
+IREE_README_DISPATCHES = 12  # ../shared/models/README.md, mlp_towers, IREE default
 GRAPH_STAGES = "graph-simplify,graph-hoist-pointwise-above-slices,graph-horizontal-fuse-dots"
 
 

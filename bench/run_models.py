@@ -5,7 +5,7 @@
 For each model: wall time of the whole command `fusion-run M.args.linalg.mlir --int-range 0,1024`
 (process start, imports, parse, run; best of N) and its CPU time (user + sys, best of N: the
 figure that does not depend on what else the machine runs), then in-process parse and execute
-times (best of N). Needs /work/shared/models.
+times (best of N). Needs ../shared/models.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from pathlib import Path  # noqa: E402
 
 from fusionopt.interpreter import find_entry, random_inputs, run_function  # noqa: E402
 from fusionopt.ir_io import parse_file  # noqa: E402
+from fusionopt.corpus import corpus_dir
 
-MODELS_DIR = Path("/work/shared/models")
+MODELS_DIR = corpus_dir()
 MODELS = ["bert_mini", "gpt2_mini", "mlp_towers"]
 
 

@@ -2,7 +2,7 @@
 
 This module is the public face: the dialect object `Graph` and every op class. The ops live in
 `graph_base.py` (base classes, shared verification), `graph_ops_elementwise.py`,
-`graph_ops_shape.py` and `graph_ops_compute.py`; see /work/brief.md for the exact spellings.
+`graph_ops_shape.py` and `graph_ops_compute.py`; each op class's docstring gives its spelling.
 Numpy semantics: `fusionopt.graph_numpy.evaluate_graph_op`.
 """
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate `mlp_towers` in the `graph` dialect with inline, deterministic constant weights.
 
-The model (the same as /work/shared/models/mlp_towers, exported from PyTorch there):
+The model (the same as ../shared/models/mlp_towers, exported from PyTorch there):
 
     x[1, D] -> T independent towers, each  Linear(D, H) + SiLU -> Linear(H, H) + SiLU
                -> Linear(H, O) + SiLU  -> concat of the T tower outputs on axis 1 -> [1, T*O]

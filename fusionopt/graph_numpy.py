@@ -7,7 +7,8 @@ Numeric rules (documented here because users compare our numbers with IREE / ONN
   bf16 uses `ml_dtypes.bfloat16` when importable; otherwise bf16 tensors are stored as float32
   whose values are rounded to the nearest bf16 (round-to-nearest-even) after every op.
 - Arithmetic precision: f16 and bf16 ops compute in float32 and round once to the element type
-  (as MLIR's f16/bf16 emulation does); f32 computes in f32 and f64 in f64. `dot` and
+  (as MLIR's f16/bf16 emulation does); f32 computes in f32 and f64 in f64. In the
+  interpreter's float64 reference mode every float type computes and stores as float64. `dot` and
   `reduce_sum`/`reduce_mean` accumulate f16/bf16 in f32 and integers in int64, then round/wrap.
 - Integers are two's complement and wrap on overflow. `div` truncates toward zero like MLIR's
   `arith.divsi`; dividing by zero (undefined behaviour in MLIR) yields 0 here. Integer
@@ -40,6 +41,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from fusionopt.dialects import graph
+from fusionopt.interpreter.values import float64_mode
+
+_FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
 
 try:  # ml_dtypes ships with onnx; without it bf16 is emulated in float32 (see module doc).
     from ml_dtypes import bfloat16 as _BF16
@@ -48,7 +52,10 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 
 def numpy_dtype(element_type: Attribute) -> np.dtype:
-    """Storage dtype for a graph element type (f16, bf16, f32, f64, i1, i32, i64)."""
+    """Storage dtype for a graph element type (f16, bf16, f32, f64, i1, i32, i64); float64 for
+    every float type inside the interpreter's float64 reference mode (`compute_float64`)."""
+    if isinstance(element_type, _FLOAT_TYPES) and float64_mode():
+        return np.dtype(np.float64)
     if isinstance(element_type, Float16Type):
         return np.dtype(np.float16)
     if isinstance(element_type, BFloat16Type):
@@ -77,7 +84,7 @@ def _element(value_type: Attribute) -> Attribute:
 
 
 def _compute_dtype(dtype: np.dtype, element: Attribute) -> np.dtype:
-    if isinstance(element, (Float16Type, BFloat16Type)):
+    if isinstance(element, (Float16Type, BFloat16Type)) and dtype != np.float64:
         return np.dtype(np.float32)
     return dtype
 

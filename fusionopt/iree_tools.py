@@ -7,6 +7,12 @@ and run both through IREE's runtime for a like-for-like comparison.
 API
 - `iree_available() -> bool`: `iree-compile`, `iree-benchmark-module` and `iree.runtime` exist.
 - `cpu_flags(target_cpu="host") -> list[str]`: flags for the local llvm-cpu backend.
+- `cuda_flags(sm="sm_80") -> list[str]`: flags for the CUDA backend (IREE 3.13 rejects sm_90;
+  sm_80 PTX is JIT-compiled by the driver on newer GPUs). Building needs no GPU.
+- `target_flags(target) -> list[str]`: `"llvm-cpu"` (host CPU) or `"cuda"`.
+- `runtime_tools_dir() -> Path`: the folder of the wheel's `iree-run-module`,
+  `iree-benchmark-module` (self-contained binaries: libc/libstdc++ only).
+- `iree_version() -> str`: `iree-compile --version`'s compiler line.
 - `compile_vmfb(source, out, flags) -> Path`: `iree-compile source flags -o out`; raises
   `IreeError` carrying IREE's diagnostics on failure.
 - `flow_dispatch_names(source, flags) -> list[str]`: the entry point of each `flow.dispatch @`
@@ -15,11 +21,13 @@ API
   recognises a contraction, `reduction` otherwise).
 - `count_flow_dispatches(source, flags) -> int`: how many such call sites (the count the shared
   models' README uses).
-- `run_vmfb(vmfb, inputs, function) -> list[np.ndarray]`: results of `function` on `inputs`
-  through `iree.runtime` (single-threaded `local-sync` driver, so runs are deterministic).
+- `run_vmfb(vmfb, inputs, function, driver="local-sync") -> list[np.ndarray]`: results of
+  `function` on `inputs` through `iree.runtime` (single-threaded `local-sync` by default, so runs
+  are deterministic).
 - `save_inputs(inputs, directory) -> list[Path]`: one `.npy` per argument, for the CLI tools.
-- `benchmark_command(vmfb, input_files, function, iterations, dispatch_statistics=False)`: the
-  `iree-benchmark-module` command line (1 worker: `--task_topology_max_group_count=1`).
+- `benchmark_command(vmfb, input_files, function, iterations, dispatch_statistics=False,
+  device="local-task")`: the `iree-benchmark-module` command line (`local-task` with 1 worker:
+  `--task_topology_max_group_count=1`; `local-sync` is one thread by construction; `cuda`).
 - `benchmark_vmfb(...) -> BenchmarkRun`: run that command; mean ms per call and, with
   `dispatch_statistics`, ms per call of each executable entry point.
 """
@@ -62,6 +70,34 @@ def cpu_flags(target_cpu: str = "host") -> list[str]:
     ]
 
 
+def cuda_flags(sm: str = "sm_80") -> list[str]:
+    return ["--iree-hal-target-device=cuda", f"--iree-cuda-target={sm}"]
+
+
+TARGETS = ("llvm-cpu", "cuda")
+
+
+def target_flags(target: str) -> list[str]:
+    """Build flags per target name, so benchmarks name targets rather than spell flags."""
+    if target == "llvm-cpu":
+        return cpu_flags("host")
+    if target == "cuda":
+        return cuda_flags()
+    raise ValueError(f"unknown target {target!r} (have: {', '.join(TARGETS)})")
+
+
+def runtime_tools_dir() -> Path:
+    """The wheel's runtime binaries (copied to a GPU machine that has no Python packages)."""
+    import iree._runtime_libs as libs
+
+    return Path(libs.__file__).resolve().parent
+
+
+def iree_version() -> str:
+    lines = _run([COMPILE, "--version"], 60).stdout.splitlines()
+    return next((line.strip() for line in lines if "compiler version" in line), "unknown")
+
+
 def _run(cmd: list[str], timeout: float) -> subprocess.CompletedProcess:
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     if result.returncode != 0:
@@ -83,10 +119,10 @@ def count_flow_dispatches(source: Path, flags: Sequence[str], timeout: float = 6
     return len(flow_dispatch_names(source, flags, timeout))
 
 
-def run_vmfb(vmfb: Path, inputs: Sequence[np.ndarray], function: str) -> list[np.ndarray]:
+def run_vmfb(vmfb: Path, inputs: Sequence[np.ndarray], function: str, driver: str = "local-sync") -> list[np.ndarray]:
     import iree.runtime as rt
 
-    module = rt.load_vm_flatbuffer_file(str(vmfb), driver="local-sync")
+    module = rt.load_vm_flatbuffer_file(str(vmfb), driver=driver)
     results = module[function](*inputs)
     if not isinstance(results, (tuple, list)):
         results = (results,)
@@ -102,15 +138,15 @@ def save_inputs(inputs: Sequence[np.ndarray], directory: Path) -> list[Path]:
 
 
 def benchmark_command(
-    vmfb: Path, input_files: Sequence[Path], function: str, iterations: int, dispatch_statistics: bool = False
+    vmfb: Path, input_files: Sequence[Path], function: str, iterations: int, dispatch_statistics: bool = False,
+    device: str = "local-task",
 ) -> list[str]:
     # One worker: the machine is shared and small, so a single thread gives the steadiest numbers
     # and compares dispatch formation rather than how well each variant parallelises.
-    cmd = [
-        BENCHMARK, f"--module={vmfb}", f"--function={function}", "--device=local-task",
-        "--task_topology_max_group_count=1", f"--benchmark_min_time={iterations}x",
-        "--benchmark_format=json",
-    ]
+    cmd = [BENCHMARK, f"--module={vmfb}", f"--function={function}", f"--device={device}"]
+    if device == "local-task":
+        cmd.append("--task_topology_max_group_count=1")
+    cmd += [f"--benchmark_min_time={iterations}x", "--benchmark_format=json"]
     cmd += [f"--input=@{path}" for path in input_files]
     if dispatch_statistics:
         cmd.append("--dispatch_statistics=true")
@@ -149,7 +185,7 @@ def parse_benchmark_json(text: str, function: str) -> BenchmarkRun:
 
 def benchmark_vmfb(
     vmfb: Path, input_files: Sequence[Path], function: str, iterations: int,
-    dispatch_statistics: bool = False, timeout: float = 600,
+    dispatch_statistics: bool = False, timeout: float = 600, device: str = "local-task",
 ) -> BenchmarkRun:
-    cmd = benchmark_command(vmfb, input_files, function, iterations, dispatch_statistics)
+    cmd = benchmark_command(vmfb, input_files, function, iterations, dispatch_statistics, device)
     return parse_benchmark_json(_run(cmd, timeout).stdout, function)

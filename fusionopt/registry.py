@@ -73,7 +73,9 @@ _DISPATCH_CREATION_STAGES = (
     "linalg-fold-transpose-into-matmul",
     # Elementwise chains become single generics (views stay visible to the stages below).
     "linalg-fuse-elementwise{aggressive=false}",
-    # A layer norm's mean and variance as one multi-result reduction: one root, one dispatch.
+    # Reductions over the same input (e.g. max and sum of one row) as one multi-result
+    # reduction. A layer norm's variance is left as a second reduction (rewrite-variance off):
+    # one root measured no faster on CPU and slower on CUDA (bench/RESULTS.md).
     "linalg-merge-sibling-reductions",
     # Consumers read contraction results through identity maps so they fuse (IREE #8951).
     "linalg-interchange-for-fusion",

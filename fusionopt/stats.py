@@ -23,8 +23,10 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import ConstantLike
 
-from fusionopt.cost_model import is_tensor, op_flops, tensor_bytes
-from fusionopt.transforms.utils.dispatch_utils import values_captured_by
+from fusionopt.cost_model import is_tensor, loop_ranges, op_flops, tensor_bytes
+from fusionopt.transforms.utils.dispatch_utils import (
+    has_reduction_loops, is_contraction, is_linalg, values_captured_by,
+)
 
 DISPATCH_OP = "flow.dispatch.region"
 COPY_OPS = frozenset({"flow.tensor.slice", "flow.tensor.update"})
@@ -189,6 +191,80 @@ def dispatch_traffic(region_op: Operation) -> Traffic:
     return traffic
 
 
+# ---- per-kernel listing -------------------------------------------------------------------
+
+
+@dataclass
+class KernelCost:
+    """One kernel's static cost: what `fusion-stats --device` prices and the fit script checks.
+
+    `kind` is "dispatch", "unfused" (a compute op outside any region) or "copy"; `root` names
+    the op that determines the kernel's shape (for a region: its contraction, else its first
+    reduction, else its last linalg op), `work` its class ("contraction", "reduction",
+    "elementwise", "copy"; the classes IREE's dispatch names reduce to) and `shape` its loop
+    ranges, so a region can be matched with IREE's dispatch of the same work. Bytes are counted
+    at the kernel boundary.
+    """
+
+    kind: str
+    root: str
+    work: str
+    shape: tuple[int, ...]
+    flops: int
+    bytes_read: int
+    bytes_written: int
+
+    @property
+    def bytes(self) -> int:
+        return self.bytes_read + self.bytes_written
+
+
+_MUL_ADD_BODIES = (["arith.mulf", "arith.addf"], ["arith.muli", "arith.addi"])
+
+
+def is_plain_contraction(op: Operation) -> bool:
+    """What IREE names `matmul*`: a named contraction, or a one-result generic whose body is
+    exactly multiply-then-accumulate (a multi-result reduction such as a fused layer norm's
+    sum and sum of squares is a `reduction` to IREE, though it multiplies and adds)."""
+    if op.name != "linalg.generic":
+        return is_contraction(op)
+    if len(op.results) != 1 or not is_contraction(op):
+        return False
+    body = [inner.name for inner in op.regions[0].block.ops][:-1]
+    return body in _MUL_ADD_BODIES
+
+
+def region_root(region_op: Operation) -> Operation | None:
+    """The op IREE would name the dispatch after: contraction > reduction > last linalg op."""
+    linalg_ops = [op for op in region_op.walk() if op is not region_op and is_linalg(op)]
+    for predicate in (is_plain_contraction, has_reduction_loops):
+        found = [op for op in linalg_ops if predicate(op)]
+        if found:
+            return found[0]
+    computing = [op for op in linalg_ops if op.name != "linalg.fill"]
+    return (computing or linalg_ops or [None])[-1]
+
+
+def work_class(kind: str, root: Operation) -> str:
+    if kind == "copy":
+        return "copy"
+    if is_plain_contraction(root):
+        return "contraction"
+    return "reduction" if has_reduction_loops(root) else "elementwise"
+
+
+def kernel_cost(kind: str, op: Operation, root: Operation | None, flops: int, traffic: Traffic) -> KernelCost:
+    root = root or op
+    ranges = loop_ranges(root) if root.name.startswith("linalg.") else None
+    shape = ranges if ranges is not None else tuple(
+        d for r in root.results if is_tensor(r) for d in r.type.get_shape()
+    )
+    written = traffic.written
+    return KernelCost(
+        kind, root.name, work_class(kind, root), tuple(shape), flops, traffic.total - written, written
+    )
+
+
 # ---- per-function accounting --------------------------------------------------------------
 
 
@@ -199,6 +275,12 @@ class FunctionTally:
     unfused_compute_ops: int = 0
     flops: int = 0
     bytes_moved: int = 0
+    kernels: list[KernelCost] = field(default_factory=list)
+
+    def add_kernel(self, kind: str, op: Operation, root: Operation | None, flops: int, traffic: Traffic) -> None:
+        self.flops += flops
+        self.bytes_moved += traffic.total
+        self.kernels.append(kernel_cost(kind, op, root, flops, traffic))
 
     def visit_block(self, block: Block) -> None:
         for op in block.ops:
@@ -207,15 +289,14 @@ class FunctionTally:
     def visit_op(self, op: Operation) -> None:
         if op.name == DISPATCH_OP:
             self.dispatches += 1
-            self.flops += sum(op_flops(inner) for inner in op.walk() if inner is not op)
-            self.bytes_moved += dispatch_traffic(op).total
+            flops = sum(op_flops(inner) for inner in op.walk() if inner is not op)
+            self.add_kernel("dispatch", op, region_root(op), flops, dispatch_traffic(op))
         elif op.name in COPY_OPS:
             self.copies += 1
-            self.bytes_moved += op_traffic(op).total
+            self.add_kernel("copy", op, op, 0, op_traffic(op))
         elif is_unfused_compute_op(op):
             self.unfused_compute_ops += 1
-            self.flops += op_flops(op)
-            self.bytes_moved += op_traffic(op).total
+            self.add_kernel("unfused", op, op, op_flops(op), op_traffic(op))
         elif not has_element_payload(op):
             # Structured control flow and other containers: their bodies may hold kernels.
             for region in op.regions:
@@ -253,10 +334,24 @@ def minimum_bytes(func: FuncOp) -> int:
     return read_once + sum(tensor_bytes(v) for v in outputs)
 
 
-def function_stats(func: FuncOp) -> dict:
+def tally_function(func: FuncOp) -> FunctionTally:
     tally = FunctionTally()
     for block in func.body.blocks:
         tally.visit_block(block)
+    return tally
+
+
+def kernel_costs(func: FuncOp) -> list[KernelCost]:
+    """Every kernel of `func` in program order (regions, unfused compute ops and copies).
+
+    The `kind == "dispatch"` entries are the function's `flow.dispatch.region`s in the order
+    IREE numbers its `flow.dispatch` call sites, which is what matches them to measurements.
+    """
+    return tally_function(func).kernels
+
+
+def function_stats(func: FuncOp) -> dict:
+    tally = tally_function(func)
     return {
         "dispatches": tally.dispatches,
         "copies": tally.copies,
@@ -278,11 +373,12 @@ def total_stats(per_function: list[dict]) -> dict:
     return total
 
 
+def functions_with_body(module: ModuleOp) -> list[FuncOp]:
+    return [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
+
+
 def compute_stats(module: ModuleOp) -> dict:
     """Stats of every function with a body in `module` (nested modules included)."""
-    functions = {
-        op.sym_name.data: function_stats(op)
-        for op in module.walk()
-        if isinstance(op, FuncOp) and op.body.blocks
-    }
+    functions = {op.sym_name.data: function_stats(op) for op in functions_with_body(module)}
     return {"functions": functions, "total": total_stats(list(functions.values()))}
+

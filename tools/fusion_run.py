@@ -1,12 +1,27 @@
 """`fusion-run`: execute a module with numpy, save or compare its results.
 
-    fusion-run FILE [--entry NAME] [--inputs random|IN.npz] [--seed N] [--int-range LO,HI]
-               [--save OUT.npz] [--compare OTHER.mlir] [--rtol R] [--atol A]
+    fusion-run FILE [--entry NAME] [--inputs FAMILY|IN.npz] [--seed N] [--int-range LO,HI]
+               [--reference f64 | --float64] [--save OUT.npz]
+               [--compare OTHER.mlir [--families F1,F2,...]] [--rtol R] [--atol A]
 
-Inputs: random by argument type (floats ~ N(0,1), integers in --int-range [0,16) by default,
-i1 random bits), or from IN.npz with keys `arg0, arg1, ...` (or the IR's argument names).
-`--save` writes `result0, result1, ...`. `--compare` runs OTHER.mlir on the same inputs and
-prints per-result max abs / max rel differences; the exit code is 0 within tolerance, else 1.
+Inputs: an input family by argument type (default `random`: floats ~ N(0,1), integers in
+--int-range [0,16) by default, i1 random bits; the adversarial families are constant, offset,
+zeros, extreme, mask and ids-edge, see fusionopt/interpreter/input_families.py), or IN.npz with
+keys `arg0, arg1, ...` (or the IR's argument names). `--reference f64` (or `--float64`) runs
+FILE with every float type computed in float64 (constants and inputs rounded to their declared
+type first). `--save` writes `result0, result1, ...` (of the first input set).
+
+`--compare OTHER.mlir` runs OTHER.mlir on the same inputs, once per family of `--families`
+(default: the --inputs family), and prints for each family and result how they compare; the
+exit code is 0 when every result passes, else 1.
+- Without --reference: FILE's results are the expected ones, `|other - this| <= atol +
+  rtol*|this|` elementwise; each line says which term held (rel, abs or abs+rel) and both
+  tolerances.
+- With --reference f64: OTHER (e.g. the output of a pass) is judged against the float64 run of
+  FILE: it passes "within tolerance of the f64 reference" (`|other - ref| <= rtol*|ref| + atol`,
+  atol = rtol * max|ref|) or "no worse than the input program's own error" (`max|other - ref| <=
+  4 * max|this - ref| + atol`), and fails wherever it is NaN/inf where FILE is finite. Each line
+  names the criterion that held and the tolerances; --atol is not used (the scale is the result's).
 """
 
 from __future__ import annotations
@@ -26,8 +41,13 @@ from collections.abc import Sequence  # noqa: E402
 import numpy as np  # noqa: E402
 
 from fusionopt.diagnostics import FusionError, location_of  # noqa: E402
-from fusionopt.interpreter import find_entry, random_inputs, run_function  # noqa: E402
-from fusionopt.interpreter.compare import DEFAULT_ATOL, DEFAULT_RTOL, diff_results  # noqa: E402
+from fusionopt.interpreter import FAMILIES, family_inputs, find_entry, run_function  # noqa: E402
+from fusionopt.interpreter.compare import (  # noqa: E402
+    DEFAULT_ATOL,
+    DEFAULT_RTOL,
+    diff_results,
+    judge_against_reference,
+)
 from fusionopt.ir_io import parse_file  # noqa: E402
 
 
@@ -41,18 +61,33 @@ def _int_range(text: str) -> tuple[int, int]:
     return lo, hi
 
 
+def _families(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in FAMILIES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown input families {unknown} (have: {', '.join(FAMILIES)})")
+    return names
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="fusion-run", description="Execute an MLIR module with numpy.")
     p.add_argument("file", help="input .mlir file, or - for stdin")
     p.add_argument("--entry", help="function to run (default: the only public one, else main/main_graph)")
-    p.add_argument("--inputs", default="random", help="'random' (default) or an .npz with arg0, arg1, ...")
+    p.add_argument("--inputs", default="random", metavar="FAMILY|IN.npz",
+                   help=f"an input family ({', '.join(FAMILIES)}; default random) or an .npz with arg0, arg1, ...")
     p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default 0)")
     p.add_argument("--int-range", type=_int_range, default=(0, 16), metavar="LO,HI",
                    help="random integer inputs are drawn from [LO, HI) (default 0,16)")
+    p.add_argument("--reference", choices=["f64"], help="f64: compute every float type in float64 (with "
+                   "--compare: judge OTHER against FILE's float64 run)")
+    p.add_argument("--float64", dest="reference", action="store_const", const="f64", help="same as --reference f64")
     p.add_argument("--save", metavar="OUT.npz", help="write results as result0, result1, ...")
     p.add_argument("--compare", metavar="OTHER.mlir", help="run OTHER.mlir on the same inputs and compare")
+    p.add_argument("--families", type=_families, metavar="F1,F2,...",
+                   help="input families to compare on (default: the --inputs family)")
     p.add_argument("--rtol", type=float, default=DEFAULT_RTOL, help=f"relative tolerance (default {DEFAULT_RTOL})")
-    p.add_argument("--atol", type=float, default=DEFAULT_ATOL, help=f"absolute tolerance (default {DEFAULT_ATOL})")
+    p.add_argument("--atol", type=float, default=DEFAULT_ATOL,
+                   help=f"absolute tolerance without --reference (default {DEFAULT_ATOL})")
     return p
 
 
@@ -106,27 +141,49 @@ def _summary(index: int, value: np.ndarray) -> str:
             f"mean={as_float.mean():.6g}")
 
 
+def _input_sets(args: argparse.Namespace, func_op) -> list[tuple[str, list[np.ndarray]]]:
+    """(label, inputs) per input set: each --families family, else --inputs (family or .npz)."""
+    if args.inputs not in FAMILIES:
+        if args.families:
+            raise FusionError("--families makes its own inputs; it cannot be combined with --inputs IN.npz")
+        return [(args.inputs, load_inputs(args.inputs, func_op))]
+    return [(f"{family} (seed {args.seed})", family_inputs(func_op, family, args.seed, args.int_range))
+            for family in args.families or [args.inputs]]
+
+
+def _compare(args: argparse.Namespace, module, func_op, other, inputs, results) -> list:
+    """OTHER's results against FILE's: by allclose, or judged against FILE's float64 run."""
+    expected = run_function(other, inputs, find_entry(other, args.entry))
+    if args.reference != "f64":
+        return diff_results(results, expected, args.rtol, args.atol)
+    reference = run_function(module, inputs, func_op, float64=True)
+    return judge_against_reference(expected, results, reference, args.rtol)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     module = parse_file(args.file)
     func_op = find_entry(module, args.entry)
-    if args.inputs == "random":
-        inputs = random_inputs(func_op, args.seed, args.int_range)
-    else:
-        inputs = load_inputs(args.inputs, func_op)
-    results = run_function(module, inputs, func_op)
-    if args.save:
-        save_results(args.save, results)
-    if not args.compare:
-        for i, r in enumerate(results):
-            print(_summary(i, r))
-        return 0
-    other = parse_file(args.compare)
-    expected = run_function(other, inputs, find_entry(other, args.entry))
-    diffs = diff_results(results, expected, args.rtol, args.atol)
-    for d in diffs:
-        print(d.describe())
-    return 0 if all(d.ok for d in diffs) else 1
+    other = parse_file(args.compare) if args.compare else None
+    input_sets = _input_sets(args, func_op)
+    ok = True
+    for i, (label, inputs) in enumerate(input_sets):
+        # with --compare, FILE runs in its own precision: its float64 run is the reference
+        results = run_function(module, inputs, func_op, float64=args.reference == "f64" and other is None)
+        if args.save and i == 0:
+            save_results(args.save, results)
+        if other is None:
+            if len(input_sets) > 1:
+                print(f"inputs: {label}")
+            for j, r in enumerate(results):
+                print(_summary(j, r))
+            continue
+        print(f"inputs: {label}")
+        verdicts = _compare(args, module, func_op, other, inputs, results)
+        for v in verdicts:
+            print(v.describe())
+        ok = ok and all(v.ok for v in verdicts)
+    return 0 if ok else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -25,7 +25,7 @@ from xdsl.ir import Operation
 _erf = np.vectorize(_pymath.erf, otypes=[np.float64])
 
 from fusionopt.interpreter.common import as_type, compute_dtype_args, elementwise, functions_from_table
-from fusionopt.interpreter.values import attribute_value, element_dtype, unsigned_view
+from fusionopt.interpreter.values import attribute_value, element_dtype, storage_dtype, unsigned_view
 
 
 def _bool_aware(int_fn, bool_fn):
@@ -128,8 +128,10 @@ def _unsigned_cast(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _bitcast(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    arr = np.asarray(args[0])
-    out = arr.view(element_dtype(op.results[0].type))
+    """Reinterpret the declared bits: in float64 mode values are rounded to their storage type
+    first (a bitcast has no wider meaning) and the result widened again."""
+    arr = np.asarray(args[0]).astype(storage_dtype(op.operands[0].type), copy=False)
+    out = arr.view(storage_dtype(op.results[0].type)).astype(element_dtype(op.results[0].type), copy=False)
     return (out[()] if out.ndim == 0 else out,)
 
 

@@ -1,9 +1,33 @@
-"""Comparing two runs' results: per-result max abs / max rel difference and a verdict.
+"""Comparing runs' results: two judges, each saying which criterion held and at what tolerance.
 
-A result matches when shapes agree and every element satisfies
-`|a - b| <= atol + rtol * |b|` (numpy's `allclose` rule, `b` the reference), with NaN equal
-to NaN at the same position and infinities required to match exactly. The reported relative
-difference is `|a - b| / max(|a|, |b|)` (at most 2), the reported absolute one `|a - b|`.
+`diff_results(actual, expected, rtol, atol)` -- two runs in the same precision (numpy's
+`allclose` rule, `b` the expected side): a result matches when shapes agree and every element
+satisfies `|a - b| <= atol + rtol * |b|`, NaN equal to NaN at the same position, infinities
+matching exactly. `describe()` says whether the relative term alone ("rel"), the absolute term
+alone ("abs") or only their sum ("abs+rel") covered the largest differences, with both
+tolerances, so a max_rel_diff far above rtol never sits next to a bare "ok".
+
+`judge_against_reference(actual, baseline, reference, rtol)` -- the rewrite judged against the
+truth: `actual` is the transformed program in its own precision, `baseline` the input program
+in its own precision and `reference` the input program run in float64 (see `values.py`). Each
+result passes by one of two criteria:
+
+  (a) "within tolerance of the f64 reference": `|actual - ref| <= rtol*|ref| + atol` everywhere,
+      with `atol = atol_scale * max|ref|` over the finite reference entries (atol_scale defaults
+      to rtol), so near-zero entries of a large result do not demand impossible relative accuracy;
+  (b) "no worse than the input program's own error": `max|actual - ref| <= 4 * max|baseline -
+      ref| + atol` -- on ill-conditioned inputs the input program is itself far from the truth,
+      and a rewrite may reorder rounding but not add more than a small factor of error.
+
+It fails regardless when shapes differ, and when `actual` is NaN or infinite where `baseline`
+is finite (a rewrite that cancels catastrophically, e.g. a variance as E[x^2] - E[x]^2 on
+constant rows), or finite where both the input program and the reference are NaN/inf. Only
+that is asked where the reference is NaN/inf (no value in exact arithmetic, or beyond every
+finite value: which special value comes out depends on evaluation order), and nothing where the
+input program itself overflowed (non-finite, the reference finite). Integer and i1 results must equal the input program or
+the reference exactly, and `rtol=0` means "bit-identical to the input program".
+
+The relative differences reported are `|a - b| / max(|a|, |b|)` (at most 2).
 """
 
 from __future__ import annotations
@@ -15,6 +39,12 @@ import numpy as np
 
 DEFAULT_RTOL = 1e-4
 DEFAULT_ATOL = 1e-5
+NO_WORSE_FACTOR = 4.0
+
+WITHIN_REFERENCE = "within tolerance of the f64 reference"
+NO_WORSE = "no worse than the input program's own error vs the f64 reference"
+IDENTICAL = "identical to the input program"
+EXACT_INTEGERS = "integers equal"
 
 
 @dataclass(frozen=True)
@@ -24,29 +54,54 @@ class ResultDiff:
     max_rel: float
     ok: bool
     note: str = ""
+    rtol: float = float("nan")
+    atol: float = float("nan")
+    criterion: str = ""  # "rel", "abs" or "abs+rel": which allclose term covered the differences
 
     def describe(self) -> str:
-        verdict = "ok" if self.ok else "MISMATCH"
+        verdict = f"ok by {self.criterion}" if self.ok and self.criterion else ("ok" if self.ok else "MISMATCH")
+        tols = f" (rtol={self.rtol:.1e} atol={self.atol:.1e})" if self.rtol == self.rtol else ""
         extra = f" ({self.note})" if self.note else ""
-        return f"result{self.index}: max_abs_diff={self.max_abs:.3e} max_rel_diff={self.max_rel:.3e} {verdict}{extra}"
+        return (f"result{self.index}: max_abs_diff={self.max_abs:.3e} max_rel_diff={self.max_rel:.3e} "
+                f"{verdict}{tols}{extra}")
+
+
+def _as_f64_pair(actual: np.ndarray, expected: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return np.asarray(actual).astype(np.float64), np.asarray(expected).astype(np.float64)
+
+
+def _abs_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """|a - b| with NaN == NaN and equal infinities counting 0, any other non-finite gap inf."""
+    same = (np.isnan(a) & np.isnan(b)) | (np.isinf(a) & (a == b))
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: decided by `same` / below
+        diff = np.where(same, 0.0, np.abs(a - b))
+    return np.where(np.isnan(diff), np.inf, diff)
+
+
+def _rel_diff(abs_diff: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    scale = np.maximum(np.abs(a), np.abs(b))  # the larger magnitude: near-zero b stays bounded
+    scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.where(abs_diff == 0, 0.0, abs_diff / scale)
+
+
+def _max(x: np.ndarray) -> float:
+    return float(x.max()) if x.size else 0.0
 
 
 def diff_result(index: int, actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> ResultDiff:
     actual, expected = np.asarray(actual), np.asarray(expected)
     if actual.shape != expected.shape:
-        return ResultDiff(index, float("inf"), float("inf"), False, f"shape {list(actual.shape)} vs {list(expected.shape)}")
-    a, b = actual.astype(np.float64), expected.astype(np.float64)
-    both_nan = np.isnan(a) & np.isnan(b)
-    same_inf = np.isinf(a) & (a == b)
-    abs_diff = np.where(both_nan | same_inf, 0.0, np.abs(a - b))
-    abs_diff = np.where(np.isnan(abs_diff), np.inf, abs_diff)  # NaN on one side only
-    # relative to the larger magnitude, so near-zero references do not produce huge ratios
-    scale = np.maximum(np.abs(a), np.abs(b))
-    rel_diff = np.where(abs_diff == 0, 0.0, abs_diff / np.where(scale > 0, scale, 1.0))
-    ok = bool(np.all(abs_diff <= atol + rtol * np.abs(np.where(np.isfinite(b), b, 0))))
-    max_abs = float(abs_diff.max()) if abs_diff.size else 0.0
-    max_rel = float(rel_diff.max()) if rel_diff.size else 0.0
-    return ResultDiff(index, max_abs, max_rel, ok)
+        return ResultDiff(index, float("inf"), float("inf"), False, f"shape {list(actual.shape)} vs {list(expected.shape)}",
+                          rtol, atol)
+    a, b = _as_f64_pair(actual, expected)
+    abs_diff = _abs_diff(a, b)
+    rel_bound = rtol * np.abs(np.where(np.isfinite(b), b, 0))
+    ok = bool(np.all(abs_diff <= atol + rel_bound))
+    criterion = ""
+    if ok:
+        criterion = "rel" if np.all(abs_diff <= rel_bound) else "abs" if np.all(abs_diff <= atol) else "abs+rel"
+    return ResultDiff(index, _max(abs_diff), _max(_rel_diff(abs_diff, a, b)), ok, "", rtol, atol, criterion)
 
 
 def diff_results(
@@ -54,5 +109,127 @@ def diff_results(
 ) -> list[ResultDiff]:
     """One `ResultDiff` per result; a different result count is one failing entry."""
     if len(actual) != len(expected):
-        return [ResultDiff(0, float("inf"), float("inf"), False, f"{len(actual)} results vs {len(expected)}")]
+        return [ResultDiff(0, float("inf"), float("inf"), False, f"{len(actual)} results vs {len(expected)}", rtol, atol)]
     return [diff_result(i, a, b, rtol, atol) for i, (a, b) in enumerate(zip(actual, expected))]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One result judged against the f64 reference: which criterion held, with its figures."""
+
+    index: int
+    ok: bool
+    criterion: str  # WITHIN_REFERENCE, NO_WORSE, IDENTICAL or EXACT_INTEGERS; "" when failed
+    max_abs: float  # max |actual - reference| over the judged positions
+    max_rel: float
+    baseline_abs: float  # max |baseline - reference|: the input program's own error
+    rtol: float
+    atol: float
+    note: str = ""  # why it failed, or which positions were not judged
+
+    def describe(self) -> str:
+        figures = (f"max_abs_err={self.max_abs:.3e} max_rel_err={self.max_rel:.3e} "
+                   f"(input program's own max_abs_err={self.baseline_abs:.3e})")
+        bound = NO_WORSE_FACTOR * self.baseline_abs + self.atol
+        tols = (f"rtol={self.rtol:.1e} atol={self.atol:.3e}, "
+                f"no-worse bound {NO_WORSE_FACTOR:g}*{self.baseline_abs:.3e}+atol={bound:.3e}")
+        extra = f" [{self.note}]" if self.note else ""
+        if self.ok:
+            return f"result{self.index}: ok, {self.criterion}: {figures}; {tols}{extra}"
+        return f"result{self.index}: FAILED: {figures}; {tols}{extra}"
+
+
+def _first(mask: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.argwhere(mask)[0]) if mask.ndim else ()
+
+
+def _new_nonfinite_note(a: np.ndarray, b: np.ndarray, r: np.ndarray) -> str:
+    """Non-empty when `actual` is NaN/inf where the input program is finite (always a failure)."""
+    bad = ~np.isfinite(a) & np.isfinite(b)
+    if not np.any(bad):
+        return ""
+    at = _first(bad)
+    return (f"NaN/inf at {int(bad.sum())} position(s) where the input program is finite; first at "
+            f"{list(at)}: actual={a[at]:.6g} input={b[at]:.6g} f64 reference={r[at]:.6g}")
+
+
+def _judged_positions(b: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, str]:
+    """Where the values are judged (a finite reference the input program also reaches), and a
+    note on the rest. A NaN reference (inf - inf, 0 * inf) has no value even in exact
+    arithmetic, and a +-inf one exceeds every finite value of the type (an infinite input, or an
+    f64 overflow that f64 programs share with their reference): which special value comes out
+    there depends on evaluation order, e.g. of a reassociated dot chain over masked or extreme
+    inputs, so there the rewrite need only be non-finite too (`_finite_where_infinite_note`).
+    Positions where only the input program overflowed are its own error, not the rewrite's."""
+    undefined = ~np.isfinite(r)
+    overflowed = ~np.isfinite(b) & np.isfinite(r)
+    parts = [f"{int(m.sum())} position(s) {why} not judged" for m, why in (
+        (undefined, "where the f64 reference is NaN/inf"), (overflowed, "where the input program itself overflowed"))
+        if np.any(m)]
+    return ~(undefined | overflowed), "; ".join(parts)
+
+
+def _finite_where_infinite_note(a: np.ndarray, b: np.ndarray, r: np.ndarray) -> str:
+    """Non-empty when `actual` is finite where the reference and the input program are not."""
+    bad = np.isfinite(a) & ~np.isfinite(r) & ~np.isfinite(b)
+    if not np.any(bad):
+        return ""
+    at = _first(bad)
+    return (f"finite at {int(bad.sum())} position(s) where the input program and the f64 reference are not; "
+            f"first at {list(at)}: actual={a[at]:.6g} input={b[at]:.6g} f64 reference={r[at]:.6g}")
+
+
+def _exact_verdict(index: int, actual: np.ndarray, baseline: np.ndarray, reference: np.ndarray,
+                   criterion: str, rtol: float) -> Verdict:
+    """Integer/i1 results (equal to the input program or the reference), or rtol=0 (identical)."""
+    a, b = _as_f64_pair(actual, baseline)
+    diff = _abs_diff(a, b)
+    ok = not np.any(diff)
+    if not ok and criterion == EXACT_INTEGERS:
+        ok = np.array_equal(np.asarray(actual), np.asarray(reference))
+    note = "" if ok else f"{int((diff != 0).sum())} element(s) differ from the input program ({criterion} required)"
+    return Verdict(index, bool(ok), criterion if ok else "", _max(diff), _max(_rel_diff(diff, a, b)), 0.0, rtol, 0.0, note)
+
+
+def judge_result(index: int, actual: np.ndarray, baseline: np.ndarray, reference: np.ndarray,
+                 rtol: float = DEFAULT_RTOL, atol_scale: float | None = None) -> Verdict:
+    """One result judged by criterion (a), else (b) (see module doc)."""
+    actual, baseline, reference = np.asarray(actual), np.asarray(baseline), np.asarray(reference)
+    if not actual.shape == baseline.shape == reference.shape:
+        shapes = f"shape {list(actual.shape)} vs input program {list(baseline.shape)}"
+        return Verdict(index, False, "", float("inf"), float("inf"), 0.0, rtol, 0.0, shapes)
+    if baseline.dtype.kind in "biu":
+        return _exact_verdict(index, actual, baseline, reference, EXACT_INTEGERS, rtol)
+    if rtol == 0:
+        return _exact_verdict(index, actual, baseline, reference, IDENTICAL, rtol)
+    a, b = _as_f64_pair(actual, baseline)
+    r = reference.astype(np.float64)
+    finite_ref = np.abs(r[np.isfinite(r)])
+    atol = (rtol if atol_scale is None else atol_scale) * _max(finite_ref)
+    judged, skip_note = _judged_positions(b, r)
+    err, base_err = _abs_diff(a, r)[judged], _abs_diff(b, r)[judged]
+    max_abs, max_rel = _max(err), _max(_rel_diff(err, a[judged], r[judged]))
+    base_abs = _max(base_err)
+    note = _new_nonfinite_note(a, b, r) or _finite_where_infinite_note(a, b, r)
+    if note:
+        return Verdict(index, False, "", max_abs, max_rel, base_abs, rtol, atol, "; ".join(filter(None, [note, skip_note])))
+    r_mag = np.where(np.isfinite(r[judged]), np.abs(r[judged]), 0.0)
+    if np.all(err <= rtol * r_mag + atol):
+        criterion = WITHIN_REFERENCE
+    elif max_abs <= NO_WORSE_FACTOR * base_abs + atol:
+        criterion = NO_WORSE
+    else:
+        return Verdict(index, False, "", max_abs, max_rel, base_abs, rtol, atol,
+                       "; ".join(filter(None, ["neither criterion holds", skip_note])))
+    return Verdict(index, True, criterion, max_abs, max_rel, base_abs, rtol, atol, skip_note)
+
+
+def judge_against_reference(
+    actual: Sequence[np.ndarray], baseline: Sequence[np.ndarray], reference: Sequence[np.ndarray],
+    rtol: float = DEFAULT_RTOL, atol_scale: float | None = None,
+) -> list[Verdict]:
+    """One `Verdict` per result (see module doc); a different result count is one failure."""
+    if not len(actual) == len(baseline) == len(reference):
+        note = f"{len(actual)} results vs {len(baseline)} in the input program"
+        return [Verdict(0, False, "", float("inf"), float("inf"), 0.0, rtol, 0.0, note)]
+    return [judge_result(i, a, b, r, rtol, atol_scale) for i, (a, b, r) in enumerate(zip(actual, baseline, reference))]

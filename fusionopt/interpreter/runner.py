@@ -3,7 +3,9 @@
     module = parse_file("m.mlir")
     entry = find_entry(module)                  # the only public func, else main / main_graph
     inputs = random_inputs(entry, seed=0)       # floats ~ N(0,1), ints in [0,16), i1 random bits
+    inputs = family_inputs(entry, "offset")     # or an adversarial family (input_families.py)
     outputs = run_function(module, inputs)      # list of numpy arrays, one per result
+    reference = run_function(module, inputs, float64=True)  # every float type computed in f64
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from fusionopt.diagnostics import FusionError, location_of
-from fusionopt.interpreter.values import UnsupportedValue, element_dtype, is_float_dtype
+from fusionopt.interpreter.input_families import DEFAULT_INT_RANGE, family_inputs
+from fusionopt.interpreter.values import UnsupportedValue, compute_float64, element_dtype, storage_dtype
 
-DEFAULT_INT_RANGE = (0, 16)
 _ENTRY_NAMES = ("main", "main_graph")
 
 
@@ -76,23 +78,10 @@ def find_entry(module: ModuleOp, name: str | None = None) -> FuncOp:
 
 
 def random_inputs(func_op: FuncOp, seed: int = 0, int_range: tuple[int, int] = DEFAULT_INT_RANGE) -> list[np.ndarray]:
-    """Deterministic random arguments for `func_op` following its argument types.
-
-    Floats ~ N(0, 1) rounded to the declared type; integers uniform in `[lo, hi)`; i1 random bits.
-    """
-    rng = np.random.default_rng(seed)
-    values = []
-    for arg_type in func_op.function_type.inputs:
-        dtype = element_dtype(arg_type)
-        shape = tuple(arg_type.get_shape()) if isinstance(arg_type, TensorType) else ()
-        if dtype == np.bool_:
-            value = rng.integers(0, 2, size=shape).astype(np.bool_)
-        elif is_float_dtype(dtype):
-            value = rng.standard_normal(size=shape).astype(dtype)
-        else:
-            value = rng.integers(int_range[0], int_range[1], size=shape).astype(dtype)
-        values.append(value if shape else value[()])
-    return values
+    """Deterministic random arguments for `func_op` following its argument types: the "random"
+    input family (floats ~ N(0, 1) in the declared type; integers uniform in `[lo, hi)`; i1
+    random bits). See `input_families` for the adversarial families."""
+    return family_inputs(func_op, "random", seed, int_range)
 
 
 def check_inputs(func_op: FuncOp, inputs: Sequence[Any]) -> list[Any]:
@@ -107,18 +96,24 @@ def check_inputs(func_op: FuncOp, inputs: Sequence[Any]) -> list[Any]:
         shape = tuple(t.get_shape()) if isinstance(t, TensorType) else ()
         if value.shape != shape:
             raise FusionError(f"input {i} has shape {list(value.shape)}, argument type is {t}", location_of(func_op))
-        value = value.astype(element_dtype(t), copy=False)
+        # rounded to the declared type first, so a float64 run sees the values an f32 run sees
+        value = value.astype(storage_dtype(t), copy=False).astype(element_dtype(t), copy=False)
         checked.append(value if shape else value[()])
     return checked
 
 
-def run_function(module: ModuleOp, inputs: Sequence[Any], entry: str | FuncOp | None = None) -> list[np.ndarray]:
-    """Execute the entry function on `inputs`; returns one contiguous array per result."""
+def run_function(
+    module: ModuleOp, inputs: Sequence[Any], entry: str | FuncOp | None = None, *, float64: bool = False
+) -> list[np.ndarray]:
+    """Execute the entry function on `inputs`; returns one contiguous array per result.
+
+    `float64=True` is the reference run: every float type computes as float64 (inputs and
+    constants rounded to their declared type, then widened; see `values.compute_float64`)."""
     func_op = entry if isinstance(entry, FuncOp) else find_entry(module, entry)
-    args = tuple(check_inputs(func_op, inputs))
     interpreter = make_interpreter(module)
     try:
-        with np.errstate(all="ignore"):  # IEEE inf/NaN and integer wraparound are semantics here
+        with compute_float64(float64), np.errstate(all="ignore"):  # IEEE inf/NaN, int wraparound
+            args = tuple(check_inputs(func_op, inputs))
             results = interpreter.call_op(func_op, args)
     except FusionError:
         raise

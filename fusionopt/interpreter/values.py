@@ -8,9 +8,20 @@ Element types: f16 -> float16 and f64 -> float64 (numpy computes them in the dec
 bf16 -> `ml_dtypes.bfloat16` when ml_dtypes is installed (otherwise float32, i.e. bf16 results
 are then more precise than a device's by up to 2^-8 relative), i1 -> bool, iN -> intN,
 index -> int64 (a 64-bit target).
+
+float64 reference mode: inside `with compute_float64():` every float type (f16, bf16, f32,
+f64) *computes* as float64 -- `element_dtype` answers float64 -- so a run gives the program's
+exact-arithmetic value up to f64 rounding, the reference that rewrites are judged against.
+What the bytes of a dense constant or a bitcast operand *mean* still follows the declared type
+(`storage_dtype`): constants are decoded in their storage type and then widened, so the f64 run
+computes the same program, not one with more precise constants.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -47,8 +58,34 @@ class UnsupportedValue(Exception):
     """A type or attribute the interpreter cannot represent (reported as a user error)."""
 
 
+_FLOAT64 = ContextVar("fusionopt_compute_float64", default=False)
+_F64 = np.dtype(np.float64)
+
+
+@contextmanager
+def compute_float64(enabled: bool = True) -> Iterator[None]:
+    """Within the block, every float type computes as float64 (the reference run; see above)."""
+    token = _FLOAT64.set(enabled)
+    try:
+        yield
+    finally:
+        _FLOAT64.reset(token)
+
+
+def float64_mode() -> bool:
+    """Whether float types currently compute as float64 (`compute_float64`)."""
+    return _FLOAT64.get()
+
+
 def element_dtype(t: Attribute) -> np.dtype:
-    """numpy dtype of a scalar MLIR type (or of a tensor's element type)."""
+    """numpy dtype values of a scalar MLIR type (or a tensor's element type) compute in:
+    the declared type, except float64 for every float type under `compute_float64`."""
+    dtype = storage_dtype(t)
+    return _F64 if is_float_dtype(dtype) and _FLOAT64.get() else dtype
+
+
+def storage_dtype(t: Attribute) -> np.dtype:
+    """numpy dtype of the declared type's bits: how dense constants and bitcasts read them."""
     if isinstance(t, TensorType):
         t = t.get_element_type()
     if isinstance(t, IndexType):
@@ -82,11 +119,12 @@ def scalar(value: object, dtype: np.dtype) -> np.generic:
     return np.asarray(value, dtype=dtype)[()]
 
 
-def _dense_to_array(attr: DenseIntOrFPElementsAttr, dtype: np.dtype) -> np.ndarray:
+def _dense_to_array(attr: DenseIntOrFPElementsAttr, dtype: np.dtype, storage: np.dtype) -> np.ndarray:
+    """The constant's bytes decoded as `storage` (its declared type), then cast to `dtype`."""
     shape = tuple(attr.get_shape() or ())
     raw = attr.data.data
     count = int(np.prod(shape, dtype=np.int64))
-    storage = np.dtype(np.uint8) if dtype == np.bool_ else dtype
+    storage = np.dtype(np.uint8) if dtype == np.bool_ else storage
     flat = np.frombuffer(raw, dtype=storage.newbyteorder("<"))
     if dtype == np.bool_:
         flat = flat != 0
@@ -98,9 +136,9 @@ def _dense_to_array(attr: DenseIntOrFPElementsAttr, dtype: np.dtype) -> np.ndarr
 
 def attribute_value(attr: Attribute, type_attr: Attribute) -> np.ndarray | np.generic:
     """numpy value of a constant attribute (`arith.constant`'s `value`)."""
-    dtype = element_dtype(type_attr)
+    dtype, storage = element_dtype(type_attr), storage_dtype(type_attr)
     if isinstance(attr, DenseIntOrFPElementsAttr):
-        return _dense_to_array(attr, dtype)
+        return _dense_to_array(attr, dtype, storage)
     if isinstance(attr, DenseResourceAttr):
         raise UnsupportedValue(
             f"cannot execute dense_resource<{attr.resource_handle.data}>: its data is not in the IR"
@@ -110,8 +148,8 @@ def attribute_value(attr: Attribute, type_attr: Attribute) -> np.ndarray | np.ge
         if dtype == np.bool_:
             return np.bool_(value != 0)
         return scalar(_wrap_int(value, dtype), dtype)
-    if isinstance(attr, FloatAttr):
-        return scalar(attr.value.data, dtype)
+    if isinstance(attr, FloatAttr):  # rounded to the declared type first (see module doc)
+        return scalar(scalar(attr.value.data, storage), dtype)
     raise UnsupportedValue(f"unsupported constant attribute {attr}")
 
 

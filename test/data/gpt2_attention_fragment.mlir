@@ -1,4 +1,4 @@
-// Real fragment of /work/shared/models/gpt2_mini/gpt2_mini.args.linalg.mlir (source lines 165-230
+// Real fragment of ../shared/models/gpt2_mini/gpt2_mini.args.linalg.mlir (source lines 165-230
 // of @main_graph: q/k/v split, transposes, batch_matmul, causal mask, multi-result softmax max).
 // Free values became function arguments; used by test/unit/test_models_roundtrip.py.
 builtin.module {

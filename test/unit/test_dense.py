@@ -20,8 +20,9 @@ from fusionopt.dialects.dense import (
     splat_dense,
 )
 from fusionopt.ir_io import parse_module, print_module
+from fusionopt.corpus import CORPUS_MISSING, corpus_dir
 
-MODELS = Path(__file__).resolve().parents[3] / "shared" / "models"
+MODELS = corpus_dir()
 
 
 def constant_module(attr_text: str, type_text: str) -> str:
@@ -142,7 +143,7 @@ def test_malformed_dense_is_a_located_error(literal: str, message: str):
         parse_module(constant_module(literal, "tensor<2x3xf32>"), "bad.mlir")
 
 
-@pytest.mark.skipif(not MODELS.is_dir(), reason="/work/shared/models is not present")
+@pytest.mark.skipif(not MODELS.is_dir(), reason=CORPUS_MISSING)
 def test_inline_model_loads_in_little_memory():
     """Peak RSS of a fresh interpreter that parses and prints a 4.8 MB inline-weights model."""
     path = MODELS / "bert_mini" / "bert_mini.inline.linalg.mlir"

@@ -25,11 +25,14 @@ IREE_COMPILE = shutil.which("iree-compile")
 PASS_FILES = {
     "form-dispatch-regions": "form-dispatch-regions.mlir",
     "form-dispatch-regions{aggressive=true}": "form-dispatch-regions.mlir",
+    "form-dispatch-regions{reduction-chains=all}": "form-dispatch-regions.mlir",
+    "form-dispatch-regions{reduction-chains=none}": "form-dispatch-regions.mlir",
     "convert-to-flow": "convert-to-flow.mlir",
     "linalg-fold-transpose-into-matmul": "linalg-fold-transpose-into-matmul.mlir",
     "linalg-fold-unit-reshapes": "linalg-fold-unit-reshapes.mlir",
     "linalg-interchange-for-fusion": "linalg-interchange-for-fusion.mlir",
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions.mlir",
+    "linalg-merge-sibling-reductions{rewrite-variance=true}": "linalg-merge-sibling-reductions.mlir",
     "dispatch-creation": "form-dispatch-regions.mlir",
 }
 

@@ -19,6 +19,7 @@ from fusionopt.elementwise_cases import (
 )
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics, run_module
+from fusionopt.corpus import CORPUS_MISSING, corpus_dir
 
 CONVERT_AND_FUSE = "convert-graph-to-linalg,linalg-fuse-elementwise"
 
@@ -127,7 +128,7 @@ def test_conservative_mode_keeps_views_and_pads():
     assert ops_named(after, "tensor.pad") and ops_named(after, "tensor.extract_slice")
 
 
-SHARED_MODELS = Path(__file__).resolve().parents[3] / "shared" / "models"
+SHARED_MODELS = corpus_dir()
 MODEL_FILES = sorted(SHARED_MODELS.glob("*/*.args.linalg.mlir"))
 
 
@@ -139,7 +140,7 @@ def structured_counts(module) -> tuple[int, int, int]:
     return len(generics) - reductions, reductions, contractions
 
 
-@pytest.mark.skipif(not MODEL_FILES, reason="/work/shared/models not present (real-model corpus)")
+@pytest.mark.skipif(not MODEL_FILES, reason=CORPUS_MISSING)
 @pytest.mark.parametrize("path", MODEL_FILES, ids=lambda p: p.parent.name)
 def test_real_models_fuse_and_stay_equal(path):
     text = path.read_text()

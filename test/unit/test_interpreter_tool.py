@@ -78,3 +78,33 @@ def test_missing_npz_entry(files, tmp_path: Path, capsys) -> None:
     np.savez(tmp_path / "in.npz", arg0=np.ones(3, np.float32))
     assert fusion_run(str(files["add"]), "--inputs", str(tmp_path / "in.npz")) == 1
     assert "no entry for argument 1" in capsys.readouterr().err
+
+
+def test_family_inputs_and_float64_reference(files, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "c.npz"
+    assert fusion_run(str(files["add"]), "--inputs", "constant", "--int-range", "4,9", "--save", str(out)) == 0
+    saved = np.load(out)
+    assert saved["result0"].dtype == np.float32 and np.all(saved["result0"] == np.float32(0.02))
+    assert saved["result1"].tolist() == [8, 8, 8]
+    assert fusion_run(str(files["add"]), "--float64", "--inputs", "offset", "--save", str(out)) == 0
+    assert np.load(out)["result0"].dtype == np.float64
+    assert "result0: 3 float64" in capsys.readouterr().out
+
+
+def test_compare_against_f64_reference_on_families(files, capsys) -> None:
+    families = "random,constant,offset,zeros,extreme,mask,ids-edge"
+    assert fusion_run(str(files["add"]), "--compare", str(files["add"]), "--reference", "f64", "--families", families) == 0
+    out = capsys.readouterr().out
+    assert out.count("result0: ok, within tolerance of the f64 reference") == 7
+    assert "inputs: offset (seed 0)" in out and "result1: ok, integers equal" in out
+    assert fusion_run(str(files["add"]), "--compare", str(files["tiny"]), "--reference", "f64") == 1
+    assert "result0: FAILED" in capsys.readouterr().out
+
+
+def test_families_errors(files, tmp_path: Path, capsys) -> None:
+    with pytest.raises(SystemExit):
+        main([str(files["add"]), "--compare", str(files["add"]), "--families", "random,nope"])
+    assert "unknown input families ['nope']" in capsys.readouterr().err
+    np.savez(tmp_path / "in.npz", arg0=np.ones(3, np.float32), arg1=np.ones(3, np.int32))
+    assert fusion_run(str(files["add"]), "--inputs", str(tmp_path / "in.npz"), "--families", "offset") == 1
+    assert "cannot be combined with --inputs IN.npz" in capsys.readouterr().err

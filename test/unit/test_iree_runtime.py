@@ -2,7 +2,7 @@
 what the numpy interpreter computes on the input (IREE keeps our regions as given).
 
 Programs: the real gpt2 attention fragment in test/data (no shared corpus needed) and the shared
-mlp_towers model (skipped without /work/shared). Negative controls: other inputs give other
+mlp_towers model (skipped without ../shared). Negative controls: other inputs give other
 numbers, broken IR makes `compile_vmfb` raise with IREE's diagnostics. The benchmark helper is
 checked against the flow IR: the dispatch calls it profiles per call are the `flow.dispatch`
 sites. IREE must recognise our folded contractions as matmuls (a former performance bug,
@@ -24,10 +24,11 @@ from fusionopt.iree_tools import (
     iree_available, run_vmfb, save_inputs,
 )
 from fusionopt.testing import apply_pipeline, random_inputs, run_module
+from fusionopt.corpus import corpus_dir
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 FRAGMENT = DATA / "gpt2_attention_fragment.mlir"
-MLP_TOWERS = Path("/work/shared/models/mlp_towers/mlp_towers.args.linalg.mlir")
+MLP_TOWERS = corpus_dir() / "mlp_towers" / "mlp_towers.args.linalg.mlir"
 FLAGS = cpu_flags("generic")
 # IREE's tiled float32 sums are reassociated relative to the interpreter's.
 ATOL, RTOL = 5e-4, 1e-3
@@ -65,7 +66,7 @@ def fragment(tmp_path_factory) -> Compiled:
 @pytest.fixture(scope="module")
 def mlp_towers(tmp_path_factory) -> Compiled:
     if not MLP_TOWERS.is_file():
-        pytest.skip("/work/shared/models is absent (shared model corpus)")
+        pytest.skip("../shared/models is absent (shared model corpus)")
     return Compiled(MLP_TOWERS, tmp_path_factory.mktemp("mlp"), weight_scale=0.1)
 
 

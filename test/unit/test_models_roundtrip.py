@@ -1,6 +1,6 @@
 """Real model IR loads, verifies, prints, re-parses identically, and `iree-opt` accepts our output.
 
-Covers every `*.linalg.mlir` / `*.linalg.generic.mlir` under /work/shared/models (skipped with a
+Covers every `*.linalg.mlir` / `*.linalg.generic.mlir` under ../shared/models (skipped with a
 reason when the shared corpus is absent) and a real gpt2 attention fragment kept in test/data,
 so a fresh clone still exercises batch_matmul, multi-result generic and hex constants.
 """
@@ -16,9 +16,10 @@ from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 
 from fusionopt.dialects.linalg import BatchMatmulOp, GenericOp, MatmulOp
 from fusionopt.ir_io import parse_module, print_module
+from fusionopt.corpus import CORPUS_MISSING, corpus_dir
 
 ROOT = Path(__file__).resolve().parents[2]
-MODELS = ROOT.parent / "shared" / "models"
+MODELS = corpus_dir()
 FRAGMENT = ROOT / "test" / "data" / "gpt2_attention_fragment.mlir"
 MODEL_FILES = [
     *sorted(MODELS.glob("*/*.linalg.mlir")),
@@ -26,7 +27,7 @@ MODEL_FILES = [
 ]
 IREE_OPT = shutil.which("iree-opt")
 
-needs_shared = pytest.mark.skipif(not MODELS.is_dir(), reason="/work/shared/models is not present")
+needs_shared = pytest.mark.skipif(not MODELS.is_dir(), reason=CORPUS_MISSING)
 needs_iree = pytest.mark.skipif(IREE_OPT is None, reason="iree-opt is not on PATH")
 
 PARALLEL, REDUCTION = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()

@@ -23,13 +23,14 @@ import pytest
 
 from fusionopt.interpreter.compare import diff_results
 from fusionopt.tools.fusion_run import main as fusion_run_main
+from fusionopt.corpus import CORPUS_MISSING, corpus_dir
 
-MODELS_DIR = Path("/work/shared/models")
+MODELS_DIR = corpus_dir()
 MODELS = ["bert_mini", "gpt2_mini", "mlp_towers"]
 VOCAB = 1024
 WEIGHT_STD = 0.1
 
-pytestmark = pytest.mark.skipif(not MODELS_DIR.is_dir(), reason="/work/shared/models is absent (shared model corpus)")
+pytestmark = pytest.mark.skipif(not MODELS_DIR.is_dir(), reason=CORPUS_MISSING)
 
 
 def model_inputs(name: str, seed: int) -> dict[str, np.ndarray]:

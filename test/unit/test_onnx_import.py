@@ -1,9 +1,9 @@
 """ONNX importer on the real models, its canonical forms, its errors and `fusion-translate`.
 
-Models: `test/data/onnx/*.args.onnx` (copies of /work/shared/models/*/M.args.onnx, every weight
+Models: `test/data/onnx/*.args.onnx` (copies of ../shared/models/*/M.args.onnx, every weight
 a graph input). Inputs as in test_onnx_agreement.py: input_ids in [0, 1024), attention_mask all
 ones, float model inputs ~ N(0, 1), weights ~ N(0, 0.1^2) (its docstring explains why not 1).
-The `.inline.onnx` files (weights as initializers, ~2.3 MB) are only in /work/shared.
+The `.inline.onnx` files (weights as initializers, ~2.3 MB) are only in ../shared.
 """
 
 from __future__ import annotations
@@ -23,15 +23,16 @@ from fusionopt.importers.onnx_import import import_onnx
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.testing import apply_pipeline, run_module
 from fusionopt.tools.fusion_translate import run as translate
+from fusionopt.corpus import CORPUS_MISSING, corpus_dir
 
 ort = pytest.importorskip("onnxruntime")
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "onnx"
-SHARED = Path("/work/shared/models")
+SHARED = corpus_dir()
 MODEL_INPUTS = {"bert_mini": ["input_ids", "attention_mask"], "gpt2_mini": ["input_ids"],
                 "mlp_towers": ["x"]}
 WEIGHT_STD = 0.1
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="/work/shared/models is absent")
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=CORPUS_MISSING)
 
 
 def onnx_inputs(model: onnx.ModelProto, name: str, seed: int = 0) -> dict[str, np.ndarray]:

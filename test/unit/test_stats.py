@@ -12,6 +12,7 @@ import pytest
 
 from fusionopt.ir_io import parse_file, parse_module
 from fusionopt.stats import compute_stats
+from fusionopt.corpus import CORPUS_MISSING, corpus_dir
 
 MAP2 = "affine_map<(d0, d1) -> (d0, d1)>"
 
@@ -356,10 +357,10 @@ def test_a_region_is_one_kernel_copies_are_not_kernels_and_a_returned_splat_is()
     assert s["ops"]["flow.return"] == 1 and s["ops"]["linalg.generic"] == 2
 
 
-SHARED_MODELS = Path(__file__).resolve().parents[3] / "shared" / "models"
+SHARED_MODELS = corpus_dir()
 
 
-@pytest.mark.skipif(not SHARED_MODELS.is_dir(), reason="needs /work/shared/models (not in a fresh clone)")
+@pytest.mark.skipif(not SHARED_MODELS.is_dir(), reason=CORPUS_MISSING)
 @pytest.mark.parametrize("model", ["bert_mini", "gpt2_mini", "mlp_towers"])
 def test_shared_models_give_the_same_figures_in_custom_and_generic_form(model):
     custom = compute_stats(parse_file(SHARED_MODELS / model / f"{model}.args.linalg.mlir"))

@@ -18,7 +18,11 @@ them into every region that uses them.
 
 Invariants kept by construction:
 - one root per group: roots never join another group, so a region never holds two
-  contractions, a contraction and a softmax reduction, or two chained reductions;
+  contractions or a contraction and a reduction. The one exception, with
+  `reduction_chains`, is a chain of reductions over the same rows joined by elementwise ops
+  (softmax's max then sum, a layer norm's mean then variance): IREE's aggressive fusion
+  keeps such a chain in one region (its `softmax_like_fusion` test) and codegens it as one
+  kernel tiled along the rows, with the input program's exact two-pass numerics;
 - convexity: an op joins only if no path leaves the group and comes back into it, so the
   groups condense into a DAG and each can become a single region;
 - trailing views (reshapes/slices whose results leave the group) are trimmed, so reshapes
@@ -41,6 +45,11 @@ class FusionGroup:
     index: int
     root: Operation
     ops: set[Operation] = field(default_factory=set)
+    # Earlier reductions of a reduction chain (see `chain_reductions`); `root` is the last.
+    chained: list[Operation] = field(default_factory=list)
+
+    def is_root_result(self, value: SSAValue) -> bool:
+        return value.owner is self.root or value.owner in self.chained
 
     @property
     def is_elementwise_only(self) -> bool:
@@ -180,8 +189,8 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
             return False  # only read inside the payload (e.g. tensor.extract): not tileable
         if not operand_map.is_projected_permutation(allow_zero_in_results=True):
             return False
-        if value.owner is group.root and not group.is_elementwise_only:
-            if not reads_root_result_compatibly(group.root, consumer, value):
+        if group.is_root_result(value) and not group.is_elementwise_only:
+            if not reads_root_result_compatibly(value.owner, consumer, value):
                 return False
     return analysis.keeps_group_convex(group, consumer)
 
@@ -253,10 +262,14 @@ def _trim_trailing_views(analysis: FusionAnalysis, group: FusionGroup) -> None:
                 changed = True
 
 
-def decide_fusion_groups(block: Block, aggressive: bool = False) -> FusionAnalysis:
+def decide_fusion_groups(block: Block, aggressive: bool = False, reduction_chains: str = "none") -> FusionAnalysis:
     analysis = FusionAnalysis(block, aggressive)
-    roots = [op for op in analysis.ops if du.is_root_op(op)]
-    root_groups = [analysis.new_group(root) for root in reversed(roots)]
+    if reduction_chains != "none":
+        chain_reductions(analysis, starts_chain=CHAIN_STARTS[reduction_chains])
+    roots = [op for op in analysis.ops if du.is_root_op(op) and op not in analysis.group_of]
+    for root in reversed(roots):
+        analysis.new_group(root)
+    root_groups = sorted(analysis.groups, key=lambda g: analysis.position[g.root], reverse=True)
     for group in root_groups:
         _fuse_producers(analysis, group)
     for group in reversed(root_groups):
@@ -273,3 +286,112 @@ def decide_fusion_groups(block: Block, aggressive: bool = False) -> FusionAnalys
             pass
         _trim_trailing_views(analysis, group)
     return analysis
+
+
+# --- reduction chains (IREE's softmax-like fusion) -----------------------------------------
+
+
+def reduces_same_rows(first: Operation, second: Operation) -> bool:
+    """Both reductions (not contractions) walk the same loops and write the same row layout."""
+    return (
+        du.has_reduction_loops(first) and not du.is_contraction(first)
+        and du.has_reduction_loops(second) and not du.is_contraction(second)
+        and du.loop_extents(first) == du.loop_extents(second)
+        and du.iterator_kinds(first) == du.iterator_kinds(second)
+        and du.result_map(first, 0) == du.result_map(second, 0)
+    )
+
+
+def ops_between(analysis: FusionAnalysis, sources: set[Operation], target: Operation) -> set[Operation]:
+    """Every op on a path from `sources` to `target` (exclusive)."""
+    forward: set[Operation] = set()
+    stack = [u for s in sources for u in analysis.users[s]]
+    while stack:
+        op = stack.pop()
+        if op not in forward and op is not target and analysis.position[op] < analysis.position[target]:
+            forward.add(op)
+            stack.extend(analysis.users[op])
+    between: set[Operation] = set()
+    stack = [p for p in analysis.producers[target] if p in forward]
+    while stack:
+        op = stack.pop()
+        if op not in between:
+            between.add(op)
+            stack.extend(p for p in analysis.producers[op] if p in forward)
+    return between
+
+
+def tiles_with_rows(analysis: FusionAnalysis, op: Operation, first: Operation, links: set[Operation]) -> bool:
+    """An elementwise op over the reductions' whole iteration space, writing it in loop order,
+    reading the chain's values so that tiling along the rows fuses it."""
+    if not du.is_elementwise_linalg(op) or du.loop_extents(op) != du.loop_extents(first):
+        return False
+    if len(op.results) != 1 or not du.is_identity_map(du.result_map(op, 0)):
+        return False
+    for value in du.values_used_inside(op):
+        producer = du.defining_op_in(analysis.block, value)
+        if producer is None or producer not in links:
+            continue
+        operand_map = du.operand_map(op, value)
+        if operand_map is None:
+            return False
+        if du.is_root_op(producer):
+            if not reads_root_result_compatibly(producer, op, value):
+                return False
+        elif not du.is_identity_map(operand_map):
+            return False
+    return True
+
+
+def is_sum_reduction(op: Operation) -> bool:
+    """A reduction whose payload only adds (a sum or mean: the first step of a normalization)."""
+    body = [o for o in op.regions[0].block.ops] if op.regions and op.regions[0].blocks else []
+    return bool(body) and all(o.name in ("arith.addf", "linalg.yield") for o in body)
+
+
+def any_reduction(op: Operation) -> bool:
+    return True
+
+
+# `reduction-chains` modes: which first reductions may start a chain. Normalizations (sum,
+# then sum of squared deviations) run as fast chained as split on llvm-cpu; softmax-like
+# chains (max first) ran 1.8x slower chained (bench/RESULTS.md), so only "all" takes them.
+CHAIN_STARTS = {"normalization": is_sum_reduction, "all": any_reduction}
+
+
+def chain_source(analysis: FusionAnalysis, second: Operation, starts_chain) -> tuple[Operation, set[Operation]] | None:
+    """The nearest earlier reduction that `second` reads only through row-wise elementwise ops."""
+    candidates = [
+        op for op in analysis.ops
+        if analysis.position[op] < analysis.position[second] and reduces_same_rows(op, second)
+        and (starts_chain(op) or op in analysis.group_of)
+    ]
+    for first in reversed(candidates):
+        sources = set(analysis.group_of[first].ops) if first in analysis.group_of else {first}
+        between = ops_between(analysis, sources, second)
+        if not between or any(analysis.group_of.get(op) is not None for op in between):
+            continue
+        links = between | sources
+        if not all(tiles_with_rows(analysis, op, first, links) for op in between):
+            continue
+        if not all(du.is_identity_map(du.operand_map(second, v)) for v in du.dps_inputs(second)
+                   if du.defining_op_in(analysis.block, v) in between):
+            continue
+        return first, between
+    return None
+
+
+def chain_reductions(analysis: FusionAnalysis, starts_chain) -> None:
+    """Groups for chains of same-row reductions (first reduction, elementwise links, next)."""
+    for op in analysis.ops:
+        if not du.is_root_op(op) or du.is_contraction(op) or not du.has_reduction_loops(op):
+            continue
+        found = chain_source(analysis, op, starts_chain)
+        if found is None:
+            continue
+        first, between = found
+        group = analysis.group_of.get(first) or analysis.new_group(first)
+        group.chained.append(group.root)
+        group.root = op
+        for member in (*between, op):
+            analysis.add(group, member)

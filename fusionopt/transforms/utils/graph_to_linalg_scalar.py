@@ -173,4 +173,8 @@ def float_to_int(b: BodyBuilder, x: SSAValue, src: Attribute, dst: Attribute) ->
                                      b.constant(float(lo), wide)))
     is_nan = b.add(arith.CmpfOp(x, x, "uno"))
     as_int = b.add(arith.FPToSIOp(clamped, dst))
-    return b.add(arith.SelectOp(is_nan, b.constant(0, dst), as_int))
+    # The largest float below 2^(w-1) is below INT_MAX too (f32 has no 2^31 - 1): at or past
+    # 2^(w-1) the result saturates to INT_MAX exactly, as graph_numpy (ONNX Cast) does.
+    too_big = b.add(arith.CmpfOp(x, b.constant(2.0 ** (width - 1), wide), "oge"))
+    saturated = b.add(arith.SelectOp(too_big, b.constant(2 ** (width - 1) - 1, dst), as_int))
+    return b.add(arith.SelectOp(is_nan, b.constant(0, dst), saturated))

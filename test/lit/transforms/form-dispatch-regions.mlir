@@ -1,5 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{aggressive=true}" | filecheck %s --check-prefix=AGG
+// RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{reduction-chains=all}" | filecheck %s --check-prefix=ALL
+// RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{reduction-chains=none}" | filecheck %s --check-prefix=NONE
 
 // Matmul + bias + activation: one region; the fill and its constant are cloned inside.
 // CHECK-LABEL: func.func @matmul_bias_relu
@@ -134,7 +136,19 @@ func.func @reduction_elementwise(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// Softmax: max and sum are two roots (chained reductions), each with its consumers.
+// Softmax: max and sum are two roots (chained reductions), each with its consumers. The
+// default chains only normalizations (a sum first); reduction-chains=all puts the whole
+// softmax in one region.
+// ALL-LABEL: func.func @softmax
+// ALL:         flow.dispatch.region -> (tensor<4x8xf32>) {
+// ALL:           arith.maximumf
+// ALL:           math.exp
+// ALL:           iterator_types = ["parallel", "reduction"]
+// ALL:           arith.addf
+// ALL:           arith.divf
+// ALL:           flow.return
+// ALL-NOT:     flow.dispatch.region
+// ALL:         func.return
 // CHECK-LABEL: func.func @softmax
 // CHECK:         %[[EXP:.*]] = flow.dispatch.region -> (tensor<4x8xf32>) {
 // CHECK:           arith.maximumf
@@ -460,4 +474,129 @@ func.func @broadcast_of_computed_value_not_cloned(%a: tensor<4x16xf32>, %w: tens
     linalg.yield %s : f32
   } -> tensor<4x16xf32>
   func.return %add : tensor<4x16xf32>
+}
+
+// -----
+
+// A layer norm: mean, then the sum of squared deviations over the same rows, then the
+// normalisation. By default (reduction-chains=normalization) the chain is one region with the
+// exact two-pass arithmetic; with reduction-chains=none each reduction is a root of its own.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK:         flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:           %[[S:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]}
+// CHECK:           %[[D:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[S]] :
+// CHECK:           %[[Q:.*]] = linalg.generic {{.*}} ins(%[[D]], %[[D]] :
+// CHECK:           %[[V:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[Q]] :
+// CHECK:           %[[N:.*]] = linalg.generic {{.*}} ins(%[[D]], %[[V]] :
+// CHECK:           flow.return %[[N]]
+// CHECK-NOT:     flow.dispatch.region
+// CHECK:         func.return
+// NONE-LABEL: func.func @layer_norm
+// NONE-COUNT-2:  flow.dispatch.region
+// ALL-LABEL: func.func @layer_norm
+// ALL-COUNT-1:   flow.dispatch.region
+// ALL-NOT:       flow.dispatch.region
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+func.func @layer_norm(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 8.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #rows], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %d = linalg.generic {indexing_maps = [#id2, #rows, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<4x8xf32>, tensor<4xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %m = arith.divf %sum, %n : f32
+    %c = arith.subf %in, %m : f32
+    linalg.yield %c : f32
+  } -> tensor<4x8xf32>
+  %q = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%d, %d : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<4x8xf32>
+  %v = linalg.generic {indexing_maps = [#id2, #rows], iterator_types = ["parallel", "reduction"]} ins(%q : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %norm = linalg.generic {indexing_maps = [#id2, #rows, #id2], iterator_types = ["parallel", "parallel"]} ins(%d, %v : tensor<4x8xf32>, tensor<4xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %var: f32, %out: f32):
+    %mv = arith.divf %var, %n : f32
+    %ve = arith.addf %mv, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %y = arith.mulf %in, %r : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  func.return %norm : tensor<4x8xf32>
+}
+
+// -----
+
+// Negative: the second sum reduces the columns, not the rows, so it cannot be tiled along the
+// first one's rows: two regions in every mode.
+// CHECK-LABEL: func.func @sums_over_other_dims
+// CHECK-COUNT-2: flow.dispatch.region
+// ALL-LABEL: func.func @sums_over_other_dims
+// ALL-COUNT-2:   flow.dispatch.region
+func.func @sums_over_other_dims(%x: tensor<4x8xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<4x8xf32>, tensor<4xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %c = arith.subf %in, %sum : f32
+    linalg.yield %c : f32
+  } -> tensor<4x8xf32>
+  %e3 = tensor.empty() : tensor<8xf32>
+  %g = linalg.fill ins(%zero : f32) outs(%e3 : tensor<8xf32>) -> tensor<8xf32>
+  %cols = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%d : tensor<4x8xf32>) outs(%g : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<8xf32>
+  func.return %cols : tensor<8xf32>
+}
+
+// -----
+
+// Negative: a matmul between the two reductions is a root of its own; the chain would hold two
+// roots of different kinds, so the sums stay in separate regions.
+// CHECK-LABEL: func.func @matmul_between_sums
+// CHECK-COUNT-3: flow.dispatch.region
+func.func @matmul_between_sums(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<4x8xf32>, tensor<4xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %c = arith.subf %in, %sum : f32
+    linalg.yield %c : f32
+  } -> tensor<4x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %mm = linalg.matmul ins(%d, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%z : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%mm : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  func.return %t : tensor<4xf32>
 }

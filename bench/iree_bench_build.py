@@ -1,0 +1,121 @@
+"""Build each benchmark variant of a corpus model into an IREE module (bench/iree_runtime.py).
+
+Variants (all from the same corpus model, weights as function arguments):
+- `iree-default`: `M.args.linalg.mlir`, IREE's own dispatch formation;
+- `iree-best`: the same + IREE's most fusing flags (aggressive fusion, horizontal contractions);
+- `ours`: `fusion-opt M.args.linalg.mlir -p dispatch-creation` (IREE keeps our regions);
+- `ours-onnx`: `fusion-translate --import-onnx M.args.onnx | fusion-opt -p graph-to-dispatch`;
+- `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
+  iree-default is the run's noise (A/A), the yardstick for every other ratio.
+Variants for the layer-norm decision (not in the default set; name them with `--variants`):
+- `ours-no-chains`: `dispatch-creation` with `form-dispatch-regions{reduction-chains=none}`
+  (a layer norm's two reductions in two dispatches);
+- `ours-all-chains`: `reduction-chains=all` (softmax's max and sum in one dispatch too);
+- `ours-shifted-variance`: the variance from shifted sums in one multi-result reduction
+  (`linalg-merge-sibling-reductions{rewrite-variance=true}`, chains off).
+Dispatch counts are `flow.dispatch @` call sites after `--compile-to=flow`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from fusionopt.corpus import model_file
+from fusionopt.iree_tools import compile_vmfb, flow_dispatch_names, target_flags
+
+MODELS = ("bert_mini", "gpt2_mini", "mlp_towers")
+VARIANTS = ("iree-default", "iree-best", "ours", "ours-onnx", "aa")
+
+
+def _dispatch_creation(**replacements: str) -> str:
+    """`dispatch-creation`'s passes with some of them given options."""
+    from fusionopt.registry import PIPELINES
+
+    passes = PIPELINES["dispatch-creation"].spec.split(",")
+    return ",".join(replacements.get(p.replace("-", "_"), p) for p in passes)
+
+
+OURS_PIPELINES = {
+    "ours": "dispatch-creation",
+    "ours-no-chains": _dispatch_creation(form_dispatch_regions="form-dispatch-regions{reduction-chains=none}"),
+    "ours-all-chains": _dispatch_creation(form_dispatch_regions="form-dispatch-regions{reduction-chains=all}"),
+    "ours-shifted-variance": _dispatch_creation(
+        linalg_merge_sibling_reductions="linalg-merge-sibling-reductions{rewrite-variance=true}",
+        form_dispatch_regions="form-dispatch-regions{reduction-chains=none}",
+    ),
+}
+BEST_FLAGS = [
+    "--iree-dispatch-creation-enable-aggressive-fusion",
+    "--iree-dispatch-creation-enable-fuse-horizontal-contractions",
+]
+EXTRA_FLAGS = {"iree-best": BEST_FLAGS}
+COPY_OF = {"aa": "iree-default"}
+
+
+def _fusion(cmd: list[str], stdin: str | None = None) -> str:
+    result = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}\nexit {result.returncode}:\n{result.stderr[-4000:]}")
+    return result.stdout
+
+
+def variant_source(model: str, variant: str, work_dir: Path) -> Path:
+    """The `.mlir` IREE compiles for `variant` (ours: produced once into `work_dir`)."""
+    variant = COPY_OF.get(variant, variant)
+    linalg = model_file(model, "args.linalg.mlir")
+    if variant in ("iree-default", "iree-best"):
+        return linalg
+    out = work_dir / f"{model}.{variant}.mlir"
+    if out.is_file():
+        return out
+    if variant in OURS_PIPELINES:
+        text = _fusion(["fusion-opt", str(linalg), "-p", OURS_PIPELINES[variant]])
+    elif variant == "ours-onnx":
+        graph = _fusion(["fusion-translate", "--import-onnx", str(model_file(model, "args.onnx"))])
+        text = _fusion(["fusion-opt", "-", "-p", "graph-to-dispatch"], stdin=graph)
+    else:
+        raise ValueError(f"unknown variant {variant!r} (have: {', '.join((*VARIANTS, *OURS_PIPELINES))})")
+    out.write_text(text)
+    return out
+
+
+def variant_flags(variant: str, target: str) -> list[str]:
+    return target_flags(target) + EXTRA_FLAGS.get(COPY_OF.get(variant, variant), [])
+
+
+def vmfb_path(model: str, variant: str, target: str, work_dir: Path) -> Path:
+    return work_dir / f"{model}.{variant}.{target}.vmfb"
+
+
+def build_variants(model: str, target: str, work_dir: Path, variants=VARIANTS) -> dict[str, Path]:
+    """variant -> vmfb for `target` ("llvm-cpu" or "cuda"), built into `work_dir`.
+
+    `aa` is a file copy of iree-default's vmfb when that is built too (a separately loaded
+    module with the same code), else compiled the same way.
+    """
+    work_dir.mkdir(parents=True, exist_ok=True)
+    built: dict[str, Path] = {}
+    for variant in variants:
+        out = vmfb_path(model, variant, target, work_dir)
+        original = COPY_OF.get(variant)
+        if original in built:
+            built[variant] = Path(shutil.copyfile(built[original], out))
+            continue
+        source = variant_source(model, variant, work_dir)
+        built[variant] = compile_vmfb(source, out, variant_flags(variant, target))
+    return built
+
+
+def dispatch_counts(model: str, target: str, work_dir: Path, variants=VARIANTS) -> dict[str, int]:
+    """variant -> number of `flow.dispatch` call sites (aa reuses iree-default's count)."""
+    counts: dict[str, int] = {}
+    for variant in variants:
+        original = COPY_OF.get(variant)
+        if original in counts:
+            counts[variant] = counts[original]
+            continue
+        source = variant_source(model, variant, work_dir)
+        counts[variant] = len(flow_dispatch_names(source, variant_flags(variant, target)))
+    return counts

@@ -1,0 +1,105 @@
+"""A self-contained folder that times the variants on a GPU machine with no network and no Python.
+
+Why a bundle: the GPU machine cannot reach package registries and has no Python packages, but
+IREE's runtime tools are plain binaries (libc/libstdc++ only) and CUDA modules build without a
+GPU. So this machine builds everything; the GPU machine only runs `run_gpu.sh`
+(bench/gpu_timing.sh), the same interleaved protocol as the CPU benchmark, with `--device=cuda`.
+
+Layout of DIR (kept small: weights are arguments, so modules are small; inputs that are one
+repeated value become IREE splat arguments `--input=SHAPExTYPE=VALUE` instead of `.npy` files):
+  run_gpu.sh                 the protocol (copy of bench/gpu_timing.sh); usage in its header
+  bin/iree-benchmark-module, bin/iree-run-module
+  manifest.tsv               model, variant, vmfb (relative), dispatch count, result count
+  args/M.FAMILY.args         one `--input=...` per line (paths relative to DIR)
+  inputs/M/FAMILY/argN.npy   non-constant arguments
+  vmfb/M.VARIANT.TARGET.vmfb
+  build.txt                  IREE version, target flags, date, families, seed
+Back here, `python bench/iree_runtime.py --gpu-results RESULTS_DIR` turns what the script wrote
+(results.json, outputs/M/FAMILY/VARIANT.rN.npy) into the timing and agreement tables.
+"""
+
+from __future__ import annotations
+
+import datetime
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from iree_bench_build import build_variants, dispatch_counts, variant_flags
+from iree_bench_inputs import model_inputs
+
+from fusionopt.corpus import model_file
+from fusionopt.interpreter import find_entry
+from fusionopt.ir_io import parse_file
+from fusionopt.iree_tools import iree_version, runtime_tools_dir
+
+TEMPLATE = Path(__file__).resolve().parent / "gpu_timing.sh"
+TOOLS = ("iree-benchmark-module", "iree-run-module")
+IREE_TYPES = {"float32": "f32", "float16": "f16", "float64": "f64", "int64": "i64", "int32": "i32",
+              "int8": "i8", "bool": "i1"}
+SIZE_LIMIT_MIB = 60
+
+
+def input_arg(value: np.ndarray, path: Path, bundle: Path) -> str:
+    """A splat when every element is equal (no file), else `@file.npy` relative to the bundle."""
+    flat = value.reshape(-1)
+    if flat.size and np.all(flat == flat[0]) and value.dtype.name in IREE_TYPES:
+        shape = "x".join(str(d) for d in value.shape)
+        scalar = flat[0].item()
+        text = repr(int(scalar)) if value.dtype.kind in "iub" else repr(float(scalar))
+        return f"--input={shape}{'x' if shape else ''}{IREE_TYPES[value.dtype.name]}={text}"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.save(path, value)
+    return f"--input=@{path.relative_to(bundle)}"
+
+
+def write_inputs(bundle: Path, model: str, family: str, seed: int) -> None:
+    values = model_inputs(model, family, seed)
+    folder = bundle / "inputs" / model / family
+    lines = [input_arg(v, folder / f"arg{i}.npy", bundle) for i, v in enumerate(values)]
+    (bundle / "args").mkdir(parents=True, exist_ok=True)
+    (bundle / "args" / f"{model}.{family}.args").write_text("\n".join(lines) + "\n")
+
+
+def copy_tools(bundle: Path) -> None:
+    (bundle / "bin").mkdir(parents=True, exist_ok=True)
+    for tool in TOOLS:
+        shutil.copy2(runtime_tools_dir() / tool, bundle / "bin" / tool)
+
+
+def bundle_size_mib(bundle: Path) -> float:
+    return sum(p.stat().st_size for p in bundle.rglob("*") if p.is_file()) / 2**20
+
+
+def result_count(model: str) -> int:
+    """How many results @main_graph returns (one `--output=` each when the script saves them)."""
+    entry = find_entry(parse_file(model_file(model, "args.linalg.mlir")), "main_graph")
+    return len(entry.function_type.outputs)
+
+
+def write_bundle(bundle: Path, models, target: str, variants, families, seed: int) -> float:
+    """Build every (model, variant) for `target` into `bundle`; returns its size in MiB."""
+    bundle.mkdir(parents=True, exist_ok=True)
+    copy_tools(bundle)
+    shutil.copy2(TEMPLATE, bundle / "run_gpu.sh")
+    (bundle / "vmfb").mkdir(exist_ok=True)
+    manifest = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for model in models:
+            vmfbs = build_variants(model, target, Path(tmp), variants)
+            counts = dispatch_counts(model, target, Path(tmp), variants)
+            n_results = result_count(model)
+            for variant, path in vmfbs.items():
+                dest = bundle / "vmfb" / path.name
+                shutil.copyfile(path, dest)
+                manifest.append(f"{model}\t{variant}\t{dest.relative_to(bundle)}\t{counts[variant]}\t{n_results}")
+            for family in families:
+                write_inputs(bundle, model, family, seed)
+    (bundle / "manifest.tsv").write_text("\n".join(manifest) + "\n")
+    flags = " ".join(variant_flags("iree-default", target))
+    (bundle / "build.txt").write_text(
+        f"{iree_version()}\ntarget {target}: {flags}\nbuilt {datetime.datetime.now().isoformat(timespec='seconds')}\n"
+        f"families {','.join(families)}; seed {seed}; variants {','.join(variants)}\n")
+    return bundle_size_mib(bundle)

@@ -1,0 +1,152 @@
+"""The runtime benchmark tool (bench/iree_runtime.py and its bench/iree_bench_*.py modules).
+
+Fast: a tiny matmul+tanh "model" in a temporary corpus (`FUSIONOPT_CORPUS`), never the shared
+models. Checks: the corpus location rule; input families per argument kind (mask, ids,
+weights); agreement verdicts (NaN where IREE has none is FAIL); the variants build, `aa` is a
+byte copy of iree-default, timing runs interleaved rounds; the RESULTS.md section is replaced in
+place; the GPU bundle's script parses its options, dry-runs, and — on the CPU device — runs the
+whole protocol, whose results the tool reads back. IREE parts skip when IREE is absent.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fusionopt import corpus
+from fusionopt.iree_tools import iree_available
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+import iree_bench_agree as agree  # noqa: E402
+import iree_bench_report as report  # noqa: E402
+import iree_runtime  # noqa: E402
+
+needs_iree = pytest.mark.skipif(not iree_available(), reason="iree-compile / iree-benchmark-module / iree.runtime absent")
+
+TINY = """func.func @main_graph(%x: tensor<4x8xf32>, %mask: tensor<1x4xi64>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %t = math.tanh %a : f32
+    linalg.yield %t : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+"""
+BUILD = {"inputs": {"x": [[4, 8], "torch.float32"], "attention_mask": [[1, 4], "torch.int64"]},
+         "initializers_moved_to_inputs": [["w", "w", [8, 8], "float32"]]}
+VARIANTS = ["iree-default", "iree-best", "ours", "aa"]
+
+
+@pytest.fixture
+def tiny(tmp_path: Path, monkeypatch) -> str:
+    """A one-model corpus in a temporary folder; returns the model's name."""
+    (tmp_path / "corpus" / "tiny").mkdir(parents=True)
+    (tmp_path / "corpus" / "tiny" / "tiny.args.linalg.mlir").write_text(TINY)
+    (tmp_path / "corpus" / "tiny" / "tiny.build.json").write_text(json.dumps(BUILD))
+    monkeypatch.setenv(corpus.ENV, str(tmp_path / "corpus"))
+    return "tiny"
+
+
+def test_corpus_dir_default_and_override(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(corpus.ENV, raising=False)
+    assert corpus.corpus_dir() == (corpus.REPO_ROOT.parent / "shared" / "models").resolve()
+    monkeypatch.setenv(corpus.ENV, str(tmp_path))
+    assert corpus.model_file("m", "args.onnx") == tmp_path.resolve() / "m" / "m.args.onnx"
+
+
+def test_inputs_per_family(tiny: str) -> None:
+    x, mask, w = iree_runtime.model_inputs(tiny, "random", seed=0)
+    assert x.dtype == np.float32 and mask.dtype == np.int64 and (mask == 1).all()
+    assert 0.02 < float(w.std()) < 0.3  # weights N(0, 0.1^2)
+    assert [a.tolist() for a in iree_runtime.model_inputs(tiny, "random", 0)] == [a.tolist() for a in (x, mask, w)]
+    if "constant" in iree_runtime.FAMILIES:
+        x, mask, w = iree_runtime.model_inputs(tiny, "constant", seed=0)
+        assert np.allclose(w, 0.01) and np.allclose(x, 0.01)  # raw family values, not scaled
+        assert set(np.unique(mask)) <= {0, 1}
+
+
+def test_nan_where_iree_has_none_fails() -> None:
+    good = [np.ones((2, 2), np.float32)]
+    bad = [np.array([[1, np.nan], [1, 1]], np.float32)]
+    rows = {r.variant: r for r in agree.compare({"iree-default": good, "ours": bad, "aa": good}, good)}
+    assert rows["ours"].verdict == "FAIL" and rows["ours"].nan == 1 and np.isnan(rows["ours"].diff_default)
+    assert rows["aa"].verdict == "ok" and rows["aa"].diff_reference == 0.0
+    off = [np.full((2, 2), 1.1, np.float32)]
+    assert agree.compare({"iree-default": good, "ours": off}, None)[1].verdict == "DIFF"
+    both_nan = agree.compare({"iree-default": bad, "ours": bad}, None)
+    assert [r.verdict for r in both_nan] == ["ok", "ok"]
+
+
+def test_results_section_is_replaced_in_place(tmp_path: Path) -> None:
+    md = tmp_path / "RESULTS.md"
+    md.write_text("# R\n\n## A\n\na\n")
+    report.write_section(md, f"{report.SECTION}\n\nfirst\n")
+    md.write_text(md.read_text() + "\n## Z\n\nz\n")
+    report.write_section(md, f"{report.SECTION}\n\nsecond\n")
+    text = md.read_text()
+    assert "first" not in text and text.count(report.SECTION) == 1
+    assert text.index("## A") < text.index("second") < text.index("## Z")
+
+
+def test_ratios_and_noise_column() -> None:
+    stats = report.summarize({"iree-default": [2.0, 1.0, 3.0], "ours": [1.0, 1.0], "aa": [2.2, 1.1]})
+    cells = dict(report.ratio_cells(stats))
+    assert cells["ours/iree-default"] == "0.50x (1.00x)"
+    assert cells["A/A noise aa/iree-default"] == "0.83x (1.10x)"
+
+
+@needs_iree
+def test_variants_build_agree_and_time(tiny: str, tmp_path: Path) -> None:
+    vmfbs = iree_runtime.build_variants(tiny, "llvm-cpu", tmp_path / "work", VARIANTS)
+    assert vmfbs["aa"].read_bytes() == vmfbs["iree-default"].read_bytes() and vmfbs["aa"] != vmfbs["iree-default"]
+    counts = iree_runtime.dispatch_counts(tiny, "llvm-cpu", tmp_path / "work", VARIANTS)
+    assert counts["aa"] == counts["iree-default"] >= 1
+    rows, label = agree.check_family(tiny, vmfbs, iree_runtime.model_inputs(tiny, "random", 0))
+    assert label in ("f64 interp", "f32 interp")
+    assert all(r.verdict == "ok" and r.diff_reference < 1e-5 for r in rows), rows
+    files = iree_runtime.save_inputs(iree_runtime.model_inputs(tiny, "random", 0), tmp_path / "in")
+    times = iree_runtime.timed_rounds(vmfbs, files, rounds=2, iterations=2, seed=0)
+    assert set(times) == set(VARIANTS) and all(len(t) == 2 and min(t) > 0 for t in times.values())
+
+
+@needs_iree
+def test_cuda_builds_without_a_gpu(tiny: str, tmp_path: Path) -> None:
+    vmfbs = iree_runtime.build_variants(tiny, "cuda", tmp_path, ["iree-default", "ours"])
+    assert all(p.stat().st_size > 0 for p in vmfbs.values())
+
+
+def run_script(bundle: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", str(bundle / "run_gpu.sh"), *args], capture_output=True, text=True, timeout=300)
+
+
+@needs_iree
+def test_gpu_bundle_runs_the_protocol_on_cpu(tiny: str, tmp_path: Path) -> None:
+    """The bundle built for llvm-cpu runs the GPU script's protocol with --device local-sync."""
+    bundle, out = tmp_path / "bundle", tmp_path / "results"
+    iree_runtime.main(["--targets", "llvm-cpu", "--build-only", "--out", str(bundle), "--models", tiny,
+                       "--variants", ",".join(VARIANTS), "--families", "random"])
+    assert {p.name for p in (bundle / "bin").iterdir()} == {"iree-benchmark-module", "iree-run-module"}
+    args = (bundle / "args" / "tiny.random.args").read_text().split()
+    assert args[1] == "--input=1x4xi64=1"  # a constant argument is a splat, not a file
+    assert run_script(bundle, "--bogus").returncode == 2
+    dry = run_script(bundle, "--dry-run", "--rounds", "2")
+    assert dry.returncode == 0 and dry.stdout.count("--device=cuda") == 2 * len(VARIANTS) + len(VARIANTS)
+    run = run_script(bundle, "--device", "local-sync", "--rounds", "2", "--iterations", "2", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    data = json.loads((out / "results.json").read_text())
+    assert all(len(v["ms"]) == 2 for v in data["models"]["tiny"].values())
+    timing, agreement = iree_runtime.gpu_results(out, iree_runtime.parse_args([]))
+    assert "| tiny | local-sync |" in timing and "FAIL" not in agreement and "| tiny | random | ours |" in agreement

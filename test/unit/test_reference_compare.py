@@ -1,0 +1,143 @@
+"""float64 reference runs, the judge against them, and the harness on adversarial families."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from fusionopt.interpreter import compute_float64, family_inputs, find_entry, run_function
+from fusionopt.interpreter.compare import (
+    IDENTICAL,
+    NO_WORSE,
+    WITHIN_REFERENCE,
+    diff_results,
+    judge_against_reference,
+)
+from fusionopt.interpreter.values import element_dtype, float64_mode
+from fusionopt.ir_io import parse_module
+from fusionopt.testing import assert_pass_preserves_semantics
+
+RUN_DIR = Path(__file__).resolve().parents[1] / "lit" / "run"
+TWO_PASS = (RUN_DIR / "variance-two-pass.mlir").read_text()
+TEXTBOOK = (RUN_DIR / "Inputs" / "variance-textbook.mlir").read_text()
+
+SUM = """
+func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
+  %z = arith.constant dense<0.0> : tensor<f32>
+  %r = linalg.reduce ins(%x : tensor<3xf32>) outs(%z : tensor<f32>) dimensions = [0]
+    (%a: f32, %b: f32) {
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<f32>
+}
+"""
+
+CONSTANTS = """
+func.func @f() -> (f32, tensor<2xf32>, tensor<2xbf16>, i32, tensor<2xf32>) {
+  %a = arith.constant 0.1 : f32
+  %b = arith.constant dense<[0.1, 0.2]> : tensor<2xf32>
+  %c = arith.constant dense<[0.1, 3.0]> : tensor<2xbf16>
+  %i = arith.bitcast %a : f32 to i32
+  %g = graph.add %b, %b : tensor<2xf32>
+  return %a, %b, %c, %i, %g : f32, tensor<2xf32>, tensor<2xbf16>, i32, tensor<2xf32>
+}
+"""
+
+
+def test_float64_mode_sums_exactly_where_f32_cancels() -> None:
+    module = parse_module(SUM, "<sum>")
+    x = [np.array([1e8, 1, -1e8], np.float32)]
+    (f32,) = run_function(module, x)
+    (f64,) = run_function(module, x, float64=True)
+    assert (f32.dtype, float(f32)) == (np.float32, 0.0) and (f64.dtype, float(f64)) == (np.float64, 1.0)
+
+
+def test_float64_textbook_variance_is_the_exact_value() -> None:
+    module = parse_module(TEXTBOOK, "<textbook>")
+    (x,) = family_inputs(find_entry(module), "offset")
+    exact = 1 / np.sqrt(x.astype(np.float64).var(axis=1) + np.float64(np.float32(1e-5)))
+    (f64,) = run_function(module, [x], float64=True)
+    (f32,) = run_function(module, [x])
+    np.testing.assert_allclose(f64, exact, rtol=1e-6)
+    assert not np.allclose(f32, exact, rtol=1e-2, equal_nan=False)
+
+
+def test_constants_are_decoded_in_their_declared_type_then_widened() -> None:
+    module = parse_module(CONSTANTS, "<constants>")
+    a, b, c, i, g = run_function(module, [], float64=True)
+    assert a.dtype == b.dtype == c.dtype == g.dtype == np.float64
+    assert float(a) == float(np.float32(0.1)) and b.tolist() == [float(np.float32(0.1)), float(np.float32(0.2))]
+    assert c[0] == 0.10009765625  # 0.1 rounded to bf16
+    assert int(i) == int(np.float32(0.1).view(np.int32)) and np.array_equal(g, 2 * b)
+    assert [r.dtype for r in run_function(module, [])][:2] == [np.float32, np.float32]
+
+
+def test_compute_float64_is_scoped() -> None:
+    f32 = parse_module(SUM, "<sum>").body.block.first_op.function_type.inputs.data[0]
+    assert not float64_mode() and element_dtype(f32) == np.float32
+    with compute_float64():
+        assert float64_mode() and element_dtype(f32) == np.float64
+    assert element_dtype(f32) == np.float32
+
+
+def _judge(actual, baseline, reference, rtol=1e-4):
+    (verdict,) = judge_against_reference([np.asarray(actual)], [np.asarray(baseline)], [np.asarray(reference)], rtol)
+    return verdict
+
+
+def test_judge_names_the_criterion_and_tolerances() -> None:
+    ref = np.array([1.0, 1e-9, -2.0])
+    close = _judge(ref.astype(np.float32) * np.float32(1 + 1e-6), ref.astype(np.float32), ref)
+    assert close.ok and close.criterion == WITHIN_REFERENCE and close.atol == pytest.approx(2e-4)
+    assert "within tolerance of the f64 reference" in close.describe() and "rtol=1.0e-04" in close.describe()
+    # ill-conditioned: the input program is itself 1e-2 off; a rewrite 2e-2 off is no worse (4x)
+    worse_input = _judge(ref + 2e-2, ref + 1e-2, ref)
+    assert worse_input.ok and worse_input.criterion == NO_WORSE and NO_WORSE in worse_input.describe()
+    assert not _judge(ref + 1e-1, ref + 1e-2, ref).ok
+
+
+def test_judge_fails_on_new_nan_and_shapes_and_skips_undefined_references() -> None:
+    bad = _judge([np.nan, 1.0], [0.5, 1.0], [0.5, 1.0])
+    assert not bad.ok and "NaN/inf at 1 position(s) where the input program is finite" in bad.describe()
+    assert not _judge(np.ones(3), np.ones(2), np.ones(2)).ok
+    undefined = _judge([-np.inf, 1.0], [np.nan, 1.0], [np.nan, 1.0])
+    assert undefined.ok and "reference is NaN/inf not judged" in undefined.describe()
+    assert not _judge([3.0, 1.0], [np.inf, 1.0], [np.inf, 1.0]).ok  # finite where both are infinite
+    assert _judge([np.int32(3)], [np.int32(3)], [np.int32(3)]).ok and not _judge([4], [3], [3]).ok
+    exact = judge_against_reference([np.float32([1.0])], [np.float32([1.0])], [np.array([1.0 + 1e-9])], rtol=0)
+    assert exact[0].ok and exact[0].criterion == IDENTICAL
+
+
+def test_diff_results_says_which_tolerance_held() -> None:
+    (by_abs,) = diff_results([np.array([1e-3])], [np.array([2e-3])], rtol=1e-4, atol=1e-2)
+    assert by_abs.ok and "ok by abs (rtol=1.0e-04 atol=1.0e-02)" in by_abs.describe()
+    (by_rel,) = diff_results([np.array([1.0])], [np.array([1.0])], rtol=1e-4, atol=1e-5)
+    assert "ok by rel" in by_rel.describe()
+
+
+@dataclass(frozen=True)
+class TextbookVariance(ModulePass):
+    """Replaces the two-pass variance program by E[x^2] - E[x]^2 (the real bug, on purpose)."""
+
+    name = "test-textbook-variance"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        block = op.body.block
+        for old in list(block.ops):
+            block.erase_op(old)
+        for new in list(parse_module(TEXTBOOK, "<textbook>").body.block.ops):
+            new.detach()
+            block.add_op(new)
+
+
+def test_harness_catches_cancellation_only_adversarial_inputs_expose() -> None:
+    assert_pass_preserves_semantics(TWO_PASS, [TextbookVariance()], families=("random",))
+    with pytest.raises(AssertionError, match=r"input family 'offset' \(seed 0\)(.|\n)*NaN/inf at"):
+        assert_pass_preserves_semantics(TWO_PASS, [TextbookVariance()])
