@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine: install (with test extras), then lit + pytest.
+# The whole test suite on a fresh machine: a venv with the test extras (bootstrap-venv.sh),
+# then lit + pytest from it.
 set -euo pipefail
 cd "$(dirname "$0")"
-python3 -m pip install --quiet -e '.[test]'
+bash bootstrap-venv.sh test
+export PATH="$PWD/.venv/bin:$PATH"
 lit -q --order=lexical test/lit
-python3 -m pytest test/unit
+python -m pytest test/unit

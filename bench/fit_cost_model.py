@@ -40,8 +40,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dispatch_profile import (  # noqa: E402
-    MODELS, FUNCTION, SiteRow, load_rows, ours_source, profile_model, work_class,
+    MODELS, FUNCTION, SiteRow, load_rows, profile_model, work_class,
 )
+from iree_bench_build import variant_source  # noqa: E402
 
 from fusionopt.device_profiles import DeviceProfile, estimate_seconds  # noqa: E402
 from fusionopt.ir_io import parse_file  # noqa: E402
@@ -63,7 +64,7 @@ def our_dispatches(model: str, work: Path) -> list[KernelCost]:
     """Our regions of @main_graph in program order, with FLOPs and boundary bytes.
 
     `work` holds the `M.ours.mlir` that was profiled (else it is made now)."""
-    module = parse_file(ours_source(model, work))
+    module = parse_file(variant_source(model, "ours", work))
     func = next(f for f in functions_with_body(module) if f.sym_name.data == FUNCTION)
     return [k for k in kernel_costs(func) if k.kind == "dispatch"]
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -164,7 +165,7 @@ def build_bundles(args) -> None:
 
 def main(argv=None) -> None:
     args = parse_args(argv)
-    command = "python bench/iree_runtime.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    command = "python bench/iree_runtime.py " + shlex.join(sys.argv[1:] if argv is None else argv)
     if args.gpu_results:
         timing, agree = gpu_results(args.gpu_results, args)
         body = f"{timing}\n\n{agree}"

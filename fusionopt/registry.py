@@ -73,13 +73,15 @@ _DISPATCH_CREATION_STAGES = (
     "linalg-fold-transpose-into-matmul",
     # Elementwise chains become single generics (views stay visible to the stages below).
     "linalg-fuse-elementwise{aggressive=false}",
-    # Reductions over the same input (e.g. max and sum of one row) as one multi-result
-    # reduction. A layer norm's variance is left as a second reduction (rewrite-variance off):
-    # one root measured no faster on CPU and slower on CUDA (bench/RESULTS.md).
+    # Reductions over the same input (e.g. sum and max of one row) as one multi-result
+    # reduction. A layer norm's variance stays the input's exact second reduction
+    # (rewrite-variance off: the one-pass form measured slower, bench/RESULTS.md); region
+    # formation chains the two into one dispatch instead.
     "linalg-merge-sibling-reductions",
     # Consumers read contraction results through identity maps so they fuse (IREE #8951).
     "linalg-interchange-for-fusion",
-    # One root per region, cheap producers cloned in, leftovers converted to flow ops.
+    # One root per region (or a layer norm's chain of same-row sums: one dispatch, IREE
+    # aggressive's form), cheap producers cloned in, leftovers converted to flow ops.
     "form-dispatch-regions",
     # Clean-ups: cloned constants/fills are deduplicated within each region.
     "cse",

@@ -28,11 +28,12 @@ two dispatches (IREE: "2 layer-norm reductions"). Two rewrites make it one root:
    random, constant, offset, zero, extreme, tiny and outlier-first rows (and that the textbook
    formula breaks it).
 
-   Default. Off, chosen by IREE's runtime: on llvm-cpu the one-root layer norm and the two
-   reductions of the input program time the same within noise (bert_mini 0.96x vs 0.95x of
-   IREE default, gpt2_mini 0.96x vs 0.98x, A/A 0.99-1.00x), and on CUDA a merged
-   multi-result layer-norm reduction measured slower than two reductions (minilm_l6
-   10.2 ms vs 8.2 ms). A rewrite that does not measure faster stays opt-in.
+   Default. Off, chosen by IREE's runtime (bench/RESULTS.md, "Layer norm: exact variance,
+   one dispatch"): on llvm-cpu the one-pass form costs 30.5 us for bert_mini's five layer
+   norms where the exact two-pass chain, which `form-dispatch-regions` puts in one dispatch
+   per layer norm, costs 23.9 us (IREE default: 25.6 us in ten dispatches); on CUDA a merged
+   multi-result layer-norm reduction measured slower than two reductions (minilm_l6 10.2 ms
+   vs 8.2 ms). A rewrite that does not measure faster stays opt-in.
 2. `MergeSiblingReductions`: reductions with the same single input, the same indexing maps
    and iterator types become one `linalg.generic` with one result per reduction (each
    payload cloned side by side), computed in a single pass over the input.

@@ -75,11 +75,6 @@ def test_loss_needs_margin_and_non_overlapping_repeats():
     assert not dp.is_loss([12.0, 12.5, 13.0], [10.0, 10.2, 12.1], noise=0.1)  # ranges overlap
 
 
-def test_corpus_override(monkeypatch, tmp_path):
-    monkeypatch.setenv("FUSIONOPT_CORPUS", str(tmp_path))
-    assert dp.corpus_dir() == tmp_path
-
-
 def kernel(flops: int, nbytes: int, work: str = "contraction") -> KernelCost:
     return KernelCost("dispatch", "linalg.matmul", work, (64, 64, 64), flops, nbytes, 0)
 
