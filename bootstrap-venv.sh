@@ -13,10 +13,12 @@ fi
 if ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
   wheel_dir=$(mktemp -d)
   .venv/bin/python - "$wheel_dir" <<'PY'
-import json, sys, urllib.request
-release = json.load(urllib.request.urlopen("https://pypi.org/pypi/pip/json", timeout=60))
+import json, sys, urllib.parse, urllib.request
+index = "https://pypi.org/pypi/pip/json"
+release = json.load(urllib.request.urlopen(index, timeout=60))
 wheel = next(f for f in release["urls"] if f["filename"].endswith(".whl"))
-urllib.request.urlretrieve(wheel["url"], f"{sys.argv[1]}/{wheel['filename']}")
+url = urllib.parse.urljoin(index, wheel["url"])  # mirrors answer with relative links
+urllib.request.urlretrieve(url, f"{sys.argv[1]}/{wheel['filename']}")
 PY
   wheel=$(ls "$wheel_dir"/pip-*.whl)
   .venv/bin/python "$wheel/pip" install --quiet "$wheel"  # a pip wheel runs as its own installer
