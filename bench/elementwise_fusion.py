@@ -1,4 +1,4 @@
-"""Kernel counts and bytes moved before/after `linalg-fuse-elementwise` (issue #6, luminal #39).
+"""Kernel counts and bytes moved before/after `linalg-fuse-elementwise` (the cases of luminal #39).
 
 Graph cases: `convert-graph-to-linalg` gives "before", `+ linalg-fuse-elementwise` gives "after".
 Models (`../shared/models/*/M.args.linalg.mlir`, skipped when absent): the file as is vs. fused.
@@ -11,13 +11,17 @@ Every "after" is checked equal to "before" on random inputs (fusionopt.testing).
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
-from fusionopt import elementwise_cases as cases
-from fusionopt.ir_io import parse_file, print_module
-from fusionopt.stats import compute_stats
-from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))  # test/support: cases shared with the unit tests
+
+from support import elementwise_cases as cases  # noqa: E402
+
+from fusionopt.ir_io import parse_file, print_module  # noqa: E402
+from fusionopt.stats import compute_stats  # noqa: E402
+from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics  # noqa: E402
 
 SHARED_MODELS = Path(__file__).resolve().parents[2] / "shared" / "models"
 RESULTS = Path(__file__).with_name("RESULTS.md")

@@ -30,7 +30,7 @@ import numpy as np
 from fusionopt.ir_io import parse_file, print_module
 from fusionopt.stats import compute_stats
 from fusionopt.testing import apply_pipeline, random_inputs, run_module
-from fusionopt.transforms.utils import dispatch_utils as du
+from fusionopt.transforms.common import dispatch_utils as du
 
 ROOT = Path(__file__).resolve().parents[1]
 IREE_README_DISPATCHES = 12  # ../shared/models/README.md, mlp_towers, IREE default

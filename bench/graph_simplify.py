@@ -1,6 +1,6 @@
-"""Benchmark for `graph-simplify` (issue #4): FLOPs before/after on the issue's cases.
+"""Benchmark for `graph-simplify`: FLOPs before/after on its design cases (MIGraphX #2818's GEMM chains).
 
-For every case: build the module (random dense weights, `test/unit/graph_simplify_cases.py`),
+For every case: build the module (random dense weights, `test/support/graph_simplify_cases.py`),
 run `graph-simplify`, run both modules on the same random inputs (N(0,1), the interpreter of
 `fusion-run`) and report the error relative to the output's scale, max|after - before| /
 max|before| (reassociation moves f16 roundings, so element-wise relative error is meaningless
@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "test/unit"))
+sys.path.insert(0, str(ROOT / "test"))  # test/support: programs shared with the unit tests
 
-import graph_simplify_cases as cases  # noqa: E402
+from support import graph_simplify_cases as cases  # noqa: E402
 
 from fusionopt.diagnostics import capture_diagnostics  # noqa: E402
 from fusionopt.ir_io import parse_module  # noqa: E402

@@ -5,6 +5,8 @@ Variants (all from the same corpus model, weights as function arguments):
 - `iree-best`: the same + IREE's most fusing flags (aggressive fusion, horizontal contractions);
 - `ours`: `fusion-opt M.args.linalg.mlir -p dispatch-creation` (IREE keeps our regions);
 - `ours-onnx`: `fusion-translate --import-onnx M.args.onnx | fusion-opt -p graph-to-dispatch`;
+- `ours-attention`: `dispatch-creation` with `linalg-raise-attention` (one `iree_linalg_ext.attention`
+  per attention block; opt-in: 1.6-1.9x slower per model on llvm-cpu, timed here for CUDA);
 - `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
   iree-default is the run's noise (A/A), the yardstick for every other ratio.
 Variants for the layer-norm decision (not in the default set; name them with `--variants`):
@@ -26,7 +28,7 @@ from fusionopt.corpus import model_file
 from fusionopt.iree_tools import compile_vmfb, flow_dispatch_names, target_flags
 
 MODELS = ("bert_mini", "gpt2_mini", "mlp_towers")
-VARIANTS = ("iree-default", "iree-best", "ours", "ours-onnx", "aa")
+VARIANTS = ("iree-default", "iree-best", "ours", "ours-onnx", "ours-attention", "aa")
 
 
 def _dispatch_creation(**replacements: str) -> str:
@@ -44,6 +46,10 @@ OURS_PIPELINES = {
     "ours-shifted-variance": _dispatch_creation(
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions{rewrite-variance=true}",
         form_dispatch_regions="form-dispatch-regions{reduction-chains=none}",
+    ),
+    # dispatch-creation with attention raised to iree_linalg_ext.attention (opt-in pass)
+    "ours-attention": _dispatch_creation(
+        linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",
     ),
 }
 BEST_FLAGS = [

@@ -1,4 +1,4 @@
-"""Parse / verify / print speed of fusionopt against plain xDSL and iree-opt (issue #2, part 6).
+"""Parse / verify / print speed of fusionopt against plain xDSL and iree-opt.
 
 Generates modules of ~2k, 10k, 20k (and with --large 100k) ops and times, on the same file:
   - `ours`:  fusionopt.ir_io (parse_module = parse + verify, print_module), in process;

@@ -161,11 +161,11 @@ def graph_op_definition(cls):
 
 class GraphCanonicalization(HasCanonicalizationPatternsTrait):
     """Hooks graph ops into upstream `canonicalize`. The patterns live with the passes
-    (`fusionopt.transforms.utils.graph_canonicalization_patterns`), imported on first use so the
+    (`fusionopt.transforms.graph.graph_canonicalization_patterns`), imported on first use so the
     dialect never imports transforms."""
 
     def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
-        from fusionopt.transforms.utils.graph_canonicalization_patterns import patterns_for
+        from fusionopt.transforms.graph.graph_canonicalization_patterns import patterns_for
 
         return patterns_for(op)
 

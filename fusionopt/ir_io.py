@@ -9,17 +9,21 @@ reports the innermost failing op's location.
 from __future__ import annotations
 
 import gc
+import math
 import sys
+from dataclasses import dataclass
 
 from io import StringIO
 from pathlib import Path
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
+from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
-from fusionopt.diagnostics import FusionError, location_of, register_source
+from fusionopt.dialects.dense import is_compact_splat
+from fusionopt.constraint_messages import explain_op
+from fusionopt.diagnostics import FusionError, SourceLoc, location_of, register_source
 from fusionopt.locations import parse_module_located
 from fusionopt.registry import make_context
 
@@ -58,13 +62,31 @@ def _without_gc(fn, *args):
 
 def read_source(path: str | Path) -> tuple[str, str]:
     """(text, name) of an input file, `-` meaning stdin; unreadable input is a `FusionError`
-    worded like fusion-opt's and mlir-opt's (`could not open input file ...`)."""
+    worded like fusion-opt's and mlir-opt's (`could not open input file ...`); text that is not
+    UTF-8 is `FILE:LINE:COL: error: invalid UTF-8` at the first bad byte (`decode_source`)."""
     if str(path) == "-":
-        return sys.stdin.read(), "<stdin>"
+        return decode_source(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
     try:
-        return Path(path).read_text(encoding="utf-8"), str(path)
-    except (OSError, UnicodeDecodeError) as err:
+        data = Path(path).read_bytes()
+    except OSError as err:
         raise FusionError(f"could not open input file '{path}': {_os_reason(err)}") from None
+    return decode_source(data, str(path)), str(path)
+
+
+def decode_source(data: bytes, name: str) -> str:
+    """`data` as UTF-8 text; else a `FusionError` at the first invalid byte (line and column
+    counted in bytes, as MLIR counts columns). Newlines are normalised as text mode would."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        register_source(name, data.decode("utf-8", errors="replace"))
+        raise FusionError(
+            f"invalid UTF-8 (byte 0x{data[err.start]:02x}); input must be UTF-8 text",
+            SourceLoc(name, line, col),
+        ) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def parse_file(path: str | Path, ctx: Context | None = None) -> ModuleOp:
@@ -73,16 +95,46 @@ def parse_file(path: str | Path, ctx: Context | None = None) -> ModuleOp:
     return parse_module(text, name, ctx)
 
 
-def print_module(module: ModuleOp, generic: bool = False, debuginfo: bool = False) -> str:
+def print_module(
+    module: ModuleOp,
+    generic: bool = False,
+    debuginfo: bool = False,
+    elide_elements_if_larger: int | None = None,
+) -> str:
+    """The module's text. `elide_elements_if_larger=N` prints every non-splat dense constant of
+    more than N elements as MLIR's `--mlir-elide-elementsattrs-if-larger=N` does:
+    `dense_resource<__elided__> : tensor<...>` (re-parseable, values gone)."""
     out = StringIO()
-    MlirPrinter(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(module)
+    printer = MlirPrinter(stream=out, print_generic_format=generic, print_debuginfo=debuginfo)
+    printer.elide_elements_if_larger = elide_elements_if_larger
+    printer.print_op(module)
     out.write("\n")
     return out.getvalue()
 
 
+ELIDED_ELEMENTS = "dense_resource<__elided__>"  # MLIR's printElidedElementsAttr
+
+
+@dataclass(eq=False, repr=False)
 class MlirPrinter(Printer):
     """xDSL's printer, but `builtin.module` prints as `module`, as MLIR tools print it, so
-    our output diffs cleanly against `mlir-opt`/`iree-opt` (both spellings parse everywhere)."""
+    our output diffs cleanly against `mlir-opt`/`iree-opt` (both spellings parse everywhere);
+    large constants may be elided as MLIR elides them (see `print_module`)."""
+
+    elide_elements_if_larger: int | None = None
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        limit = self.elide_elements_if_larger
+        if (
+            limit is not None
+            and isinstance(attribute, DenseIntOrFPElementsAttr)
+            and math.prod(attribute.get_shape()) > limit
+            and not is_compact_splat(attribute)  # splats stay (MLIR never elides them)
+        ):
+            self.print_string(ELIDED_ELEMENTS + " : ")
+            self.print_attribute(attribute.type)
+            return
+        super().print_attribute(attribute)
 
     def print_op(self, op: Operation) -> None:
         if not isinstance(op, ModuleOp) or self.print_generic_format:
@@ -105,6 +157,9 @@ def verify_module(module: Operation) -> None:
         if op is None:  # the fast path failed but the per-op walk did not: report as is
             op, message = module, _first_line(err)
         # MLIR's form is "'name' op message"; some xDSL messages already start with the name.
+        better = explain_op(op, message)  # MLIR's "operand #0 must be ..., but got '...'"
+        if better is not None:
+            raise FusionError(better, location_of(op)) from None
         message = message.removeprefix(f"'{op.name}' op ").removeprefix(f"'{op.name}' ")
         raise FusionError(f"'{op.name}' op {message}", location_of(op)) from None
 

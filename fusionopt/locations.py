@@ -25,7 +25,8 @@ from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.parser.generic_parser import ParserState
 
-from fusionopt.diagnostics import FusionError, SourceLoc
+from fusionopt.constraint_messages import explain_parse_failure
+from fusionopt.diagnostics import Diagnostic, FusionError, SourceLoc
 from fusionopt.dialects.dense import CompactDenseParserMixin  # splats stay one element
 
 _UNDEFINED_VALUES_PREFIX = "values used but not defined"
@@ -97,10 +98,22 @@ class LocatingParser(CompactDenseParserMixin, Parser):
         except Exception as exc:  # noqa: BLE001 - any failure while parsing is a user error here
             # Attribute verifiers (VerifyException) and xDSL parser crashes on malformed input
             # land here; report them at the op rather than as a traceback.
-            self.raise_error(_describe(exc), start, max(self._current_token.span.start, start + 1))
+            message = _describe(exc)
+            op_type = self._op_type_at(start)
+            op_text = self._text[start : self._current_token.span.start].split("\n")[0]
+            message = explain_parse_failure(op_type, message, self.ctx, op_text) or message
+            self.raise_error(message, start, max(self._current_token.span.start, start + 1))
         if isinstance(op.location, UnknownLoc):
             op.location = loc
         return op
+
+    def _op_type_at(self, start: int) -> type[Operation] | None:
+        """The op class named by the operation text at `start` (`%r = name ...`, `"name"(...)`)."""
+        match = _OP_NAME.match(self._text, start)
+        if match is None:
+            return None
+        name = match.group(1) or match.group(2)
+        return self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         op_type = self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)
@@ -158,7 +171,23 @@ class LocatingParser(CompactDenseParserMixin, Parser):
             loc = self.source_loc(err.span.start)
         else:  # a nested parser over other text (e.g. an attribute string): no reliable position
             loc = self.source_loc(self._current_token.span.start)
-        return FusionError(_clean_message(err.msg), loc)
+        message = _clean_message(err.msg)
+        return self._unbalanced_brace_error(message, err.span.start) or FusionError(message, loc)
+
+    def _unbalanced_brace_error(self, message: str, pos: int) -> FusionError | None:
+        """xDSL's "in block definition" at the end of the input (a region never closed) and
+        "Could not parse entire input" at a `}` (one closed too many), in MLIR's terms: at the
+        last token, with a note at the `{` left open."""
+        text = self._text
+        end = len(text.rstrip())
+        if message.endswith("in block definition") and pos >= end:
+            unclosed = _unclosed_braces(text)
+            notes = [Diagnostic("note", "this '{' is never closed", self.source_loc(unclosed[-1]))] if unclosed else []
+            return FusionError("expected '}' to close the region before the end of the input",
+                               self.source_loc(end), notes)
+        if message.startswith("Could not parse entire input") and text[pos : pos + 1] == "}":
+            return FusionError("unexpected '}': no region is open here", self.source_loc(pos))
+        return None
 
 
 def _loc_of_span(span: Span, name: str, line_offset: int) -> SourceLoc:
@@ -176,11 +205,35 @@ def _new_file_line_col_loc(file: StringAttr, line: IntAttr, col: IntAttr) -> Fil
     return loc
 
 
+_OP_NAME = re.compile(r'(?:[%#][^=]*=\s*)?(?:"([^"]+)"|([A-Za-z_][\w$.]*))')
+
+
 def _describe(exc: Exception) -> str:
     text = str(exc).strip().split("\n")[0] or type(exc).__name__
     if type(exc).__name__ in ("VerifyException", "DiagnosticException"):
         return text
     return f"invalid operation ({type(exc).__name__}: {text})"
+
+
+def _unclosed_braces(text: str) -> list[int]:
+    """Offsets of the `{` left open at the end of `text` (strings and `//` comments skipped)."""
+    stack: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == "/" and text.startswith("//", i):
+            newline = text.find("\n", i)
+            i = n if newline < 0 else newline
+        elif c == "{":
+            stack.append(i)
+        elif c == "}" and stack:
+            stack.pop()
+        i += 1
+    return stack
 
 
 def _clean_message(msg: str) -> str:

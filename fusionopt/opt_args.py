@@ -12,25 +12,66 @@ from collections.abc import Callable, Mapping
 
 from xdsl.passes import ModulePass, get_pass_option_infos
 
+from fusionopt.cli import ToolArgumentParser, UsageError
+
+__all__ = ["UsageError", "build_arg_parser", "parse_command_line", "format_pass_list", "pass_summary"]
+
 
 QUOTE = "'"
-
-
-class UsageError(Exception):
-    """A malformed command line (reported as `fusion-opt: error: ...`, exit code 1)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # type: ignore[override]
-        raise UsageError(message)
 
 
 def _pass_names(value: str) -> frozenset[str]:
     return frozenset(name.strip() for name in value.split(",") if name.strip())
 
 
+def _bool_value(value: str) -> bool:
+    """llvm::cl's spellings of a boolean flag's value (`--verify-each=false`)."""
+    lowered = value.lower()
+    if lowered in ("true", "1", "on", "yes"):
+        return True
+    if lowered in ("false", "0", "off", "no"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got '{value}'")
+
+
+_BOOL_FLAGS = ("--verify-each",)  # llvm::cl style: --flag, --flag=true, --flag=false
+
+
+def normalize_argv(argv: list[str]) -> list[str]:
+    """`--verify-each=false` -> `--no-verify-each` (argparse has no `--flag=BOOL`)."""
+    result = []
+    for word in argv:
+        name, sep, value = word.partition("=")
+        if sep and name in _BOOL_FLAGS:
+            try:
+                word = name if _bool_value(value) else "--no-" + name[2:]
+            except argparse.ArgumentTypeError as err:
+                raise UsageError(f"argument {name}: {err}") from None
+        result.append(word)
+    return result
+
+
+def parse_command_line(argv: list[str]) -> argparse.Namespace:
+    parser = build_arg_parser()
+    try:
+        words = normalize_argv(argv)
+    except UsageError as err:
+        raise UsageError(str(err), parser.format_usage().rstrip()) from None
+    return parser.parse_args(words)
+
+
+def _non_negative(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got '{value}'")
+    return number
+
+
 def build_arg_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = ToolArgumentParser(
         prog="fusion-opt",
         description="fusionopt modular optimizer driver (MLIR-style, built on xDSL)",
     )
@@ -38,7 +79,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     add("input_file", nargs="?", default="-", help="input file, or '-' for stdin (default)")
     add("-o", "--output-file", help="output file (written only when the run succeeds)")
     add("-p", "--passes", action="append", default=[],
-        help="pass pipeline, xDSL syntax: 'cse,canonicalize{opt=1}' (named pipelines allowed)")
+        help="pass pipeline, xDSL syntax: 'cse,linalg-fuse-elementwise{aggressive=true}' "
+             "(named pipelines allowed)")
     add("--pass-pipeline", action="append", default=[],
         help="pass pipeline, MLIR syntax: 'builtin.module(cse,func.func(dce))'")
     add("--list-passes", action="store_true", help="list passes and pipelines with options")
@@ -50,16 +92,31 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="accept operations of unregistered dialects")
     add("--disable-verify", action="store_true",
         help="do not verify the IR after parsing and after every pass")
+    add("--verify-each", action="store_true", default=True,
+        help="verify the IR after every pass and name the pass that broke it "
+             "(default on; --verify-each=false turns it off)")
+    add("--no-verify-each", action="store_false", dest="verify_each", help=argparse.SUPPRESS)
     add("--print-op-generic", "--mlir-print-op-generic", action="store_true",
         dest="print_op_generic", help="print operations in generic form")
     add("--mlir-print-debuginfo", "--print-debuginfo", action="store_true",
         dest="print_debuginfo", help="print source locations (loc(...))")
-    add("--print-ir-after-all", action="store_true", help="print the IR after every pass (stderr)")
-    add("--print-ir-before-all", action="store_true", help="print the IR before every pass (stderr)")
-    add("--print-ir-after", type=_pass_names, default=frozenset(), metavar="PASS[,PASS]",
-        help="print the IR after the named passes (stderr)")
-    add("--print-ir-before", type=_pass_names, default=frozenset(), metavar="PASS[,PASS]",
-        help="print the IR before the named passes (stderr)")
+    # Our spellings and MLIR's (`iree-opt` accepts only the --mlir-* ones).
+    add("--print-ir-after-all", "--mlir-print-ir-after-all", action="store_true",
+        dest="print_ir_after_all", help="print the IR after every pass (stderr)")
+    add("--print-ir-before-all", "--mlir-print-ir-before-all", action="store_true",
+        dest="print_ir_before_all", help="print the IR before every pass (stderr)")
+    add("--print-ir-after", "--mlir-print-ir-after", type=_pass_names, default=frozenset(),
+        dest="print_ir_after", metavar="PASS[,PASS]", help="print the IR after the named passes (stderr)")
+    add("--print-ir-before", "--mlir-print-ir-before", type=_pass_names, default=frozenset(),
+        dest="print_ir_before", metavar="PASS[,PASS]", help="print the IR before the named passes (stderr)")
+    add("--mlir-elide-elementsattrs-if-larger", type=_non_negative, metavar="N",
+        dest="elide_elements_if_larger",
+        help="print non-splat dense constants of more than N elements as "
+             "'dense_resource<__elided__>' (as MLIR does; the values are lost)")
+    add("--mlir-pass-statistics", "--pass-statistics", action="store_true", dest="pass_statistics",
+        help="print what each pass did (regions formed, ops fused, dots batched, ...) to stderr")
+    add("--show-dialects", action="store_true", help="list the registered dialects and exit")
+    add("--version", action="store_true", help="print the fusionopt and xDSL versions and exit")
     add("--time-passes", "--mlir-timing", action="store_true", dest="time_passes",
         help="print a table of the time spent in parsing, each pass, and printing (stderr)")
     return parser

@@ -1,17 +1,15 @@
 """The `fusion-opt` driver: parse, run a pass pipeline, print — with MLIR-style diagnostics.
 
 Built from xDSL's pieces (parser, printer, ModulePass options) but not from `xDSLOptMain`, whose
-error handling is Python tracebacks. Exit codes: 0 success; 1 user error (bad input, pipeline or
-command line, failed verification, unmet `--verify-diagnostics` expectations); 2 internal error
-(a pass crashed). `main(argv, stdin=..., stdout=..., stderr=...)` runs it in-process (tests).
+error handling is Python tracebacks. Exit codes (shared by all four tools, fusionopt/cli.py):
+0 success; 1 user error (bad input, pipeline or command line, failed verification, unmet
+`--verify-diagnostics` expectations, unwritable output); 2 internal error (a pass crashed). `main(argv, stdin=..., stdout=..., stderr=...)` runs it in-process (tests).
 """
 
 from __future__ import annotations
 
-import os
 import re
 import sys
-import tempfile
 import time
 import traceback
 from dataclasses import dataclass
@@ -24,9 +22,12 @@ from xdsl.passes import ModulePass
 
 from fusionopt import registry
 from fusionopt.diagnostics import Diagnostic, FusionError, capture_diagnostics, register_source
-from fusionopt.ir_io import print_module, verify_module
+from fusionopt.cli import report_usage_error
+from fusionopt.ir_io import decode_source, print_module, read_source, verify_module
 from fusionopt.locations import parse_module_located
-from fusionopt.opt_args import UsageError, build_arg_parser, format_pass_list
+from fusionopt.output_file import OutputFile
+from fusionopt.opt_args import UsageError, format_pass_list, parse_command_line
+from fusionopt.pass_statistics import PassStatistics
 from fusionopt.pass_runner import InternalError, PassTimer, RunOptions, run_passes
 from fusionopt.pipeline_spec import unknown_pass_message, build_passes, parse_pipeline
 from fusionopt.verify_diagnostics import check_diagnostics, parse_expectations
@@ -73,8 +74,7 @@ class FusionOptMain:
         try:
             return self._run()
         except UsageError as err:
-            self.stderr.write(f"fusion-opt: error: {err}\n")
-            return EXIT_USER_ERROR
+            return report_usage_error("fusion-opt", err, self.stderr)
         except FusionError as err:
             self.stderr.write(err.format() + "\n")
             return EXIT_USER_ERROR
@@ -97,30 +97,40 @@ class FusionOptMain:
     # -- the pipeline of the driver ---------------------------------------------------------------
 
     def _run(self) -> int:
-        self.args = args = build_arg_parser().parse_args(self.argv)
+        self.args = args = parse_command_line(self.argv)
         available = registry.get_all_passes()
+        if args.version:
+            self.stdout.write(version_text())
+            return EXIT_OK
+        if args.show_dialects:
+            names = sorted({"builtin", *registry.get_all_dialects()})
+            self.stdout.write("Available Dialects: " + ",".join(names) + "\n")
+            return EXIT_OK
         if args.list_passes:
             self.stdout.write(format_pass_list(available, registry.PIPELINES))
             return EXIT_OK
         passes = self._build_pipeline(available)
         text, filename = self._read_input(args.input_file)
         self.timer = PassTimer() if args.time_passes else None
+        self.statistics = PassStatistics() if args.pass_statistics else None
         output_path = args.output_file
-        out = StringIO() if output_path else self.stdout
-        temp_path = self._open_output(output_path) if output_path else None
+        to_file = output_path not in (None, "-")
+        out = StringIO() if to_file else self.stdout
+        output = OutputFile(output_path, self.stdout) if to_file else None
         try:
             self._process(text, filename, passes, out)
             if self.timer is not None:
                 self.stderr.write(self.timer.report())
+            if self.statistics is not None:
+                self.stderr.write(self.statistics.format_report())
             if self.failed:
                 return EXIT_USER_ERROR
-            if output_path:
-                self._commit_output(out.getvalue(), temp_path, output_path)  # type: ignore[union-attr, arg-type]
-                temp_path = None
+            if output is not None:
+                output.commit(out.getvalue())  # type: ignore[union-attr]
             return EXIT_OK
         finally:
-            if temp_path is not None:
-                os.unlink(temp_path)
+            if output is not None:
+                output.discard()
 
     def _build_pipeline(self, available) -> list[ModulePass]:
         for flag in ("print_ir_before", "print_ir_after"):
@@ -134,41 +144,20 @@ class FusionOptMain:
         return passes
 
     def _read_input(self, path: str) -> tuple[str, str]:
-        try:
-            if path == "-":
-                return self.stdin.read(), "<stdin>"
-            with open(path, encoding="utf-8") as handle:
-                return handle.read(), path
-        except (OSError, UnicodeDecodeError) as err:
-            reason = getattr(err, "strerror", None) or str(err)
-            raise FusionError(f"could not open input file '{path}': {reason}") from None
-
-    def _open_output(self, path: str) -> str:
-        """A temp file next to `path`: checks writability up front, renamed on success."""
-        directory = os.path.dirname(os.path.abspath(path))
-        try:
-            handle, temp_path = tempfile.mkstemp(
-                dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
-            )
-            os.close(handle)
-        except OSError as err:
-            raise FusionError(f"cannot open output file '{path}': {err.strerror}") from None
-        return temp_path
-
-    def _commit_output(self, text: str, temp_path: str, path: str) -> None:
-        try:
-            with open(temp_path, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(temp_path, path)
-        except OSError as err:
-            raise FusionError(f"cannot write output file '{path}': {err.strerror}") from None
+        if path == "-":
+            stream = self.stdin
+            buffer = getattr(stream, "buffer", None)
+            if buffer is None:  # an in-memory text stream (tests)
+                return stream.read(), "<stdin>"
+            return decode_source(buffer.read(), "<stdin>"), "<stdin>"
+        return read_source(path)
 
     # -- per chunk ---------------------------------------------------------------------------
 
     def _process(self, text: str, filename: str, passes: list[ModulePass], out: TextIO) -> None:
         register_source(filename, text)
         options = RunOptions(
-            verify=not self.args.disable_verify,
+            verify=self.args.verify_each and not self.args.disable_verify,
             print_before=self.args.print_ir_before,
             print_after=self.args.print_ir_after,
             print_after_all=self.args.print_ir_after_all,
@@ -177,6 +166,8 @@ class FusionOptMain:
             debuginfo=self.args.print_debuginfo,
             timer=self.timer,
             dump_stream=self.stderr,
+            statistics=self.statistics,
+            elide_elements_if_larger=self.args.elide_elements_if_larger,
         )
         for index, chunk in enumerate(split_input(text, self.args.split_input_file)):
             if index > 0:
@@ -213,7 +204,12 @@ class FusionOptMain:
         run_passes(passes, ctx, module, options)
         return self._timed(
             "output",
-            lambda: print_module(module, self.args.print_op_generic, self.args.print_debuginfo),
+            lambda: print_module(
+                module,
+                self.args.print_op_generic,
+                self.args.print_debuginfo,
+                self.args.elide_elements_if_larger,
+            ),
         )
 
     def _parse(self, ctx: Context, chunk: Chunk, filename: str) -> ModuleOp:
@@ -239,6 +235,19 @@ class FusionOptMain:
         expectations = parse_expectations(chunk.text, filename, chunk.line_offset)
         for problem in check_diagnostics(expectations, list(diagnostics), filename):
             self._report(problem)
+
+
+def version_text() -> str:
+    """`--version`: ours and the xDSL we are built on."""
+    from importlib import metadata
+
+    def version(package: str) -> str:
+        try:
+            return metadata.version(package)
+        except metadata.PackageNotFoundError:
+            return "unknown"
+
+    return f"fusionopt version {version('fusionopt')}\n  xDSL version {version('xdsl')}\n"
 
 
 def main(

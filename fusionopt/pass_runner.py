@@ -19,6 +19,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
+from fusionopt import pass_statistics
+from fusionopt.pass_statistics import PassStatistics
 from fusionopt.diagnostics import Diagnostic, FusionError, location_of
 from fusionopt.ir_io import print_module, verify_module
 
@@ -69,12 +71,14 @@ class RunOptions:
     debuginfo: bool = False
     timer: PassTimer | None = None
     dump_stream: TextIO | None = None
+    statistics: PassStatistics | None = None  # `--mlir-pass-statistics`: counters per pass
+    elide_elements_if_larger: int | None = None  # for the IR dumps
 
 
 def _dump(module: ModuleOp, when: str, pass_name: str, options: RunOptions) -> None:
     stream = options.dump_stream or sys.stderr
     stream.write(f"// -----// IR Dump {when} {pass_name} //----- //\n")
-    stream.write(print_module(module, options.generic, options.debuginfo))
+    stream.write(print_module(module, options.generic, options.debuginfo, options.elide_elements_if_larger))
     stream.write("\n")
 
 
@@ -84,7 +88,8 @@ def run_passes(passes: list[ModulePass], ctx: Context, module: ModuleOp, options
         if options.print_before_all or name in options.print_before:
             _dump(module, "Before", name, options)
         start = time.perf_counter()
-        _apply(module_pass, ctx, module)
+        with pass_statistics.collecting(name, options.statistics):
+            _apply(module_pass, ctx, module)
         if options.timer is not None:
             options.timer.add(name, time.perf_counter() - start)
         if options.verify:

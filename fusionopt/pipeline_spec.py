@@ -11,6 +11,16 @@ module (our passes are module passes), so anchors only group. Named pipelines
 (`fusionopt.registry.PIPELINES`) expand in place and take no options. Errors are `FusionError`s
 located in the pipeline text (`<pass-pipeline>:1:COL`), with a close-match suggestion for
 unknown names.
+
+Why not xDSL's parser: `xdsl.utils.arg_spec.parse_pipeline` (what `xdsl.passes.PassPipeline`
+uses) reads only the flat `name{key=value ...},name` form: MLIR's nested
+`builtin.module(func.func(...))` syntax is an "Unknown token" there, it has no named pipelines,
+and its errors point at a token but not at the option or pass they belong to. This module keeps
+its own reader for exactly that (anchors, named-pipeline expansion, located errors naming the
+pass and option); everything after parsing is xDSL's: passes are built with xDSL's `ArgSpec` and
+`ModulePass.from_spec`, and option values are typed with xDSL's `isa` (`_fits` only runs that
+check early so the error can name the option). `_convert_literal` reads values as xDSL's
+lexer does, except that exponent floats (`1e-3`) are numbers here (xDSL lexes them as words).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The one place that lists fusionopt's dialects, passes and named pipelines.
 
 Everything is registered through lazy factories so that `fusion-opt --help` does not import
-every pass. Add a pass by adding one line to `_PASS_MODULES` (module under
-`fusionopt.transforms` + class name); add a pipeline by adding it to `PIPELINES`.
+every pass. Add a pass by adding one line to `_PASS_MODULES` (its module under
+`fusionopt.transforms.<stage>` + class name; stages in docs/architecture.md); add a pipeline by
+adding it to `PIPELINES`.
 """
 
 from __future__ import annotations
@@ -29,27 +30,29 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "graph": ("fusionopt.dialects.graph", "Graph"),
     "flow": ("fusionopt.dialects.flow", "Flow"),
     "linalg": ("fusionopt.dialects.linalg", "Linalg"),
+    "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext", "IreeLinalgExt"),
 }
 
 # pass name -> (module, class). Upstream xDSL passes we reuse are listed with their xDSL module.
 _PASS_MODULES: dict[str, tuple[str, str]] = {
     "canonicalize": ("xdsl.transforms.canonicalize", "CanonicalizePass"),
-    "graph-horizontal-fuse-dots": ("fusionopt.transforms.graph_horizontal_fuse_dots", "GraphHorizontalFuseDotsPass"),
-    "graph-hoist-pointwise-above-slices": ("fusionopt.transforms.graph_hoist_pointwise_above_slices", "GraphHoistPointwiseAboveSlicesPass"),
-    "graph-propagate-constants": ("fusionopt.transforms.graph_propagate_constants", "GraphPropagateConstantsPass"),
-    "graph-canonicalize": ("fusionopt.transforms.graph_canonicalize", "GraphCanonicalizePass"),
-    "graph-reassociate-dots": ("fusionopt.transforms.graph_reassociate_dots", "GraphReassociateDotsPass"),
+    "graph-horizontal-fuse-dots": ("fusionopt.transforms.graph.graph_horizontal_fuse_dots", "GraphHorizontalFuseDotsPass"),
+    "graph-hoist-pointwise-above-slices": ("fusionopt.transforms.graph.graph_hoist_pointwise_above_slices", "GraphHoistPointwiseAboveSlicesPass"),
+    "graph-propagate-constants": ("fusionopt.transforms.graph.graph_propagate_constants", "GraphPropagateConstantsPass"),
+    "graph-canonicalize": ("fusionopt.transforms.graph.graph_canonicalize", "GraphCanonicalizePass"),
+    "graph-reassociate-dots": ("fusionopt.transforms.graph.graph_reassociate_dots", "GraphReassociateDotsPass"),
     "cse": ("xdsl.transforms.common_subexpression_elimination", "CommonSubexpressionElimination"),
+    "linalg-raise-attention": ("fusionopt.transforms.linalg.linalg_raise_attention", "LinalgRaiseAttentionPass"),
     "dce": ("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
-    "test-diagnostics": ("fusionopt.transforms.test_diagnostics", "TestDiagnosticsPass"),
-    "linalg-fuse-elementwise": ("fusionopt.transforms.linalg_fuse_elementwise", "LinalgFuseElementwise"),
-    "convert-graph-to-linalg": ("fusionopt.transforms.convert_graph_to_linalg", "ConvertGraphToLinalg"),
-    "form-dispatch-regions": ("fusionopt.transforms.form_dispatch_regions", "FormDispatchRegionsPass"),
-    "convert-to-flow": ("fusionopt.transforms.convert_to_flow", "ConvertToFlowPass"),
-    "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
-    "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
-    "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
-    "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
+    "test-diagnostics": ("fusionopt.transforms.testing.test_diagnostics", "TestDiagnosticsPass"),
+    "linalg-fuse-elementwise": ("fusionopt.transforms.linalg.linalg_fuse_elementwise", "LinalgFuseElementwise"),
+    "convert-graph-to-linalg": ("fusionopt.transforms.lowering.convert_graph_to_linalg", "ConvertGraphToLinalg"),
+    "form-dispatch-regions": ("fusionopt.transforms.dispatch.form_dispatch_regions", "FormDispatchRegionsPass"),
+    "convert-to-flow": ("fusionopt.transforms.dispatch.convert_to_flow", "ConvertToFlowPass"),
+    "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
+    "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
+    "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
+    "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
 }
 
 
@@ -63,7 +66,8 @@ class Pipeline:
 
 PIPELINES: dict[str, Pipeline] = {}
 
-# dispatch-creation (issue #7): one stage per line, with why it is there.
+# dispatch-creation: linalg on tensors -> flow.dispatch.regions, IREE's DispatchCreation
+# (region formation unified with conversion to flow); one stage per line, with why it is there.
 _DISPATCH_CREATION_STAGES = (
     # torch-mlir wraps ops in unit-dim expand/collapse_shapes and keeps reduced dims as
     # constant-0 output maps; IREE's CPU codegen cannot tile+fuse through either.
@@ -93,14 +97,14 @@ PIPELINES["dispatch-creation"] = Pipeline(
 )
 
 
-# graph-simplify (issue #4): graph algebra before horizontal fusion (MIGraphX simplify_algebra).
+# graph-simplify: graph algebra before horizontal fusion (MIGraphX simplify_algebra).
 PIPELINES["graph-simplify"] = Pipeline(
     "fold constants, canonicalize and reassociate GEMM chains (run before horizontal fusion)",
     "graph-propagate-constants,graph-canonicalize,graph-reassociate-dots,cse,dce",
 )
 
 
-# graph-to-dispatch (issue #5): the whole graph -> dispatch-region flow, one stage per line.
+# graph-to-dispatch: the whole graph -> dispatch-region flow, one stage per line.
 _GRAPH_TO_DISPATCH_STAGES = (
     # Algebra first: reassociating GEMM chains creates and destroys the dot groups that
     # horizontal fusion batches, so the groups must be final before it looks at them.

@@ -24,7 +24,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import ConstantLike
 
 from fusionopt.cost_model import is_tensor, loop_ranges, op_flops, tensor_bytes
-from fusionopt.transforms.utils.dispatch_utils import (
+from fusionopt.transforms.common.dispatch_utils import (
     has_reduction_loops, is_contraction, is_linalg, values_captured_by,
 )
 

@@ -14,7 +14,7 @@ API
 - `random_inputs(func_op, seed=0, int_range=(0, 16)) -> list[np.ndarray]`: arguments by type
   (floats ~ N(0,1), integers uniform in [lo, hi), i1 random bits), deterministic per seed.
 - `apply_pipeline(module, pipeline) -> ModuleOp`: parse (if text), run a pipeline written as for
-  `fusion-opt -p` (e.g. `"cse,linalg-fuse-elementwise{max-ops=8}"`, named pipelines allowed)
+  `fusion-opt -p` (e.g. `"cse,linalg-fuse-elementwise{max-operands=8}"`, named pipelines allowed)
   or given as a list of `ModulePass` instances, verifying after every pass.
 - `family_inputs(func_op, family, seed=0, int_range=(0, 16), int_ranges=None)`: arguments from
   an input family of `FAMILIES` ("random", "constant", "offset", "zeros", "extreme", "mask",

@@ -35,11 +35,13 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse  # noqa: E402
+import io  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from fusionopt.cli import ToolArgumentParser, run_tool  # noqa: E402
 from fusionopt.diagnostics import FusionError, location_of  # noqa: E402
 from fusionopt.interpreter import FAMILIES, family_inputs, find_entry, run_function  # noqa: E402
 from fusionopt.interpreter.compare import (  # noqa: E402
@@ -49,6 +51,7 @@ from fusionopt.interpreter.compare import (  # noqa: E402
     judge_against_reference,
 )
 from fusionopt.ir_io import parse_file  # noqa: E402
+from fusionopt.output_file import OutputFile  # noqa: E402
 
 
 def _int_range(text: str) -> tuple[int, int]:
@@ -69,8 +72,8 @@ def _families(text: str) -> list[str]:
     return names
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="fusion-run", description="Execute an MLIR module with numpy.")
+def build_parser() -> ToolArgumentParser:
+    p = ToolArgumentParser(prog="fusion-run", description="Execute an MLIR module with numpy.")
     p.add_argument("file", help="input .mlir file, or - for stdin")
     p.add_argument("--entry", help="function to run (default: the only public one, else main/main_graph)")
     p.add_argument("--inputs", default="random", metavar="FAMILY|IN.npz",
@@ -124,12 +127,14 @@ def _portable(value: np.ndarray) -> np.ndarray:
     return value.astype(np.float32) if value.dtype.kind == "V" or value.dtype.name == "bfloat16" else value
 
 
-def save_results(path: str, results: list[np.ndarray]) -> None:
-    """`result0, result1, ...` in an .npz (bf16 widened to float32, exactly)."""
-    try:
-        np.savez(path, **{f"result{i}": _portable(r) for i, r in enumerate(results)})
-    except OSError as err:
-        raise FusionError(f"cannot write output file '{path}': {err.strerror or err}") from None
+def save_results(path: str | OutputFile, results: list[np.ndarray]) -> None:
+    """`result0, result1, ...` in an .npz (bf16 widened to float32, exactly), written to
+    exactly `path` by the rules of `fusionopt.output_file` (`-` is stdout; FIFOs, devices and
+    symlink targets are written into; regular files are replaced atomically)."""
+    output = path if isinstance(path, OutputFile) else OutputFile(path)
+    buffer = io.BytesIO()
+    np.savez(buffer, **{f"result{i}": _portable(r) for i, r in enumerate(results)})
+    output.commit(buffer.getvalue())
 
 
 def _summary(index: int, value: np.ndarray) -> str:
@@ -166,12 +171,21 @@ def run(argv: Sequence[str] | None = None) -> int:
     func_op = find_entry(module, args.entry)
     other = parse_file(args.compare) if args.compare else None
     input_sets = _input_sets(args, func_op)
+    save = OutputFile(args.save) if args.save else None  # unwritable: fail before running
+    try:
+        return _run_sets(args, module, func_op, other, input_sets, save)
+    finally:
+        if save is not None:
+            save.discard()
+
+
+def _run_sets(args, module, func_op, other, input_sets, save: OutputFile | None) -> int:
     ok = True
     for i, (label, inputs) in enumerate(input_sets):
         # with --compare, FILE runs in its own precision: its float64 run is the reference
         results = run_function(module, inputs, func_op, float64=args.reference == "f64" and other is None)
-        if args.save and i == 0:
-            save_results(args.save, results)
+        if save is not None and i == 0:
+            save_results(save, results)
         if other is None:
             if len(input_sets) > 1:
                 print(f"inputs: {label}")
@@ -187,12 +201,9 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        code = run(argv)
-    except FusionError as err:
-        print(err.format(), file=sys.stderr)
-        code = 1
-    sys.exit(code)
+    """Exit codes as every tool (fusionopt/cli.py): 0 ok, 1 user error or a failed
+    comparison, 2 internal error."""
+    sys.exit(run_tool("fusion-run", lambda: run(argv)))
 
 
 if __name__ == "__main__":

@@ -13,19 +13,15 @@ Exactness notes (MLIR semantics, not numpy's defaults):
 
 from __future__ import annotations
 
-import math as _pymath
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, math
 from xdsl.ir import Operation
 
-# math.erf per element: correctly rounded double results, ~0.3 us/element, and no scipy import
-# (which costs ~0.5 s of start-up, more than all of bert_mini's erf work).
-_erf = np.vectorize(_pymath.erf, otypes=[np.float64])
-
 from fusionopt.interpreter.common import as_type, compute_dtype_args, elementwise, functions_from_table
 from fusionopt.interpreter.values import attribute_value, element_dtype, storage_dtype, unsigned_view
+from fusionopt.special_functions import erf as _erf  # vectorised float64 erf, the one graph.erf uses
 
 
 def _bool_aware(int_fn, bool_fn):

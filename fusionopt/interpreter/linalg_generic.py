@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.interpreter import Interpreter
+from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
@@ -48,11 +48,15 @@ COMBINERS: dict[type[Operation], np.ufunc] = {
 }
 
 
+class StructuredOpState(InterpreterFunctions):
+    """Implements no op: the key under which the interpreter keeps this module's per-run state
+    (`Interpreter.get_data` files data under an `InterpreterFunctions` class). A class of its own
+    so this engine needs nothing from `linalg.py`, which imports it."""
+
+
 def index_stack(interpreter: Interpreter) -> list[Sequence[Any]]:
     """Index values of the structured ops being executed (innermost last), for `linalg.index`."""
-    from fusionopt.interpreter.linalg import LinalgFunctions
-
-    return interpreter.get_data(LinalgFunctions, INDEX_STACK_KEY, list)
+    return interpreter.get_data(StructuredOpState, INDEX_STACK_KEY, list)
 
 
 def eval_body(

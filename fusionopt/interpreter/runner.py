@@ -32,10 +32,11 @@ def _function_implementations() -> list[Any]:
     from fusionopt.interpreter.flow import FlowFunctions
     from fusionopt.interpreter.func import AssertFunctions, FuncFunctions
     from fusionopt.interpreter.graph import GraphFunctions
+    from fusionopt.interpreter.iree_linalg_ext import IreeLinalgExtFunctions
     from fusionopt.interpreter.linalg import LinalgFunctions
     from fusionopt.interpreter.tensor import TensorFunctions
 
-    return [ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions, AssertFunctions]
+    return [ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions, AssertFunctions, IreeLinalgExtFunctions]
 
 
 class _OpTracker(Interpreter.Listener):

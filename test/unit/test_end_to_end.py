@@ -1,4 +1,4 @@
-"""`graph-to-dispatch` end to end on the small mlp_towers variant (issue #5's target, small and fast).
+"""`graph-to-dispatch` end to end on the small mlp_towers variant (horizontal fusion's target model, small and fast).
 
 test/data/mlp_towers_small.mlir is examples/mlp_towers.mlir's model at width 16 (4 towers x 3
 Linear+SiLU, f32). The full pipeline must leave at most 3 dispatches (one batched GEMM + bias +

@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Block
 
 from fusionopt.graph_numpy import evaluate_graph_op, numpy_dtype
-from fusionopt.graph_strategies import _factor_into_dims, graph_programs
+from support.graph_strategies import _factor_into_dims, graph_programs
 from fusionopt.ir_io import parse_module, print_module
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

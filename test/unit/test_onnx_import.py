@@ -133,7 +133,7 @@ def gemm_model(weight_const: bool, bias_shape: tuple[int, ...]) -> onnx.ModelPro
 @pytest.mark.parametrize("bias_shape", [(8,), (1, 8)])
 def test_gemm_with_constant_weight_is_a_linear_layer(bias_shape) -> None:
     """dot(x, W[K, N] constant) + broadcast(b[N]) dims = [1]: what horizontal fusion matches."""
-    from fusionopt.transforms.utils.horizontal_linear import match_linear
+    from fusionopt.transforms.graph.horizontal_linear import match_linear
 
     module = import_onnx(gemm_model(True, bias_shape))
     assert count(module, graph.TransposeOp) == 0  # folded at import time

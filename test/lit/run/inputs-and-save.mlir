@@ -20,7 +20,7 @@
 // MISSING-NEXT: func.func @main
 // SHAPE: inputs-and-save.mlir:[[# @LINE + 4]]:1: error: input 0 has shape [5], argument type is tensor<4xf32>
 // UNWRITABLE-NOT: Traceback
-// UNWRITABLE: error: cannot write output file '{{.*}}no-such-dir/out.npz': No such file or directory
+// UNWRITABLE: error: cannot open output file '{{.*}}no-such-dir/out.npz': No such file or directory
 // UNWRITABLE-NOT: Traceback
 func.func @main(%lhs: tensor<4xf32>, %rhs: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %s = arith.addf %lhs, %rhs : tensor<4xf32>

@@ -6,7 +6,7 @@
 
 // Same wording and format as fusion-opt: `FILE:LINE:COL: error:`, source line, caret.
 // MISSING: {{^}}error: could not open input file '{{.*}}errors.mlir.missing': No such file or directory
-// BINARY: {{^}}error: could not open input file '{{.*}}binary.mlir': 'utf-8' codec can't decode
+// BINARY: {{^}}{{.*}}binary.mlir:1:1: error: invalid UTF-8 (byte 0xff)
 // BINARY-NOT: Traceback
 // SYNTAX-NOT: Traceback
 // SYNTAX: errors.mlir:[[# @LINE + 5]]:23: error: use of undeclared SSA value name '%undefined'

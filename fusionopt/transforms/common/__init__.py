@@ -1,0 +1,1 @@
+"""Helpers shared by more than one stage: only what two stages must decide identically."""

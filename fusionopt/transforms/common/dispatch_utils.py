@@ -1,0 +1,398 @@
+"""Shared structural queries on linalg ops for dispatch-region formation (IREE's
+`FusionUtils`/`RegionOpUtils`), used by the `linalg` and `dispatch` stages and by `fusion-stats`.
+
+Everything here is a pure query on the IR: which ops are contractions or reductions, how a
+linalg op indexes its operands, whether a consumer walks a root's loops compatibly, whether a
+slice is contiguous, which producers are cheap enough to clone into every dispatch. The passes
+(`form-dispatch-regions`, `convert-to-flow`, `linalg-interchange-for-fusion`,
+`linalg-fold-transpose-into-matmul`, ...) combine these predicates; keeping them in one module
+means the linalg stage prepares exactly what dispatch formation will accept, and formation and
+flow conversion decide with exactly the same rules. (The clonable-producer and slice predicates
+are only called from `dispatch/` today; they are built on the op-kind queries above and stay
+with them rather than split one vocabulary over two modules.)
+
+Ops are matched through xDSL's `LinalgStructuredOperation` interface where possible, and by name
+otherwise, so ops added by `fusionopt.dialects.linalg` (batch_matmul, ...) work unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerType,
+    TensorType,
+)
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+
+# --- op kinds -----------------------------------------------------------------------------
+
+CONTRACTION_NAMES = frozenset(
+    {
+        "linalg.matmul",
+        "linalg.batch_matmul",
+        "linalg.matvec",
+        "linalg.vecmat",
+        "linalg.batch_matvec",
+        "linalg.dot",
+        "linalg.matmul_transpose_a",
+        "linalg.matmul_transpose_b",
+        "linalg.batch_matmul_transpose_a",
+        "linalg.batch_matmul_transpose_b",
+        "linalg.mmt4d",
+        "linalg.contract",
+    }
+)
+RESHAPE_NAMES = frozenset({"tensor.expand_shape", "tensor.collapse_shape"})
+# Ops IREE duplicates into every dispatch that needs them instead of fusing (isClonableIntoDispatchOp).
+CLONABLE_NAMES = frozenset(
+    {"tensor.empty", "linalg.fill", "affine.apply", "arith.index_cast", "tensor.cast", "flow.tensor.splat"}
+)
+# IREE's --iree-flow-inline-constants-max-byte-length default.
+INLINE_CONSTANT_MAX_BYTES = 256
+
+
+def is_linalg(op: Operation) -> bool:
+    return isinstance(op, LinalgStructuredOperation) or (
+        op.name.startswith("linalg.") and op.name not in ("linalg.yield", "linalg.index")
+    )
+
+
+def iterator_kinds(op: Operation) -> list[str]:
+    """Loop kinds ("parallel"/"reduction") of a structured op; [] when it has no loop nest."""
+    if isinstance(op, LinalgStructuredOperation):
+        return [str(it.data.value) for it in op.get_iterator_types()]
+    if op.name == "linalg.softmax":
+        return ["parallel"] * _rank(op.results[0].type)
+    return []
+
+
+def indexing_maps(op: Operation) -> list[AffineMap]:
+    """One map per operand (inputs then outputs) of a structured op, [] otherwise."""
+    if isinstance(op, LinalgStructuredOperation):
+        return [m.data for m in op.get_indexing_maps()]
+    return []
+
+
+def dps_inputs(op: Operation) -> tuple[SSAValue, ...]:
+    return tuple(getattr(op, "inputs", ()))
+
+
+def dps_inits(op: Operation) -> tuple[SSAValue, ...]:
+    return tuple(getattr(op, "outputs", ()))
+
+
+def operand_map(op: Operation, value: SSAValue) -> AffineMap | None:
+    """The indexing map through which `op` reads `value` (first occurrence), if it is an operand."""
+    maps = indexing_maps(op)
+    for index, operand in enumerate((*dps_inputs(op), *dps_inits(op))):
+        if operand is value and index < len(maps):
+            return maps[index]
+    return None
+
+
+def result_map(op: Operation, result_index: int) -> AffineMap | None:
+    maps = indexing_maps(op)
+    position = len(dps_inputs(op)) + result_index
+    return maps[position] if position < len(maps) else None
+
+
+def has_reduction_loops(op: Operation) -> bool:
+    return "reduction" in iterator_kinds(op)
+
+
+def is_all_parallel(op: Operation) -> bool:
+    kinds = iterator_kinds(op)
+    return all(kind == "parallel" for kind in kinds)
+
+
+def is_contraction(op: Operation) -> bool:
+    """matmul-like: a named contraction, or a generic whose reduction multiplies two inputs."""
+    if op.name in CONTRACTION_NAMES:
+        return True
+    if op.name != "linalg.generic" or not has_reduction_loops(op) or len(dps_inputs(op)) != 2:
+        return False
+    body_ops = [o.name for o in op.regions[0].block.ops]
+    return any(n in ("arith.mulf", "arith.muli") for n in body_ops) and any(
+        n in ("arith.addf", "arith.addi") for n in body_ops
+    )
+
+
+def is_elementwise_linalg(op: Operation) -> bool:
+    """An all-parallel linalg op (generic, transpose, broadcast, ...) other than fill."""
+    return is_linalg(op) and op.name != "linalg.fill" and is_all_parallel(op) and not is_contraction(op)
+
+
+def is_reshape(op: Operation) -> bool:
+    return op.name in RESHAPE_NAMES
+
+
+def is_identity_map(m: AffineMap) -> bool:
+    return m.num_symbols == 0 and len(m.results) == m.num_dims and all(
+        isinstance(e, AffineDimExpr) and e.position == i for i, e in enumerate(m.results)
+    )
+
+
+def is_permutation_map(m: AffineMap) -> bool:
+    dims = [e.position for e in m.results if isinstance(e, AffineDimExpr)]
+    return len(dims) == len(m.results) == m.num_dims and sorted(dims) == list(range(m.num_dims))
+
+
+def dims_read(m: AffineMap) -> list[int | None]:
+    """Per map result: the loop dim it reads, or None for a constant 0 (broadcast) result."""
+    out: list[int | None] = []
+    for expr in m.results:
+        if isinstance(expr, AffineDimExpr):
+            out.append(expr.position)
+        elif isinstance(expr, AffineConstantExpr) and expr.value == 0:
+            out.append(None)
+        else:
+            raise ValueError(f"not a projected permutation: {m}")
+    return out
+
+
+# --- how a consumer walks a producer's loops (IREE: compatible outer parallel loops) ------
+
+
+def outer_parallel_loops(root: Operation) -> int:
+    """Number of leading parallel loops of the root (the loops tile+fuse distributes)."""
+    count = 0
+    for kind in iterator_kinds(root):
+        if kind != "parallel":
+            break
+        count += 1
+    return count
+
+
+def reads_root_result_compatibly(root: Operation, consumer: Operation, value: SSAValue) -> bool:
+    """IREE's "compatible outer parallel loops": the consumer must walk the root's outer
+    parallel dims of `value` with its own loops in the same order (zeros allowed), i.e. read
+    them through an identity map. A permuted read needs `linalg-interchange-for-fusion` first."""
+    result_index = list(root.results).index(value)
+    root_map = result_map(root, result_index)
+    consumer_map = operand_map(consumer, value)
+    if root_map is None or consumer_map is None:
+        return False
+    if not consumer_map.is_projected_permutation(allow_zero_in_results=True):
+        return False
+    outer = outer_parallel_loops(root)
+    root_dims = dims_read(root_map)
+    consumer_dims = dims_read(consumer_map)
+    walked = [c for r, c in zip(root_dims, consumer_dims) if r is not None and r < outer and c is not None]
+    # Loops of extent 1 carry no iteration (what IREE's FoldUnitExtentDims would drop).
+    extents = loop_extents(consumer)
+    non_unit = [d for d in range(len(extents)) if extents[d] != 1]
+    walked = [non_unit.index(c) for c in walked if c in non_unit]
+    return walked == list(range(len(walked)))
+
+
+# --- roots and cloning --------------------------------------------------------------------
+
+
+def is_root_op(op: Operation) -> bool:
+    """IREE's isRootOp: contractions, convolutions, and any linalg op with a reduction loop.
+
+    `linalg.fill` is never a root (it is cloned), nor is an all-parallel op: elementwise work
+    joins a root's dispatch or forms an elementwise-only dispatch later.
+    """
+    if op.name in ("linalg.softmax", "iree_linalg_ext.attention"):
+        return True
+    return is_linalg(op) and op.name != "linalg.fill" and (is_contraction(op) or has_reduction_loops(op))
+
+
+def constant_byte_size(op: Operation) -> int | None:
+    value = op.properties.get("value") or op.attributes.get("value")
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        return None
+    if value.is_splat():
+        return 0
+    ty = value.get_type()
+    width = getattr(ty.element_type, "bitwidth", 64) if isinstance(ty, TensorType) else 64
+    return value.get_type().element_count() * max(1, width // 8)
+
+
+def is_scalar_type(ty: Attribute) -> bool:
+    return not isinstance(ty, TensorType) and not hasattr(ty, "get_shape")
+
+
+def is_clonable_into_dispatch(op: Operation) -> bool:
+    """Cheap producers duplicated into each dispatch that uses them (IREE's isClonableIntoDispatchOp).
+
+    tensor.empty, linalg.fill, index math and casts, scalar arith ops, constants that are
+    scalars, splats, or dense payloads of at most 256 bytes, and broadcasts of inputs that exist
+    before any dispatch runs (`is_clonable_broadcast`).
+    """
+    if op.name in CLONABLE_NAMES or is_clonable_broadcast(op):
+        return True
+    if op.name == "arith.constant":
+        size = constant_byte_size(op)
+        return size is None or size <= INLINE_CONSTANT_MAX_BYTES
+    if op.name.startswith(("arith.", "math.")):
+        return all(is_scalar_type(r.type) for r in op.results) and all(
+            is_scalar_type(o.type) for o in op.operands
+        )
+    return False
+
+
+# Casts a broadcast may apply on the way (IREE's isBitExtendOp: still a pure indexed read).
+BIT_EXTEND_NAMES = frozenset({"arith.extf", "arith.extsi", "arith.extui"})
+
+
+def is_pure_broadcast_generic(op: Operation) -> bool:
+    """A `linalg.generic` that only re-indexes one input (a broadcast/transpose, optionally
+    bit-extended): each output element is one input element, the init is never read."""
+    if op.name != "linalg.generic" or len(dps_inputs(op)) != 1 or len(op.results) != 1:
+        return False
+    maps = indexing_maps(op)
+    if not is_all_parallel(op) or not maps[0].is_projected_permutation(allow_zero_in_results=True):
+        return False
+    block = op.regions[0].block
+    body = list(block.ops)
+    value = body[-1].operands[0] if body and len(body[-1].operands) == 1 else None
+    for inner in reversed(body[:-1]):
+        if inner.name not in BIT_EXTEND_NAMES or value is not inner.results[0]:
+            return False
+        value = inner.operands[0]
+    return value is block.args[0]
+
+
+def is_available_before_dispatches(value: SSAValue) -> bool:
+    """Constants and function arguments: reading them adds no edge between dispatches."""
+    owner = value.owner
+    if isinstance(owner, Block):
+        return True
+    return owner.name == "arith.constant"
+
+
+def reads_as_elementwise_input(user: Operation, value: SSAValue) -> bool:
+    """`user` is an elementwise generic reading `value` only as an input, through a projected
+    permutation: a broadcast producer then composes into the consumer's own indexed read."""
+    if user.name != "linalg.generic" or not is_elementwise_linalg(user) or value in dps_inits(user):
+        return False
+    operand = operand_map(user, value)
+    return operand is not None and operand.is_projected_permutation(allow_zero_in_results=True)
+
+
+def is_clonable_broadcast(op: Operation) -> bool:
+    """A broadcast of a constant or argument whose every user is an elementwise generic.
+
+    Cloned into each consumer's dispatch it is an indexed read of the captured source: the bias
+    of a Linear then costs no dispatch of its own. Contraction inputs and inits are excluded
+    (IREE keeps a root's input producers out of its dispatch unless fusion is aggressive, and
+    takes init producers through fusion, not cloning)."""
+    if not is_pure_broadcast_generic(op) or not is_available_before_dispatches(dps_inputs(op)[0]):
+        return False
+    result = op.results[0]
+    return all(reads_as_elementwise_input(use.operation, result) for use in result.uses)
+
+
+def is_index_like(ty: Attribute) -> bool:
+    return isinstance(ty, IndexType | IntegerType)
+
+
+# --- slices -------------------------------------------------------------------------------
+
+
+def _rank(ty: Attribute) -> int:
+    return len(ty.get_shape()) if isinstance(ty, TensorType) else 0
+
+
+def static_slice_params(op: Operation) -> tuple[list[int], list[int], list[int]] | None:
+    """(offsets, sizes, strides) of a fully static extract/insert_slice, else None."""
+    if len(op.operands) > (2 if op.name == "tensor.insert_slice" else 1):
+        return None  # dynamic offsets/sizes/strides are treated conservatively (IREE does too)
+    names = ("static_offsets", "static_sizes", "static_strides")
+    attrs = [op.properties.get(n) for n in names]
+    if any(a is None for a in attrs):
+        return None
+    return tuple(list(a.get_values()) for a in attrs)  # type: ignore[return-value]
+
+
+def is_contiguous_slice(offsets_sizes_strides, full_shape: tuple[int, ...]) -> bool:
+    """IREE's contiguity rule: unit strides, and scanning from the innermost dim, once a dim is
+    not taken whole every outer dim must have size 1 (so the slice is one linear byte range)."""
+    _, sizes, strides = offsets_sizes_strides
+    if any(s != 1 for s in strides) or len(sizes) != len(full_shape):
+        return False
+    partial_seen = False
+    for size, full in reversed(list(zip(sizes, full_shape))):
+        if partial_seen and size != 1:
+            return False
+        if size != full:
+            partial_seen = True
+    return True
+
+
+def slice_is_contiguous(op: Operation) -> bool:
+    params = static_slice_params(op)
+    if params is None:
+        return False
+    full = op.operands[0].type if op.name == "tensor.extract_slice" else op.operands[1].type
+    return is_contiguous_slice(params, tuple(full.get_shape()))
+
+
+# --- use/def helpers ----------------------------------------------------------------------
+
+
+def values_used_inside(op: Operation) -> Iterator[SSAValue]:
+    """Operands of `op` and every value its nested regions capture from above."""
+    yield from op.operands
+    yield from values_captured_by(op)
+
+
+def values_captured_by(op: Operation) -> Iterator[SSAValue]:
+    """Values used inside `op`'s regions but defined outside `op` (e.g. a gather's table)."""
+    for region in op.regions:
+        for inner in region.walk():
+            for operand in inner.operands:
+                if not _defined_inside(operand, op):
+                    yield operand
+
+
+def _defined_inside(value: SSAValue, op: Operation) -> bool:
+    owner = value.owner
+    where = owner.parent_op() if isinstance(owner, Block) else owner
+    return is_inside(where, op)
+
+
+def is_inside(candidate: Operation | None, ancestor: Operation) -> bool:
+    """`candidate` is `ancestor` or nested (at any depth) in one of its regions."""
+    while candidate is not None:
+        if candidate is ancestor:
+            return True
+        candidate = candidate.parent_op()
+    return False
+
+
+def top_level_user(block: Block, user: Operation) -> Operation | None:
+    """The op of `block` that contains `user` (itself when it is directly in the block)."""
+    while user is not None and user.parent_block() is not block:
+        user = user.parent_op()
+    return user
+
+
+def defining_op_in(block: Block, value: SSAValue) -> Operation | None:
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.parent_block() is block:
+        return owner
+    return None
+
+
+def loop_extents(op: Operation) -> list[int | None]:
+    """Static trip count of each loop of a structured op, read off its operand shapes."""
+    maps = indexing_maps(op)
+    extents: list[int | None] = [None] * (maps[0].num_dims if maps else 0)
+    for operand, m in zip((*dps_inputs(op), *dps_inits(op)), maps):
+        shape = operand.type.get_shape() if isinstance(operand.type, TensorType) else ()
+        for expr, size in zip(m.results, shape):
+            if isinstance(expr, AffineDimExpr) and size >= 0:
+                extents[expr.position] = size
+    return extents
+
+
+def use_count(value: SSAValue) -> int:
+    return sum(1 for _ in value.uses)

@@ -1,0 +1,178 @@
+"""`form-dispatch-regions`: wrap fusion groups in `flow.dispatch.region`s (IREE's FormDispatchRegions).
+
+The fusion decision lives in `fusion_groups.py` (roots, producer/consumer rules, one root per
+region); this file only materialises it:
+1. condense each group into one node and topologically reorder the block (groups are convex,
+   so the condensed graph is a DAG; the original order breaks ties);
+2. move each group's ops into a `flow.dispatch.region` returning the values used outside it;
+3. clone cheap producers (fills, `tensor.empty`, small constants, index math, non-contiguous
+   slices) into every region that uses them (IREE's CloneProducersIntoDispatchRegions), so each
+   region is self-contained and no dispatch is spent on them;
+4. unless `convert-to-flow=false`, convert what is left outside regions with the same
+   contiguity rules (`convert_to_flow.convert_block_to_flow`): contiguous slices become
+   `flow.tensor.slice/update`, reshapes `flow.tensor.reshape`, lone fills `flow.tensor.splat`,
+   and non-contiguous copies get a region of their own.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from fusionopt import pass_statistics
+
+from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
+from fusionopt.transforms.dispatch.convert_to_flow import convert_block_to_flow
+from fusionopt.transforms.dispatch.fusion_groups import CHAIN_STARTS, FusionAnalysis, FusionGroup, decide_fusion_groups
+from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
+
+Node = Operation | FusionGroup
+
+
+def topological_nodes(analysis: FusionAnalysis) -> list[Node]:
+    """Ungrouped ops and groups in an order where every node follows what it uses."""
+    node_of: dict[Operation, Node] = {op: analysis.group_of.get(op, op) for op in analysis.ops}
+    key: dict[int, int] = {}
+    nodes: list[Node] = []
+    for op in analysis.ops:
+        node = node_of[op]
+        if id(node) not in key:
+            key[id(node)] = analysis.position[op]
+            nodes.append(node)
+    deps: dict[int, set[int]] = {id(n): set() for n in nodes}
+    dependents: dict[int, list[Node]] = {id(n): [] for n in nodes}
+    for node in nodes:
+        for member in _ops_of(node):
+            for producer in analysis.producers[member]:
+                source = node_of[producer]
+                if source is not node and id(source) not in deps[id(node)]:
+                    deps[id(node)].add(id(source))
+                    dependents[id(source)].append(node)
+    ready = [(key[id(n)], i, n) for i, n in enumerate(nodes) if not deps[id(n)]]
+    heapq.heapify(ready)
+    order: list[Node] = []
+    index_of = {id(n): i for i, n in enumerate(nodes)}
+    while ready:
+        _, _, node = heapq.heappop(ready)
+        order.append(node)
+        for dependent in dependents[id(node)]:
+            deps[id(dependent)].discard(id(node))
+            if not deps[id(dependent)]:
+                heapq.heappush(ready, (key[id(dependent)], index_of[id(dependent)], dependent))
+    if len(order) != len(nodes):
+        raise AssertionError("fusion groups are not convex: cyclic dependence between regions")
+    return order
+
+
+def _ops_of(node: Node) -> list[Operation]:
+    return list(node.ops) if isinstance(node, FusionGroup) else [node]
+
+
+def values_escaping(ops: list[Operation]) -> list[SSAValue]:
+    """Results of `ops` used by anything outside them (these become the region's results)."""
+    members = set(ops)
+    escaping: list[SSAValue] = []
+    for op in ops:
+        for result in op.results:
+            if any(_top_op_in(use.operation, members) is None for use in result.uses):
+                escaping.append(result)
+    return escaping
+
+
+def _top_op_in(op: Operation | None, members: set[Operation]) -> Operation | None:
+    while op is not None:
+        if op in members:
+            return op
+        op = op.parent_op()
+    return None
+
+
+def build_region(ops: list[Operation]) -> DispatchRegionOp:
+    """Move `ops` (already in a valid order, detached) into a new dispatch region."""
+    escaping = values_escaping(ops)
+    body = Block()
+    for op in ops:
+        body.add_op(op)
+    body.add_op(ReturnOp(escaping))
+    region_op = DispatchRegionOp([v.type for v in escaping], Region(body))
+    for value, result in zip(escaping, region_op.results):
+        for use in list(value.uses):
+            if use.operation.parent_op() is not region_op and not _inside(use.operation, region_op):
+                use.operation.operands[use.index] = result
+    return region_op
+
+
+def _inside(op: Operation, ancestor: Operation) -> bool:
+    while op is not None:
+        if op is ancestor:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def rebuild_block(block: Block, analysis: FusionAnalysis) -> list[DispatchRegionOp]:
+    order = topological_nodes(analysis)
+    for op in analysis.ops:
+        op.detach()
+    regions: list[DispatchRegionOp] = []
+    for node in order:
+        if isinstance(node, FusionGroup):
+            members = sorted(node.ops, key=analysis.position.__getitem__)
+            region_op = build_region(members)
+            block.add_op(region_op)
+            regions.append(region_op)
+        else:
+            block.add_op(node)
+    return regions
+
+
+def form_regions_in_block(block: Block, aggressive: bool, reduction_chains: str = "none") -> list[DispatchRegionOp]:
+    analysis = decide_fusion_groups(block, aggressive, reduction_chains)
+    regions = rebuild_block(block, analysis)
+    for region_op in regions:
+        clone_producers_into_region(region_op)
+    erase_dead_clonables(block)
+    return regions
+
+
+@dataclass(frozen=True)
+class FormDispatchRegionsPass(ModulePass):
+    """Group linalg ops into `flow.dispatch.region`s, one root per region.
+
+    Options:
+      aggressive      -- also fuse elementwise producers of a root's inputs (not only of its
+                         init) when every use lands in the same region (IREE's
+                         `aggressive-fusion`). Default false.
+      convert-to-flow -- convert the ops left outside regions to flow ops in the same pass
+                         (slices/updates/reshapes/splats). Default true.
+      reduction-chains -- which chains of reductions over the same rows, joined by
+                         row-wise elementwise ops, form one region as IREE's aggressive
+                         fusion does: `none`; `normalization` (default: a sum first, e.g.
+                         a layer norm's mean then variance: one dispatch, exact two-pass
+                         numerics, as fast as two dispatches on llvm-cpu); `all` (also
+                         softmax's max, exp, sum: measured 1.8x slower on llvm-cpu).
+    """
+
+    name = "form-dispatch-regions"
+
+    aggressive: bool = False
+    convert_to_flow: bool = True
+    reduction_chains: str = "normalization"
+
+    def __post_init__(self) -> None:
+        if self.reduction_chains not in CHAIN_STARTS and self.reduction_chains != "none":
+            raise ValueError(f"reduction-chains must be none, normalization or all, not '{self.reduction_chains}'")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Collect first: rebuilding a body while walking it would revisit the moved ops.
+        for func in [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]:
+            block = func.body.block
+            regions = form_regions_in_block(block, self.aggressive, self.reduction_chains)
+            pass_statistics.count("regions formed", len(regions))
+            if self.convert_to_flow:
+                convert_block_to_flow(block)

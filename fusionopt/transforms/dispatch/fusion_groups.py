@@ -1,0 +1,365 @@
+"""Deciding which ops of a block share a dispatch (IREE's `decideFusableLinalgOps`).
+
+The decision is a pure analysis: `decide_fusion_groups(block, aggressive)` returns groups of
+top-level ops; `form-dispatch-regions` then wraps each group in a `flow.dispatch.region`.
+
+Order of decisions (as in IREE's FormDispatchRegions):
+1. Roots (contractions, reductions; `is_root_op`), walked in reverse, take their producers:
+   only the producer of the root's *init* unless `aggressive` (then any elementwise producer
+   whose every use ends up in the same region).
+2. Roots, walked forward, take elementwise consumers transitively (`is_fusable_with_consumer`),
+   including reshapes, transposes and pads. Non-contiguous slices are not fused here: region
+   building clones them into their consumers' regions as indexed reads (never a slow copy).
+3. Leftover elementwise ops become roots of elementwise-only groups and take elementwise
+   producers and consumers (what elementwise fusion would have merged anyway).
+Clonable ops (`dispatch_utils.is_clonable_into_dispatch`: fills, small constants, broadcasts of
+constants/arguments read by elementwise generics) join no group: region building duplicates
+them into every region that uses them.
+
+Invariants kept by construction:
+- one root per group: roots never join another group, so a region never holds two
+  contractions or a contraction and a reduction. The one exception, with
+  `reduction_chains`, is a chain of reductions over the same rows joined by elementwise ops
+  (softmax's max then sum, a layer norm's mean then variance): IREE's aggressive fusion
+  keeps such a chain in one region (its `softmax_like_fusion` test) and codegens it as one
+  kernel tiled along the rows, with the input program's exact two-pass numerics;
+- convexity: an op joins only if no path leaves the group and comes back into it, so the
+  groups condense into a DAG and each can become a single region;
+- trailing views (reshapes/slices whose results leave the group) are trimmed, so reshapes
+  outside regions stay free `flow.tensor.reshape`s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.ir import Block, Operation, SSAValue
+
+from fusionopt.transforms.common import dispatch_utils as du
+
+
+@dataclass(eq=False)
+class FusionGroup:
+    """Ops that will share one dispatch. `root` is the group's single root op."""
+
+    index: int
+    root: Operation
+    ops: set[Operation] = field(default_factory=set)
+    # Earlier reductions of a reduction chain (see `chain_reductions`); `root` is the last.
+    chained: list[Operation] = field(default_factory=list)
+
+    def is_root_result(self, value: SSAValue) -> bool:
+        return value.owner is self.root or value.owner in self.chained
+
+    @property
+    def is_elementwise_only(self) -> bool:
+        return not du.is_root_op(self.root)
+
+
+class FusionAnalysis:
+    """Use/def facts about one block, computed once, plus the groups decided so far."""
+
+    def __init__(self, block: Block, aggressive: bool):
+        self.block = block
+        self.aggressive = aggressive
+        self.ops = list(block.ops)
+        self.position = {op: i for i, op in enumerate(self.ops)}
+        self.producers: dict[Operation, list[Operation]] = {}
+        self.users: dict[Operation, set[Operation]] = {op: set() for op in self.ops}
+        for op in self.ops:
+            producers: list[Operation] = []
+            for value in du.values_used_inside(op):
+                defining = du.defining_op_in(block, value)
+                if defining is not None and defining not in producers:
+                    producers.append(defining)
+                    self.users[defining].add(op)
+            self.producers[op] = producers
+        self.group_of: dict[Operation, FusionGroup] = {}
+        self.groups: list[FusionGroup] = []
+
+    # -- bookkeeping ------------------------------------------------------------------------
+
+    def new_group(self, root: Operation) -> FusionGroup:
+        group = FusionGroup(len(self.groups), root)
+        self.groups.append(group)
+        self.add(group, root)
+        return group
+
+    def add(self, group: FusionGroup, op: Operation) -> None:
+        group.ops.add(op)
+        self.group_of[op] = group
+
+    def remove(self, group: FusionGroup, op: Operation) -> None:
+        group.ops.discard(op)
+        del self.group_of[op]
+
+    def all_uses_in(self, op: Operation, group: FusionGroup) -> bool:
+        users = self.users[op]
+        return bool(users) and all(self.group_of.get(u) is group for u in users)
+
+    def depends_on_group(self, op: Operation, group: FusionGroup) -> bool:
+        """True if `op` (outside `group`) transitively uses a value computed in `group`.
+
+        Other groups are treated as single nodes (a region depends on everything any of its
+        ops uses). Ops placed before the group's first op cannot depend on it: pruned.
+        """
+        first = min(self.position[o] for o in group.ops)
+        seen: set[Operation] = set()
+        stack = [op]
+        while stack:
+            current = stack.pop()
+            if current in seen or self.position[current] < first:
+                continue
+            seen.add(current)
+            if self.group_of.get(current) is group:
+                return True
+            other = self.group_of.get(current)
+            members = other.ops if other is not None else (current,)
+            for member in members:
+                stack.extend(p for p in self.producers[member] if p not in seen)
+        return False
+
+    def keeps_group_convex(self, group: FusionGroup, candidate: Operation) -> bool:
+        """Adding `candidate` must not create a path group -> outside -> group."""
+        for producer in self.producers[candidate]:
+            if self.group_of.get(producer) is group:
+                continue
+            if self.depends_on_group(producer, group):
+                return False
+        return True
+
+
+# --- predicates (IREE: isRootOp / isFusableWithConsumer / isFusableWithProducer) ----------
+
+
+def is_consumer_kind(op: Operation) -> bool:
+    """Ops that may follow a root into its dispatch.
+
+    Slices are not among them: a contiguous slice becomes a `flow.tensor.slice` between
+    dispatches, and a non-contiguous one is cloned into each *consumer's* dispatch as an
+    indexed read (a region returning slices of its own result fails IREE's CPU codegen).
+    Nor is `tensor.insert_slice`, even into a fill (IREE's rule): IREE 3.13 fails to compile
+    such a pre-formed region (measured), so the insert stays outside as a
+    `flow.tensor.update` of a splat when contiguous, or a copy dispatch when not."""
+    return du.is_elementwise_linalg(op) or du.is_reshape(op) or op.name == "tensor.pad"
+
+
+def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consumer: Operation) -> bool:
+    if consumer in analysis.group_of or du.is_root_op(consumer) or du.is_clonable_into_dispatch(consumer):
+        return False
+    if not is_consumer_kind(consumer):
+        return False
+    for value in _values_from_group(analysis, group, consumer):
+        if not du.is_linalg(consumer):
+            continue
+        operand_map = du.operand_map(consumer, value)
+        if operand_map is None:
+            return False  # only read inside the payload (e.g. tensor.extract): not tileable
+        if not operand_map.is_projected_permutation(allow_zero_in_results=True):
+            return False
+        if group.is_root_result(value) and not group.is_elementwise_only:
+            if not du.reads_root_result_compatibly(value.owner, consumer, value):
+                return False
+    return analysis.keeps_group_convex(group, consumer)
+
+
+def _values_from_group(analysis: FusionAnalysis, group: FusionGroup, op: Operation) -> list[SSAValue]:
+    return [
+        v
+        for v in du.values_used_inside(op)
+        if (d := du.defining_op_in(analysis.block, v)) is not None and analysis.group_of.get(d) is group
+    ]
+
+
+def is_fusable_with_producer(
+    analysis: FusionAnalysis, group: FusionGroup, producer: Operation, consumer: Operation
+) -> bool:
+    """A producer joins when every use of it is in the group. Cheap ops are cloned instead.
+
+    Without `aggressive`, a contraction/reduction root only takes the producer of its init
+    (an elementwise op on a matmul's LHS keeps its own dispatch, as in IREE)."""
+    if producer in analysis.group_of or du.is_root_op(producer) or du.is_clonable_into_dispatch(producer):
+        return False
+    if not (du.is_elementwise_linalg(producer) or du.is_reshape(producer)):
+        return False
+    if not analysis.all_uses_in(producer, group):
+        return False
+    restricted = not analysis.aggressive and not group.is_elementwise_only
+    if restricted and not any(v.owner is producer for v in du.dps_inits(consumer)):
+        return False
+    return analysis.keeps_group_convex(group, producer)
+
+
+# --- the decision procedure ---------------------------------------------------------------
+
+
+def _fuse_producers(analysis: FusionAnalysis, group: FusionGroup) -> bool:
+    changed, worklist = False, sorted(group.ops, key=analysis.position.__getitem__, reverse=True)
+    while worklist:
+        consumer = worklist.pop(0)
+        for producer in reversed(analysis.producers[consumer]):
+            if is_fusable_with_producer(analysis, group, producer, consumer):
+                analysis.add(group, producer)
+                worklist.append(producer)
+                changed = True
+    return changed
+
+
+def _fuse_consumers(analysis: FusionAnalysis, group: FusionGroup) -> bool:
+    changed, worklist = False, sorted(group.ops, key=analysis.position.__getitem__)
+    while worklist:
+        producer = worklist.pop(0)
+        for consumer in sorted(analysis.users[producer], key=analysis.position.__getitem__):
+            if is_fusable_with_consumer(analysis, group, consumer):
+                analysis.add(group, consumer)
+                worklist.append(consumer)
+                changed = True
+    return changed
+
+
+def _trim_trailing_views(analysis: FusionAnalysis, group: FusionGroup) -> None:
+    """Views whose results only leave the group stay outside (free reshapes / flow slices)."""
+    changed = True
+    while changed:
+        changed = False
+        for op in list(group.ops):
+            if op is group.root or not (du.is_reshape(op) or op.name == "tensor.extract_slice"):
+                continue
+            if not any(analysis.group_of.get(u) is group for u in analysis.users[op]):
+                analysis.remove(group, op)
+                changed = True
+
+
+def decide_fusion_groups(block: Block, aggressive: bool = False, reduction_chains: str = "none") -> FusionAnalysis:
+    analysis = FusionAnalysis(block, aggressive)
+    if reduction_chains != "none":
+        chain_reductions(analysis, starts_chain=CHAIN_STARTS[reduction_chains])
+    roots = [op for op in analysis.ops if du.is_root_op(op) and op not in analysis.group_of]
+    for root in reversed(roots):
+        analysis.new_group(root)
+    root_groups = sorted(analysis.groups, key=lambda g: analysis.position[g.root], reverse=True)
+    for group in root_groups:
+        _fuse_producers(analysis, group)
+    for group in reversed(root_groups):
+        _fuse_consumers(analysis, group)
+        if aggressive:
+            _fuse_producers(analysis, group)
+        _trim_trailing_views(analysis, group)
+    for op in reversed(analysis.ops):
+        # Clonable broadcasts are duplicated into their consumers' regions instead.
+        if op in analysis.group_of or not du.is_elementwise_linalg(op) or du.is_clonable_into_dispatch(op):
+            continue
+        group = analysis.new_group(op)
+        while _fuse_producers(analysis, group) | _fuse_consumers(analysis, group):
+            pass
+        _trim_trailing_views(analysis, group)
+    return analysis
+
+
+# --- reduction chains (IREE's softmax-like fusion) -----------------------------------------
+
+
+def reduces_same_rows(first: Operation, second: Operation) -> bool:
+    """Both reductions (not contractions) walk the same loops and write the same row layout."""
+    return (
+        du.has_reduction_loops(first) and not du.is_contraction(first)
+        and du.has_reduction_loops(second) and not du.is_contraction(second)
+        and du.loop_extents(first) == du.loop_extents(second)
+        and du.iterator_kinds(first) == du.iterator_kinds(second)
+        and du.result_map(first, 0) == du.result_map(second, 0)
+    )
+
+
+def ops_between(analysis: FusionAnalysis, sources: set[Operation], target: Operation) -> set[Operation]:
+    """Every op on a path from `sources` to `target` (exclusive)."""
+    forward: set[Operation] = set()
+    stack = [u for s in sources for u in analysis.users[s]]
+    while stack:
+        op = stack.pop()
+        if op not in forward and op is not target and analysis.position[op] < analysis.position[target]:
+            forward.add(op)
+            stack.extend(analysis.users[op])
+    between: set[Operation] = set()
+    stack = [p for p in analysis.producers[target] if p in forward]
+    while stack:
+        op = stack.pop()
+        if op not in between:
+            between.add(op)
+            stack.extend(p for p in analysis.producers[op] if p in forward)
+    return between
+
+
+def tiles_with_rows(analysis: FusionAnalysis, op: Operation, first: Operation, links: set[Operation]) -> bool:
+    """An elementwise op over the reductions' whole iteration space, writing it in loop order,
+    reading the chain's values so that tiling along the rows fuses it."""
+    if not du.is_elementwise_linalg(op) or du.loop_extents(op) != du.loop_extents(first):
+        return False
+    if len(op.results) != 1 or not du.is_identity_map(du.result_map(op, 0)):
+        return False
+    for value in du.values_used_inside(op):
+        producer = du.defining_op_in(analysis.block, value)
+        if producer is None or producer not in links:
+            continue
+        operand_map = du.operand_map(op, value)
+        if operand_map is None:
+            return False
+        if du.is_root_op(producer):
+            if not du.reads_root_result_compatibly(producer, op, value):
+                return False
+        elif not du.is_identity_map(operand_map):
+            return False
+    return True
+
+
+def is_sum_reduction(op: Operation) -> bool:
+    """A reduction whose payload only adds (a sum or mean: the first step of a normalization)."""
+    body = [o for o in op.regions[0].block.ops] if op.regions and op.regions[0].blocks else []
+    return bool(body) and all(o.name in ("arith.addf", "linalg.yield") for o in body)
+
+
+def any_reduction(op: Operation) -> bool:
+    return True
+
+
+# `reduction-chains` modes: which first reductions may start a chain. Normalizations (sum,
+# then sum of squared deviations) run as fast chained as split on llvm-cpu; softmax-like
+# chains (max first) ran 1.8x slower chained (bench/RESULTS.md), so only "all" takes them.
+CHAIN_STARTS = {"normalization": is_sum_reduction, "all": any_reduction}
+
+
+def chain_source(analysis: FusionAnalysis, second: Operation, starts_chain) -> tuple[Operation, set[Operation]] | None:
+    """The nearest earlier reduction that `second` reads only through row-wise elementwise ops."""
+    candidates = [
+        op for op in analysis.ops
+        if analysis.position[op] < analysis.position[second] and reduces_same_rows(op, second)
+        and (starts_chain(op) or op in analysis.group_of)
+    ]
+    for first in reversed(candidates):
+        sources = set(analysis.group_of[first].ops) if first in analysis.group_of else {first}
+        between = ops_between(analysis, sources, second)
+        if not between or any(analysis.group_of.get(op) is not None for op in between):
+            continue
+        links = between | sources
+        if not all(tiles_with_rows(analysis, op, first, links) for op in between):
+            continue
+        if not all(du.is_identity_map(du.operand_map(second, v)) for v in du.dps_inputs(second)
+                   if du.defining_op_in(analysis.block, v) in between):
+            continue
+        return first, between
+    return None
+
+
+def chain_reductions(analysis: FusionAnalysis, starts_chain) -> None:
+    """Groups for chains of same-row reductions (first reduction, elementwise links, next)."""
+    for op in analysis.ops:
+        if not du.is_root_op(op) or du.is_contraction(op) or not du.has_reduction_loops(op):
+            continue
+        found = chain_source(analysis, op, starts_chain)
+        if found is None:
+            continue
+        first, between = found
+        group = analysis.group_of.get(first) or analysis.new_group(first)
+        group.chained.append(group.root)
+        group.root = op
+        for member in (*between, op):
+            analysis.add(group, member)

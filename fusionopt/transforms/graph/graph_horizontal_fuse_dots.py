@@ -1,0 +1,196 @@
+"""`graph-horizontal-fuse-dots`: batch independent Linear layers into fewer, bigger GEMMs.
+
+Two kinds of group start a fusion (MIGraphX `fuse_horizontal.cpp`, IREE
+`FuseHorizontalContractions`):
+- shared LHS: dots reading the same activation with constant weights `[K, N_i]` become one dot
+  on the N-concatenated weights (the WIDE layout, lanes recovered by slices);
+- towers: dots with different activations but identical shapes and constant weights become one
+  batched dot `[G, M, K] x [G, K, N]` on stacked activations and weights.
+Bias adds and SiLU epilogues are absorbed into the fused layer; the epilogue kind is part of the
+grouping key, so every member of a group has the same epilogue. Members never depend on each
+other (no path between any two).
+
+The rewrite is chain-aware: from a fused layer it follows each lane into the next Linear, groups
+those by key, and feeds the next batched dot straight from the fused tensor, so 4 towers x 3
+layers become 3 dots without slice/concat round trips. Lanes are sliced back only for uses that
+leave the chain, and `concat(lanes in order)` folds back into the fused tensor.
+
+Guard (as MIGraphX): towers whose activations are all slices (through <= 4 pointwise ops) of one
+tensor and that all carry an epilogue are left alone: each dot would fuse with its slice and its
+epilogue anyway, which beats a batched GEMM with separate stacking and slicing kernels.
+
+Options:
+  min-group (int, default 2): smallest number of members worth fusing.
+  allow-runtime-concat (bool, default false): also fuse dots whose weights (and biases) are not
+    constants, concatenating them at run time (a copy kernel per fused layer).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Block, Operation
+from xdsl.passes import ModulePass
+from fusionopt import pass_statistics
+
+from fusionopt.dialects.graph_base import element_of, shape_of
+from fusionopt.transforms.graph.horizontal_concat_fold import fold_piece_concats
+from fusionopt.transforms.graph.horizontal_layers import (
+    FusedLayer,
+    batched_input,
+    emit_batched_layer,
+    emit_wide_layer,
+    lane_value,
+    stack_inputs,
+)
+from fusionopt.transforms.graph.horizontal_linear import Linear, continuation, match_linear, slice_source
+from fusionopt.transforms.graph.graph_ir import (
+    OpBuilder,
+    ReachCache,
+    erase_if_dead,
+    greedy_independent_groups,
+    stable_topological_sort,
+)
+
+
+@dataclass(frozen=True)
+class RootGroup:
+    members: list[Linear]
+    wide: bool  # shared LHS (N-concat) rather than stacked towers
+
+
+def prefers_vertical_fusion(members: list[Linear]) -> bool:
+    """MIGraphX's guard: every activation is a slice of one tensor and every dot has an
+    epilogue, so per-dot slice -> dot -> epilogue kernels are better than batching."""
+    sources = {slice_source(m.lhs) for m in members}
+    has_epilogue = all(m.bias_add is not None or m.silu_mul is not None for m in members)
+    return has_epilogue and len(sources) == 1 and None not in sources
+
+
+def _independent_subgroups(members: list[Linear], cache: ReachCache) -> list[list[Linear]]:
+    by_dot = {m.dot: m for m in members}
+    groups = greedy_independent_groups([m.dot for m in members], cache)
+    return [[by_dot[d] for d in g] for g in groups]  # type: ignore[index]
+
+
+class HorizontalDotFuser:
+    """Fuses groups in one block until no group is left (one root group per round)."""
+
+    def __init__(self, min_group: int, allow_runtime: bool):
+        self.min_group = min_group
+        self.allow_runtime = allow_runtime
+
+    # ---- choosing root groups -----------------------------------------------------------
+
+    def candidates(self, block: Block) -> list[Linear]:
+        return [lin for op in block.ops if (lin := match_linear(op, self.allow_runtime))]
+
+    def root_groups(self, linears: list[Linear]) -> list[RootGroup]:
+        """Groups in program order of their first member; shared-LHS groups first on ties."""
+        position = {lin.dot: i for i, lin in enumerate(linears)}
+        shared: dict[tuple, list[Linear]] = defaultdict(list)
+        towers: dict[tuple, list[Linear]] = defaultdict(list)
+        for lin in linears:
+            k = shape_of(lin.weight)[0]
+            shared[(lin.lhs, k, element_of(lin.weight), lin.epilogue)].append(lin)
+            towers[lin.tower_key()].append(lin)
+        cache = ReachCache()
+        found: list[tuple[int, int, RootGroup]] = []
+        for wide, table in ((True, shared), (False, towers)):
+            for members in table.values():
+                for group in _independent_subgroups(members, cache):
+                    if self._worth_fusing(group, wide):
+                        found.append((position[group[0].dot], 0 if wide else 1,
+                                      RootGroup(group, wide)))
+        found.sort(key=lambda item: item[:2])
+        return [group for _, _, group in found]
+
+    def _worth_fusing(self, group: list[Linear], wide: bool) -> bool:
+        if len(group) < self.min_group:
+            return False
+        if wide:
+            return True
+        # One shared activation is the WIDE case; towers must also pass MIGraphX's guard.
+        return len({m.lhs for m in group}) > 1 and not prefers_vertical_fusion(group)
+
+    # ---- fusing a chain -----------------------------------------------------------------
+
+    def run(self, block: Block) -> bool:
+        changed = False
+        while groups := self.root_groups(self.candidates(block)):
+            self.fuse_chain(block, groups[0])
+            changed = True
+        if changed:
+            fold_piece_concats(block)
+            stable_topological_sort(block)
+        return changed
+
+    def fuse_chain(self, block: Block, root: RootGroup) -> None:
+        b = OpBuilder(root.members[0].dot)
+        if root.wide:
+            layer = emit_wide_layer(b, root.members[0].lhs, root.members)
+        else:
+            layer = emit_batched_layer(b, stack_inputs(b, [m.lhs for m in root.members]),
+                                       root.members)
+        replaced: list[Operation] = []
+        worklist = [layer]
+        while worklist:
+            layer = worklist.pop(0)
+            pass_statistics.count("dots batched", len(layer.members))
+            replaced.extend(op for m in layer.members for op in m.ops)
+            continued = self.continue_chain(b, layer, worklist)
+            for lane, member in enumerate(layer.members):
+                self.redirect_exits(b, layer, lane, member, continued.get(lane))
+        erase_if_dead(replaced + b.created)
+        stable_topological_sort(block)
+
+    def continue_chain(self, b: OpBuilder, layer: FusedLayer, worklist: list[FusedLayer]):
+        """Batch the next Linear of each lane, keyed like roots; returns lane -> next dot."""
+        nexts = [continuation(m, self.allow_runtime) for m in layer.members]
+        by_key: dict[tuple, list[int]] = defaultdict(list)
+        for lane, nxt in enumerate(nexts):
+            if nxt is not None:
+                by_key[nxt.tower_key()].append(lane)
+        continued: dict[int, Operation] = {}
+        cache = ReachCache()
+        for lanes in by_key.values():
+            members = [nexts[i] for i in lanes]
+            if len(lanes) < self.min_group or len(_independent_subgroups(members, cache)) != 1:
+                continue
+            x = batched_input(b, layer, lanes)
+            worklist.append(emit_batched_layer(b, x, members))  # type: ignore[arg-type]
+            continued.update((i, nexts[i].dot) for i in lanes)  # type: ignore[union-attr]
+        return continued
+
+    @staticmethod
+    def redirect_exits(b: OpBuilder, layer: FusedLayer, lane: int, member: Linear,
+                       continued_dot: Operation | None) -> None:
+        """Uses of the member's output outside the chain read the lane of the fused value."""
+        output = member.output
+        if all(use.operation is continued_dot for use in output.uses):
+            return
+        value = lane_value(b, layer, lane)
+        output.replace_uses_with_if(value, lambda use: use.operation is not continued_dot)
+
+
+@dataclass(frozen=True)
+class GraphHorizontalFuseDotsPass(ModulePass):
+    """Batch independent `graph.dot` Linear layers (see the module docstring).
+
+    Options: `min-group` (int, 2), `allow-runtime-concat` (bool, false).
+    """
+
+    name = "graph-horizontal-fuse-dots"
+
+    min_group: int = 2
+    allow_runtime_concat: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        fuser = HorizontalDotFuser(max(2, self.min_group), self.allow_runtime_concat)
+        for func in op.walk():
+            if isinstance(func, FuncOp) and func.body.blocks:
+                fuser.run(func.body.block)

@@ -1,0 +1,217 @@
+"""`linalg-fold-unit-reshapes`: read through reshapes that only add or drop size-1 dims.
+
+torch-mlir surrounds almost every op with `tensor.expand_shape`/`collapse_shape` that insert or
+remove unit dims (`2x64x64 -> 1x2x64x64`, `1x64x1 -> 1x64`). Inside a dispatch such a reshape
+blocks IREE's tile-and-fuse (its CPU backend rejects the region: "write ... restricted to
+workgroup distributed contexts"), and between dispatches it splits fusion groups. Because a
+unit dim is only ever indexed at 0, a linalg op can read the reshape's *source* directly:
+
+- through `expand_shape`: drop the map results of the inserted unit dims;
+- through `collapse_shape`: put a constant `0` at each collapsed unit dim of the source --
+  except into a contraction: a constant map result is not a projected permutation, so IREE
+  would no longer see a matmul (it tiles it as a plain reduction, several times slower). The
+  contraction keeps reading the `collapse_shape`, which stays outside dispatch regions.
+
+A `linalg.transpose` reading such a reshape is rewritten as the equivalent `linalg.generic`
+(named ops have fixed maps). The reshape is erased once nothing reads it. A fold is skipped
+when it would leave a loop that no map mentions (its trip count would be lost).
+
+The converse on results: a `linalg.generic` writing through constant-0 output map results
+(`(d0, d1, d2) -> (d0, d1, 0)`, how torch-mlir keeps reduced dims) computes the rank-reduced
+tensor instead and re-expands it with a unit `tensor.expand_shape`, which its consumers then
+fold away. IREE's CPU backend cannot tile+fuse a reduction whose output map holds a constant
+(measured: the region fails to compile), but handles the rank-reduced form. No options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import FillOp, YieldOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+
+from fusionopt.dialects.linalg import GenericOp
+from fusionopt.transforms.common import dispatch_utils as du
+
+
+def reassociation(op: Operation) -> list[list[int]]:
+    return [[int(i.value.data) for i in group.data] for group in op.properties["reassociation"].data]
+
+
+def unit_reshape_source_exprs(reshape: Operation, result_exprs: list[AffineExpr]) -> list[AffineExpr] | None:
+    """Map results on the reshape's source, given those on its result; None if a group holds
+    more than one non-unit dim (a real reshape, not just unit dims)."""
+    src_shape = reshape.operands[0].type.get_shape()
+    res_shape = reshape.results[0].type.get_shape()
+    groups = reassociation(reshape)
+    if reshape.name == "tensor.expand_shape":  # group i: result dims of source dim i
+        exprs = []
+        for group in groups:
+            non_unit = [d for d in group if res_shape[d] != 1]
+            if len(non_unit) > 1:
+                return None
+            exprs.append(result_exprs[(non_unit or group)[0]])
+        return exprs
+    exprs = [AffineConstantExpr(0)] * len(src_shape)  # collapse: group i = source dims of result i
+    for i, group in enumerate(groups):
+        non_unit = [d for d in group if src_shape[d] != 1]
+        if len(non_unit) > 1:
+            return None
+        exprs[(non_unit or group)[0]] = result_exprs[i]
+    return list(exprs)
+
+
+def has_constant_result(exprs) -> bool:
+    return any(isinstance(e, AffineConstantExpr) for e in exprs)
+
+
+def transpose_as_generic(op: Operation) -> GenericOp:
+    source, init = op.operands[0], op.operands[1]
+    body = Block(arg_types=[source.type.get_element_type(), init.type.get_element_type()])
+    body.add_op(YieldOp(body.args[0]))
+    maps = [AffineMapAttr(m) for m in du.indexing_maps(op)]
+    iterators = [IteratorTypeAttr.parallel()] * len(maps[0].data.results)
+    return GenericOp([source], [init], Region(body), maps, iterators, [init.type])
+
+
+def _all_loops_mentioned(maps: list[AffineMap]) -> bool:
+    used: set[int] = set()
+    for m in maps:
+        used |= m.used_dims()
+    return used == set(range(maps[0].num_dims))
+
+
+class FoldUnitReshapeIntoConsumer(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name not in ("linalg.generic", "linalg.transpose"):
+            return
+        maps = du.indexing_maps(op)
+        inputs = list(du.dps_inputs(op))
+        new_inputs: list[SSAValue] = list(inputs)
+        is_contraction = du.is_contraction(op)
+        for index, value in enumerate(inputs):
+            reshape = value.owner
+            if not isinstance(reshape, Operation) or not du.is_reshape(reshape):
+                continue
+            if not isinstance(reshape.operands[0].type, TensorType):
+                continue
+            exprs = unit_reshape_source_exprs(reshape, list(maps[index].results))
+            if exprs is None or (is_contraction and has_constant_result(exprs)):
+                continue
+            candidate = list(maps)
+            candidate[index] = AffineMap(maps[index].num_dims, 0, tuple(exprs))
+            if not _all_loops_mentioned(candidate):
+                continue
+            maps, new_inputs[index] = candidate, reshape.operands[0]
+        if new_inputs == inputs:
+            return
+        target = op
+        if op.name == "linalg.transpose":
+            target = transpose_as_generic(op)
+            rewriter.replace(op, target)
+        old = [v.owner for v in inputs]
+        for index, value in enumerate(new_inputs):
+            target.operands[index] = value
+        target.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
+        rewriter.handle_operation_modification(target)
+        for reshape in old:
+            if isinstance(reshape, Operation) and du.is_reshape(reshape) and not reshape.results[0].uses:
+                rewriter.erase(reshape)
+
+
+def reassociation_dropping(rank: int, kept: list[int]) -> ArrayAttr:
+    """Reassociation that merges every dropped dim into the nearest kept dim (left first)."""
+    if not kept:
+        return ArrayAttr([])
+    groups: list[list[int]] = [[] for _ in kept]
+    for dim in range(rank):
+        owner = max((i for i, k in enumerate(kept) if k <= dim), default=0)
+        groups[owner].append(dim)
+    return ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g]) for g in groups])
+
+
+def reduced_init(init: SSAValue, reduced_type: TensorType, reassoc: ArrayAttr, rewriter: PatternRewriter) -> SSAValue:
+    """The init in the reduced shape: a fresh fill when it is a fill, else a unit collapse."""
+    fill = init.owner
+    if isinstance(fill, Operation) and fill.name == "linalg.fill":
+        empty = tensor.EmptyOp([], reduced_type)
+        new_fill = FillOp([fill.operands[0]], [empty.tensor], [reduced_type])
+        rewriter.insert([empty, new_fill])
+        return new_fill.results[0]
+    collapse = tensor.CollapseShapeOp(
+        operands=[init], result_types=[reduced_type], properties={"reassociation": reassoc}
+    )
+    rewriter.insert(collapse)
+    return collapse.result
+
+
+class DropConstantOutputDims(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name != "linalg.generic" or len(op.results) != len(du.dps_inits(op)):
+            return
+        maps = du.indexing_maps(op)
+        num_inputs = len(du.dps_inputs(op))
+        out_maps = maps[num_inputs:]
+        if not any(isinstance(e, AffineConstantExpr) for m in out_maps for e in m.results):
+            return
+        new_inits, new_out_maps, expands = [], [], []
+        for init, out_map in zip(du.dps_inits(op), out_maps):
+            kept = [i for i, e in enumerate(out_map.results) if not isinstance(e, AffineConstantExpr)]
+            shape = init.type.get_shape()
+            reduced_type = TensorType(init.type.get_element_type(), [shape[i] for i in kept])
+            reassoc = reassociation_dropping(len(shape), kept)
+            new_inits.append(reduced_init(init, reduced_type, reassoc, rewriter))
+            new_out_maps.append(AffineMap(out_map.num_dims, 0, tuple(out_map.results[i] for i in kept)))
+            expands.append((reassoc, init.type))
+        new_op = GenericOp(
+            list(du.dps_inputs(op)),
+            new_inits,
+            rewriter.move_region_contents_to_new_regions(op.regions[0]),
+            [AffineMapAttr(m) for m in maps[:num_inputs] + new_out_maps],
+            list(op.properties["iterator_types"].data),
+            [v.type for v in new_inits],
+        )
+        rewriter.insert(new_op)
+        results = []
+        for result, (reassoc, full_type) in zip(new_op.results, expands):
+            expand = tensor.ExpandShapeOp(result, [], reassoc, full_type.get_shape(), full_type)
+            rewriter.insert(expand)
+            results.append(expand.result)
+        old_inits = [v.owner for v in du.dps_inits(op)]
+        rewriter.replace(op, [], results)
+        _erase_dead_init_chain(old_inits, rewriter)
+
+
+def _erase_dead_init_chain(ops: list, rewriter: PatternRewriter) -> None:
+    """The replaced op's fill/empty inits, once nothing else uses them."""
+    worklist = [o for o in ops if isinstance(o, Operation)]
+    while worklist:
+        op = worklist.pop()
+        if op.parent is None or op.name not in ("linalg.fill", "tensor.empty") or any(r.uses for r in op.results):
+            continue
+        worklist.extend(o.owner for o in op.operands if isinstance(o.owner, Operation))
+        rewriter.erase(op)
+
+
+@dataclass(frozen=True)
+class LinalgFoldUnitReshapesPass(ModulePass):
+    """Make linalg ops read the source of unit-dim reshapes through adjusted maps. No options."""
+
+    name = "linalg-fold-unit-reshapes"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([DropConstantOutputDims(), FoldUnitReshapeIntoConsumer()])
+        ).rewrite_module(op)

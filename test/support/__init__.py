@@ -1,0 +1,4 @@
+"""Test support shared by the unit tests and the bench scripts (never imported by fusionopt):
+`graph_strategies` (hypothesis strategies for random graph programs), `elementwise_cases` and
+`graph_simplify_cases` (programs the tests and benchmarks share). `test/unit/conftest.py` puts
+`test/` on `sys.path`; bench scripts insert it themselves."""

@@ -1,0 +1,195 @@
+"""What the four tools share (issue 18): exit codes (1 user error, 2 internal error), usage and
+"did you mean" for unknown flags, MLIR flag spellings, --verify-each, pass statistics, elision,
+and the pipeline examples the docs show."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+from pathlib import Path
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.passes import ModulePass
+
+import fusionopt.testing
+from fusionopt import pass_statistics, registry
+from fusionopt.diagnostics import FusionError
+from fusionopt.ir_io import parse_module, print_module
+from fusionopt.opt_args import build_arg_parser
+from fusionopt.opt_main import main as fusion_opt
+from fusionopt.pass_runner import RunOptions, run_passes
+from fusionopt.pipeline_spec import build_passes, parse_pipeline
+from fusionopt.tools import fusion_run, fusion_stats, fusion_translate
+
+VALID = "func.func @f(%a: f32) -> f32 {\n  func.return %a : f32\n}\n"
+
+
+def run_opt(argv: list[str], stdin: str = VALID) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = fusion_opt(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _exit_code(call) -> int:
+    try:
+        result = call()
+    except SystemExit as exit_info:
+        return int(exit_info.code or 0)
+    return int(result or 0)
+
+
+# -- exit codes and unknown flags, every tool -----------------------------------------------------
+
+
+def test_fusion_opt_unknown_flag_usage_and_suggestion():
+    code, out, err = run_opt(["-", "--mlir-print-ir-afterall"])
+    assert (code, out) == (1, "")
+    assert err.startswith("usage: fusion-opt")
+    assert "did you mean '--mlir-print-ir-after-all'?" in err
+
+
+@pytest.mark.parametrize(
+    "tool, prog, argv, suggestion",
+    [
+        (fusion_run.main, "fusion-run", ["x.mlir", "--compre", "y.mlir"], "--compare"),
+        (fusion_stats.main, "fusion-stats", ["x.mlir", "--jsn"], "--json"),
+        (fusion_translate.main, "fusion-translate", ["--import-onnx", "m.onnx", "--weigths", "args"], "--weights"),
+    ],
+)
+def test_every_tool_unknown_flag_is_exit_1_with_suggestion(tool, prog, argv, suggestion, capsys):
+    assert _exit_code(lambda: tool(argv)) == 1  # argparse alone would exit 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: {prog}")
+    assert f"did you mean '{suggestion}'?" in err
+
+
+def test_internal_errors_are_exit_2_in_every_tool(tmp_path, monkeypatch, capsys):
+    src = tmp_path / "f.mlir"
+    src.write_text(VALID)
+
+    def boom(*_args, **_kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(fusion_stats, "compute_stats", boom)
+    assert _exit_code(lambda: fusion_stats.main([str(src)])) == 2
+    monkeypatch.setattr(fusion_run, "run_function", boom)
+    assert _exit_code(lambda: fusion_run.main([str(src)])) == 2
+    monkeypatch.setattr(fusion_translate, "import_onnx", boom)
+    assert _exit_code(lambda: fusion_translate.main(["--import-onnx", str(src)])) == 2
+    err = capsys.readouterr().err
+    for prog in ("fusion-stats", "fusion-run", "fusion-translate"):
+        assert f"{prog}: internal error: RuntimeError: boom" in err
+    assert run_opt(["-", "-p", "test-diagnostics{crash=true}"])[0] == 2
+
+
+def test_user_errors_are_exit_1_in_every_tool(tmp_path, capsys):
+    missing = str(tmp_path / "missing.mlir")
+    assert _exit_code(lambda: fusion_stats.main([missing])) == 1
+    assert _exit_code(lambda: fusion_run.main([missing])) == 1
+    assert _exit_code(lambda: fusion_translate.main(["--import-onnx", missing])) == 1
+    assert run_opt([missing])[0] == 1
+    assert "Traceback" not in capsys.readouterr().err
+
+
+# -- flags ----------------------------------------------------------------------------------------
+
+
+def test_mlir_spellings_are_accepted():
+    args = build_arg_parser().parse_args(
+        ["--mlir-print-ir-after-all", "--mlir-print-ir-before=cse,dce", "--mlir-print-ir-after=cse",
+         "--mlir-print-ir-before-all", "--mlir-pass-statistics", "--mlir-elide-elementsattrs-if-larger=4"]
+    )
+    assert args.print_ir_after_all and args.print_ir_before_all and args.pass_statistics
+    assert args.print_ir_before == {"cse", "dce"} and args.print_ir_after == {"cse"}
+    assert args.elide_elements_if_larger == 4
+
+
+def test_version_and_show_dialects():
+    code, out, _ = run_opt(["--version"])
+    assert code == 0 and out.startswith("fusionopt version ") and "xDSL version" in out
+    code, out, _ = run_opt(["--show-dialects"])
+    names = out.removeprefix("Available Dialects: ").strip().split(",")
+    assert code == 0 and {"arith", "builtin", "flow", "func", "graph", "linalg", "tensor"} <= set(names)
+
+
+@dataclasses.dataclass(frozen=True)
+class BreakIRPass(ModulePass):
+    """Leaves an arith.addi with an f32 result: invalid IR."""
+
+    name = "test-break-ir"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from xdsl.dialects.builtin import f32
+        from xdsl.dialects.func import FuncOp
+
+        func = next(o for o in op.walk() if isinstance(o, FuncOp))
+        const = arith.ConstantOp(IntegerAttr(1, i32))
+        bad = arith.AddiOp(const.result, const.result, result_type=f32)
+        func.body.block.insert_ops_before([const, bad], func.body.block.first_op)
+
+
+def test_verify_each_names_the_pass_that_broke_the_ir():
+    module = parse_module(VALID)
+    with pytest.raises(FusionError) as err:
+        run_passes([BreakIRPass()], Context(), module, RunOptions(verify=True))
+    assert "the IR does not verify after pass 'test-break-ir'" in err.value.format()
+    run_passes([BreakIRPass()], Context(), parse_module(VALID), RunOptions(verify=False))
+
+
+def test_verify_each_flag_values():
+    parse = lambda *argv: fusionopt.opt_args.parse_command_line(list(argv)).verify_each  # noqa: E731
+    assert parse() is True and parse("--verify-each") is True
+    assert parse("--verify-each=false") is False and parse("--verify-each=0") is False
+    assert parse("--verify-each=true", "x.mlir") is True  # never swallows the input file
+
+
+def test_pass_statistics_only_when_collecting():
+    pass_statistics.count("ignored")  # no collection: a no-op
+    stats = pass_statistics.PassStatistics()
+    with pass_statistics.collecting("p", stats):
+        pass_statistics.count("things", 2)
+        pass_statistics.count("things")
+    with pass_statistics.collecting("q", stats):
+        pass
+    assert stats.runs == [("p", {"things": 3}), ("q", {})]
+    report = stats.format_report()
+    assert "... Pass statistics report ..." in report and "p\n  (things) : 3\nq\n" in report
+
+
+def test_elision_matches_mlir():
+    module = parse_module(
+        "func.func @f() -> (tensor<3xi32>, tensor<4xi32>) {\n"
+        "  %0 = arith.constant dense<[1, 2, 3]> : tensor<3xi32>\n"
+        "  %1 = arith.constant dense<7> : tensor<4xi32>\n"
+        "  func.return %0, %1 : tensor<3xi32>, tensor<4xi32>\n}\n"
+    )
+    text = print_module(module, elide_elements_if_larger=2)
+    assert "arith.constant dense_resource<__elided__> : tensor<3xi32>" in text
+    assert "arith.constant dense<7> : tensor<4xi32>" in text  # splats are never elided
+    assert "dense<[1, 2, 3]>" in print_module(module, elide_elements_if_larger=3)
+
+
+# -- documented examples are real -------------------------------------------------------------------
+
+
+def _pipeline_examples(text: str) -> list[str]:
+    return re.findall(r"'([\w-]+(?:,[\w-]+)*\{[^}]*\})'|\"([\w,-]+\{[^}]*\})\"", text)
+
+
+def test_help_and_testing_docstring_pipeline_examples_build():
+    help_text = " ".join(action.help or "" for action in build_arg_parser()._actions)
+    examples = [a or b for a, b in _pipeline_examples(help_text)]
+    examples += [a or b for a, b in _pipeline_examples(fusionopt.testing.__doc__ or "")]
+    assert len(examples) >= 2, examples
+    for spec in examples:
+        assert build_passes(parse_pipeline(spec, registry.PIPELINES), registry.get_all_passes()), spec
+
+
+def test_readme_quick_start_uses_the_comparison():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert ("bash bootstrap-venv.sh && .venv/bin/fusion-opt examples/mlp_towers.mlir -p graph-to-dispatch"
+            " | .venv/bin/fusion-stats examples/mlp_towers.mlir -") in readme
