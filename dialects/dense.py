@@ -23,10 +23,13 @@ API:
 from __future__ import annotations
 
 import math
+import struct
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BFloat16Type,
+    ComplexType,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     Float16Type,
@@ -208,10 +211,40 @@ class CompactDenseParserMixin(AttrParser):
         element_type = type.get_element_type()
         if not isinstance(element_type, IntegerType) and any(_is_hex(e) for e in elements):
             return self._float_bit_patterns(elements, element_type)
+        if isinstance(element_type, ComplexType):
+            self._check_complex_elements(elements, element_type)
         values = [element.to_type(self, element_type) for element in elements]
-        if isinstance(element_type, IntegerType):
-            values = [element_type.get_normalized_value(v) for v in values]
-        return element_type.pack(values)
+        try:
+            if isinstance(element_type, IntegerType):
+                values = [element_type.get_normalized_value(v) for v in values]
+            return element_type.pack(values)
+        except (ValueError, OverflowError, struct.error):
+            self._raise_out_of_range(elements, values, element_type)
+            raise
+
+    def _check_complex_elements(self, elements: list, element_type: ComplexType) -> None:
+        """xDSL asserts (AssertionError) on a plain number for a complex element."""
+        inner = element_type.element_type
+        if not isinstance(inner, IntegerType | AnyFloat):
+            self.raise_error(f"complex element type '{inner}' is not supported in a dense literal")
+        for element in elements:
+            if not isinstance(element.value, tuple):
+                self.raise_error(
+                    f"expected a complex element '(real, imaginary)' for element type '{element_type}'",
+                    element.span,
+                )
+
+    def _raise_out_of_range(self, elements: list, values: list, element_type: Attribute) -> None:
+        """MLIR's error at the first element that does not fit `element_type`."""
+        for element, value in zip(elements, values, strict=True):
+            try:
+                if isinstance(element_type, IntegerType):
+                    value = element_type.get_normalized_value(value)
+                element_type.pack([value])
+            except (ValueError, OverflowError, struct.error):
+                if isinstance(element_type, IntegerType):
+                    self.raise_error("integer constant out of range for attribute", element.span)
+                self.raise_error("floating point value too large for attribute", element.span)
 
     def _float_bit_patterns(self, elements: list, element_type: Attribute) -> bytes:
         """MLIR reads a hex integer in a float tensor (`dense<0xFF800000> : tensor<2xf32>`)
@@ -225,7 +258,7 @@ class CompactDenseParserMixin(AttrParser):
         width = element_type.compile_time_size
         bits = int(element.span.text, 16)
         if bits >= 1 << (8 * width):
-            self.raise_error(f"Hexadecimal float literal does not fit in {8 * width} bits")
+            self.raise_error(f"Hexadecimal float literal does not fit in {8 * width} bits", element.span)
         return bits.to_bytes(width, "little")
 
 def _is_hex(element) -> bool:

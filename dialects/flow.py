@@ -103,7 +103,11 @@ class DispatchRegionOp(IRDLOperation):
             Parser.Delimiter.PAREN, parser.parse_type
         )
         attributes = parser.parse_optional_attr_dict_with_keyword()
+        start = parser._current_token.span.start
         body = parser.parse_region()
+        if len(body.blocks) != 1:  # `body.block` below would raise ValueError
+            parser.raise_error(f"'{cls.name}' op expects a region with one block, got {len(body.blocks)}", start,
+                               start + 1)
         if body.block.last_op is None or not isinstance(body.block.last_op, ReturnOp):
             body.block.add_op(ReturnOp())
         op = cls(result_types, body)

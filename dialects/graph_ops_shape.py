@@ -327,11 +327,14 @@ class PadOp(GraphOp):
 
 def _deferred_value(parser: Parser):
     """Parse the pad literal now; build its attribute once the element type is known."""
-    token_text = parser._current_token.text
+    token = parser._current_token.span
+    token_text = token.text
     number = parser.parse_number(allow_boolean=True, context_msg=" for the pad value")
 
     def build(element: Attribute) -> Attribute:
         if is_float(element) and isinstance(number, int) and token_text.startswith("0x"):
+            if not 0 <= number < 1 << element.bitwidth:
+                parser.raise_error("hexadecimal constant out of range for type", token)
             raw = number.to_bytes(element.bitwidth // 8, "little")
             return pad_value_attr(element.unpack(raw, 1)[0], element)
         return pad_value_attr(number, element)

@@ -5,7 +5,11 @@
   explicit `indexing_maps = [...]`, MLIR's hidden region, `get_indexing_maps()` /
   `get_iterator_types()` accessors;
 - `linalg.generic` (`GenericOp`): also parses the multi-result custom form;
-- `linalg.map` (`MapOp`): short form `{ arith.addf }` and the explicit-region form.
+- `linalg.map` (`MapOp`): short form `{ arith.addf }` and the explicit-region form;
+- xDSL's other named ops (`linalg.fill`, `linalg.add`, ...) and `linalg.transpose` as checked
+  subclasses (`linalg_checked.py`): the wrong number of operands, a non-numeric element type
+  or a permutation out of range is a verifier error, not an IndexError/AssertionError inside
+  xDSL's hidden-region builder or transpose verifier.
 
 Code that matches these ops must import the classes from here, not from xDSL
 (`isinstance(op, xdsl MatmulOp)` is false for ours).
@@ -23,6 +27,7 @@ from fusionopt.dialects.linalg_contraction import (
     ContractionOp,
     MatmulOp,
 )
+from fusionopt.dialects.linalg_checked import checked_op
 from fusionopt.dialects.linalg_generic import GenericOp, MapOp
 
 _OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp)
@@ -30,7 +35,7 @@ _OVERRIDDEN = {op.name for op in _OURS}
 
 Linalg = Dialect(
     "linalg",
-    [op for op in XdslLinalg.operations if op.name not in _OVERRIDDEN] + list(_OURS),
+    [checked_op(op) for op in XdslLinalg.operations if op.name not in _OVERRIDDEN] + list(_OURS),
     list(XdslLinalg.attributes),
 )
 

@@ -5,6 +5,10 @@
 * Passes report non-fatal findings at an op with `emit_remark(op, msg)` / `emit_warning(op, msg)`
   (and fatal ones with `raise op_error(op, msg)`). Diagnostics go to the innermost handler installed
   with `capture_diagnostics()` (used by `--verify-diagnostics`), else straight to stderr.
+* A user error made from an exception that is not a user-error type (an `IndexError` inside an
+  xDSL verifier, say) is a bug hidden behind a clean message: `note_wrapped_exception(exc)`
+  records it (for `recording_wrapped_exceptions()`, which the fuzzer uses to count them) and
+  `FusionError.internal_cause` names its type.
 * Source text is looked up in a registry filled by the parser (`register_source`), so a caret can
   be drawn under the op even after passes rewrote the IR.
 """
@@ -58,12 +62,18 @@ class FusionError(Exception):
     """A user-facing error: the driver prints `format()` and exits with code 1."""
 
     def __init__(
-        self, message: str, location: SourceLoc | None = None, notes: list[Diagnostic] | None = None
+        self,
+        message: str,
+        location: SourceLoc | None = None,
+        notes: list[Diagnostic] | None = None,
+        internal_cause: BaseException | None = None,
     ):
         super().__init__(message)
         self.message = message
         self.location = location
         self.notes = notes or []
+        # The type name of a non-user exception this error was made from (see module doc).
+        self.internal_cause = note_wrapped_exception(internal_cause)
 
     @property
     def diagnostic(self) -> Diagnostic:
@@ -74,6 +84,60 @@ class FusionError(Exception):
 
     def __str__(self) -> str:
         return self.format()
+
+
+# ---------------------------------------------------------------------------------------------
+# Exceptions wrapped into user errors.
+
+# Exception types that mean "the input is wrong" when xDSL raises them while parsing or verifying.
+USER_ERROR_TYPES = frozenset({"VerifyException", "ParseError", "DiagnosticException", "PassFailedException",
+                              "FusionError"})
+_WRAPPED_RECORDERS: list[list[str]] = []
+
+
+def is_internal_exception(exc: BaseException | None) -> bool:
+    return exc is not None and type(exc).__name__ not in USER_ERROR_TYPES
+
+
+def note_wrapped_exception(exc: BaseException | None) -> str | None:
+    """Record that `exc` is being turned into a user error; returns its type name when it is
+    an internal exception (IndexError, KeyError, ...), else None (and records nothing)."""
+    if not is_internal_exception(exc):
+        return None
+    name = f"{type(exc).__module__}.{type(exc).__qualname__}".removeprefix("builtins.")
+    if _WRAPPED_RECORDERS:
+        text = str(exc).strip()
+        where = _raise_site(exc)
+        entry = f"{name}: {text.splitlines()[0] if text else ''}" + (f" [at {where}]" if where else "")
+        for recorder in _WRAPPED_RECORDERS:
+            recorder.append(entry)
+    return name
+
+
+def _raise_site(exc: BaseException) -> str:
+    """`package/file.py:LINE` of the frame that raised `exc`."""
+    tb = exc.__traceback__
+    if tb is None:
+        return ""
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    path = tb.tb_frame.f_code.co_filename.replace("\\", "/")
+    for marker in ("/site-packages/", "/fusionopt/", "/dialects/"):
+        if marker in path:
+            path = path.rsplit(marker, 1)[0].rsplit("/", 1)[-1] + marker + path.rsplit(marker, 1)[1]
+            break
+    return f"{path.rsplit('site-packages/', 1)[-1]}:{tb.tb_lineno}"
+
+
+@contextmanager
+def recording_wrapped_exceptions() -> Iterator[list[str]]:
+    """Collect `TYPE: message` of every internal exception wrapped into a user error inside."""
+    recorded: list[str] = []
+    _WRAPPED_RECORDERS.append(recorded)
+    try:
+        yield recorded
+    finally:
+        _WRAPPED_RECORDERS.remove(recorded)
 
 
 # ---------------------------------------------------------------------------------------------

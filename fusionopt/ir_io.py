@@ -153,25 +153,26 @@ def verify_module(module: Operation) -> None:
     try:
         module.verify()
     except Exception as err:  # noqa: BLE001 - xDSL raises several exception types on bad IR
-        op, message = _find_failing_op(module)
+        op, message, cause = _find_failing_op(module)
         if op is None:  # the fast path failed but the per-op walk did not: report as is
-            op, message = module, _first_line(err)
+            op, message, cause = module, _first_line(err), err
         # MLIR's form is "'name' op message"; some xDSL messages already start with the name.
         better = explain_op(op, message)  # MLIR's "operand #0 must be ..., but got '...'"
         if better is not None:
-            raise FusionError(better, location_of(op)) from None
+            raise FusionError(better, location_of(op), internal_cause=cause) from None
         message = message.removeprefix(f"'{op.name}' op ").removeprefix(f"'{op.name}' ")
-        raise FusionError(f"'{op.name}' op {message}", location_of(op)) from None
+        raise FusionError(f"'{op.name}' op {message}", location_of(op), internal_cause=cause) from None
 
 
-def _find_failing_op(op: Operation) -> tuple[Operation | None, str]:
-    """Innermost op whose own verification fails (children are checked first)."""
+def _find_failing_op(op: Operation) -> tuple[Operation | None, str, BaseException | None]:
+    """Innermost op whose own verification fails (children are checked first), its message
+    and the exception raised."""
     for region in op.regions:
         for block in region.blocks:
             for child in block.ops:
-                found, message = _find_failing_op(child)
+                found, message, cause = _find_failing_op(child)
                 if found is not None:
-                    return found, message
+                    return found, message, cause
     try:
         op.verify(verify_nested_ops=False)
         for region in op.regions:  # the block-level checks skipped above (e.g. empty blocks)
@@ -179,8 +180,8 @@ def _find_failing_op(op: Operation) -> tuple[Operation | None, str]:
                 if not block.ops:
                     block.verify()
     except Exception as err:  # noqa: BLE001
-        return op, _first_line(err)
-    return None, ""
+        return op, _first_line(err), err
+    return None, "", None
 
 
 _VERIFY_PREFIX = "Operation does not verify: "

@@ -8,6 +8,13 @@ file. `LocatingParser` extends it (no patching of xDSL):
   the overhead is a few percent of parsing time.
 * `resolve_operand` remembers the first use of every forward-referenced name, so an undefined
   value is reported where it is used.
+* A number literal that does not fit its type (`arith.constant 300 : i8`, `dense<1e39> :
+  tensor<2xf32>`, `[99999999999999999999]` in an i64 array) is MLIR's "integer constant out of
+  range for attribute" / "floating point value too large for attribute" at the literal: xDSL
+  fails packing it (struct.error, OverflowError, a ValueError from `get_normalized_value`).
+* The regions of an `IsolatedFromAbove` op (`func.func`) get a fresh SSA scope, as in MLIR: a
+  value of another function is "use of undeclared SSA value name" at the use (xDSL would resolve
+  it against a later function and fail verification later, or crash on the unresolved value).
 * `parse_module_located` turns every failure (ParseError, VerifyException raised while building
   attributes, and parser crashes on malformed input) into a `FusionError` with file:line:col.
 """
@@ -15,10 +22,13 @@ file. `LocatingParser` extends it (no patching of xDSL):
 from __future__ import annotations
 
 import re
+import struct
+from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
+from xdsl.traits import IsolatedFromAbove
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Input, Span
@@ -26,7 +36,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.parser.generic_parser import ParserState
 
 from fusionopt.constraint_messages import explain_parse_failure
-from fusionopt.diagnostics import Diagnostic, FusionError, SourceLoc
+from fusionopt.diagnostics import Diagnostic, FusionError, SourceLoc, note_wrapped_exception
 from fusionopt.dialects.dense import CompactDenseParserMixin  # splats stay one element
 
 _UNDEFINED_VALUES_PREFIX = "values used but not defined"
@@ -56,6 +66,7 @@ class LocatingParser(CompactDenseParserMixin, Parser):
         self._counted_pos = 0
         self._counted_line = 1 + line_offset
         self.first_use: dict[str, Span] = {}
+        self._op_types: list[type[Operation] | None] = []  # ops being parsed, innermost last
 
     # -- locations ------------------------------------------------------------------------
 
@@ -89,23 +100,65 @@ class LocatingParser(CompactDenseParserMixin, Parser):
         start = self._current_token.span.start
         # Computed before parsing so line counting only moves forward through nested regions.
         loc = self.loc_attr(start)
+        self._op_types.append(self._op_type_at(start))
         try:
             op = super().parse_operation()
         except ParseError:
             raise
         except FusionError:
             raise
+        except (OverflowError, struct.error, ValueError) as exc:
+            literal = _out_of_range_literal(exc, self._text, start, self._current_token.span.start)
+            if literal is None:
+                self._wrap_parse_failure(exc, start)
+            message, (lo, hi) = literal
+            self.raise_error(message, lo, hi)
         except Exception as exc:  # noqa: BLE001 - any failure while parsing is a user error here
-            # Attribute verifiers (VerifyException) and xDSL parser crashes on malformed input
-            # land here; report them at the op rather than as a traceback.
-            message = _describe(exc)
-            op_type = self._op_type_at(start)
-            op_text = self._text[start : self._current_token.span.start].split("\n")[0]
-            message = explain_parse_failure(op_type, message, self.ctx, op_text) or message
-            self.raise_error(message, start, max(self._current_token.span.start, start + 1))
+            if (literal := _out_of_range_literal(exc, self._text, start, self._current_token.span.start)) is not None:
+                self.raise_error(literal[0], *literal[1])
+            self._wrap_parse_failure(exc, start)
+        finally:
+            self._op_types.pop()
         if isinstance(op.location, UnknownLoc):
             op.location = loc
         return op
+
+    def _wrap_parse_failure(self, exc: Exception, start: int) -> NoReturn:
+        """Attribute verifiers (VerifyException) and xDSL parser crashes on malformed input:
+        reported at the op rather than as a traceback (a crash is recorded as masked)."""
+        note_wrapped_exception(exc)  # an IndexError here is a bug behind a clean message
+        message = _describe(exc)
+        op_type = self._op_type_at(start)
+        op_text = self._text[start : self._current_token.span.start].split("\n")[0]
+        message = explain_parse_failure(op_type, message, self.ctx, op_text) or message
+        self.raise_error(message, start, max(self._current_token.span.start, start + 1))
+
+    def parse_optional_region(self, arguments=None):  # type: ignore[override]
+        op_type = self._op_types[-1] if self._op_types else None
+        if op_type is None or not op_type.has_trait(IsolatedFromAbove) or self._current_token.text != "{":
+            # A forward reference from outside must not resolve to a value defined inside the
+            # region (xDSL lets it: the value then dangles once the region's scope closes).
+            pending = set(self.forward_ssa_references)
+            region = super().parse_optional_region(arguments)
+            for name in pending:
+                if name not in self.forward_ssa_references and name not in self.ssa_values and name in self.first_use:
+                    raise ParseError(self.first_use[name], f"use of undeclared SSA value name '%{name}'")
+            return region
+        # MLIR: nothing defined outside an isolated region is visible inside it.
+        outer = self.ssa_values, self.forward_ssa_references, self.first_use
+        self.ssa_values, self.forward_ssa_references, self.first_use = {}, {}, {}
+        try:
+            region = super().parse_optional_region(arguments)
+            if self.forward_ssa_references:
+                name = next(iter(self.forward_ssa_references))
+                span = self.first_use.get(name)
+                message = f"use of undeclared SSA value name '%{name}'"
+                if span is None:
+                    self.raise_error(message)
+                raise ParseError(span, message)
+            return region
+        finally:
+            self.ssa_values, self.forward_ssa_references, self.first_use = outer
 
     def _op_type_at(self, start: int) -> type[Operation] | None:
         """The op class named by the operation text at `start` (`%r = name ...`, `"name"(...)`)."""
@@ -234,6 +287,43 @@ def _unclosed_braces(text: str) -> list[int]:
             stack.pop()
         i += 1
     return stack
+
+
+_NUMBER_LITERAL = re.compile(r"(?<![\w#%@^.$])-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)")
+
+
+def _out_of_range_literal(exc: Exception, text: str, start: int, end: int):
+    """(MLIR's message, span) for the literal that made xDSL fail packing a constant; None when
+    `exc` is not such a failure or no literal is found in the op's text so far."""
+    reason = str(exc)
+    if isinstance(exc, ValueError) or type(exc).__name__ == "VerifyException":
+        if not ("out of range" in reason and "Integer value" in reason):
+            return None
+    if isinstance(exc, OverflowError) and not ("too large" in reason or "too big" in reason):
+        return None
+    is_float = "float" in reason and "int too big" not in reason
+    best = None
+    for match in _NUMBER_LITERAL.finditer(text, start, max(end, start)):
+        token = match.group()
+        hexadecimal = "0x" in token
+        if is_float != (not hexadecimal and any(c in token for c in ".eE")) and not hexadecimal:
+            continue
+        try:
+            magnitude = abs(int(token, 16) if hexadecimal else float(token))
+        except ValueError:
+            continue
+        if best is None or magnitude > best[0]:
+            best = (magnitude, match.span(), hexadecimal)
+    if best is None:
+        return None
+    _, span, hexadecimal = best
+    if hexadecimal and "int too big to convert" in reason:  # a float's bit pattern (`0x... : f32`)
+        message = "hexadecimal constant out of range for type"
+    elif is_float:
+        message = "floating point value too large for attribute"
+    else:
+        message = "integer constant out of range for attribute"
+    return message, span
 
 
 def _clean_message(msg: str) -> str:

@@ -28,7 +28,7 @@ from fusionopt.locations import parse_module_located
 from fusionopt.output_file import OutputFile
 from fusionopt.opt_args import UsageError, format_pass_list, parse_command_line
 from fusionopt.pass_statistics import PassStatistics
-from fusionopt.pass_runner import InternalError, PassTimer, RunOptions, run_passes
+from fusionopt.pass_runner import InternalError, PassTimer, RunOptions, progress_stream, run_passes
 from fusionopt.pipeline_spec import unknown_pass_message, build_passes, parse_pipeline
 from fusionopt.verify_diagnostics import check_diagnostics, parse_expectations
 
@@ -168,6 +168,7 @@ class FusionOptMain:
             dump_stream=self.stderr,
             statistics=self.statistics,
             elide_elements_if_larger=self.args.elide_elements_if_larger,
+            progress=progress_stream() if self.stderr is sys.stderr else None,
         )
         for index, chunk in enumerate(split_input(text, self.args.split_input_file)):
             if index > 0:

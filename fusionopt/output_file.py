@@ -1,6 +1,6 @@
 """Writing a tool's output file safely: the one helper behind every tool's `-o` / `--save`.
 
-Rules (issue 18; the behaviour of `mlir-opt -o` / llvm::ToolOutputFile):
+Rules (the behaviour of `mlir-opt -o` / llvm::ToolOutputFile):
 * `-` is standard output;
 * a symlink is resolved first and the rules below apply to its target (the link stays a link);
 * anything that exists and is not a regular file (a character or block device, a FIFO, a

@@ -73,6 +73,41 @@ class RunOptions:
     dump_stream: TextIO | None = None
     statistics: PassStatistics | None = None  # `--mlir-pass-statistics`: counters per pass
     elide_elements_if_larger: int | None = None  # for the IR dumps
+    progress: TextIO | None = None  # a terminal for the progress line (None: off; see Progress)
+
+
+class Progress:
+    """`[k/n] pass-name  t s` on one terminal line, once a run has taken PROGRESS_AFTER seconds.
+
+    Long pipelines on big models take tens of seconds; a line that says which pass is running
+    tells the user the tool is alive. Only on a terminal (`progress_stream()`): never in pipes,
+    files or tests, where it would be noise. The line is erased when the run ends.
+    """
+
+    PROGRESS_AFTER = 2.0
+
+    def __init__(self, stream: TextIO | None, total: int):
+        self.stream, self.total = stream, total
+        self.start = time.perf_counter()
+        self.shown = False
+
+    def before(self, index: int, name: str) -> None:
+        elapsed = time.perf_counter() - self.start
+        if self.stream is None or elapsed < self.PROGRESS_AFTER:
+            return
+        self.stream.write(f"\r\033[K[{index + 1}/{self.total}] {name}  {elapsed:.1f} s")
+        self.stream.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.shown and self.stream is not None:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def progress_stream() -> TextIO | None:
+    """stderr when it is a terminal (the only place a progress line belongs), else None."""
+    return sys.stderr if sys.stderr.isatty() else None
 
 
 def _dump(module: ModuleOp, when: str, pass_name: str, options: RunOptions) -> None:
@@ -83,19 +118,28 @@ def _dump(module: ModuleOp, when: str, pass_name: str, options: RunOptions) -> N
 
 
 def run_passes(passes: list[ModulePass], ctx: Context, module: ModuleOp, options: RunOptions) -> None:
-    for module_pass in passes:
-        name = module_pass.name
-        if options.print_before_all or name in options.print_before:
-            _dump(module, "Before", name, options)
-        start = time.perf_counter()
-        with pass_statistics.collecting(name, options.statistics):
-            _apply(module_pass, ctx, module)
-        if options.timer is not None:
-            options.timer.add(name, time.perf_counter() - start)
-        if options.verify:
-            _verify_after(name, module, options.timer)
-        if options.print_after_all or name in options.print_after:
-            _dump(module, "After", name, options)
+    progress = Progress(options.progress, len(passes))
+    try:
+        for index, module_pass in enumerate(passes):
+            progress.before(index, module_pass.name)
+            _run_one(module_pass, ctx, module, options)
+    finally:
+        progress.done()
+
+
+def _run_one(module_pass: ModulePass, ctx: Context, module: ModuleOp, options: RunOptions) -> None:
+    name = module_pass.name
+    if options.print_before_all or name in options.print_before:
+        _dump(module, "Before", name, options)
+    start = time.perf_counter()
+    with pass_statistics.collecting(name, options.statistics):
+        _apply(module_pass, ctx, module)
+    if options.timer is not None:
+        options.timer.add(name, time.perf_counter() - start)
+    if options.verify:
+        _verify_after(name, module, options.timer)
+    if options.print_after_all or name in options.print_after:
+        _dump(module, "After", name, options)
 
 
 def _apply(module_pass: ModulePass, ctx: Context, module: ModuleOp) -> None:

@@ -14,6 +14,9 @@ kernels, copies, flops, bytes_moved, bytes_min (and est_time_us with --device), 
 dot/matmul/contraction op of either side by name. `--json` prints
 `{"before": STATS, "after": STATS, "ratio": {function: {figure: before/after or null}}}`.
 Functions are paired by name (a single function on each side is paired whatever its name).
+
+`--dot OUT.dot` / `--svg OUT.svg` also write a picture of the dataflow, each dispatch region a
+cluster (`fusionopt.op_graph`); with BEFORE AFTER both programs side by side.
 """
 
 from __future__ import annotations
@@ -21,12 +24,15 @@ from __future__ import annotations
 import json
 import sys
 
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from fusionopt.cli import EXIT_OK, ToolArgumentParser, run_tool
 from fusionopt.device_profiles import PROFILES, estimate_stats, get_profile
 from fusionopt.diagnostics import FusionError
 from fusionopt.ir_io import parse_module, read_source
+from fusionopt.op_graph import render, to_dot
+from fusionopt.output_file import write_output
 from fusionopt.registry import make_context
 from fusionopt.stats import compute_stats
 
@@ -197,31 +203,55 @@ def parse_args(argv: list[str] | None):
     parser.add_argument(
         "--allow-unregistered-dialect", action="store_true", help="accept ops of unknown dialects"
     )
+    parser.add_argument("--dot", metavar="OUT.dot",
+                        help="also write the dataflow as Graphviz DOT, each dispatch region a cluster "
+                             "(with AFTER: both programs side by side)")
+    parser.add_argument("--svg", metavar="OUT.svg",
+                        help="the same picture rendered to SVG (needs Graphviz `dot` or "
+                             "`pip install 'fusionopt[pictures]'`)")
     args = parser.parse_args(argv)
     if args.after is not None and args.file == args.after == "-":
         parser.error("only one of FILE and AFTER can be '-' (stdin)")
     return args
 
 
-def _file_stats(path: str, args) -> dict:
+def _load(path: str, args) -> ModuleOp:
     try:
         text, name = read_source(path)
-        module = parse_module(text, name, make_context(args.allow_unregistered_dialect))
+        return parse_module(text, name, make_context(args.allow_unregistered_dialect))
     except (ParseError, DiagnosticException) as err:
         raise FusionError(str(err).rstrip()) from None
+
+
+def _file_stats(module: ModuleOp, args) -> dict:
     stats = compute_stats(module)
     if args.device:
         stats = add_estimates(stats, module, args.device)
     return stats
 
 
+def _write_pictures(modules: list[tuple[str, ModuleOp]], args) -> None:
+    """--dot / --svg: the dataflow with each dispatch region as a cluster (fusionopt.op_graph)."""
+    if not (args.dot or args.svg):
+        return
+    dot_text = to_dot(modules)
+    if args.dot:
+        write_output(args.dot, dot_text)
+    if args.svg:
+        write_output(args.svg, render(dot_text, "svg"))
+
+
 def _main(argv: list[str] | None) -> int:
     args = parse_args(argv)
-    stats = _file_stats(args.file, args)
-    if args.after is None:
+    module = _load(args.file, args)
+    after_module = _load(args.after, args) if args.after is not None else None
+    labels = ("before", "after") if after_module is not None else ("",)
+    _write_pictures([(label, m) for label, m in zip(labels, (module, after_module)) if m is not None], args)
+    stats = _file_stats(module, args)
+    if after_module is None:
         sys.stdout.write(json.dumps(stats, indent=2) + "\n" if args.json else format_table(stats))
         return EXIT_OK
-    after = _file_stats(args.after, args)
+    after = _file_stats(after_module, args)
     if args.json:
         sys.stdout.write(json.dumps(compare_stats(stats, after), indent=2) + "\n")
     else:

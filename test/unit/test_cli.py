@@ -1,4 +1,4 @@
-"""What the four tools share (issue 18): exit codes (1 user error, 2 internal error), usage and
+"""What the four tools share, as mlir-opt users expect: exit codes (1 user error, 2 internal error), usage and
 "did you mean" for unknown flags, MLIR flag spellings, --verify-each, pass statistics, elision,
 and the pipeline examples the docs show."""
 

@@ -2,6 +2,9 @@
 
 The fusion decision lives in `fusion_groups.py` (roots, producer/consumer rules, one root per
 region); this file only materialises it:
+0. compute a root whose result is only read through slices once per slice when that forms
+   fewer dispatches (`sliced_roots.py`: horizontally fused dots whose slices' consumers could
+   not join the root's region);
 1. condense each group into one node and topologically reorder the block (groups are convex,
    so the condensed graph is a DAG; the original order breaks ties);
 2. move each group's ops into a `flow.dispatch.region` returning the values used outside it;
@@ -29,6 +32,7 @@ from fusionopt import pass_statistics
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.dispatch.convert_to_flow import convert_block_to_flow
 from fusionopt.transforms.dispatch.fusion_groups import CHAIN_STARTS, FusionAnalysis, FusionGroup, decide_fusion_groups
+from fusionopt.transforms.dispatch.sliced_roots import split_sliced_roots
 from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
 
 Node = Operation | FusionGroup
@@ -131,7 +135,16 @@ def rebuild_block(block: Block, analysis: FusionAnalysis) -> list[DispatchRegion
     return regions
 
 
-def form_regions_in_block(block: Block, aggressive: bool, reduction_chains: str = "none") -> list[DispatchRegionOp]:
+def form_regions_in_block(
+    block: Block, aggressive: bool, reduction_chains: str = "none", split_slices: bool = True
+) -> list[DispatchRegionOp]:
+    if split_slices:
+        def trial(copy: Block) -> None:
+            form_regions_in_block(copy, aggressive, reduction_chains, split_slices=False)
+            convert_block_to_flow(copy)
+
+        if split := split_sliced_roots(block, trial):
+            pass_statistics.count("roots split per slice", split)
     analysis = decide_fusion_groups(block, aggressive, reduction_chains)
     regions = rebuild_block(block, analysis)
     for region_op in regions:

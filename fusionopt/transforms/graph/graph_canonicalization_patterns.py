@@ -5,11 +5,14 @@ Identities (each pattern's docstring states it; every rewrite is exact unless no
 - views: transpose(transpose(x)) -> one transpose; reshape(reshape(x)) -> one reshape;
   broadcast(broadcast(x)) -> one broadcast; slice(slice(x)) -> one slice; no-op transpose /
   reshape / broadcast / slice / one-operand concat -> x;
-- transpose / reshape / broadcast of a splat constant -> a splat constant (bytes reused, so a
-  `dense<0.0> : tensor<4096x4096xf32>` never expands); transpose / reshape of another constant
-  -> a constant (a weight's layout is free at compile time);
+- transpose / reshape / broadcast / slice of a splat constant -> a splat constant (bytes reused,
+  so a `dense<0.0> : tensor<4096x4096xf32>` never expands); transpose / reshape / slice of
+  another constant -> a constant (a weight's layout is free at compile time);
 - slice(concat(xs)) -> the slice of the input(s) it reads; concat(slice(v)[a:b], slice(v)[b:c])
   -> slice(v)[a:c] (the inverse of a horizontal split);
+- slice(broadcast(x)) -> broadcast(slice(x)); slice(dot(a, b)) of a single-use dot ->
+  dot(slice(a), slice(b)) (MIGraphX `find_dot_slice`); a slice of a constant -> a constant, so
+  a cut of a constant weight after its dot ends up folded into the weight;
 - x + 0, x - 0, 0 + x -> x; x * 1, 1 * x -> x. For floats `-0.0 + 0.0` is `+0.0`, so `x + 0`
   may flip the sign of a zero result (as in MIGraphX / ONNX Runtime, unlike MLIR's strict
   `arith.addf` folder);
@@ -195,15 +198,71 @@ def continues_slice(a: SSAValue, b: SSAValue, axis: int) -> bool:
     return same_elsewhere and ba[axis][1] == bb[axis][0]
 
 
+class SliceOfBroadcast(RewritePattern):
+    """slice(broadcast(x)) -> broadcast(slice(x)): cuts on broadcast dims vanish, the others
+    move to the operand (a slice of a broadcast constant then folds, staying small)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: graph.SliceOp, rewriter: PatternRewriter) -> None:
+        bcast = op.input.owner
+        if not isinstance(bcast, graph.BroadcastOp):
+            return
+        in_shape, out_shape = shape_of(bcast.input), shape_of(op.result)
+        bounds = slice_bounds(op)
+        inner = [(0, size) for size in in_shape]
+        for i, d in enumerate(bcast.dims_values):
+            if in_shape[i] != 1:  # a real dim: the cut applies to the operand
+                inner[i] = bounds[d]
+        ops: list[Operation] = []
+        source = bcast.input
+        if any(b != (0, size) for b, size in zip(inner, in_shape)):
+            ops.append(make_slice(source, inner))
+            source = ops[-1].results[0]
+        ops.append(graph.BroadcastOp(source, bcast.dims_values, op.result.type))
+        assert shape_of(ops[-1].results[0]) == out_shape
+        rewriter.replace(op, ops)
+
+
+class SliceOfDot(RewritePattern):
+    """slice(dot(a, b)) with the dot used only here -> dot(slice(a), slice(b)) (MIGraphX
+    `find_dot_slice`): cuts of batch dims go to both operands, row cuts to `a`, column cuts to
+    `b`. Only the kept values are computed, each exactly as before; a cut of a constant operand
+    then folds into the constant (`FoldViewOfConstant`), so `slice(dot(x, W))[.., :n]` becomes
+    `dot(x, W[:, :n])` with the slice gone."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: graph.SliceOp, rewriter: PatternRewriter) -> None:
+        dot = op.input.owner
+        if not isinstance(dot, graph.DotOp) or not dot.result.has_one_use():
+            return
+        bounds = slice_bounds(op)
+        rank = len(bounds)
+        lhs_bounds = [(0, s) for s in shape_of(dot.lhs)]
+        rhs_bounds = [(0, s) for s in shape_of(dot.rhs)]
+        lhs_bounds[:rank - 2] = rhs_bounds[:rank - 2] = bounds[:rank - 2]
+        lhs_bounds[rank - 2] = bounds[rank - 2]
+        rhs_bounds[rank - 1] = bounds[rank - 1]
+        ops: list[Operation] = []
+        operands = []
+        for value, cut in ((dot.lhs, lhs_bounds), (dot.rhs, rhs_bounds)):
+            if all(c == (0, s) for c, s in zip(cut, shape_of(value))):
+                operands.append(value)
+            else:
+                ops.append(make_slice(value, cut))
+                operands.append(ops[-1].results[0])
+        ops.append(graph.DotOp(operands[0], operands[1]))
+        rewriter.replace(op, ops)
+
+
 # ---- constants ------------------------------------------------------------------------------
 
 
 class FoldViewOfConstant(RewritePattern):
-    """transpose / reshape / broadcast of a splat constant -> splat constant (bytes reused);
-    transpose / reshape of any other constant -> constant (no size change)."""
+    """transpose / reshape / broadcast / slice of a splat constant -> splat constant (bytes
+    reused); transpose / reshape / slice of any other constant -> constant (no growth)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, (graph.TransposeOp, graph.ReshapeOp, graph.BroadcastOp)):
+        if not isinstance(op, (graph.TransposeOp, graph.ReshapeOp, graph.BroadcastOp, graph.SliceOp)):
             return
         attr = dense_constant(op.operands[0])
         if attr is None:
@@ -297,7 +356,8 @@ _PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     graph.TransposeOp: (*_VIEW_PATTERNS, ComposeTransposes()),
     graph.ReshapeOp: (*_VIEW_PATTERNS, ComposeReshapes()),
     graph.BroadcastOp: (*_VIEW_PATTERNS, ComposeBroadcasts()),
-    graph.SliceOp: (FoldNoOpView(), ComposeSlices(), SliceOfConcat()),
+    graph.SliceOp: (FoldNoOpView(), FoldViewOfConstant(), ComposeSlices(), SliceOfConcat(),
+                    SliceOfBroadcast(), SliceOfDot()),
     graph.ConcatOp: (FoldNoOpView(), ConcatOfAdjacentSlices()),
     graph.AddOp: (FoldIdentityOperand(), ReassociateConstantAdds()),
     graph.SubOp: (FoldIdentityOperand(),),

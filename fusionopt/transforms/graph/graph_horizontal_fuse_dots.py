@@ -3,7 +3,10 @@
 Two kinds of group start a fusion (MIGraphX `fuse_horizontal.cpp`, IREE
 `FuseHorizontalContractions`):
 - shared LHS: dots reading the same activation with constant weights `[K, N_i]` become one dot
-  on the N-concatenated weights (the WIDE layout, lanes recovered by slices);
+  on the N-concatenated weights (the WIDE layout, lanes recovered by slices); dots reading
+  separate reshapes of one input to one type count as sharing it; with `fuse-batched-dots`,
+  batched dots `[B, M, K] x [B, K, N_i]` too (MIGraphX `simplify_dot_horiz`,
+  `simplify_dot_horiz_reshape`: concatenated on the last axis);
 - towers: dots with different activations but identical shapes and constant weights become one
   batched dot `[G, M, K] x [G, K, N]` on stacked activations and weights.
 Bias adds and SiLU epilogues are absorbed into the fused layer; the epilogue kind is part of the
@@ -23,6 +26,10 @@ Options:
   min-group (int, default 2): smallest number of members worth fusing.
   allow-runtime-concat (bool, default false): also fuse dots whose weights (and biases) are not
     constants, concatenating them at run time (a copy kernel per fused layer).
+  fuse-batched-dots (bool, default false): also fuse shared-input dots with batch dims
+    (`[B, M, K] x [B, K, N_i]`). Off by default: until dispatch formation fuses the lane slices
+    into their consumers, `fusion-stats` counts as many or more dispatches and more bytes moved
+    after it (MIGraphX's `simplify_dot_horiz` cases: 2 -> 2 dispatches, 1.2-2.3x the bytes).
 """
 
 from __future__ import annotations
@@ -37,7 +44,6 @@ from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from fusionopt import pass_statistics
 
-from fusionopt.dialects.graph_base import element_of, shape_of
 from fusionopt.transforms.graph.horizontal_concat_fold import fold_piece_concats
 from fusionopt.transforms.graph.horizontal_layers import (
     FusedLayer,
@@ -80,9 +86,10 @@ def _independent_subgroups(members: list[Linear], cache: ReachCache) -> list[lis
 class HorizontalDotFuser:
     """Fuses groups in one block until no group is left (one root group per round)."""
 
-    def __init__(self, min_group: int, allow_runtime: bool):
+    def __init__(self, min_group: int, allow_runtime: bool, batched: bool = False):
         self.min_group = min_group
         self.allow_runtime = allow_runtime
+        self.batched = batched
 
     # ---- choosing root groups -----------------------------------------------------------
 
@@ -95,9 +102,10 @@ class HorizontalDotFuser:
         shared: dict[tuple, list[Linear]] = defaultdict(list)
         towers: dict[tuple, list[Linear]] = defaultdict(list)
         for lin in linears:
-            k = shape_of(lin.weight)[0]
-            shared[(lin.lhs, k, element_of(lin.weight), lin.epilogue)].append(lin)
-            towers[lin.tower_key()].append(lin)
+            if lin.rank == 2 or self.batched:
+                shared[lin.shared_key()].append(lin)
+            if lin.rank == 2:  # towers stack 2-D layers into [G, M, K] x [G, K, N]
+                towers[lin.tower_key()].append(lin)
         cache = ReachCache()
         found: list[tuple[int, int, RootGroup]] = []
         for wide, table in ((True, shared), (False, towers)):
@@ -132,6 +140,7 @@ class HorizontalDotFuser:
     def fuse_chain(self, block: Block, root: RootGroup) -> None:
         b = OpBuilder(root.members[0].dot)
         if root.wide:
+            # Members may read separate reshapes of one input (same type): use the first's.
             layer = emit_wide_layer(b, root.members[0].lhs, root.members)
         else:
             layer = emit_batched_layer(b, stack_inputs(b, [m.lhs for m in root.members]),
@@ -181,16 +190,19 @@ class HorizontalDotFuser:
 class GraphHorizontalFuseDotsPass(ModulePass):
     """Batch independent `graph.dot` Linear layers (see the module docstring).
 
-    Options: `min-group` (int, 2), `allow-runtime-concat` (bool, false).
+    Options: `min-group` (int, 2), `allow-runtime-concat` (bool, false),
+    `fuse-batched-dots` (bool, false).
     """
 
     name = "graph-horizontal-fuse-dots"
 
     min_group: int = 2
     allow_runtime_concat: bool = False
+    fuse_batched_dots: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        fuser = HorizontalDotFuser(max(2, self.min_group), self.allow_runtime_concat)
+        fuser = HorizontalDotFuser(max(2, self.min_group), self.allow_runtime_concat,
+                                   self.fuse_batched_dots)
         for func in op.walk():
             if isinstance(func, FuncOp) and func.body.blocks:
                 fuser.run(func.body.block)

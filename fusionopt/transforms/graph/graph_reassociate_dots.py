@@ -17,6 +17,10 @@ does both, globally:
 Each decision is reported as a remark at the chain's last dot:
 `reassociated 3-dot chain: 1.01 GFLOP -> 596.80 MFLOP (3 -> 2 run-time dots)` or
 `kept 2-dot chain: no cheaper order than 68.42 MFLOP` (only chains of >= 2 dots are reported).
+3. A constant dot operand is distributed over a constant add feeding the dot (MIGraphX
+   `find_dot_add`: `dot(x + C1, C2) -> dot(x, C2) + C1*C2`, `dot_add_patterns`), where the
+   add then rides in the dot's epilogue for no more FLOPs or no bigger constant; f32/f64 and
+   integers only. Remark: `distributed the constant dot operand over a constant add ...`.
 Afterwards stacked constant bias adds are merged and dead ops removed.
 
 Chains end at anything else: a dot or add with a second user (its value is needed), views
@@ -44,6 +48,7 @@ from fusionopt.diagnostics import emit_remark
 from fusionopt.dialects import graph
 from fusionopt.transforms.graph.dot_chain import Plan, best_plan
 from fusionopt.transforms.graph.dot_chain_ir import PlanEmitter
+from fusionopt.transforms.graph.dot_add_patterns import distribute_patterns
 from fusionopt.transforms.graph.dot_chain_read import Chain, read_chain, stored_constant
 from fusionopt.transforms.graph.dot_scale_patterns import PushScaleIntoDot, PushScaleThroughDotOperand
 from fusionopt.transforms.graph.graph_canonicalization_patterns import ReassociateConstantAdds
@@ -101,6 +106,10 @@ class GraphReassociateDotsPass(ModulePass):
         for block in blocks:
             if block is not None:
                 self.reassociate_block(block)
+        # Chains first (their DP distributes over Linear layers itself), then single dots
+        # whose input is `x + constant`.
+        distribute = GreedyRewritePatternApplier(distribute_patterns(self.max_const_bytes))
+        PatternRewriteWalker(distribute).rewrite_module(op)
         # A distributed bias may now sit next to the layer's own: `(x*W' + b1') + b2` folds.
         PatternRewriteWalker(GreedyRewritePatternApplier([ReassociateConstantAdds()])).rewrite_module(op)
         DeadCodeElimination().apply(ctx, op)  # constants the folds left behind

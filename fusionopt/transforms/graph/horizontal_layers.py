@@ -1,8 +1,9 @@
 """Emitting fused Linear layers and moving values between their two layouts.
 
 A fused layer holds G member results ("lanes") in one tensor, in one of two layouts:
-- WIDE    `[M, N_0 + ... + N_{G-1}]`: one dot of a shared LHS with N-concatenated weights
-  (MIGraphX `find_conv_dot_horiz_fusion`); lane i is the column range starting at `offsets[i]`.
+- WIDE    `[B.., M, N_0 + ... + N_{G-1}]`: one dot of a shared LHS with N-concatenated weights
+  (MIGraphX `find_conv_dot_horiz_fusion`, batch dims B.. allowed); lane i is the range of the
+  last axis starting at `offsets[i]`.
 - BATCHED `[G, M, N]`: one batched dot `[G, M, K] x [G, K, N]` (MIGraphX
   `dot_horizontal_fusion`, IREE `FuseHorizontalContractions`); lane i is index i of axis 0.
 Bias adds and SiLU are applied once to the fused tensor (they are elementwise per lane).
@@ -67,9 +68,10 @@ def _epilogue(b: OpBuilder, value: SSAValue, members: list[Linear], bias_dims, s
 
 
 def emit_wide_layer(b: OpBuilder, lhs: SSAValue, members: list[Linear]) -> FusedLayer:
-    """`dot(lhs, concat_N(W_i))` + epilogue on `[M, sum N_i]`."""
-    weight = _join(b, [m.weight for m in members], 1, stack=False)
-    value = _epilogue(b, b.add(graph.DotOp(lhs, weight)), members, (1,), stack=False)
+    """`dot(lhs, concat_N(W_i))` + epilogue on `[B.., M, sum N_i]`."""
+    last = members[0].rank - 1
+    weight = _join(b, [m.weight for m in members], last, stack=False)
+    value = _epilogue(b, b.add(graph.DotOp(lhs, weight)), members, (last,), stack=False)
     return FusedLayer(value, batched=False, members=members)
 
 
@@ -91,7 +93,8 @@ def lane_value(b: OpBuilder, layer: FusedLayer, lane: int) -> SSAValue:
     if layer.batched:
         _, m, n = shape_of(layer.value)
         return b.reshape(b.slice(layer.value, 0, start, start + 1), (m, n))
-    return b.slice(layer.value, 1, start, start + layer.members[lane].n)
+    last = len(shape_of(layer.value)) - 1
+    return b.slice(layer.value, last, start, start + layer.members[lane].n)
 
 
 def _is_run(lanes: Sequence[int]) -> bool:

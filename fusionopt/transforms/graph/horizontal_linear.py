@@ -1,8 +1,11 @@
 """Recognising one Linear layer around a `graph.dot`: the dot, its bias add and its SiLU.
 
-A `Linear` is what `graph-horizontal-fuse-dots` batches: `dot(x, W[K, N])`, optionally
-followed by `add(dot, broadcast(b[N]) dims = [1])` (the bias; the dot must be the add's only
+A `Linear` is what `graph-horizontal-fuse-dots` batches: `dot(x, W[B.., K, N])` (rank 2, or
+rank >= 3 with batch dims B.., MIGraphX `simplify_dot_horiz`), optionally followed by
+`add(dot, broadcast(b[N]) dims = [rank - 1])` (the bias; the dot must be the add's only
 producer use) and optionally by SiLU `mul(h, sigmoid(h))` where `h` has exactly those two users.
+`shared_lhs` is the activation seen through a reshape (`dot(reshape(x), W)`, MIGraphX
+`simplify_dot_horiz_reshape`), so dots behind separate reshapes of one input group.
 The epilogue kind is part of every grouping key, so a group is all-SiLU or all-plain and the
 fused epilogue is always absorbable (the PR #4723 fix for mixed groups).
 """
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from fusionopt.dialects import graph
-from fusionopt.dialects.graph_base import shape_of
+from fusionopt.dialects.graph_base import element_of, shape_of
 from fusionopt.transforms.graph.graph_ir import is_constant, users
 
 
@@ -61,15 +64,31 @@ class Linear:
 
     @property
     def n(self) -> int:
-        return shape_of(self.weight)[1]
+        return shape_of(self.weight)[-1]
+
+    @property
+    def rank(self) -> int:
+        return len(shape_of(self.weight))
+
+    @property
+    def shared_lhs(self) -> SSAValue:
+        """The activation, looking through one reshape: reshapes of one value to one type are
+        the same tensor, whichever op computes them."""
+        owner = self.lhs.owner
+        return owner.input if isinstance(owner, graph.ReshapeOp) else self.lhs
+
+    def shared_key(self) -> tuple:
+        """Members of one N-concatenated dot: same activation, batch dims and K, epilogue."""
+        return (self.shared_lhs, self.lhs.type, shape_of(self.weight)[:-1],
+                element_of(self.weight), self.epilogue)
 
     def tower_key(self) -> tuple[Attribute, Attribute, Epilogue]:
         """Members batched as [G, M, K] x [G, K, N] must agree on every shape and epilogue."""
         return (self.lhs.type, self.weight.type, self.epilogue)
 
 
-def _is_rank2_matmul(dot: graph.DotOp) -> bool:
-    return len(shape_of(dot.lhs)) == 2 and len(shape_of(dot.rhs)) == 2
+def _is_matmul(dot: graph.DotOp) -> bool:
+    return len(shape_of(dot.lhs)) >= 2 and len(shape_of(dot.rhs)) == len(shape_of(dot.lhs))
 
 
 def _sole_user(value: SSAValue) -> Operation | None:
@@ -78,12 +97,13 @@ def _sole_user(value: SSAValue) -> Operation | None:
 
 
 def _bias_of(add: graph.AddOp, dot_result: SSAValue, allow_runtime: bool) -> SSAValue | None:
-    """The bias vector when `add` is `add(dot, broadcast(b[N]) dims = [1])` (either order)."""
+    """The bias vector when `add` is `add(dot, broadcast(b[N]) dims = [rank - 1])` (either order)."""
     other = add.rhs if add.lhs == dot_result else add.lhs
     if other == dot_result:
         return None
     bcast = other.owner
-    if not isinstance(bcast, graph.BroadcastOp) or tuple(bcast.dims_values) != (1,):
+    last = len(shape_of(dot_result)) - 1
+    if not isinstance(bcast, graph.BroadcastOp) or tuple(bcast.dims_values) != (last,):
         return None
     if len(shape_of(bcast.input)) != 1:
         return None
@@ -108,7 +128,7 @@ def _silu_of(value: SSAValue) -> tuple[graph.SigmoidOp, graph.MulOp] | None:
 
 def match_linear(dot: Operation, allow_runtime_weights: bool = False) -> Linear | None:
     """The Linear rooted at `dot`, or None when the dot is not a batching candidate."""
-    if not isinstance(dot, graph.DotOp) or not _is_rank2_matmul(dot):
+    if not isinstance(dot, graph.DotOp) or not _is_matmul(dot):
         return None
     if not (allow_runtime_weights or is_constant(dot.rhs)):
         return None
@@ -125,7 +145,10 @@ def match_linear(dot: Operation, allow_runtime_weights: bool = False) -> Linear 
 
 
 def continuation(linear: Linear, allow_runtime_weights: bool) -> Linear | None:
-    """The next layer of the tower: the single candidate dot that takes `linear`'s output as LHS."""
+    """The next layer of the tower: the single candidate dot that takes `linear`'s output as LHS
+    (2-D layers only: chains are batched as `[G, M, K] x [G, K, N]`)."""
+    if linear.rank != 2:
+        return None
     nexts = [
         u for u in users(linear.output) if isinstance(u, graph.DotOp) and u.lhs == linear.output
     ]

@@ -23,6 +23,7 @@ from fusionopt.transforms.linalg.elementwise_fusion_utils import (
     collect_leaves,
     is_elementwise_generic,
     is_fusable_producer,
+    is_fusable_slice_under_pad,
     kernel_operand_count,
     kernel_read_bytes,
     read_operands,
@@ -48,7 +49,9 @@ def candidate_producers(group: FusionGroup, options: FusionOptions) -> list[Oper
             producer = operand.owner
             if not isinstance(producer, Operation) or group.contains(producer):
                 continue
-            if producer.parent_block() is block and is_fusable_producer(producer, options):
+            if producer.parent_block() is not block:
+                continue
+            if is_fusable_producer(producer, options) or is_fusable_slice_under_pad(group, producer, options):
                 found[producer] = None
     return list(found)
 

@@ -27,6 +27,7 @@ from math import prod
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
 
 from fusionopt.transforms.linalg.elementwise_fusion_index import IndexSpace, IndexTuple
 from fusionopt.transforms.linalg.elementwise_fusion_views import (
@@ -57,6 +58,12 @@ class FusionOptions:
     max_inline_bytes: int = 256
     max_operands: int = 32
     max_recompute_ops: int = 8
+    # Conservative mode's first try (`form_group`): also absorb static pads, and the static
+    # slices under them, with their validity masks (luminal's slice -> pointwise -> pad). Only
+    # kept when every leaf is read through an affine map that IREE tiles and no non-elementwise
+    # result is read through a shifted one (`is_pad_group_kept`), so no contraction/reduction
+    # root loses its epilogue (dispatch formation fuses root -> pad -> elementwise itself).
+    pad_groups: bool = False
 
 
 # --------------------------------------------------------------------------- predicates
@@ -138,7 +145,7 @@ def is_fusable_producer(op: Operation, options: FusionOptions) -> bool:
     if is_elementwise_generic(op) or is_fill(op):
         return True
     if not options.aggressive:
-        return False
+        return options.pad_groups and is_fusable_pad(op)
     if op.name == "tensor.concat":
         return is_static_tensor(op.results[0])
     return is_static_view(op) or is_fusable_pad(op)
@@ -147,7 +154,59 @@ def is_fusable_producer(op: Operation, options: FusionOptions) -> bool:
 def can_be_fusion_root(op: Operation, options: FusionOptions) -> bool:
     if is_elementwise_generic(op):
         return True
-    return options.aggressive and op.name in DATA_MOVEMENT_ROOTS and is_fusable_producer(op, options)
+    if not options.aggressive:
+        return options.pad_groups and is_fusable_pad(op)
+    return op.name in DATA_MOVEMENT_ROOTS and is_fusable_producer(op, options)
+
+
+def is_fusable_slice_under_pad(group: "FusionGroup", op: Operation, options: FusionOptions) -> bool:
+    """Conservative `pad_groups` mode: a static slice joins a group that pads (the slice's
+    offsets and the pad's clamp compose into one read, so the slice is never copied)."""
+    return (
+        options.pad_groups
+        and op.name == "tensor.extract_slice"
+        and is_static_view(op)
+        and any(m.name == "tensor.pad" for m in group.members())
+    )
+
+
+def is_projected_read(index: IndexTuple) -> bool:
+    """The leaf is read through a projected permutation (distinct dims, or constant 0)."""
+    seen: set[int] = set()
+    for expr in index:
+        if isinstance(expr, AffineDimExpr):
+            if expr.position in seen:
+                return False
+            seen.add(expr.position)
+        elif not (isinstance(expr, AffineConstantExpr) and expr.value == 0):
+            return False
+    return True
+
+
+def is_semi_affine(expr) -> bool:
+    if isinstance(expr, AffineBinaryOpExpr):
+        if expr.kind in (AffineBinaryOpKind.Mod, AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv):
+            return True
+        return is_semi_affine(expr.lhs) or is_semi_affine(expr.rhs)
+    return False
+
+
+def is_pad_group_kept(group: "FusionGroup", options: FusionOptions) -> bool:
+    """A `pad_groups` group is kept when every leaf is read through an affine map (the pad's
+    clamp folds away: a padded dim of size 1 reads index 0) and no contraction, reduction or
+    other non-elementwise result is read through a shifted map (that read would stop dispatch
+    formation from fusing the group into that op's region). A clamp that needs `mod` is not
+    tileable by IREE 3.13's CPU codegen ("tiling is not supported for the semi-affine indexing
+    map"), so such pads stay ops of their own, as before."""
+    for (value, index), kind in collect_leaves(group, options).items():
+        if kind != "operand" or is_projected_read(index):
+            continue
+        if any(is_semi_affine(expr) for expr in index):
+            return False  # IREE 3.13 cannot tile mod/floordiv reads over a tiled dim (measured)
+        owner = value.owner
+        if isinstance(owner, Operation) and owner.name.startswith("linalg.") and not is_elementwise_generic(owner):
+            return False
+    return True
 
 
 def body_cost(op: Operation) -> int:

@@ -20,7 +20,8 @@ The converse on results: a `linalg.generic` writing through constant-0 output ma
 (`(d0, d1, d2) -> (d0, d1, 0)`, how torch-mlir keeps reduced dims) computes the rank-reduced
 tensor instead and re-expands it with a unit `tensor.expand_shape`, which its consumers then
 fold away. IREE's CPU backend cannot tile+fuse a reduction whose output map holds a constant
-(measured: the region fails to compile), but handles the rank-reduced form. No options.
+(measured: the region fails to compile), but handles the rank-reduced form. Not when every
+output dim is constant: the rank-0 form needs an `expand_shape` that xDSL cannot verify. No options.
 """
 
 from __future__ import annotations
@@ -165,6 +166,11 @@ class DropConstantOutputDims(RewritePattern):
         num_inputs = len(du.dps_inputs(op))
         out_maps = maps[num_inputs:]
         if not any(isinstance(e, AffineConstantExpr) for m in out_maps for e in m.results):
+            return
+        if any(m.results and all(isinstance(e, AffineConstantExpr) for e in m.results) for m in out_maps):
+            # Every output dim constant (a full reduction into tensor<1x..x1>): the reduced
+            # result would be rank 0, re-expanded by an `expand_shape` with no reassociation
+            # groups. MLIR accepts that; xDSL's verifier rejects it, so the op stays as it is.
             return
         new_inits, new_out_maps, expands = [], [], []
         for init, out_map in zip(du.dps_inits(op), out_maps):

@@ -7,7 +7,7 @@ intermediates, and slice/pad/concat with per-subexpression validity. See the pas
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -22,6 +22,7 @@ from fusionopt.transforms.linalg.elementwise_fusion_utils import (
     FusionOptions,
     can_be_fusion_root,
     collect_leaves,
+    is_pad_group_kept,
 )
 
 CLEANUP_OPS = {"tensor.empty", "arith.constant", "linalg.fill"}
@@ -38,7 +39,10 @@ class LinalgFuseElementwise(ModulePass):
       aggressive: also absorb views (`linalg.transpose/broadcast`, `tensor.collapse_shape/
         expand_shape/extract_slice`), `tensor.pad`, `tensor.concat`, iota and small dense
         constants, and duplicate cheap multi-use producers. With `false` only elementwise
-        generics, fills and splat constants fuse (luminal's conservative mode).
+        generics, fills and splat constants fuse (luminal's conservative mode), plus static
+        pads and the static slices under them when every read stays affine and no
+        contraction/reduction result is read through a shifted map (`form_group`; luminal's
+        slice -> pointwise -> pad becomes one kernel, as luminal's slicing_padding asks).
       max_inline_bytes: dense constants up to this size are kept as constant operands that
         do not count towards `max_operands` (IREE's inline-constants limit, default 256).
       max_operands: maximum kernel bindings, inputs + output (IREE's limit, default 32).
@@ -84,15 +88,30 @@ def fuse_block(block: Block, options: FusionOptions) -> int:
     erased: set[Operation] = set()
     fused = 0
     for root in reversed(list(block.ops)):
-        if root in erased or not can_be_fusion_root(root, options):
+        if root in erased:
             continue
-        group = form_fusion_group(root, options)
-        if not has_work(group, options):
+        group = form_group(root, options)
+        if group is None or not has_work(group, options):
             continue
         erased |= replace_group(group, options)
         fused += 1
         pass_statistics.count("ops fused", len(group.moved | group.duplicated))
     return fused
+
+
+def form_group(root: Operation, options: FusionOptions) -> FusionGroup | None:
+    """The root's group; conservative mode first tries absorbing pads and the slices under
+    them (`FusionOptions.pad_groups`) and keeps that group only when `is_pad_group_kept`."""
+    if not options.aggressive:
+        padded = replace(options, pad_groups=True)
+        if can_be_fusion_root(root, padded):
+            group = form_fusion_group(root, padded)
+            has_pad = any(m.name == "tensor.pad" for m in group.members())
+            if not has_pad or is_pad_group_kept(group, padded):
+                return group
+    if not can_be_fusion_root(root, options):
+        return None
+    return form_fusion_group(root, options)
 
 
 def has_work(group: FusionGroup, options: FusionOptions) -> bool:

@@ -1,4 +1,4 @@
-// iree-opt's spellings of our flags, and the flags iree-opt users reach for (issue 18).
+// iree-opt's spellings of our flags, and the flags iree-opt users reach for.
 // RUN: fusion-opt %s -p cse --mlir-print-ir-after-all 2>&1 >/dev/null | filecheck %s --check-prefix=AFTERALL
 // AFTERALL: // -----// IR Dump After cse //----- //
 // RUN: fusion-opt %s -p cse,dce --mlir-print-ir-before=dce --mlir-print-ir-after=cse 2>&1 >/dev/null | filecheck %s --check-prefix=NAMED

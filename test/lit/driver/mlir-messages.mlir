@@ -1,4 +1,4 @@
-// Errors worded as MLIR words them, not as xDSL's internals (issue 18).
+// Errors worded as MLIR words them, not as xDSL's internals.
 // RUN: not fusion-opt %s --split-input-file 2>&1 | filecheck %s
 // CHECK-NOT: Unexpected attribute
 // CHECK-NOT: in block definition

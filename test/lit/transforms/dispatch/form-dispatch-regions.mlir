@@ -600,3 +600,131 @@ func.func @matmul_between_sums(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tens
   } -> tensor<4xf32>
   func.return %t : tensor<4xf32>
 }
+
+// -----
+
+// Issue 20: a horizontally fused dot (x . [Wa | Wb]) read only through column slices, each
+// with an elementwise consumer. The consumers cannot share the dot's region (IREE 3.13's CPU
+// codegen rejects consumers of a slice of the root) and the slices are not contiguous, so
+// unsplit this was 3 dispatches; computed per slice it is 2, each weight slice cloned in.
+// CHECK-LABEL: func.func @sliced_matmul_is_split
+// CHECK-SAME:    (%[[X:.*]]: tensor<8x16xf32>, %[[W:.*]]: tensor<16x32xf32>)
+// CHECK:         flow.dispatch.region -> (tensor<8x12xf32>) {
+// CHECK:           %[[WA:.*]] = tensor.extract_slice %[[W]][0, 0] [16, 12] [1, 1]
+// CHECK:           %[[MA:.*]] = linalg.matmul ins(%[[X]], %[[WA]] : tensor<8x16xf32>, tensor<16x12xf32>)
+// CHECK:           linalg.generic {{.*}} ins(%[[MA]] : tensor<8x12xf32>)
+// CHECK:           arith.maximumf
+// CHECK:           flow.return
+// CHECK:         flow.dispatch.region -> (tensor<8x20xf32>) {
+// CHECK:           %[[WB:.*]] = tensor.extract_slice %[[W]][0, 12] [16, 20] [1, 1]
+// CHECK:           %[[MB:.*]] = linalg.matmul ins(%[[X]], %[[WB]] : tensor<8x16xf32>, tensor<16x20xf32>)
+// CHECK:           linalg.generic {{.*}} ins(%[[MB]] : tensor<8x20xf32>)
+// CHECK:           math.exp
+// CHECK:           flow.return
+// CHECK-NOT:     flow.dispatch.region
+// CHECK-NOT:     tensor<8x32xf32>
+// CHECK:         func.return
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @sliced_matmul_is_split(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>) -> (tensor<8x12xf32>, tensor<8x20xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x32xf32>) outs(%f : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %a = tensor.extract_slice %m[0, 0] [8, 12] [1, 1] : tensor<8x32xf32> to tensor<8x12xf32>
+  %b = tensor.extract_slice %m[0, 12] [8, 20] [1, 1] : tensor<8x32xf32> to tensor<8x20xf32>
+  %ea = tensor.empty() : tensor<8x12xf32>
+  %ra = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x12xf32>) outs(%ea : tensor<8x12xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = arith.maximumf %v, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<8x12xf32>
+  %eb = tensor.empty() : tensor<8x20xf32>
+  %rb = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<8x20xf32>) outs(%eb : tensor<8x20xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = math.exp %v : f32
+    linalg.yield %y : f32
+  } -> tensor<8x20xf32>
+  func.return %ra, %rb : tensor<8x12xf32>, tensor<8x20xf32>
+}
+
+// -----
+
+// Issue 20: column slices returned as they are (no consumer) would each be a copy dispatch
+// (non-contiguous); the dot computed per slice is 2 dispatches instead of 1 + 2 copies.
+// CHECK-LABEL: func.func @sliced_matmul_returned_is_split
+// CHECK-COUNT-2: linalg.matmul
+// CHECK-NOT:     linalg.matmul
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.return
+func.func @sliced_matmul_returned_is_split(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x32xf32>) outs(%f : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %a = tensor.extract_slice %m[0, 0] [8, 16] [1, 1] : tensor<8x32xf32> to tensor<8x16xf32>
+  %b = tensor.extract_slice %m[0, 16] [8, 16] [1, 1] : tensor<8x32xf32> to tensor<8x16xf32>
+  func.return %a, %b : tensor<8x16xf32>, tensor<8x16xf32>
+}
+
+// -----
+
+// Negative: row slices of the result are contiguous (free flow.tensor.slice of one dispatch);
+// splitting would add a dispatch, so the matmul stays whole.
+// CHECK-LABEL: func.func @row_slices_stay
+// CHECK:         flow.dispatch.region -> (tensor<8x32xf32>)
+// CHECK-COUNT-1: linalg.matmul
+// CHECK-NOT:     linalg.matmul
+// CHECK:         func.return
+func.func @row_slices_stay(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>) -> (tensor<4x32xf32>, tensor<4x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x32xf32>) outs(%f : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %a = tensor.extract_slice %m[0, 0] [4, 32] [1, 1] : tensor<8x32xf32> to tensor<4x32xf32>
+  %b = tensor.extract_slice %m[4, 0] [4, 32] [1, 1] : tensor<8x32xf32> to tensor<4x32xf32>
+  func.return %a, %b : tensor<4x32xf32>, tensor<4x32xf32>
+}
+
+// -----
+
+// Negative: one slice feeds another matmul (cloned into its region as an indexed read, no
+// dispatch of its own); splitting would not save a dispatch, so the dot stays whole.
+// CHECK-LABEL: func.func @slice_into_matmul_stays
+// CHECK:         flow.dispatch.region -> (tensor<8x32xf32>)
+// CHECK:           linalg.matmul {{.*}} -> tensor<8x32xf32>
+// CHECK:         func.return
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @slice_into_matmul_stays(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %w2: tensor<16x4xf32>) -> (tensor<8x4xf32>, tensor<8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x32xf32>) outs(%f : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %a = tensor.extract_slice %m[0, 0] [8, 16] [1, 1] : tensor<8x32xf32> to tensor<8x16xf32>
+  %b = tensor.extract_slice %m[0, 16] [8, 16] [1, 1] : tensor<8x32xf32> to tensor<8x16xf32>
+  %e2 = tensor.empty() : tensor<8x4xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %m2 = linalg.matmul ins(%a, %w2 : tensor<8x16xf32>, tensor<16x4xf32>) outs(%f2 : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %eb = tensor.empty() : tensor<8x16xf32>
+  %rb = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<8x16xf32>) outs(%eb : tensor<8x16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = math.exp %v : f32
+    linalg.yield %y : f32
+  } -> tensor<8x16xf32>
+  func.return %m2, %rb : tensor<8x4xf32>, tensor<8x16xf32>
+}
+
+// -----
+
+// Negative: overlapping slices would compute the overlap twice; the dot stays whole.
+// CHECK-LABEL: func.func @overlapping_slices_stay
+// CHECK:         linalg.matmul {{.*}} -> tensor<8x32xf32>
+// CHECK:         func.return
+func.func @overlapping_slices_stay(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>) -> (tensor<8x20xf32>, tensor<8x20xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x32xf32>) outs(%f : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %a = tensor.extract_slice %m[0, 0] [8, 20] [1, 1] : tensor<8x32xf32> to tensor<8x20xf32>
+  %b = tensor.extract_slice %m[0, 12] [8, 20] [1, 1] : tensor<8x32xf32> to tensor<8x20xf32>
+  func.return %a, %b : tensor<8x20xf32>, tensor<8x20xf32>
+}

@@ -126,3 +126,126 @@ func.func @bias_sum(%x: tensor<3x2xf32>) -> tensor<3x2xf32> {
   %a2 = graph.add %b2, %a1 : tensor<3x2xf32>
   func.return %a2 : tensor<3x2xf32>
 }
+
+// -----
+
+// Slices of dots and of constants (MIGraphX `find_dot_slice`; the `dot(a, slice(C))` case
+// peer case): the slice moves onto the dot's operands, and a cut of a constant folds into it.
+
+// dot(a, slice(C)) with constant C -> dot(a, C') (C' = columns 1..3).
+// CHECK-LABEL: func.func @dot_of_sliced_constant
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x2xf32>)
+// CHECK-NEXT:    %[[C:.*]] = arith.constant dense<{{\[}}[2.000000e+00, 3.000000e+00], [6.000000e+00, 7.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %[[A]], %[[C]] : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+// CHECK-NEXT:    func.return %[[D]]
+func.func @dot_of_sliced_constant(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %c = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]> : tensor<2x4xf32>
+  %s = graph.slice %c axes = [1] starts = [1] ends = [3] : tensor<2x4xf32> -> tensor<2x2xf32>
+  %d = graph.dot %a, %s : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  func.return %d : tensor<2x2xf32>
+}
+
+// -----
+
+// The slice after the dot: a column cut goes to the constant weight and folds.
+// CHECK-LABEL: func.func @column_slice_after_dot
+// CHECK-SAME:    (%[[A:.*]]: tensor<3x2xf32>)
+// CHECK-NEXT:    %[[C:.*]] = arith.constant dense<{{\[}}[3.000000e+00, 4.000000e+00], [7.000000e+00, 8.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %[[A]], %[[C]] : (tensor<3x2xf32>, tensor<2x2xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT:    func.return %[[D]]
+func.func @column_slice_after_dot(%a: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %c = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]> : tensor<2x4xf32>
+  %d = graph.dot %a, %c : (tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  %s = graph.slice %d axes = [1] starts = [2] ends = [4] : tensor<3x4xf32> -> tensor<3x2xf32>
+  func.return %s : tensor<3x2xf32>
+}
+
+// -----
+
+// A row cut goes to the activation; the weight is untouched.
+// CHECK-LABEL: func.func @row_slice_after_dot
+// CHECK-SAME:    (%[[A:.*]]: tensor<6x2xf32>)
+// CHECK:         %[[AS:.*]] = graph.slice %[[A]] axes = [0] starts = [1] ends = [3] : tensor<6x2xf32> -> tensor<2x2xf32>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %[[AS]], %{{.*}} : (tensor<2x2xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT:    func.return %[[D]]
+func.func @row_slice_after_dot(%a: tensor<6x2xf32>) -> tensor<2x4xf32> {
+  %c = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]> : tensor<2x4xf32>
+  %d = graph.dot %a, %c : (tensor<6x2xf32>, tensor<2x4xf32>) -> tensor<6x4xf32>
+  %s = graph.slice %d axes = [0] starts = [1] ends = [3] : tensor<6x4xf32> -> tensor<2x4xf32>
+  func.return %s : tensor<2x4xf32>
+}
+
+// -----
+
+// Batch and column cuts at once on a batched dot: the batch cut goes to both operands, the
+// column cut to the weight only; the weight's cut folds (batch 1, columns 0..1 of
+// [[[0, 1, 2], [3, 4, 5]], [[6, 7, 8], [9, 10, 11]]]).
+// CHECK-LABEL: func.func @batch_and_column_slice
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x3x2xf32>)
+// CHECK-DAG:     %[[C:.*]] = arith.constant dense<{{\[}}{{\[}}[6.000000e+00], [9.000000e+00]]]> : tensor<1x2x1xf32>
+// CHECK-DAG:     %[[AS:.*]] = graph.slice %[[A]] axes = [0] starts = [1] ends = [2] : tensor<2x3x2xf32> -> tensor<1x3x2xf32>
+// CHECK:         %[[D:.*]] = graph.dot %[[AS]], %[[C]] : (tensor<1x3x2xf32>, tensor<1x2x1xf32>) -> tensor<1x3x1xf32>
+// CHECK-NEXT:    func.return %[[D]]
+func.func @batch_and_column_slice(%a: tensor<2x3x2xf32>) -> tensor<1x3x1xf32> {
+  %c = arith.constant dense<[[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], [[6.0, 7.0, 8.0], [9.0, 10.0, 11.0]]]> : tensor<2x2x3xf32>
+  %d = graph.dot %a, %c : (tensor<2x3x2xf32>, tensor<2x2x3xf32>) -> tensor<2x3x3xf32>
+  %s = graph.slice %d axes = [0, 2] starts = [1, 0] ends = [2, 1] : tensor<2x3x3xf32> -> tensor<1x3x1xf32>
+  func.return %s : tensor<1x3x1xf32>
+}
+
+// -----
+
+// A weight broadcast over the batch: the cut moves through the broadcast onto the stored
+// constant, which stays [K, n] (2x1 here) and is broadcast again.
+// CHECK-LABEL: func.func @broadcast_weight
+// CHECK-SAME:    (%[[A:.*]]: tensor<4x3x2xf32>)
+// CHECK:         %[[C:.*]] = arith.constant dense<{{\[}}[2.000000e+00], [5.000000e+00]]> : tensor<2x1xf32>
+// CHECK-NEXT:    %[[B:.*]] = graph.broadcast %[[C]] dims = [1, 2] : tensor<2x1xf32> -> tensor<4x2x1xf32>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %[[A]], %[[B]] : (tensor<4x3x2xf32>, tensor<4x2x1xf32>) -> tensor<4x3x1xf32>
+// CHECK-NEXT:    func.return %[[D]]
+func.func @broadcast_weight(%a: tensor<4x3x2xf32>) -> tensor<4x3x1xf32> {
+  %w = arith.constant dense<[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]> : tensor<2x3xf32>
+  %wb = graph.broadcast %w dims = [1, 2] : tensor<2x3xf32> -> tensor<4x2x3xf32>
+  %d = graph.dot %a, %wb : (tensor<4x3x2xf32>, tensor<4x2x3xf32>) -> tensor<4x3x3xf32>
+  %s = graph.slice %d axes = [2] starts = [2] ends = [3] : tensor<4x3x3xf32> -> tensor<4x3x1xf32>
+  func.return %s : tensor<4x3x1xf32>
+}
+
+// -----
+
+// A splat constant's slice is a splat (its one stored element reused).
+// CHECK-LABEL: func.func @splat_slice
+// CHECK-NEXT:    %[[C:.*]] = arith.constant dense<5.000000e-01> : tensor<8x2xf32>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %{{.*}}, %[[C]]
+func.func @splat_slice(%a: tensor<4x8xf32>) -> tensor<4x2xf32> {
+  %c = arith.constant dense<0.5> : tensor<8x64xf32>
+  %d = graph.dot %a, %c : (tensor<4x8xf32>, tensor<8x64xf32>) -> tensor<4x64xf32>
+  %s = graph.slice %d axes = [1] starts = [10] ends = [12] : tensor<4x64xf32> -> tensor<4x2xf32>
+  func.return %s : tensor<4x2xf32>
+}
+
+// -----
+
+// Negative: the dot has another user (its whole value is needed): unchanged.
+// CHECK-LABEL: func.func @dot_used_twice
+// CHECK:         %[[D:.*]] = graph.dot
+// CHECK-NEXT:    %[[S:.*]] = graph.slice %[[D]]
+// CHECK-NEXT:    func.return %[[S]], %[[D]]
+func.func @dot_used_twice(%a: tensor<3x2xf32>) -> (tensor<3x2xf32>, tensor<3x4xf32>) {
+  %c = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]> : tensor<2x4xf32>
+  %d = graph.dot %a, %c : (tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  %s = graph.slice %d axes = [1] starts = [2] ends = [4] : tensor<3x4xf32> -> tensor<3x2xf32>
+  func.return %s, %d : tensor<3x2xf32>, tensor<3x4xf32>
+}
+
+// -----
+
+// Negative: a slice of a run-time value that is not a dot, concat or broadcast stays.
+// CHECK-LABEL: func.func @slice_of_add
+// CHECK:         %[[S:.*]] = graph.add
+// CHECK-NEXT:    graph.slice %[[S]]
+func.func @slice_of_add(%a: tensor<3x4xf32>, %b: tensor<3x4xf32>) -> tensor<3x2xf32> {
+  %s = graph.add %a, %b : tensor<3x4xf32>
+  %t = graph.slice %s axes = [1] starts = [2] ends = [4] : tensor<3x4xf32> -> tensor<3x2xf32>
+  func.return %t : tensor<3x2xf32>
+}

@@ -1,6 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p graph-horizontal-fuse-dots | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{allow-runtime-concat=true}' | filecheck %s --check-prefix=RUNTIME
 // RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{min-group=3}' | filecheck %s --check-prefix=MIN3
+// RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{fuse-batched-dots=true}' | filecheck %s --check-prefix=BATCHED
 
 // Two towers x two Linear+SiLU layers on a shared input. Layer 0 shares %x: one dot on the
 // N-concatenated weights; its result is viewed as [2, 1, 4] (a reshape, M = 1) and feeds one
@@ -212,4 +213,173 @@ func.func @guard_slices_of_one_tensor(%x: tensor<1x8xf32>) -> (tensor<1x4xf32>, 
   %d1 = graph.dot %s1, %w1 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
   %a1 = graph.add %d1, %bb : tensor<1x4xf32>
   func.return %a0, %a1 : tensor<1x4xf32>, tensor<1x4xf32>
+}
+
+// -----
+
+// By default batched (rank >= 3) dots are left alone (see the pass doc: no dispatch saved yet).
+// CHECK-LABEL: func.func @dot_horiz
+// CHECK-COUNT-2: graph.dot %{{.*}} : (tensor<3x2x2xf32>, tensor<3x2x2xf32>)
+// CHECK-NOT:   graph.slice
+// The 2-D reshape case is fused by default.
+// CHECK-LABEL: func.func @dots_behind_reshapes
+// CHECK:       graph.dot %{{.*}} : (tensor<6x4xf32>, tensor<4x10xf32>)
+
+// Shared-input dots with batch dims and dots behind reshapes of one input: graph-dialect
+// versions of MIGraphX's `simplify_dot_horiz`, `simplify_dot_horiz_same_constant`,
+// `simplify_dot_horiz_flipped`, `simplify_dot_horiz_reshape` and `dot_fusion_reshape`.
+
+// simplify_dot_horiz: input [3, 2, 2], constant weights a, b [3, 2, 2] -> one dot on
+// concat(a, b) along the last axis, lanes sliced back on it, then added.
+// BATCHED-LABEL: func.func @dot_horiz
+// BATCHED-SAME:    (%[[IN:.*]]: tensor<3x2x2xf32>)
+// BATCHED:         %[[W:.*]] = arith.constant dense<{{\[}}{{\[}}[1.000000e+00, 2.000000e+00, 9.000000e+00, 1.000000e+01], {{.*}}]]> : tensor<3x2x4xf32>
+// BATCHED-NEXT:    %[[D:.*]] = graph.dot %[[IN]], %[[W]] : (tensor<3x2x2xf32>, tensor<3x2x4xf32>) -> tensor<3x2x4xf32>
+// BATCHED-NEXT:    %[[X:.*]] = graph.slice %[[D]] axes = [2] starts = [0] ends = [2] : tensor<3x2x4xf32> -> tensor<3x2x2xf32>
+// BATCHED-NEXT:    %[[Y:.*]] = graph.slice %[[D]] axes = [2] starts = [2] ends = [4] : tensor<3x2x4xf32> -> tensor<3x2x2xf32>
+// BATCHED-NEXT:    %[[S:.*]] = graph.add %[[X]], %[[Y]]
+// BATCHED-NEXT:    func.return %[[S]]
+func.func @dot_horiz(%input: tensor<3x2x2xf32>) -> tensor<3x2x2xf32> {
+  %a = arith.constant dense<[[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]], [[-1.0, -2.0], [-3.0, -4.0]]]> : tensor<3x2x2xf32>
+  %b = arith.constant dense<[[[9.0, 10.0], [11.0, 12.0]], [[13.0, 14.0], [15.0, 16.0]], [[-5.0, -6.0], [-7.0, -8.0]]]> : tensor<3x2x2xf32>
+  %x = graph.dot %input, %a : (tensor<3x2x2xf32>, tensor<3x2x2xf32>) -> tensor<3x2x2xf32>
+  %y = graph.dot %input, %b : (tensor<3x2x2xf32>, tensor<3x2x2xf32>) -> tensor<3x2x2xf32>
+  %sum = graph.add %x, %y : tensor<3x2x2xf32>
+  func.return %sum : tensor<3x2x2xf32>
+}
+
+// -----
+
+// simplify_dot_horiz_same_constant: the same weight twice is concatenated with itself.
+// BATCHED-LABEL: func.func @dot_horiz_same_constant
+// BATCHED:         %[[W:.*]] = arith.constant dense<{{\[}}{{\[}}[1, 2, 1, 2], {{.*}}]]> : tensor<3x2x4xi32>
+// BATCHED-NEXT:    %[[D:.*]] = graph.dot %{{.*}}, %[[W]] : (tensor<3x2x2xi32>, tensor<3x2x4xi32>) -> tensor<3x2x4xi32>
+// BATCHED-COUNT-2: graph.slice %[[D]] axes = [2]
+// BATCHED-NEXT:    graph.add
+func.func @dot_horiz_same_constant(%input: tensor<3x2x2xi32>) -> tensor<3x2x2xi32> {
+  %a = arith.constant dense<[[[1, 2], [3, 4]], [[5, 6], [7, 8]], [[9, 10], [11, 12]]]> : tensor<3x2x2xi32>
+  %x = graph.dot %input, %a : (tensor<3x2x2xi32>, tensor<3x2x2xi32>) -> tensor<3x2x2xi32>
+  %y = graph.dot %input, %a : (tensor<3x2x2xi32>, tensor<3x2x2xi32>) -> tensor<3x2x2xi32>
+  %sum = graph.add %x, %y : tensor<3x2x2xi32>
+  func.return %sum : tensor<3x2x2xi32>
+}
+
+// -----
+
+// simplify_dot_horiz_flipped (negative): the input is the LHS of one dot and the RHS of the
+// other: nothing shared on the same side, unchanged.
+// BATCHED-LABEL: func.func @dot_horiz_flipped
+// BATCHED:         %[[X:.*]] = graph.dot %[[IN:.*]], %{{.*}} : (tensor<3x2x2xf32>, tensor<3x2x2xf32>)
+// BATCHED-NEXT:    %[[Y:.*]] = graph.dot %{{.*}}, %[[IN]] : (tensor<3x2x2xf32>, tensor<3x2x2xf32>)
+// BATCHED-NEXT:    graph.add %[[X]], %[[Y]]
+// BATCHED-NOT:     graph.slice
+func.func @dot_horiz_flipped(%input: tensor<3x2x2xf32>) -> tensor<3x2x2xf32> {
+  %a = arith.constant dense<1.0> : tensor<3x2x2xf32>
+  %b = arith.constant dense<2.0> : tensor<3x2x2xf32>
+  %x = graph.dot %input, %a : (tensor<3x2x2xf32>, tensor<3x2x2xf32>) -> tensor<3x2x2xf32>
+  %y = graph.dot %b, %input : (tensor<3x2x2xf32>, tensor<3x2x2xf32>) -> tensor<3x2x2xf32>
+  %sum = graph.add %x, %y : tensor<3x2x2xf32>
+  func.return %sum : tensor<3x2x2xf32>
+}
+
+// -----
+
+// simplify_dot_horiz_reshape: batched dots whose results are reshaped ([3, 4, 4] ->
+// [3, 4, 2, 2]) fuse; each lane is sliced back before its reshape.
+// BATCHED-LABEL: func.func @dot_horiz_reshape
+// BATCHED:         %[[D:.*]] = graph.dot %{{.*}}, %{{.*}} : (tensor<3x4x4xf32>, tensor<3x4x8xf32>) -> tensor<3x4x8xf32>
+// BATCHED-NEXT:    %[[X:.*]] = graph.slice %[[D]] axes = [2] starts = [0] ends = [4]
+// BATCHED-NEXT:    %[[Y:.*]] = graph.slice %[[D]] axes = [2] starts = [4] ends = [8]
+// BATCHED-NEXT:    %[[XR:.*]] = graph.reshape %[[X]] : tensor<3x4x4xf32> -> tensor<3x4x2x2xf32>
+// BATCHED-NEXT:    %[[YR:.*]] = graph.reshape %[[Y]] : tensor<3x4x4xf32> -> tensor<3x4x2x2xf32>
+// BATCHED-NEXT:    graph.add %[[XR]], %[[YR]]
+func.func @dot_horiz_reshape(%input: tensor<3x4x4xf32>) -> tensor<3x4x2x2xf32> {
+  %a = arith.constant dense<0.5> : tensor<3x4x4xf32>
+  %b = arith.constant dense<0.25> : tensor<3x4x4xf32>
+  %x = graph.dot %input, %a : (tensor<3x4x4xf32>, tensor<3x4x4xf32>) -> tensor<3x4x4xf32>
+  %y = graph.dot %input, %b : (tensor<3x4x4xf32>, tensor<3x4x4xf32>) -> tensor<3x4x4xf32>
+  %xr = graph.reshape %x : tensor<3x4x4xf32> -> tensor<3x4x2x2xf32>
+  %yr = graph.reshape %y : tensor<3x4x4xf32> -> tensor<3x4x2x2xf32>
+  %sum = graph.add %xr, %yr : tensor<3x4x2x2xf32>
+  func.return %sum : tensor<3x4x2x2xf32>
+}
+
+// -----
+
+// dot_fusion_reshape: one lane reshaped, the other returned as is.
+// BATCHED-LABEL: func.func @dot_fusion_reshape
+// BATCHED:         %[[D:.*]] = graph.dot %{{.*}}, %{{.*}} : (tensor<2x6x8xf32>, tensor<2x8x16xf32>) -> tensor<2x6x16xf32>
+// BATCHED-NEXT:    %[[X:.*]] = graph.slice %[[D]] axes = [2] starts = [0] ends = [8]
+// BATCHED-NEXT:    %[[Y:.*]] = graph.slice %[[D]] axes = [2] starts = [8] ends = [16]
+// BATCHED-NEXT:    %[[R:.*]] = graph.reshape %[[X]] : tensor<2x6x8xf32> -> tensor<2x6x2x4xf32>
+// BATCHED-NEXT:    func.return %[[R]], %[[Y]]
+func.func @dot_fusion_reshape(%input: tensor<2x6x8xf32>) -> (tensor<2x6x2x4xf32>, tensor<2x6x8xf32>) {
+  %p0 = arith.constant dense<0.5> : tensor<2x8x8xf32>
+  %p1 = arith.constant dense<0.25> : tensor<2x8x8xf32>
+  %d0 = graph.dot %input, %p0 : (tensor<2x6x8xf32>, tensor<2x8x8xf32>) -> tensor<2x6x8xf32>
+  %d1 = graph.dot %input, %p1 : (tensor<2x6x8xf32>, tensor<2x8x8xf32>) -> tensor<2x6x8xf32>
+  %r0 = graph.reshape %d0 : tensor<2x6x8xf32> -> tensor<2x6x2x4xf32>
+  func.return %r0, %d1 : tensor<2x6x2x4xf32>, tensor<2x6x8xf32>
+}
+
+// -----
+
+// Dots behind separate reshapes of one input (a [B, S, D] activation flattened to [B*S, D]
+// per projection, as importers emit Q/K/V): one dot on the first reshape.
+// BATCHED-LABEL: func.func @dots_behind_reshapes
+// BATCHED-SAME:    (%[[IN:.*]]: tensor<2x3x4xf32>)
+// BATCHED:         %[[R:.*]] = graph.reshape %[[IN]] : tensor<2x3x4xf32> -> tensor<6x4xf32>
+// BATCHED-NOT:     graph.reshape %[[IN]]
+// BATCHED:         %[[D:.*]] = graph.dot %[[R]], %{{.*}} : (tensor<6x4xf32>, tensor<4x10xf32>) -> tensor<6x10xf32>
+// BATCHED-NEXT:    %[[Q:.*]] = graph.slice %[[D]] axes = [1] starts = [0] ends = [4]
+// BATCHED-NEXT:    %[[K:.*]] = graph.slice %[[D]] axes = [1] starts = [4] ends = [10]
+// BATCHED-NOT:     graph.dot
+// BATCHED:         func.return
+func.func @dots_behind_reshapes(%input: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x6xf32>) {
+  %wq = arith.constant dense<0.5> : tensor<4x4xf32>
+  %wk = arith.constant dense<0.25> : tensor<4x6xf32>
+  %rq = graph.reshape %input : tensor<2x3x4xf32> -> tensor<6x4xf32>
+  %q = graph.dot %rq, %wq : (tensor<6x4xf32>, tensor<4x4xf32>) -> tensor<6x4xf32>
+  %rk = graph.reshape %input : tensor<2x3x4xf32> -> tensor<6x4xf32>
+  %k = graph.dot %rk, %wk : (tensor<6x4xf32>, tensor<4x6xf32>) -> tensor<6x6xf32>
+  %q3 = graph.reshape %q : tensor<6x4xf32> -> tensor<2x3x4xf32>
+  %k3 = graph.reshape %k : tensor<6x6xf32> -> tensor<2x3x6xf32>
+  func.return %q3, %k3 : tensor<2x3x4xf32>, tensor<2x3x6xf32>
+}
+
+// -----
+
+// Batched dots with a bias on the last axis: the biases are concatenated and added once.
+// BATCHED-LABEL: func.func @batched_with_bias
+// BATCHED:         %[[D:.*]] = graph.dot %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+// BATCHED:         %[[B:.*]] = graph.broadcast %{{.*}} dims = [2] : tensor<5xf32> -> tensor<2x3x5xf32>
+// BATCHED-NEXT:    %[[S:.*]] = graph.add %[[D]], %[[B]]
+// BATCHED-NEXT:    graph.slice %[[S]] axes = [2] starts = [0] ends = [2]
+// BATCHED-NEXT:    graph.slice %[[S]] axes = [2] starts = [2] ends = [5]
+func.func @batched_with_bias(%input: tensor<2x3x4xf32>) -> (tensor<2x3x2xf32>, tensor<2x3x3xf32>) {
+  %w0 = arith.constant dense<0.5> : tensor<2x4x2xf32>
+  %w1 = arith.constant dense<0.25> : tensor<2x4x3xf32>
+  %b0v = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b1v = arith.constant dense<[3.0, 4.0, 5.0]> : tensor<3xf32>
+  %d0 = graph.dot %input, %w0 : (tensor<2x3x4xf32>, tensor<2x4x2xf32>) -> tensor<2x3x2xf32>
+  %b0 = graph.broadcast %b0v dims = [2] : tensor<2xf32> -> tensor<2x3x2xf32>
+  %o0 = graph.add %d0, %b0 : tensor<2x3x2xf32>
+  %d1 = graph.dot %input, %w1 : (tensor<2x3x4xf32>, tensor<2x4x3xf32>) -> tensor<2x3x3xf32>
+  %b1 = graph.broadcast %b1v dims = [2] : tensor<3xf32> -> tensor<2x3x3xf32>
+  %o1 = graph.add %d1, %b1 : tensor<2x3x3xf32>
+  func.return %o0, %o1 : tensor<2x3x2xf32>, tensor<2x3x3xf32>
+}
+
+// -----
+
+// Negative: batched dots whose weights differ in batch size cannot share one dot.
+// BATCHED-LABEL: func.func @different_batch_weights
+// BATCHED-COUNT-2: graph.dot
+// BATCHED-NOT:     graph.slice
+func.func @different_batch_weights(%input: tensor<2x3x4xf32>, %other: tensor<2x3x4xf32>) -> (tensor<2x3x2xf32>, tensor<2x3x2xf32>) {
+  %w0 = arith.constant dense<0.5> : tensor<2x4x2xf32>
+  %w1 = arith.constant dense<0.25> : tensor<2x4x2xf32>
+  %d0 = graph.dot %input, %w0 : (tensor<2x3x4xf32>, tensor<2x4x2xf32>) -> tensor<2x3x2xf32>
+  %d1 = graph.dot %other, %w1 : (tensor<2x3x4xf32>, tensor<2x4x2xf32>) -> tensor<2x3x2xf32>
+  func.return %d0, %d1 : tensor<2x3x2xf32>, tensor<2x3x2xf32>
 }

@@ -171,3 +171,156 @@ func.func @head_split(%x: tensor<4x8xf32>) -> tensor<4x2x2xf32> {
   %o = graph.dot %r, %c : (tensor<4x2x4xf32>, tensor<4x4x2xf32>) -> tensor<4x2x2xf32>
   func.return %o : tensor<4x2x2xf32>
 }
+
+// -----
+
+// MIGraphX `find_dot_add` (`simplify_dot_add`), graph-dialect versions of its test cases:
+// dot(x + C1, C2) -> dot(x, C2) + C1.C2 with the constant product folded.
+
+// simplify_dot_add: a full 2x2 constant on the add's left, N = K (no more adds, and the add
+// now fuses into the dot's kernel). C1 = [[1, 2], [3, 4]], C2 = [[1, 0], [1, 1]]:
+// C1.C2 = [[3, 2], [7, 4]].
+// CHECK-LABEL: func.func @simplify_dot_add
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x2xf32>)
+// CHECK:         %[[C2:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 0.000000e+00], [1.000000e+00, 1.000000e+00]]>
+// CHECK:         %[[P:.*]] = arith.constant dense<{{\[}}[3.000000e+00, 2.000000e+00], [7.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %[[X]], %[[C2]] : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+// CHECK-NEXT:    %[[S:.*]] = graph.add %[[D]], %[[P]] : tensor<2x2xf32>
+// CHECK-NEXT:    func.return %[[S]]
+func.func @simplify_dot_add(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %one = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %two = arith.constant dense<[[1.0, 0.0], [1.0, 1.0]]> : tensor<2x2xf32>
+  %sum = graph.add %one, %x : tensor<2x2xf32>
+  // expected-remark@+1 {{distributed the constant dot operand over a constant add (add on [2, 2] -> [2, 2])}}
+  %dot = graph.dot %sum, %two : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  func.return %dot : tensor<2x2xf32>
+}
+
+// -----
+
+// A broadcast row bias (MIGraphX matches broadcast constants too) over a wider output: the
+// product stays a row, b.C2 = [1, 2, 3] for b = [1, 2], broadcast again (3 adds a row
+// instead of 2, inside the dot's kernel instead of a kernel of their own).
+// CHECK-LABEL: func.func @row_bias_wider_output
+// CHECK-SAME:    (%[[X:.*]]: tensor<8x2xf32>)
+// CHECK:         %[[W:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 0.000000e+00, 1.000000e+00], {{.*}}]> : tensor<2x3xf32>
+// CHECK:         %[[R:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>
+// CHECK-NEXT:    %[[RB:.*]] = graph.broadcast %[[R]] dims = [1] : tensor<3xf32> -> tensor<8x3xf32>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %[[X]], %[[W]]
+// CHECK-NEXT:    %[[S:.*]] = graph.add %[[D]], %[[RB]] : tensor<8x3xf32>
+// CHECK-NEXT:    func.return %[[S]]
+func.func @row_bias_wider_output(%x: tensor<8x2xf32>) -> tensor<8x3xf32> {
+  %bv = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = graph.broadcast %bv dims = [1] : tensor<2xf32> -> tensor<8x2xf32>
+  %w = arith.constant dense<[[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]]> : tensor<2x3xf32>
+  %h = graph.add %x, %b : tensor<8x2xf32>
+  // expected-remark@+1 {{distributed the constant dot operand over a constant add (add on [8, 2] -> [8, 3])}}
+  %d = graph.dot %h, %w : (tensor<8x2xf32>, tensor<2x3xf32>) -> tensor<8x3xf32>
+  func.return %d : tensor<8x3xf32>
+}
+
+// -----
+
+// The constant on the dot's left (MIGraphX keeps the side): dot(C2, x + C1) ->
+// dot(C2, x) + C2.C1, batched (rank 3). C2 = 2 splat, C1 = 1 splat, K = 3: C2.C1 = 6.
+// CHECK-LABEL: func.func @flipped_batched
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x3x5xf64>)
+// CHECK:         %[[C2:.*]] = arith.constant dense<2.000000e+00> : tensor<2x4x3xf64>
+// CHECK:         %[[P:.*]] = arith.constant dense<6.000000e+00> : tensor<2x4x5xf64>
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %[[C2]], %[[X]] : (tensor<2x4x3xf64>, tensor<2x3x5xf64>) -> tensor<2x4x5xf64>
+// CHECK-NEXT:    %[[S:.*]] = graph.add %[[D]], %[[P]]
+// CHECK-NEXT:    func.return %[[S]]
+func.func @flipped_batched(%x: tensor<2x3x5xf64>) -> tensor<2x4x5xf64> {
+  %c1 = arith.constant dense<1.0> : tensor<2x3x5xf64>
+  %c2 = arith.constant dense<2.0> : tensor<2x4x3xf64>
+  %h = graph.add %x, %c1 : tensor<2x3x5xf64>
+  // expected-remark@+1 {{distributed the constant dot operand over a constant add (add on [2, 3, 5] -> [2, 4, 5])}}
+  %d = graph.dot %c2, %h : (tensor<2x4x3xf64>, tensor<2x3x5xf64>) -> tensor<2x4x5xf64>
+  func.return %d : tensor<2x4x5xf64>
+}
+
+// -----
+
+// Integers distribute exactly (wrap-around arithmetic is a ring).
+// CHECK-LABEL: func.func @integers
+// CHECK:         graph.dot %{{.*}}, %{{.*}} : (tensor<2x4xi32>, tensor<4x2xi32>)
+// CHECK-NEXT:    graph.add
+// CHECK-NEXT:    func.return
+func.func @integers(%x: tensor<2x4xi32>) -> tensor<2x2xi32> {
+  %c1 = arith.constant dense<3> : tensor<2x4xi32>
+  %c2 = arith.constant dense<2> : tensor<4x2xi32>
+  %h = graph.add %x, %c1 : tensor<2x4xi32>
+  // expected-remark@+1 {{distributed the constant dot operand over a constant add}}
+  %d = graph.dot %h, %c2 : (tensor<2x4xi32>, tensor<4x2xi32>) -> tensor<2x2xi32>
+  func.return %d : tensor<2x2xi32>
+}
+
+// -----
+
+// Negative: f16 (and bf16) reassociation changes rounding visibly: unchanged.
+// CHECK-LABEL: func.func @f16_unchanged
+// CHECK:         %[[H:.*]] = graph.add
+// CHECK-NEXT:    graph.dot %[[H]], %{{.*}}
+func.func @f16_unchanged(%x: tensor<2x4xf16>) -> tensor<2x2xf16> {
+  %c1 = arith.constant dense<1.0> : tensor<2x4xf16>
+  %c2 = arith.constant dense<0.5> : tensor<4x2xf16>
+  %h = graph.add %x, %c1 : tensor<2x4xf16>
+  %d = graph.dot %h, %c2 : (tensor<2x4xf16>, tensor<4x2xf16>) -> tensor<2x2xf16>
+  func.return %d : tensor<2x2xf16>
+}
+
+// -----
+
+// Negative: the sum has another user (MIGraphX `used_once`): its value is needed anyway.
+// CHECK-LABEL: func.func @add_used_twice
+// CHECK:         %[[H:.*]] = graph.add
+// CHECK-NEXT:    %[[D:.*]] = graph.dot %[[H]], %{{.*}}
+// CHECK-NEXT:    func.return %[[D]], %[[H]]
+func.func @add_used_twice(%x: tensor<2x4xf32>) -> (tensor<2x2xf32>, tensor<2x4xf32>) {
+  %c1 = arith.constant dense<1.0> : tensor<2x4xf32>
+  %c2 = arith.constant dense<0.5> : tensor<4x2xf32>
+  %h = graph.add %x, %c1 : tensor<2x4xf32>
+  %d = graph.dot %h, %c2 : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
+  func.return %d, %h : tensor<2x2xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// Negative: the other dot operand is not a constant (nothing to fold).
+// CHECK-LABEL: func.func @runtime_weight
+// CHECK:         %[[H:.*]] = graph.add
+// CHECK-NEXT:    graph.dot %[[H]], %{{.*}}
+func.func @runtime_weight(%x: tensor<2x4xf32>, %w: tensor<4x2xf32>) -> tensor<2x2xf32> {
+  %c1 = arith.constant dense<1.0> : tensor<2x4xf32>
+  %h = graph.add %x, %c1 : tensor<2x4xf32>
+  %d = graph.dot %h, %w : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
+  func.return %d : tensor<2x2xf32>
+}
+
+// -----
+
+// Negative: the add's other operand is not a constant either.
+// CHECK-LABEL: func.func @runtime_addend
+// CHECK:         %[[H:.*]] = graph.add
+// CHECK-NEXT:    graph.dot %[[H]], %{{.*}}
+func.func @runtime_addend(%x: tensor<2x4xf32>, %y: tensor<2x4xf32>) -> tensor<2x2xf32> {
+  %c2 = arith.constant dense<0.5> : tensor<4x2xf32>
+  %h = graph.add %x, %y : tensor<2x4xf32>
+  %d = graph.dot %h, %c2 : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
+  func.return %d : tensor<2x2xf32>
+}
+
+// -----
+
+// Negative (cost): a full, non-splat [M, K] constant and N > 3K: the folded [M, N] product
+// the epilogue would read is bigger than everything the input-side add moves.
+// CHECK-LABEL: func.func @wide_full_constant_unchanged
+// CHECK:         %[[H:.*]] = graph.add
+// CHECK-NEXT:    graph.dot %[[H]], %{{.*}}
+func.func @wide_full_constant_unchanged(%x: tensor<2x1xf32>) -> tensor<2x4xf32> {
+  %c1 = arith.constant dense<[[1.0], [2.0]]> : tensor<2x1xf32>
+  %c2 = arith.constant dense<[[1.0, 2.0, 3.0, 4.0]]> : tensor<1x4xf32>
+  %h = graph.add %x, %c1 : tensor<2x1xf32>
+  %d = graph.dot %h, %c2 : (tensor<2x1xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+  func.return %d : tensor<2x4xf32>
+}

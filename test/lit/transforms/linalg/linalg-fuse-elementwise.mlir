@@ -152,9 +152,16 @@ func.func @shared_subexpression(%a: tensor<10xf32>) -> tensor<10xf32> {
 // CHECK:           math.exp2 %[[SEL]]
 // CHECK-NOT:     tensor.pad
 // CHECK-NOT:     tensor.extract_slice
+// Conservative mode (dispatch-creation's) takes the pad and the slice under it too: the
+// same single generic, no slice copy, no pad (luminal's slicing_padding).
 // CONSERVATIVE-LABEL: func.func @slice_cos_pad_exp2(
-// CONSERVATIVE:       tensor.extract_slice
-// CONSERVATIVE:       tensor.pad
+// CONSERVATIVE:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CONSERVATIVE:           math.cos
+// CONSERVATIVE:           arith.select
+// CONSERVATIVE:           math.exp2
+// CONSERVATIVE-NOT:     tensor.pad
+// CONSERVATIVE-NOT:     tensor.extract_slice
+// CONSERVATIVE:         return
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @slice_cos_pad_exp2(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
   %zero = arith.constant 0.0 : f32
@@ -458,4 +465,108 @@ func.func @concat_of_expensive_pieces(%x: tensor<1x4xf32>, %y: tensor<1x4xf32>) 
   } -> tensor<1x4xf32>
   %c = tensor.concat dim(1) %sx, %sy : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x8xf32>
   return %c : tensor<1x8xf32>
+}
+
+// -----
+
+// slice -> cos -> pad as the last op (a pad root, luminal slicing_padding without a consumer):
+// conservative mode also makes it one generic. The padded dim has source size 1, so the pad's
+// clamped read folds to index 0 and the slice offset to the map (1, d1): an affine read.
+// CHECK-LABEL: func.func @slice_cos_pad_root(
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (1, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-NOT:     tensor.pad
+// CONSERVATIVE-LABEL: func.func @slice_cos_pad_root(
+// CONSERVATIVE-SAME:    %[[X:.*]]: tensor<4x6xf32>)
+// CONSERVATIVE:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (1, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CONSERVATIVE-SAME:      ins(%[[X]] : tensor<4x6xf32>)
+// CONSERVATIVE:           math.cos
+// CONSERVATIVE:           arith.select
+// CONSERVATIVE-NOT:     tensor.pad
+// CONSERVATIVE-NOT:     tensor.extract_slice
+// CONSERVATIVE:         return
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @slice_cos_pad_root(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %s = tensor.extract_slice %x[1, 0] [1, 6] [1, 1] : tensor<4x6xf32> to tensor<1x6xf32>
+  %e1 = tensor.empty() : tensor<1x6xf32>
+  %c = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<1x6xf32>) outs(%e1 : tensor<1x6xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = math.cos %v : f32
+    linalg.yield %y : f32
+  } -> tensor<1x6xf32>
+  %p = tensor.pad %c low[1, 0] high[2, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<1x6xf32> to tensor<4x6xf32>
+  return %p : tensor<4x6xf32>
+}
+
+// -----
+
+// Negative for conservative mode: padding a dim of size 2 (and 6) needs a clamped `mod` read,
+// which IREE 3.13's CPU codegen cannot tile; slice and pad stay (aggressive mode fuses).
+// CHECK-LABEL: func.func @slice_cos_pad_wide_stays(
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ((((d0 + -1) mod 2) + 1), ((d1 + -1) mod 6))>, affine_map<(d0, d1) -> (d0, d1)>]
+// CONSERVATIVE-LABEL: func.func @slice_cos_pad_wide_stays(
+// CONSERVATIVE:         tensor.extract_slice
+// CONSERVATIVE:         math.cos
+// CONSERVATIVE:         tensor.pad
+// CONSERVATIVE:         return
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @slice_cos_pad_wide_stays(%x: tensor<4x6xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %s = tensor.extract_slice %x[1, 0] [2, 6] [1, 1] : tensor<4x6xf32> to tensor<2x6xf32>
+  %e1 = tensor.empty() : tensor<2x6xf32>
+  %c = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<2x6xf32>) outs(%e1 : tensor<2x6xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = math.cos %v : f32
+    linalg.yield %y : f32
+  } -> tensor<2x6xf32>
+  %p = tensor.pad %c low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<2x6xf32> to tensor<4x8xf32>
+  return %p : tensor<4x8xf32>
+}
+
+// -----
+
+// Negative for conservative mode: the pad's source is a slice of a matmul result. Absorbing
+// it would read the matmul through a shifted/clamped map, which stops dispatch formation
+// from fusing the chain into the matmul's region; conservative mode keeps slice and pad.
+// (Aggressive mode, not used by dispatch-creation, fuses it all.)
+// CHECK-LABEL: func.func @matmul_slice_pad_stays(
+// CHECK:         linalg.matmul
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (((d0 + -1) mod 3), d1)>
+// CONSERVATIVE-LABEL: func.func @matmul_slice_pad_stays(
+// CONSERVATIVE:         linalg.matmul
+// CONSERVATIVE:         tensor.extract_slice
+// CONSERVATIVE:         math.cos
+// CONSERVATIVE:         tensor.pad
+// CONSERVATIVE:         math.exp2
+// CONSERVATIVE:         return
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @matmul_slice_pad_stays(%a: tensor<4x3xf32>, %b: tensor<3x6xf32>) -> tensor<4x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x6xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x3xf32>, tensor<3x6xf32>) outs(%f : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %s = tensor.extract_slice %m[0, 0] [3, 6] [1, 1] : tensor<4x6xf32> to tensor<3x6xf32>
+  %e1 = tensor.empty() : tensor<3x6xf32>
+  %c = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<3x6xf32>) outs(%e1 : tensor<3x6xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = math.cos %v : f32
+    linalg.yield %y : f32
+  } -> tensor<3x6xf32>
+  %p = tensor.pad %c low[1, 0] high[0, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<3x6xf32> to tensor<4x6xf32>
+  %e2 = tensor.empty() : tensor<4x6xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<4x6xf32>) outs(%e2 : tensor<4x6xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = math.exp2 %v : f32
+    linalg.yield %y : f32
+  } -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
 }

@@ -122,10 +122,13 @@ def test_operand_limit_is_respected():
     assert all(len(g.inputs) + len(g.outputs) <= 4 for g in generics)
 
 
-def test_conservative_mode_keeps_views_and_pads():
+def test_conservative_mode_fuses_slice_pointwise_pad():
+    """Issue 20 (luminal slicing_padding): conservative mode (dispatch-creation's) takes the pad
+    and the slice under it, with the pad's validity mask: one generic, no copy."""
     lowered = print_module(apply_pipeline(SLICE_COS_PAD_EXP2, "convert-graph-to-linalg"))
     after = assert_pass_preserves_semantics(lowered, "linalg-fuse-elementwise{aggressive=false}")
-    assert ops_named(after, "tensor.pad") and ops_named(after, "tensor.extract_slice")
+    assert len(ops_named(after, "linalg.generic")) == 1
+    assert not ops_named(after, "tensor.pad") and not ops_named(after, "tensor.extract_slice")
 
 
 SHARED_MODELS = corpus_dir()
