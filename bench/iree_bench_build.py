@@ -24,10 +24,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from fusionopt.corpus import model_file
+from fusionopt.corpus import model_file, model_stem
 from fusionopt.iree_tools import compile_vmfb, flow_dispatch_names, target_flags
 
-MODELS = ("bert_mini", "gpt2_mini", "mlp_towers")
+MODELS = ("bert_mini", "gpt2_mini", "mlp_towers", "cnn/resnet_mini", "cnn/mobilenet_mini")
 VARIANTS = ("iree-default", "iree-best", "ours", "ours-onnx", "ours-attention", "aa")
 
 
@@ -73,7 +73,7 @@ def variant_source(model: str, variant: str, work_dir: Path) -> Path:
     linalg = model_file(model, "args.linalg.mlir")
     if variant in ("iree-default", "iree-best"):
         return linalg
-    out = work_dir / f"{model}.{variant}.mlir"
+    out = work_dir / f"{model_stem(model)}.{variant}.mlir"
     if out.is_file():
         return out
     if variant in OURS_PIPELINES:
@@ -87,12 +87,38 @@ def variant_source(model: str, variant: str, work_dir: Path) -> Path:
     return out
 
 
+# A variant that cannot apply to a model yet (not a failure): the message that says so.
+NOT_APPLICABLE_MARKERS = ("unsupported ONNX op",)
+
+
+def applicable_variants(model: str, work_dir: Path, variants=VARIANTS) -> tuple[list[str], dict[str, str]]:
+    """(variants that apply to `model`, {skipped variant: reason}).
+
+    A variant is skipped, not failed, only when building its source stops at something not
+    supported yet (e.g. `ours-onnx` on a CNN before the ONNX importer knows Conv); any other
+    failure is raised."""
+    work_dir.mkdir(parents=True, exist_ok=True)
+    kept: list[str] = []
+    skipped: dict[str, str] = {}
+    for variant in variants:
+        try:
+            variant_source(model, variant, work_dir)
+        except RuntimeError as err:
+            line = next((ln for ln in str(err).splitlines() if any(m in ln for m in NOT_APPLICABLE_MARKERS)), None)
+            if line is None:
+                raise
+            skipped[variant] = line.strip()
+            continue
+        kept.append(variant)
+    return kept, skipped
+
+
 def variant_flags(variant: str, target: str) -> list[str]:
     return target_flags(target) + EXTRA_FLAGS.get(COPY_OF.get(variant, variant), [])
 
 
 def vmfb_path(model: str, variant: str, target: str, work_dir: Path) -> Path:
-    return work_dir / f"{model}.{variant}.{target}.vmfb"
+    return work_dir / f"{model_stem(model)}.{variant}.{target}.vmfb"
 
 
 def build_variants(model: str, target: str, work_dir: Path, variants=VARIANTS) -> dict[str, Path]:

@@ -51,7 +51,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from iree_bench_agree import (  # noqa: E402
     agreement_table, check_family, compare_saved_outputs, reference_outputs,
 )
-from iree_bench_build import MODELS, OURS_PIPELINES, VARIANTS, build_variants, dispatch_counts  # noqa: E402,F401
+from iree_bench_build import (  # noqa: E402,F401
+    MODELS, OURS_PIPELINES, VARIANTS, applicable_variants, build_variants, dispatch_counts,
+)
 from iree_bench_inputs import FAMILIES, model_inputs  # noqa: E402,F401
 from iree_bench_report import SECTION, section, summarize, timing_table, write_section  # noqa: E402
 
@@ -86,13 +88,16 @@ def agreement(model: str, vmfbs: dict[str, Path], args) -> tuple[dict, str]:
 
 def bench_cpu(model: str, work: Path, args) -> tuple[dict, dict, str]:
     """Build, check on every family, then time: (timing row, agreement rows, reference label)."""
-    vmfbs = build_variants(model, "llvm-cpu", work, args.variants)
-    counts = dispatch_counts(model, "llvm-cpu", work, args.variants)
+    variants, skipped = applicable_variants(model, work, args.variants)
+    for variant, reason in skipped.items():
+        print(f"{model}: skipping variant {variant}: {reason}", flush=True)
+    vmfbs = build_variants(model, "llvm-cpu", work, variants)
+    counts = dispatch_counts(model, "llvm-cpu", work, variants)
     rows, label = agreement(model, vmfbs, args)
     print(agreement_table(rows, label), flush=True)
-    files = save_inputs(model_inputs(model, "random", args.seed), work / f"{model}.inputs")
+    files = save_inputs(model_inputs(model, "random", args.seed), work / f"{model.replace('/', '_')}.inputs")
     times = timed_rounds(vmfbs, files, args.rounds, args.iterations, args.seed)
-    row = {"model": model, "target": "llvm-cpu", "variants": list(args.variants), "dispatches": counts,
+    row = {"model": model, "target": "llvm-cpu", "variants": list(variants), "dispatches": counts,
            "stats": summarize(times), "times": times}
     return row, rows, label
 

@@ -6,6 +6,10 @@
   `get_iterator_types()` accessors;
 - `linalg.generic` (`GenericOp`): also parses the multi-result custom form;
 - `linalg.map` (`MapOp`): short form `{ arith.addf }` and the explicit-region form;
+- convolutions and pooling (`linalg.conv_2d_nchw_fchw`, `conv_2d_nhwc_hwcf`, `conv_2d_ngchw_fgchw`,
+  `depthwise_conv_2d_nchw_chw`/`_nhwc_hwc`, `pooling_nchw_max`/`_sum`, `pooling_nhwc_max`/`_sum`,
+  ... in linalg_conv.py): splat `dense<1> : vector<2xi64>` strides load, MLIR's bodies, shapes
+  verified against strides and dilations;
 - xDSL's other named ops (`linalg.fill`, `linalg.add`, ...) and `linalg.transpose` as checked
   subclasses (`linalg_checked.py`): the wrong number of operands, a non-numeric element type
   or a permutation out of range is a verifier error, not an IndexError/AssertionError inside
@@ -28,9 +32,10 @@ from fusionopt.dialects.linalg_contraction import (
     MatmulOp,
 )
 from fusionopt.dialects.linalg_checked import checked_op
+from fusionopt.dialects.linalg_conv import WINDOW_OPS
 from fusionopt.dialects.linalg_generic import GenericOp, MapOp
 
-_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp)
+_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp, *WINDOW_OPS)
 _OVERRIDDEN = {op.name for op in _OURS}
 
 Linalg = Dialect(

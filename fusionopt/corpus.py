@@ -6,7 +6,9 @@ to the repository as `../shared/models`; a checkout elsewhere points `FUSIONOPT_
 API
 - `corpus_dir() -> Path`: `$FUSIONOPT_CORPUS` if set, else `<repo root>/../shared/models`
   (may not exist: callers skip or fail with a reason).
-- `model_dir(name) -> Path`, `model_file(name, suffix) -> Path`: `corpus_dir()/name/name.suffix`.
+- `model_dir(name) -> Path`, `model_file(name, suffix) -> Path`: `corpus_dir()/name/stem.suffix`,
+  where `stem` is the last component of `name`: `model_file("cnn/resnet_mini", "build.json")` is
+  `corpus_dir()/cnn/resnet_mini/resnet_mini.build.json` (the CNNs sit one level deeper, in `cnn/`).
 """
 
 from __future__ import annotations
@@ -30,8 +32,14 @@ def model_dir(name: str) -> Path:
 
 
 def model_file(name: str, suffix: str) -> Path:
-    """`model_file("bert_mini", "args.linalg.mlir")` -> `.../bert_mini/bert_mini.args.linalg.mlir`."""
-    return model_dir(name) / f"{name}.{suffix}"
+    """`model_file("bert_mini", "args.linalg.mlir")` -> `.../bert_mini/bert_mini.args.linalg.mlir`;
+    `model_file("cnn/resnet_mini", "args.onnx")` -> `.../cnn/resnet_mini/resnet_mini.args.onnx`."""
+    return model_dir(name) / f"{model_stem(name)}.{suffix}"
+
+
+def model_stem(name: str) -> str:
+    """The file stem of model `name`: its last path component (`cnn/resnet_mini` -> `resnet_mini`)."""
+    return Path(name).name
 
 
 # A true skip reason for tests that need the corpus: where it was looked for, how to point at it.

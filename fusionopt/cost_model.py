@@ -45,6 +45,14 @@ CONTRACTION_OPS = frozenset(
         "linalg.matmul_transpose_b",
         "linalg.batch_matmul_transpose_a",
         "linalg.batch_matmul_transpose_b",
+        # convolutions: 2 * N*F*OH*OW*(C/groups)*KH*KW, the product of their loop ranges
+        "linalg.conv_2d_nchw_fchw",
+        "linalg.conv_2d_nhwc_hwcf",
+        "linalg.conv_2d_nhwc_fhwc",
+        "linalg.conv_2d_ngchw_fgchw",
+        "linalg.conv_2d_ngchw_gfchw",
+        "linalg.depthwise_conv_2d_nchw_chw",
+        "linalg.depthwise_conv_2d_nhwc_hwc",
     }
 )
 

@@ -21,6 +21,10 @@ Numeric rules (documented here because users compare our numbers with IREE / ONN
 - `convert`: float -> float and int -> float round to nearest even; float -> int truncates
   toward zero, NaN becomes 0 and out-of-range values saturate; anything -> i1 is `x != 0`
   (ONNX Cast semantics); int -> int wraps.
+- `conv` / `pool`: vectorised sliding windows (`sliding_window_view`, then one `einsum` for
+  conv); conv accumulates f16/bf16 in f32. Max pool reads padding as -inf (NaN propagates);
+  avg pool sums zero-padded windows and divides by the number of counted positions (padded
+  ones iff `count_include_pad`; the extra end positions of `ceil_mode` never count).
 - `gather`: indices may be negative (counted from the end, ONNX); out-of-range indices raise
   `IndexError`.
 """
@@ -191,6 +195,67 @@ def _dot(a: np.ndarray, b: np.ndarray, element: Attribute) -> np.ndarray:
     return np.matmul(a.astype(acc), b.astype(acc))
 
 
+def window_view(x: np.ndarray, kernel, strides, dilations, out_sizes) -> np.ndarray:
+    """(N, C, *out, *kernel) view of the already padded `x`: element [.., o.., k..] is
+    x[.., o * stride + k * dilation ..]."""
+    n = len(kernel)
+    extents = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+    view = np.lib.stride_tricks.sliding_window_view(x, extents, axis=tuple(range(2, 2 + n)))
+    index = (slice(None), slice(None),
+             *(slice(0, o * s, s) for o, s in zip(out_sizes, strides)),
+             *(slice(None, None, d) for d in dilations))
+    return view[index]
+
+
+def pad_spatial(x: np.ndarray, begin, end, fill) -> np.ndarray:
+    widths = [(0, 0), (0, 0), *zip(begin, end)]
+    if not any(b or e for b, e in zip(begin, end)):
+        return x
+    return np.pad(x, widths, mode="constant", constant_values=fill)
+
+
+def _conv(op: Operation, x: np.ndarray, w: np.ndarray, element: Attribute) -> np.ndarray:
+    acc = _compute_dtype(x.dtype, element)
+    x, w = x.astype(acc, copy=False), w.astype(acc, copy=False)
+    begin, end = op.pads_begin_end()
+    out = tuple(op.results[0].type.get_shape())[2:]
+    win = window_view(pad_spatial(x, begin, end, 0), w.shape[2:], op.strides_values,
+                   op.dilations_values, out)
+    g, n = op.group_value, len(out)
+    batch, channels = x.shape[:2]
+    win = win.reshape(batch, g, channels // g, *win.shape[2:])
+    wg = w.reshape(g, w.shape[0] // g, *w.shape[1:])
+    o, k = "xyz"[:n], "hij"[:n]
+    y = np.einsum(f"bgc{o}{k},gfc{k}->bgf{o}", win, wg, optimize=True)
+    return y.reshape(batch, w.shape[0], *out)
+
+
+def _pool(op: Operation, x: np.ndarray, element: Attribute) -> np.ndarray:
+    x = x.astype(_compute_dtype(x.dtype, element), copy=False)
+    begin, end = op.pads_begin_end()
+    out = tuple(op.results[0].type.get_shape())[2:]
+    kernel, strides, dilations = op.kernel_values, op.strides_values, op.dilations_values
+    # `ceil_mode` windows may run past the end padding: pad that far too.
+    extra = [max(0, (o - 1) * s + (k - 1) * d + 1 - (size + b + e))
+             for o, s, k, d, size, b, e in zip(out, strides, kernel, dilations, x.shape[2:],
+                                               begin, end)]
+    full_end = [e + x_ for e, x_ in zip(end, extra)]
+    axes = tuple(range(-len(kernel), 0))
+    if op.kind_value == "max":
+        win = window_view(pad_spatial(x, begin, full_end, -np.inf), kernel, strides, dilations, out)
+        return np.max(win, axis=axes)
+    win = window_view(pad_spatial(x, begin, full_end, 0), kernel, strides, dilations, out)
+    total = np.sum(win, axis=axes)
+    counted = np.ones((1, 1, *x.shape[2:]), dtype=x.dtype)
+    if op.count_include_pad_value:
+        counted = pad_spatial(counted, begin, end, 1)
+        counted = pad_spatial(counted, [0] * len(begin), extra, 0)
+    else:
+        counted = pad_spatial(counted, begin, full_end, 0)
+    count = np.sum(window_view(counted, kernel, strides, dilations, out), axis=axes)
+    return total / count
+
+
 def evaluate_graph_op(op: Operation, operands: list[np.ndarray]) -> np.ndarray:
     """The value of `op`'s result for the given operand values (see module doc for rules)."""
     result_element = _element(op.results[0].type)
@@ -245,6 +310,10 @@ def _evaluate_structured(op: Operation, args: list[np.ndarray], element: Attribu
             return _dot(args[0], args[1], element)
         case graph.ReduceOp():
             return _reduce(op, args[0], element)
+        case graph.ConvOp():
+            return _conv(op, args[0], args[1], element)
+        case graph.PoolOp():
+            return _pool(op, args[0], element)
         case graph.GatherOp():
             return np.take(args[0], args[1].astype(np.int64), axis=op.axis_value, mode="raise")
     raise NotImplementedError(f"no numpy semantics for {op.name}")

@@ -46,9 +46,11 @@ from fusionopt.importers.onnx_context import (
 )
 from fusionopt.importers.onnx_fold import fold_node, is_foldable
 from fusionopt.importers.onnx_ops import HANDLERS as ELEMENTWISE_HANDLERS
+from fusionopt.importers.onnx_ops_cnn import HANDLERS as CNN_HANDLERS
 from fusionopt.importers.onnx_ops_nn import HANDLERS as NN_HANDLERS
+from fusionopt.importers.onnx_ops_resample import HANDLERS as RESAMPLE_HANDLERS
 
-HANDLERS = {**ELEMENTWISE_HANDLERS, **NN_HANDLERS}
+HANDLERS = {**ELEMENTWISE_HANDLERS, **NN_HANDLERS, **CNN_HANDLERS, **RESAMPLE_HANDLERS}
 SUPPORTED_OPS = tuple(sorted(HANDLERS))
 WEIGHT_MODES = ("inline", "args")
 ENTRY_NAME = "main_graph"
@@ -116,6 +118,11 @@ def _is_weight(tensor: TensorProto) -> bool:
     is_float = tensor.data_type in (TensorProto.FLOAT, TensorProto.FLOAT16,
                                     TensorProto.BFLOAT16, TensorProto.DOUBLE)
     return is_float and int(np.prod(tensor.dims)) > 1
+
+
+def _is_ceil_mode_pool(node: NodeProto | None) -> bool:
+    return (node is not None and node.op_type in ("MaxPool", "AveragePool")
+            and any(a.name == "ceil_mode" and a.i for a in node.attribute))
 
 
 class GraphImporter:
@@ -187,6 +194,12 @@ class GraphImporter:
         ours = shape(value)
         same_shape = len(dims) == len(ours) and all(d is None or d == o for d, o in zip(dims, ours))
         expected_elem = mlir_element(info.type.tensor_type.elem_type, f"value '{name}'")
+        if not same_shape and _is_ceil_mode_pool(ctx.node):
+            # ONNX's shape inference keeps a ceil_mode window that starts in the end padding;
+            # onnxruntime and PyTorch drop it (as graph.pool does), so every later inferred
+            # shape may be off by one: stop checking against them.
+            self.inferred = {}
+            return
         if not same_shape or element(value) != expected_elem:
             raise ctx.error(f"internal importer error: '{name}' was built as {list(ours)} x "
                             f"{element(value)} but ONNX infers {dims} x {expected_elem}")

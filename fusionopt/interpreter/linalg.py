@@ -20,6 +20,7 @@ from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
 
 from fusionopt.interpreter.common import as_type, functions_from_table
+from fusionopt.interpreter.linalg_conv import run_window_op
 from fusionopt.interpreter.linalg_generic import index_stack, run_structured
 
 
@@ -89,6 +90,12 @@ _DIRECT = {
     "linalg.map": _map,
     "linalg.index": _index,
 }
+_WINDOW_OP_NAMES = (  # fusionopt.dialects.linalg_conv: convolutions and pooling
+    "linalg.conv_2d_nchw_fchw", "linalg.conv_2d_nhwc_hwcf", "linalg.conv_2d_nhwc_fhwc",
+    "linalg.conv_2d_ngchw_fgchw", "linalg.conv_2d_ngchw_gfchw",
+    "linalg.depthwise_conv_2d_nchw_chw", "linalg.depthwise_conv_2d_nhwc_hwc",
+    "linalg.pooling_nchw_max", "linalg.pooling_nchw_sum", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum",
+)
 
 
 def _linalg_op_classes() -> list[type[Operation]]:
@@ -106,6 +113,8 @@ def _table() -> dict[type[Operation], Any]:
     for cls in _linalg_op_classes():
         if cls.name in _DIRECT:
             table[cls] = _DIRECT[cls.name]
+        elif cls.name in _WINDOW_OP_NAMES and hasattr(cls, "SPEC"):
+            table[cls] = run_window_op
         elif issubclass(cls, LinalgStructuredOperation):
             table[cls] = _structured
     return table

@@ -83,3 +83,44 @@ def test_perturbed_weight_is_detected(tmp_path: Path) -> None:
     perturbed[1] = perturbed[1] * np.float32(1.001)
     actual = run_fusion_run(MODELS_DIR / name / f"{name}.args.linalg.mlir", perturbed, tmp_path)
     assert not all(d.ok for d in diff_results(actual, expected, rtol=1e-4, atol=1e-5))
+
+
+# -- CNNs imported from ONNX (`cnn/`): fusion-translate, then fusion-run ----------------------
+
+CNN_MODELS = ["resnet_mini", "mobilenet_mini"]
+IMAGE_FAMILIES = ("normal", "constant", "offset")
+
+
+def cnn_inputs(name: str, family: str, seed: int, weights: bool = True) -> dict[str, np.ndarray]:
+    """The image (N(0, 1), a constant 0.5, or N(0, 1) + 100), then the weights ~ N(0, 0.1^2)."""
+    build = json.loads((MODELS_DIR / "cnn" / name / f"{name}.build.json").read_text())
+    rng = np.random.default_rng(seed)
+    values: dict[str, np.ndarray] = {}
+    for input_name, (shape, _) in build["inputs"].items():
+        image = rng.standard_normal(size=shape).astype(np.float32)
+        values[input_name] = {"normal": image, "constant": np.full(shape, 0.5, np.float32),
+                              "offset": image + np.float32(100)}[family]
+    if weights:
+        for _, onnx_name, shape, dtype in build["initializers_moved_to_inputs"]:
+            values[onnx_name] = (WEIGHT_STD * rng.standard_normal(size=shape)).astype(dtype)
+    return values
+
+
+@pytest.mark.parametrize("family", IMAGE_FAMILIES)
+@pytest.mark.parametrize("weights", ["args", "inline"])
+@pytest.mark.parametrize("name", CNN_MODELS)
+def test_cnn_imported_from_onnx_agrees_with_onnxruntime(name: str, weights: str, family: str,
+                                                        tmp_path: Path) -> None:
+    ort = pytest.importorskip("onnxruntime")
+    from fusionopt.tools.fusion_translate import run as translate
+
+    onnx_path = MODELS_DIR / "cnn" / name / f"{name}.{weights}.onnx"
+    inputs = cnn_inputs(name, family, seed=0, weights=weights == "args")
+    session = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    assert [i.name for i in session.get_inputs()] == list(inputs)
+    expected = session.run(None, inputs)
+    mlir = tmp_path / "m.mlir"
+    assert translate(["--import-onnx", str(onnx_path), "-o", str(mlir)]) == 0
+    actual = run_fusion_run(mlir, list(inputs.values()), tmp_path)
+    diffs = diff_results(actual, expected, rtol=1e-4, atol=1e-5)
+    assert all(d.ok for d in diffs), "\n".join(d.describe() for d in diffs)

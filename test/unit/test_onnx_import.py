@@ -187,8 +187,8 @@ def one_node(op: str, x_dims, **attrs) -> onnx.ModelProto:
 
 def test_unsupported_op_is_a_clear_error() -> None:
     with pytest.raises(OnnxImportError) as err:
-        import_onnx(one_node("HardSwish", [2, 3]))
-    assert err.value.message == "unsupported ONNX op 'HardSwish' (node 'the_node')"
+        import_onnx(one_node("Hardmax", [2, 3]))
+    assert err.value.message == "unsupported ONNX op 'Hardmax' (node 'the_node')"
 
 
 def test_dynamic_shape_is_rejected() -> None:
@@ -234,11 +234,11 @@ def test_cli_writes_output_file(tmp_path: Path) -> None:
 
 def test_cli_error_exits_1_and_keeps_existing_output(tmp_path: Path, capsys) -> None:
     model_path, out = tmp_path / "bad.onnx", tmp_path / "m.mlir"
-    onnx.save(one_node("HardSwish", [2]), model_path)
+    onnx.save(one_node("Hardmax", [2]), model_path)
     out.write_text("previous")
     assert translate(["--import-onnx", str(model_path), "-o", str(out)]) == 1
     err = capsys.readouterr().err
-    assert err.strip() == "error: unsupported ONNX op 'HardSwish' (node 'the_node')"
+    assert err.strip() == "error: unsupported ONNX op 'Hardmax' (node 'the_node')"
     assert out.read_text() == "previous"
     assert translate(["--import-onnx", str(tmp_path / "missing.onnx")]) == 1
     assert "could not open input file" in capsys.readouterr().err

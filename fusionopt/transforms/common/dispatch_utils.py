@@ -193,6 +193,29 @@ def reads_root_result_compatibly(root: Operation, consumer: Operation, value: SS
 # --- roots and cloning --------------------------------------------------------------------
 
 
+def is_convolution(op: Operation) -> bool:
+    """A convolution or pooling named op (`fusionopt.dialects.linalg_conv`): a root (it has
+    reduction loops) that reads its input through sliding windows, not a projected permutation."""
+    return op.name.startswith(("linalg.conv_", "linalg.depthwise_conv_", "linalg.pooling_"))
+
+
+def has_low_padding(op: Operation) -> bool:
+    """A `tensor.pad` that pads at the start of some dimension (or by a dynamic amount).
+
+    IREE 3.13 computes such a pad wrongly, or fails to build it, when it sits in a pre-formed
+    `flow.dispatch.region` (behind a producer: values at the wrong offset; alone: "large vector
+    sizes"; measured on the CNN corpus and `test_sliced_roots_and_pads.py`); a region that writes
+    the padded buffer through `tensor.insert_slice` into a fill fails to build. What builds and
+    computes right is the pad as a *producer* in its convolution consumer's region (IREE's CPU
+    codegen reads the padded window directly; no copy dispatch): `form-dispatch-regions` fuses
+    it there. Any other such pad stays at top level (never our copy region) for IREE's own
+    DispatchCreation to write as fill + insert."""
+    if op.name != "tensor.pad":
+        return False
+    low = op.static_low.get_values()  # type: ignore[attr-defined]
+    return any(v != 0 for v in low)
+
+
 def is_root_op(op: Operation) -> bool:
     """IREE's isRootOp: contractions, convolutions, and any linalg op with a reduction loop.
 

@@ -91,6 +91,18 @@ def trace_operand(value: SSAValue, operand_map: AffineMap) -> tuple[SSAValue, Af
     return value, operand_map
 
 
+def without_constants(operand_map: AffineMap) -> AffineMap:
+    kept = non_constant_results(operand_map)
+    return AffineMap(operand_map.num_dims, 0, tuple(operand_map.results[i] for i in kept))
+
+
+def covers_every_loop(maps: list[AffineMap]) -> bool:
+    """Every loop indexes some operand, so its extent comes from a shape (MLIR and xDSL reject
+    a structured op whose concatenated maps are not invertible)."""
+    read = {e.position for m in maps for e in m.results if isinstance(e, AffineDimExpr)}
+    return all(d in read for d in range(maps[0].num_dims)) if maps else True
+
+
 def non_constant_results(operand_map: AffineMap) -> list[int]:
     return [i for i, e in enumerate(operand_map.results) if not isinstance(e, AffineConstantExpr)]
 
@@ -171,12 +183,17 @@ def expand_without_unit_dims(
 
 def fits_named_op(name: str, maps: list[AffineMap]) -> bool:
     """Named contractions take transposed/broadcast operand maps, never constant indices; a
-    `batch_matmul` operand that keeps its batch dim must index it first (MLIR's verifier:
-    "Invalid batch dimension expression")."""
+    `batch_matmul` operand is rank 3 and indexes its batch dim first, or rank 2 (the batch
+    broadcast), never less (MLIR's verifier: "Invalid batch dimension expression", "expects
+    either a batch-broadcast or an identity map"): tracing both operands of a unit-dim
+    batch_matmul back to rank-1 data leaves a generic contraction instead."""
     if not all(m.is_projected_permutation() for m in maps):
         return False
     if name == "linalg.batch_matmul":
-        return all(m.results[0] == AffineDimExpr(0) for m in maps if len(m.results) == 3)
+        inputs = maps[:-1]
+        return all(len(m.results) in (2, 3) for m in inputs) and all(
+            m.results[0] == AffineDimExpr(0) for m in inputs if len(m.results) == 3
+        )
     return True
 
 
@@ -199,6 +216,8 @@ class FoldDataMovementIntoContraction(RewritePattern):
         maps = du.indexing_maps(op)
         inputs = list(du.dps_inputs(op))
         traced = [trace_operand(v, maps[i]) for i, v in enumerate(inputs)]
+        if not covers_every_loop([without_constants(m) for _, m in traced] + maps[len(inputs):]):
+            return  # a loop read only through dropped unit dims would have no extent
         # Creates ops only when the operand changes, so an unchanged read means nothing to do.
         reads = [drop_constant_results(v, s, m, rewriter) for v, (s, m) in zip(inputs, traced)]
         new_inputs = [value for value, _ in reads]

@@ -57,6 +57,8 @@ def unit_reshape_source_exprs(reshape: Operation, result_exprs: list[AffineExpr]
     src_shape = reshape.operands[0].type.get_shape()
     res_shape = reshape.results[0].type.get_shape()
     groups = reassociation(reshape)
+    if any(not group for group in groups):  # malformed (an empty group): leave it alone
+        return None
     if reshape.name == "tensor.expand_shape":  # group i: result dims of source dim i
         exprs = []
         for group in groups:

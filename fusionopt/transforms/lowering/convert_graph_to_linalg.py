@@ -5,7 +5,8 @@ so it round-trips through `iree-opt` and feeds `linalg-fuse-elementwise` and IRE
 
 Elementwise ops (unary, binary, compare, where, convert) become all-parallel, identity-map
 `linalg.generic`s (scalar bodies: graph_to_linalg_scalar.py); data movement is lowered in
-graph_to_linalg_shape.py and contractions/reductions/gather in graph_to_linalg_compute.py.
+graph_to_linalg_shape.py, contractions/reductions/gather in graph_to_linalg_compute.py and
+convolution/pooling in graph_to_linalg_conv.py.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from fusionopt.transforms.lowering.graph_to_linalg_builders import (
     tensor_type,
 )
 from fusionopt.transforms.lowering.graph_to_linalg_compute import COMPUTE_LOWERINGS
+from fusionopt.transforms.lowering.graph_to_linalg_conv import CONV_LOWERINGS
 from fusionopt.transforms.lowering.graph_to_linalg_scalar import (
     binary_body,
     compare_body,
@@ -84,7 +86,8 @@ def lower_elementwise(op: Operation) -> Lowered:
 def lowering_for(op: Operation):
     if is_elementwise_graph_op(op):
         return lower_elementwise
-    return SHAPE_LOWERINGS.get(type(op)) or COMPUTE_LOWERINGS.get(type(op))  # type: ignore[arg-type]
+    return (SHAPE_LOWERINGS.get(type(op)) or COMPUTE_LOWERINGS.get(type(op))  # type: ignore[arg-type]
+            or CONV_LOWERINGS.get(type(op)))  # type: ignore[arg-type]
 
 
 class LowerGraphOp(RewritePattern):
@@ -108,7 +111,9 @@ class ConvertGraphToLinalg(ModulePass):
     the view in its input map; dot -> `linalg.matmul`/`linalg.batch_matmul` on a zero
     `linalg.fill`; reductions -> generic with `reduction` iterators; reshape ->
     `tensor.collapse_shape`/`expand_shape`; slice -> `tensor.extract_slice`; concat ->
-    `tensor.concat`; pad -> `tensor.pad`; gather -> generic with `tensor.extract`.
+    `tensor.concat`; pad -> `tensor.pad`; gather -> generic with `tensor.extract`; conv / pool
+    -> `tensor.pad` + `linalg.conv_2d_nchw_fchw` / `depthwise_conv_2d_nchw_chw` /
+    `conv_2d_ngchw_gfchw` / `pooling_nchw_max` / `pooling_nchw_sum` (graph_to_linalg_conv.py).
     """
 
     name = "convert-graph-to-linalg"

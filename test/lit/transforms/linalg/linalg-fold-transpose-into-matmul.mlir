@@ -155,3 +155,20 @@ func.func @heads_from_slice(%qkv: tensor<1x8x24xf32>) -> tensor<2x8x8xf32> {
   %r = linalg.batch_matmul ins(%qc, %kc : tensor<2x8x4xf32>, tensor<2x4x8xf32>) outs(%f : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
   func.return %r : tensor<2x8x8xf32>
 }
+
+// -----
+
+// Negative: both operands are unit-dim expansions of rank-1 data. Reading the data directly
+// would leave the k loop (a unit dim) in no operand map, and no shape would give its extent
+// (MLIR and xDSL reject such maps), so the batch_matmul keeps reading the expansions.
+// CHECK-LABEL: func.func @unit_dims_only
+// CHECK:         %[[E:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0{{.*}}2{{.*}}]] output_shape [2, 1, 1]
+// CHECK:         linalg.batch_matmul ins(%[[E]], %[[E]] : tensor<2x1x1xf32>, tensor<2x1x1xf32>)
+func.func @unit_dims_only(%v: tensor<2xf32>) -> tensor<2x1x1xf32> {
+  %e = tensor.expand_shape %v [[0, 1, 2]] output_shape [2, 1, 1] : tensor<2xf32> into tensor<2x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<2x1x1xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%init : tensor<2x1x1xf32>) -> tensor<2x1x1xf32>
+  %r = linalg.batch_matmul ins(%e, %e : tensor<2x1x1xf32>, tensor<2x1x1xf32>) outs(%fill : tensor<2x1x1xf32>) -> tensor<2x1x1xf32>
+  func.return %r : tensor<2x1x1xf32>
+}

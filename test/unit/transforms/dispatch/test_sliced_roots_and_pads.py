@@ -163,17 +163,14 @@ CASES = {
 }
 
 
-LOW_PAD_MISCOMPILE = pytest.mark.xfail(
-    strict=True,
-    reason="pre-existing, not from this change: a region {generic -> tensor.pad with low padding} "
-    "(form-dispatch-regions makes pads consumers) builds in IREE 3.13 but computes the padded "
-    "values at the wrong offset; a lone pad region with low padding fails to build",
-)
+# slice_cos_pad_wide was an xfail (IREE 3.13 computes a low-padding pad wrongly inside a region
+# behind its producer); form-dispatch-regions now keeps such pads out of producer regions
+# (dispatch_utils.has_low_padding), so it builds and agrees.
 
 
 @pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)
 @pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=LOW_PAD_MISCOMPILE) if n == "slice_cos_pad_wide" else n for n in sorted(CASES)]
+    "name", sorted(CASES)
 )
 def test_iree_builds_and_runs_the_regions(name: str, tmp_path: Path):
     text = CASES[name]

@@ -1,0 +1,419 @@
+"""Convolution and pooling named ops (`linalg.conv_2d_*`, `linalg.depthwise_conv_2d_*`,
+`linalg.pooling_*`) in MLIR's syntax, as torch-mlir and IREE print them:
+
+    %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>,
+                                   strides = dense<2> : vector<2xi64>}
+           ins(%in, %f : tensor<1x3x34x34xf32>, tensor<16x3x3x3xf32>)
+           outs(%init : tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+
+Why our own classes and not xDSL 0.74's (`Conv2DNchwFchwOp`, `PoolingNchwMaxOp`, ...):
+- xDSL's `get_default_indexing_maps` unpacks `strides.get_values()` into two names; our parser
+  stores a splat `dense<1> : vector<2xi64>` compactly (one element, `fusionopt.dialects.dense`),
+  so `get_values()` returns one value and the op fails to load with "not enough values to
+  unpack (expected 2, got 1)". Here strides and dilations are read with `dense_to_numpy`.
+- xDSL's conv body is `addf %mul, %out` (MLIR: `addf %out, %mul`), its int-only widening asserts
+  on a float accumulator wider than the inputs, and its `pooling_nchw_max` body is
+  `max(%in, %window)`: the max of the input and the (shape-only) window operand, the output
+  never read. Ours follow MLIR's OpDSL (`O = max(O, I)`, `O += I`, `O += I * K`).
+- xDSL defines no depthwise convolution, no pooling sum and no NHWC pooling.
+- xDSL does not verify that operand shapes agree with the strides and dilations.
+
+Each op is described by a `WindowSpec` (MLIR's OpDSL domain order, so our indexing maps are
+MLIR's): the interpreter (`fusionopt.interpreter.linalg_conv`) runs them with sliding windows
+and one einsum/reduction, the cost model counts 2 FLOPs per iteration point of a convolution.
+
+Constructor, for every op: `Op(inputs=[input, filter], outputs=[init], strides=[sh, sw],
+dilations=[dh, dw])` (strides/dilations as int lists or dense attributes); the result type is
+the init's.
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar, cast
+
+import numpy as np
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    ShapedType,
+    TensorType,
+    VectorType,
+    i64,
+)
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import YieldOp
+from xdsl.ir import Attribute, BlockArgument, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.irdl import irdl_op_definition, prop_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
+from fusionopt.dialects.linalg_contraction import _cast_to
+
+SPATIAL_RANK = 2
+
+
+@dataclass(frozen=True)
+class WindowSpec:
+    """One sliding-window op.
+
+    `domain`: loop names in MLIR's OpDSL order; `input`/`filter`/`output`: per operand
+    dimension a loop name, or `("oh", "kh")` for `oh * stride + kh * dilation` (spatial
+    dimension i uses strides[i] and dilations[i]); `kind`: "conv" (O += I * K), "max"
+    (O = max(O, I)) or "sum" (O += I); `einsum`: the interpreter's contraction of the input
+    windows (input dims, then kh, kw appended) with the filter (conv only).
+    """
+
+    domain: tuple[str, ...]
+    input: tuple[str | tuple[str, str], ...]
+    filter: tuple[str, ...]
+    output: tuple[str, ...]
+    kind: str
+    einsum: str = ""
+
+    @property
+    def input_spatial_axes(self) -> tuple[int, ...]:
+        return tuple(i for i, d in enumerate(self.input) if isinstance(d, tuple))
+
+    @property
+    def windows(self) -> tuple[tuple[str, str], ...]:
+        return tuple(d for d in self.input if isinstance(d, tuple))
+
+    def maps(self, strides: Sequence[int], dilations: Sequence[int]) -> tuple[AffineMap, ...]:
+        dims = {name: AffineDimExpr(i) for i, name in enumerate(self.domain)}
+        n = len(self.domain)
+        spatial = 0
+        input_exprs: list[AffineExpr] = []
+        for d in self.input:
+            if isinstance(d, tuple):
+                o, k = d
+                input_exprs.append(dims[o] * strides[spatial] + dims[k] * dilations[spatial])
+                spatial += 1
+            else:
+                input_exprs.append(dims[d])
+        return (
+            AffineMap(n, 0, tuple(input_exprs)),
+            AffineMap(n, 0, tuple(dims[d] for d in self.filter)),
+            AffineMap(n, 0, tuple(dims[d] for d in self.output)),
+        )
+
+
+def _index_attr(values: Sequence[int] | DenseIntOrFPElementsAttr, what: str) -> DenseIntOrFPElementsAttr:
+    if isinstance(values, DenseIntOrFPElementsAttr):
+        return values
+    values = [int(v) for v in values]
+    if len(values) != SPATIAL_RANK:
+        raise ValueError(f"expected {SPATIAL_RANK} {what}, got {values}")
+    return numpy_to_dense(np.asarray(values, dtype=np.int64), VectorType(i64, [SPATIAL_RANK]))
+
+
+def _ones() -> DenseIntOrFPElementsAttr:
+    return _index_attr([1] * SPATIAL_RANK, "values")
+
+
+class WindowOp(NamedOperation, ABC):
+    """Base of the convolution and pooling ops: strides, dilations, MLIR's body and maps."""
+
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+    SPEC: ClassVar[WindowSpec]
+
+    strides = prop_def(DenseIntOrFPElementsAttr)
+    dilations = prop_def(DenseIntOrFPElementsAttr)
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue],
+        strides: Sequence[int] | DenseIntOrFPElementsAttr = (1, 1),
+        dilations: Sequence[int] | DenseIntOrFPElementsAttr = (1, 1),
+        res: Sequence[Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        if res is None:
+            res = tuple(o.type for o in outputs if isinstance(o.type, TensorType))
+        super().__init__(
+            ins=inputs,
+            outs=outputs,
+            result_types=res,
+            properties={
+                "dilations": _index_attr(dilations, "dilations"),
+                "strides": _index_attr(strides, "strides"),
+            },
+            attributes=attributes,
+            hidden_region=self.get_hidden_region(inputs, outputs),
+        )
+
+    # --- attributes -------------------------------------------------------------------
+
+    @staticmethod
+    def _values(attr: DenseIntOrFPElementsAttr, what: str) -> tuple[int, ...]:
+        if not isinstance(attr.get_element_type(), IntegerType):
+            raise VerifyException(f"{what} must be a vector of i64, got {attr.type}")
+        values = tuple(int(v) for v in np.asarray(dense_to_numpy(attr)).reshape(-1))
+        if len(values) != SPATIAL_RANK:
+            raise VerifyException(
+                f"{what} must have {SPATIAL_RANK} elements (one per spatial dimension), got {len(values)}"
+            )
+        return values
+
+    def stride_values(self) -> tuple[int, ...]:
+        return self._values(self.strides, "strides")
+
+    def dilation_values(self) -> tuple[int, ...]:
+        return self._values(self.dilations, "dilations")
+
+    # --- structured-op interface ---------------------------------------------------------
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return self.SPEC.maps(self.stride_values(), self.dilation_values())
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        out = set(self.SPEC.output)
+        return ArrayAttr(
+            IteratorTypeAttr.parallel() if d in out else IteratorTypeAttr.reduction()
+            for d in self.SPEC.domain
+        )
+
+    def window_sizes(self) -> tuple[int, ...]:
+        """Kernel extent per spatial dimension (kh, kw), read off the filter."""
+        filter_shape = cast(ShapedType, self.inputs[1].type).get_shape()
+        return tuple(filter_shape[self.SPEC.filter.index(k)] for _, k in self.SPEC.windows)
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        if len(inputs) != 2 or len(outputs) != 1:
+            raise VerifyException(
+                f"'{cls.name}' op expects 2 inputs (input, {'filter' if cls.SPEC.kind == 'conv' else 'window'}) "
+                f"and 1 output, but got {len(inputs)} and {len(outputs)}"
+            )
+        for index, value in enumerate((*inputs, *outputs)):
+            ty = value.type
+            element = ty.get_element_type() if isinstance(ty, ShapedType) else ty
+            if not isinstance(element, AnyFloat | IntegerType):
+                raise VerifyException(
+                    f"'{cls.name}' op operand #{index} must be a tensor of integers or floats, but got '{ty}'"
+                )
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+        acc = arg_types[-1]
+        is_float = isinstance(acc, AnyFloat)
+        kind = cls.SPEC.kind
+
+        @Builder.implicit_region(arg_types)
+        def hidden_region(args: tuple[BlockArgument, ...]) -> None:
+            if kind == "conv":
+                mul = arith.MulfOp if is_float else arith.MuliOp
+                add = arith.AddfOp if is_float else arith.AddiOp
+                product = mul(_cast_to(args[0], acc), _cast_to(args[1], acc))
+                YieldOp(add(args[2], product))
+            elif kind == "max":
+                op = arith.MaximumfOp if is_float else arith.MaxSIOp
+                YieldOp(op(args[2], _cast_to(args[0], acc)))
+            else:
+                add = arith.AddfOp if is_float else arith.AddiOp
+                YieldOp(add(args[2], _cast_to(args[0], acc)))
+
+        return hidden_region
+
+    # --- verification ---------------------------------------------------------------------
+
+    def verify_(self) -> None:
+        if len(self.inputs) != 2 or len(self.outputs) != 1:
+            raise VerifyException(f"'{self.name}' op expects 2 inputs and 1 output")
+        strides, dilations = self.stride_values(), self.dilation_values()
+        for what, values in (("strides", strides), ("dilations", dilations)):
+            if any(v < 1 for v in values):
+                raise VerifyException(f"'{self.name}' op {what} must be positive, got {list(values)}")
+        operands = (*self.inputs, *self.outputs)
+        specs = (self.SPEC.input, self.SPEC.filter, self.SPEC.output)
+        shapes: list[tuple[int, ...]] = []
+        for index, (value, spec) in enumerate(zip(operands, specs)):
+            if not isinstance(value.type, ShapedType):
+                raise VerifyException(f"'{self.name}' op operand #{index} must be a shaped type")
+            shape = tuple(value.type.get_shape())
+            if len(shape) != len(spec):
+                raise VerifyException(
+                    f"'{self.name}' op expected operand #{index} of rank {len(spec)}, got {value.type}"
+                )
+            shapes.append(shape)
+        if self.res and self.res[0].type != self.outputs[0].type:
+            raise VerifyException(
+                f"'{self.name}' op result type {self.res[0].type} does not match the init {self.outputs[0].type}"
+            )
+        # Loop extents from the operand dimensions each loop indexes alone (MLIR's rule).
+        extents: dict[str, tuple[int, int, int]] = {}
+        for index, (shape, spec) in enumerate(zip(shapes, specs)):
+            for dim, (size, name) in enumerate(zip(shape, spec)):
+                if isinstance(name, tuple) or size < 0:
+                    continue
+                if name in extents and extents[name][0] != size:
+                    first, o_index, o_dim = extents[name]
+                    raise VerifyException(
+                        f"'{self.name}' op inferred input/output operand #{index} has shape's dimension "
+                        f"#{dim} to be {first} (operand #{o_index} dimension #{o_dim}), but found {size}"
+                    )
+                extents.setdefault(name, (size, index, dim))
+        spatial = 0
+        for dim, name in enumerate(specs[0]):
+            if not isinstance(name, tuple):
+                continue
+            o, k = name
+            size = shapes[0][dim]
+            if o in extents and k in extents and size >= 0:
+                out_size, kernel = extents[o][0], extents[k][0]
+                needed = (out_size - 1) * strides[spatial] + (kernel - 1) * dilations[spatial] + 1
+                if out_size > 0 and kernel > 0 and needed > size:
+                    raise VerifyException(
+                        f"'{self.name}' op inferred input/output operand #0 has shape's dimension #{dim} "
+                        f"to be greater than or equal to {needed}, but found {size} (output {out_size}, "
+                        f"kernel {kernel}, stride {strides[spatial]}, dilation {dilations[spatial]})"
+                    )
+            spatial += 1
+        super().verify_()
+
+    # --- syntax ---------------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        op = cast(WindowOp, super().parse(parser))
+        for key in ("strides", "dilations"):
+            if key in op.attributes:  # an attribute dict that xDSL did not route to properties
+                op.properties[key] = op.attributes.pop(key)
+            op.properties.setdefault(key, _ones())
+        return op
+
+    def print(self, printer: Printer):
+        # MLIR prints the attribute dictionary sorted: dilations, then strides.
+        props = dict(self.properties)
+        ordered = {k: props.pop(k) for k in ("dilations", "strides") if k in props}
+        saved = self.properties
+        self.properties = {**ordered, **props}
+        try:
+            super().print(printer)
+        finally:
+            self.properties = saved
+
+
+def _op(class_name: str, op_name: str, spec: WindowSpec, doc: str) -> type[WindowOp]:
+    cls = type(class_name, (WindowOp,), {
+        "name": op_name,
+        "SPEC": spec,
+        "__doc__": doc,
+        "__module__": __name__,
+        "__annotations__": {"SPEC": "ClassVar[WindowSpec]"},
+    })
+    return irdl_op_definition(cls)
+
+
+_W = (("oh", "kh"), ("ow", "kw"))
+
+Conv2DNchwFchwOp = _op(
+    "Conv2DNchwFchwOp", "linalg.conv_2d_nchw_fchw",
+    WindowSpec(("n", "f", "oh", "ow", "c", "kh", "kw"), ("n", "c", *_W), ("f", "c", "kh", "kw"),
+               ("n", "f", "oh", "ow"), "conv", "nchwkl,fckl->nfhw"),
+    "O[n, f, oh, ow] += I[n, c, oh*sh + kh*dh, ow*sw + kw*dw] * K[f, c, kh, kw]",
+)
+Conv2DNhwcHwcfOp = _op(
+    "Conv2DNhwcHwcfOp", "linalg.conv_2d_nhwc_hwcf",
+    WindowSpec(("n", "oh", "ow", "f", "kh", "kw", "c"), ("n", *_W, "c"), ("kh", "kw", "c", "f"),
+               ("n", "oh", "ow", "f"), "conv", "nhwckl,klcf->nhwf"),
+    "O[n, oh, ow, f] += I[n, oh*sh + kh*dh, ow*sw + kw*dw, c] * K[kh, kw, c, f]",
+)
+Conv2DNhwcFhwcOp = _op(
+    "Conv2DNhwcFhwcOp", "linalg.conv_2d_nhwc_fhwc",
+    WindowSpec(("n", "oh", "ow", "f", "kh", "kw", "c"), ("n", *_W, "c"), ("f", "kh", "kw", "c"),
+               ("n", "oh", "ow", "f"), "conv", "nhwckl,fklc->nhwf"),
+    "O[n, oh, ow, f] += I[n, oh*sh + kh*dh, ow*sw + kw*dw, c] * K[f, kh, kw, c]",
+)
+Conv2DNgchwFgchwOp = _op(
+    "Conv2DNgchwFgchwOp", "linalg.conv_2d_ngchw_fgchw",
+    WindowSpec(("n", "g", "fg", "oh", "ow", "c", "kh", "kw"), ("n", "g", "c", *_W),
+               ("fg", "g", "c", "kh", "kw"), ("n", "g", "fg", "oh", "ow"), "conv", "ngchwkl,fgckl->ngfhw"),
+    "O[n, g, fg, oh, ow] += I[n, g, c, oh*sh + kh*dh, ow*sw + kw*dw] * K[fg, g, c, kh, kw]",
+)
+Conv2DNgchwGfchwOp = _op(
+    "Conv2DNgchwGfchwOp", "linalg.conv_2d_ngchw_gfchw",
+    WindowSpec(("n", "g", "fg", "oh", "ow", "c", "kh", "kw"), ("n", "g", "c", *_W),
+               ("g", "fg", "c", "kh", "kw"), ("n", "g", "fg", "oh", "ow"), "conv", "ngchwkl,gfckl->ngfhw"),
+    "O[n, g, fg, oh, ow] += I[n, g, c, oh*sh + kh*dh, ow*sw + kw*dw] * K[g, fg, c, kh, kw]",
+)
+DepthwiseConv2DNchwChwOp = _op(
+    "DepthwiseConv2DNchwChwOp", "linalg.depthwise_conv_2d_nchw_chw",
+    WindowSpec(("n", "oh", "ow", "ic", "kh", "kw"), ("n", "ic", *_W), ("ic", "kh", "kw"),
+               ("n", "ic", "oh", "ow"), "conv", "nchwkl,ckl->nchw"),
+    "O[n, c, oh, ow] += I[n, c, oh*sh + kh*dh, ow*sw + kw*dw] * K[c, kh, kw]",
+)
+DepthwiseConv2DNhwcHwcOp = _op(
+    "DepthwiseConv2DNhwcHwcOp", "linalg.depthwise_conv_2d_nhwc_hwc",
+    WindowSpec(("n", "oh", "ow", "ic", "kh", "kw"), ("n", *_W, "ic"), ("kh", "kw", "ic"),
+               ("n", "oh", "ow", "ic"), "conv", "nhwckl,klc->nhwc"),
+    "O[n, oh, ow, c] += I[n, oh*sh + kh*dh, ow*sw + kw*dw, c] * K[kh, kw, c]",
+)
+_POOL_NCHW = (("n", "c", "oh", "ow", "kh", "kw"), ("n", "c", *_W), ("kh", "kw"), ("n", "c", "oh", "ow"))
+_POOL_NHWC = (("n", "oh", "ow", "c", "kh", "kw"), ("n", *_W, "c"), ("kh", "kw"), ("n", "oh", "ow", "c"))
+PoolingNchwMaxOp = _op(
+    "PoolingNchwMaxOp", "linalg.pooling_nchw_max", WindowSpec(*_POOL_NCHW, "max"),
+    "O[n, c, oh, ow] = max(O, I[n, c, oh*sh + kh*dh, ow*sw + kw*dw]); the filter only gives the window",
+)
+PoolingNchwSumOp = _op(
+    "PoolingNchwSumOp", "linalg.pooling_nchw_sum", WindowSpec(*_POOL_NCHW, "sum"),
+    "O[n, c, oh, ow] += I[n, c, oh*sh + kh*dh, ow*sw + kw*dw]; the filter only gives the window",
+)
+PoolingNhwcMaxOp = _op(
+    "PoolingNhwcMaxOp", "linalg.pooling_nhwc_max", WindowSpec(*_POOL_NHWC, "max"),
+    "O[n, oh, ow, c] = max(O, I[n, oh*sh + kh*dh, ow*sw + kw*dw, c]); the filter only gives the window",
+)
+PoolingNhwcSumOp = _op(
+    "PoolingNhwcSumOp", "linalg.pooling_nhwc_sum", WindowSpec(*_POOL_NHWC, "sum"),
+    "O[n, oh, ow, c] += I[n, oh*sh + kh*dh, ow*sw + kw*dw, c]; the filter only gives the window",
+)
+
+WINDOW_OPS: tuple[type[WindowOp], ...] = (
+    Conv2DNchwFchwOp,
+    Conv2DNhwcHwcfOp,
+    Conv2DNhwcFhwcOp,
+    Conv2DNgchwFgchwOp,
+    Conv2DNgchwGfchwOp,
+    DepthwiseConv2DNchwChwOp,
+    DepthwiseConv2DNhwcHwcOp,
+    PoolingNchwMaxOp,
+    PoolingNchwSumOp,
+    PoolingNhwcMaxOp,
+    PoolingNhwcSumOp,
+)
+CONV_NAMES = frozenset(op.name for op in WINDOW_OPS if op.SPEC.kind == "conv")
+POOLING_NAMES = frozenset(op.name for op in WINDOW_OPS if op.SPEC.kind != "conv")
+
+
+def is_window_op(op: object) -> bool:
+    return isinstance(op, WindowOp)
+
+
+__all__ = [
+    "CONV_NAMES",
+    "POOLING_NAMES",
+    "WINDOW_OPS",
+    "WindowOp",
+    "WindowSpec",
+    "Conv2DNchwFchwOp",
+    "Conv2DNhwcHwcfOp",
+    "Conv2DNhwcFhwcOp",
+    "Conv2DNgchwFgchwOp",
+    "Conv2DNgchwGfchwOp",
+    "DepthwiseConv2DNchwChwOp",
+    "DepthwiseConv2DNhwcHwcOp",
+    "PoolingNchwMaxOp",
+    "PoolingNchwSumOp",
+    "PoolingNhwcMaxOp",
+    "PoolingNhwcSumOp",
+]
+

@@ -1,0 +1,222 @@
+"""ONNX -> `graph` handlers for ConvTranspose and Resize, built from existing graph ops.
+
+- ConvTranspose is a stride-1 `graph.conv` over the input with zeros interleaved (reshape to
+  [.., H, 1, W, 1], `graph.pad` the unit dims to the stride, reshape, slice off the trailing
+  zeros), padded by `dilation * (k - 1) - pad` on each side (cropped by a slice where that is
+  negative), with the filter flipped (constant filters at import time, others with
+  `graph.gather` of reversed indices) and regrouped from C x F/g x k.. to F x C/g x k...
+  Pads come from `pads`, `auto_pad` (SAME_UPPER / SAME_LOWER / VALID) or `output_shape`,
+  as onnxruntime computes them; `output_padding` adds to the end.
+- Resize (modes `nearest` and `linear`, separable per axis; `cubic` and antialiasing are not
+  supported) is, per resized axis, `graph.gather`s with import-time index tables; linear mixes
+  the two neighbours with constant per-position weights. Coordinate transformation modes:
+  half_pixel, pytorch_half_pixel, align_corners, asymmetric, half_pixel_symmetric; nearest modes:
+  round_prefer_floor, round_prefer_ceil, floor, ceil (ONNX's definitions).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import SSAValue
+
+from fusionopt.dialects import graph
+from fusionopt.importers.onnx_builders import reshape, transpose
+from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
+from fusionopt.importers.onnx_ops_cnn import _checked, _channel_broadcast, _elem_of, _ints, _spatial_input
+
+
+def _text(ctx: ImportContext, name: str, default: str) -> str:
+    raw = ctx.attr(name, default.encode())
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
+
+
+def _slice(ctx: ImportContext, v: SSAValue, axes, starts, ends) -> SSAValue:
+    keep = [(a, s, e) for a, s, e in zip(axes, starts, ends) if s != 0 or e != shape(v)[a]]
+    if not keep:
+        return v
+    return ctx.emit(graph.SliceOp(v, *(list(t) for t in zip(*keep))))
+
+
+def _interleave_zeros(ctx: ImportContext, x: SSAValue, strides) -> SSAValue:
+    """[N, C, H, W] -> [N, C, (H-1)*sh+1, (W-1)*sw+1] with x at multiples of the strides."""
+    if all(s == 1 for s in strides):
+        return x
+    xs, elem = shape(x), element(x)
+    split = [*xs[:2]]
+    for d in xs[2:]:
+        split += [d, 1]
+    y = reshape(ctx, x, split)
+    high = [0, 0]
+    for s in strides:
+        high += [0, s - 1]
+    y = ctx.emit(graph.PadOp(y, [0] * len(split), high, 0))
+    y = reshape(ctx, y, [*xs[:2], *(d * s for d, s in zip(xs[2:], strides))])
+    n = len(strides)
+    return _slice(ctx, y, list(range(2, 2 + n)), [0] * n,
+                  [(d - 1) * s + 1 for d, s in zip(xs[2:], strides)])
+
+
+def _transpose_pads(ctx: ImportContext, in_sizes, kernel, strides, dilations, out_pad):
+    n = len(in_sizes)
+    auto = _text(ctx, "auto_pad", "NOTSET")
+    if auto not in ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"):
+        raise ctx.error(f"ConvTranspose: unknown auto_pad '{auto}'")
+    output_shape = ctx.attr("output_shape")
+    if output_shape is None and auto in ("NOTSET", "VALID"):
+        pads = _ints(ctx, "pads", [0] * (2 * n)) if auto == "NOTSET" else [0] * (2 * n)
+        if len(pads) != 2 * n:
+            raise ctx.error(f"ConvTranspose: pads {pads} must have {2 * n} entries")
+        return pads
+    if output_shape is not None:
+        targets = [int(v) for v in output_shape][-n:]
+    else:
+        targets = [size * s for size, s in zip(in_sizes, strides)]
+    begin, end = [], []
+    for size, k, s, d, op, target in zip(in_sizes, kernel, strides, dilations, out_pad, targets):
+        total = max(0, s * (size - 1) + op + (k - 1) * d + 1 - target)
+        if auto == "SAME_UPPER":
+            begin.append(total // 2)
+            end.append(total - total // 2)
+        else:  # SAME_LOWER, or NOTSET with output_shape (onnxruntime's choice)
+            begin.append(total - total // 2)
+            end.append(total // 2)
+    return begin + end
+
+
+def _flipped_filter(ctx: ImportContext, w: Value, group: int, elem) -> SSAValue:
+    """C x F/g x k.. -> F x C/g x k.., spatially reversed."""
+    ws = shape(w)
+    c, fg, kernel = ws[0], ws[1], list(ws[2:])
+    n = len(kernel)
+    if isinstance(w, np.ndarray):
+        flipped = np.flip(w, axis=tuple(range(2, 2 + n)))
+        regrouped = flipped.reshape(group, c // group, fg, *kernel).swapaxes(1, 2)
+        return ctx.ssa(np.ascontiguousarray(regrouped.reshape(group * fg, c // group, *kernel)),
+                       elem)
+    v = w
+    for axis, k in enumerate(kernel, start=2):
+        if k > 1:
+            indices = ctx.ssa(np.arange(k - 1, -1, -1, dtype=np.int64))
+            v = ctx.emit(graph.GatherOp(v, indices, axis))
+    v = reshape(ctx, v, [group, c // group, fg, *kernel])
+    v = transpose(ctx, v, [0, 2, 1, *range(3, 3 + n)])
+    return reshape(ctx, v, [group * fg, c // group, *kernel])
+
+
+def conv_transpose(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    x, w = ins[0], ins[1]
+    bias = ins[2] if len(ins) > 2 else None
+    xs, ws = _spatial_input(ctx, x), shape(w)
+    n = len(xs) - 2
+    group = int(ctx.attr("group", 1))
+    if len(ws) != len(xs) or group < 1 or xs[1] % group or ws[0] != xs[1]:
+        raise ctx.error(f"ConvTranspose: weight {list(ws)} does not fit input {list(xs)} with "
+                        f"group {group}")
+    kernel = _ints(ctx, "kernel_shape", list(ws[2:]))
+    strides = _ints(ctx, "strides", [1] * n)
+    dilations = _ints(ctx, "dilations", [1] * n)
+    out_pad = _ints(ctx, "output_padding", [0] * n)
+    pads = _transpose_pads(ctx, xs[2:], kernel, strides, dilations, out_pad)
+    elem = _elem_of(ctx, x, w)
+    xv = ctx.ssa(x, elem if isinstance(x, np.ndarray) else None)
+    up = _interleave_zeros(ctx, xv, strides)
+    # conv padding: d * (k - 1) - pad per side (+ output_padding at the end); negative crops.
+    low = [d * (k - 1) - p for d, k, p in zip(dilations, kernel, pads[:n])]
+    high = [d * (k - 1) - p + o for d, k, p, o in zip(dilations, kernel, pads[n:], out_pad)]
+    sizes = shape(up)[2:]
+    up = _slice(ctx, up, list(range(2, 2 + n)), [max(0, -lo) for lo in low],
+                [s - max(0, -hi) for s, hi in zip(sizes, high)])
+    filt = _flipped_filter(ctx, w, group, elem)
+    y = _checked(ctx, graph.ConvOp(up, filt, [1] * n, dilations,
+                                   [max(0, p) for p in (*low, *high)], group))
+    if bias is None:
+        return [y]
+    return [ctx.emit(graph.AddOp(y, _channel_broadcast(ctx, bias, shape(y), elem)))]
+
+
+# -- Resize -----------------------------------------------------------------------------------
+
+def _source_coords(ctx, mode: str, out_n: int, in_n: int, scale: float) -> np.ndarray:
+    i = np.arange(out_n, dtype=np.float64)
+    if mode == "half_pixel":
+        return (i + 0.5) / scale - 0.5
+    if mode == "pytorch_half_pixel":
+        return (i + 0.5) / scale - 0.5 if out_n > 1 else np.zeros(out_n)
+    if mode == "align_corners":
+        return i * (in_n - 1) / (out_n - 1) if out_n > 1 else np.zeros(out_n)
+    if mode == "asymmetric":
+        return i / scale
+    if mode == "half_pixel_symmetric":
+        adjustment = out_n / (scale * in_n)
+        center = in_n / 2
+        offset = center * (1 - adjustment)
+        return offset + (i + 0.5) / scale - 0.5
+    raise ctx.error(f"Resize coordinate_transformation_mode '{mode}' is not supported")
+
+
+def _nearest(ctx, coords: np.ndarray, mode: str, in_n: int) -> np.ndarray:
+    if mode == "round_prefer_floor":
+        idx = np.where(coords - np.floor(coords) == 0.5, np.floor(coords), np.round(coords))
+    elif mode == "round_prefer_ceil":
+        idx = np.floor(coords + 0.5)
+    elif mode == "floor":
+        idx = np.floor(coords)
+    elif mode == "ceil":
+        idx = np.ceil(coords)
+    else:
+        raise ctx.error(f"Resize nearest_mode '{mode}' is not supported")
+    return np.clip(idx, 0, in_n - 1).astype(np.int64)
+
+
+def resize(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    x = ctx.ssa(ins[0])
+    xs, elem = shape(x), element(x)
+    mode = _text(ctx, "mode", "nearest")
+    if mode not in ("nearest", "linear"):
+        raise ctx.error(f"Resize mode '{mode}' is not supported (nearest, linear)")
+    if int(ctx.attr("antialias", 0)):
+        raise ctx.error("Resize with antialias is not supported")
+    if ctx.attr("axes") is not None:
+        raise ctx.error("Resize with axes is not supported")
+    coord_mode = _text(ctx, "coordinate_transformation_mode", "half_pixel")
+    nearest_mode = _text(ctx, "nearest_mode", "round_prefer_floor")
+    if _text(ctx, "keep_aspect_ratio_policy", "stretch") != "stretch":
+        raise ctx.error("Resize keep_aspect_ratio_policy other than stretch is not supported")
+    scales_in = ins[2] if len(ins) > 2 else None
+    sizes_in = ins[3] if len(ins) > 3 else None
+    if sizes_in is not None and np.asarray(ctx.constant_input(sizes_in, "Resize's sizes")).size:
+        sizes = [int(v) for v in ctx.constant_input(sizes_in, "Resize's sizes").reshape(-1)]
+        scales = [o / i for o, i in zip(sizes, xs)]
+    elif scales_in is not None:
+        scales = [float(v) for v in ctx.constant_input(scales_in, "Resize's scales").reshape(-1)]
+        sizes = [int(np.floor(i * s)) for i, s in zip(xs, scales)]
+    else:
+        raise ctx.error("Resize needs constant scales or sizes")
+    if len(sizes) != len(xs):
+        raise ctx.error(f"Resize: {len(sizes)} scales/sizes for rank {len(xs)}")
+    dtype = numpy_dtype_of(elem)
+    y = x
+    for axis, (in_n, out_n, scale) in enumerate(zip(xs, sizes, scales)):
+        if in_n == out_n and scale == 1.0:
+            continue
+        coords = _source_coords(ctx, coord_mode, out_n, in_n, scale)
+        if mode == "nearest":
+            y = ctx.emit(graph.GatherOp(y, ctx.ssa(_nearest(ctx, coords, nearest_mode, in_n)), axis))
+            continue
+        coords = np.clip(coords, 0, in_n - 1)
+        lo = np.floor(coords).astype(np.int64)
+        hi = np.minimum(lo + 1, in_n - 1)
+        t = (coords - lo).astype(dtype)
+        out_shape = list(shape(y))
+        out_shape[axis] = out_n
+        ty = TensorType(elem, out_shape)
+        a = ctx.emit(graph.GatherOp(y, ctx.ssa(lo), axis))
+        b = ctx.emit(graph.GatherOp(y, ctx.ssa(hi), axis))
+        wa = ctx.emit(graph.BroadcastOp(ctx.ssa((1 - t).astype(dtype), elem), [axis], ty))
+        wb = ctx.emit(graph.BroadcastOp(ctx.ssa(t, elem), [axis], ty))
+        y = ctx.emit(graph.AddOp(ctx.emit(graph.MulOp(a, wa)), ctx.emit(graph.MulOp(b, wb))))
+    return [y]
+
+
+HANDLERS = {"ConvTranspose": conv_transpose, "Resize": resize}

@@ -1,0 +1,55 @@
+"""Convolution and pooling (`fusionopt.dialects.linalg_conv`) with vectorised numpy.
+
+The input's spatial axes become sliding windows (`numpy.lib.stride_tricks.sliding_window_view`,
+a zero-copy view), strided by the op's strides and subsampled by its dilations, giving
+`[..., OH, OW, ..., KH, KW]`; a convolution is then one `einsum` (BLAS-backed through
+`optimize=True`) with the filter, a pooling op one max/sum over the two window axes. No Python
+loop runs over output pixels. Accumulation is in the init's dtype (MLIR's `cast_signed` to the
+output type), and the init is accumulated into (`O += ...`, `O = max(O, ...)`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+from xdsl.interpreter import Interpreter
+from xdsl.ir import Operation
+
+
+def windows(x: np.ndarray, axes: tuple[int, ...], kernel: tuple[int, ...], strides: tuple[int, ...],
+            dilations: tuple[int, ...], out_sizes: tuple[int, ...]) -> np.ndarray:
+    """`x` with each of `axes` replaced by its output positions and the window axes appended:
+    element [..., o, ..., k] = x[..., o * stride + k * dilation, ...]."""
+    spans = tuple((k - 1) * d + 1 for k, d in zip(kernel, dilations))
+    view = sliding_window_view(x, spans, axis=axes)
+    index: list[slice] = [slice(None)] * view.ndim
+    for axis, stride, size in zip(axes, strides, out_sizes):
+        index[axis] = slice(0, (size - 1) * stride + 1 if size > 0 else 0, stride)
+    for j, dilation in enumerate(dilations):
+        index[x.ndim + j] = slice(None, None, dilation)
+    return view[tuple(index)]
+
+
+def run_window_op(interpreter: Interpreter, op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    spec = op.SPEC
+    x, w, init = (np.asarray(a) for a in args)
+    out_dtype = init.dtype
+    axes = spec.input_spatial_axes
+    out_sizes = tuple(init.shape[spec.output.index(o)] for o, _ in spec.windows)
+    kernel = tuple(w.shape[spec.filter.index(k)] for _, k in spec.windows)
+    win = windows(x.astype(out_dtype, copy=False), axes, kernel, op.stride_values(),
+                  op.dilation_values(), out_sizes)
+    if spec.kind == "conv":
+        value = np.einsum(spec.einsum, win, w.astype(out_dtype, copy=False), optimize=True)
+        result = init + value.astype(out_dtype, copy=False)
+    else:
+        # the window axes are the last two; the rest are in the input's order, which for every
+        # pooling op is the output's order
+        if spec.kind == "max":
+            reduced = win.max(axis=(-2, -1)) if win.size else np.full(init.shape, -np.inf, out_dtype)
+            result = np.maximum(init, reduced)
+        else:
+            result = init + win.sum(axis=(-2, -1), dtype=out_dtype)
+    return (np.asarray(result, dtype=out_dtype),)

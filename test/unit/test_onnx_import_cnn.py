@@ -1,0 +1,244 @@
+"""ONNX importer, CNN ops: Conv, pooling, BatchNormalization, Clip, HardSigmoid, HardSwish, Pad,
+ConvTranspose and Resize.
+
+Each case is a one-node model built with `onnx.helper`, imported, run with the numpy
+interpreter (graph level) and, lowered with `convert-graph-to-linalg`, run again; both must
+equal onnxruntime on the same inputs (rtol 1e-4, atol 1e-5, as test_onnx_import_ops.py).
+Random property cases draw shapes, strides, pads, dilations and groups. Bad models give a
+located `OnnxImportError` naming the node.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from fusionopt.dialects import graph
+from fusionopt.importers.onnx_import import OnnxImportError, import_onnx
+from fusionopt.ir_io import parse_module, print_module
+from fusionopt.testing import apply_pipeline, run_module
+
+ort = pytest.importorskip("onnxruntime")
+
+rng = np.random.default_rng(0)
+
+
+def f32(*shape, positive=False):
+    x = rng.standard_normal(shape).astype(np.float32)
+    return np.abs(x) + 0.5 if positive else x
+
+
+def make_model(op: str, runtime: dict[str, np.ndarray], const: dict[str, np.ndarray | None],
+               n_outputs: int = 1, opset: int = 18, **attrs) -> onnx.ModelProto:
+    order = attrs.pop("order", [*runtime, *const])
+    names = [n if (n in runtime or const.get(n) is not None) else "" for n in order]
+    node = helper.make_node(op, names, [f"out{i}" for i in range(n_outputs)],
+                            name=f"node_{op.lower()}", **attrs)
+    inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in runtime.items()]
+    inits = [numpy_helper.from_array(v, n) for n, v in const.items() if v is not None]
+    outputs = [helper.make_tensor_value_info(f"out{i}", TensorProto.UNDEFINED, None)
+               for i in range(n_outputs)]
+    model = helper.make_model(helper.make_graph([node], "g", inputs, outputs, inits),
+                              opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8  # onnxruntime reads IR versions <= 13; helper writes newer ones
+    return onnx.shape_inference.infer_shapes(model)
+
+
+def check(model: onnx.ModelProto, runtime: dict[str, np.ndarray], lower: bool = True):
+    module = import_onnx(model)
+    module = parse_module(print_module(module))  # printed IR re-parses and verifies
+    expected = ort.InferenceSession(model.SerializeToString(),
+                                    providers=["CPUExecutionProvider"]).run(None, runtime)
+    runs = [run_module(module, list(runtime.values()))]
+    if lower:
+        lowered = apply_pipeline(parse_module(print_module(module)), "convert-graph-to-linalg")
+        assert not [op for op in lowered.walk() if op.name.startswith("graph.")]
+        runs.append(run_module(lowered, list(runtime.values())))
+    for actual in runs:
+        for a, e in zip(actual, expected, strict=True):
+            assert a.shape == e.shape and a.dtype == e.dtype, (a.shape, e.shape)
+            np.testing.assert_allclose(a, e, rtol=1e-4, atol=1e-5)
+    return module
+
+
+X = f32(1, 4, 9, 9)
+X1 = f32(2, 4, 11)
+
+# (id, op, runtime inputs, constant inputs, attrs, opset)
+CASES = [
+    ("conv-plain", "Conv", {"x": X, "w": f32(6, 4, 3, 3)}, {}, {}, 18),
+    ("conv-bias-const-weights", "Conv", {"x": X}, {"w": f32(6, 4, 3, 3), "b": f32(6)},
+     {"pads": [1, 1, 1, 1]}, 18),
+    ("conv-bias-runtime", "Conv", {"x": X, "w": f32(6, 4, 3, 3), "b": f32(6)}, {},
+     {"strides": [2, 2], "pads": [1, 0, 2, 1]}, 18),
+    ("conv-dilated", "Conv", {"x": X, "w": f32(5, 4, 3, 2)}, {},
+     {"dilations": [2, 3], "strides": [1, 2]}, 18),
+    ("conv-group", "Conv", {"x": X, "w": f32(6, 2, 3, 3)}, {}, {"group": 2, "pads": [1] * 4}, 18),
+    ("conv-depthwise", "Conv", {"x": X, "w": f32(4, 1, 3, 3)}, {"b": f32(4)},
+     {"group": 4, "pads": [1] * 4, "strides": [2, 2]}, 18),
+    ("conv-depthwise-multiplier", "Conv", {"x": X, "w": f32(8, 1, 3, 3)}, {},
+     {"group": 4, "pads": [1] * 4}, 18),
+    ("conv-1x1-strided", "Conv", {"x": X, "w": f32(7, 4, 1, 1)}, {}, {"strides": [2, 2]}, 18),
+    ("conv-same-upper", "Conv", {"x": X, "w": f32(3, 4, 4, 4)}, {},
+     {"auto_pad": "SAME_UPPER", "strides": [2, 2]}, 18),
+    ("conv-same-lower", "Conv", {"x": X, "w": f32(3, 4, 4, 2)}, {}, {"auto_pad": "SAME_LOWER"}, 18),
+    ("conv-valid", "Conv", {"x": X, "w": f32(3, 4, 3, 3)}, {}, {"auto_pad": "VALID"}, 18),
+    ("conv-1d", "Conv", {"x": X1, "w": f32(6, 4, 3)}, {"b": f32(6)},
+     {"strides": [2], "dilations": [2], "pads": [1, 2]}, 18),
+    ("conv-1d-group", "Conv", {"x": X1, "w": f32(2, 2, 5)}, {}, {"group": 2, "auto_pad": "SAME_UPPER"}, 18),
+    ("maxpool", "MaxPool", {"x": X}, {}, {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1] * 4}, 18),
+    ("maxpool-ceil", "MaxPool", {"x": X}, {}, {"kernel_shape": [2, 2], "strides": [2, 2], "ceil_mode": 1}, 18),
+    ("maxpool-dilated", "MaxPool", {"x": X}, {},
+     {"kernel_shape": [2, 3], "dilations": [2, 2], "pads": [1, 0, 1, 2]}, 18),
+    ("maxpool-same", "MaxPool", {"x": X}, {}, {"kernel_shape": [3, 3], "strides": [2, 2],
+                                                "auto_pad": "SAME_UPPER"}, 18),
+    ("maxpool-1d", "MaxPool", {"x": X1}, {}, {"kernel_shape": [3], "strides": [2], "ceil_mode": 1}, 18),
+    ("avgpool", "AveragePool", {"x": X}, {}, {"kernel_shape": [2, 2], "strides": [2, 2]}, 18),
+    ("avgpool-pads-excluded", "AveragePool", {"x": X}, {},
+     {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}, 18),
+    ("avgpool-pads-included", "AveragePool", {"x": X}, {},
+     {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1], "count_include_pad": 1}, 18),
+    ("avgpool-ceil-included", "AveragePool", {"x": X}, {},
+     {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 0, 1, 0], "ceil_mode": 1,
+      "count_include_pad": 1}, 18),
+    ("avgpool-ceil-excluded", "AveragePool", {"x": X}, {},
+     {"kernel_shape": [2, 3], "strides": [2, 2], "pads": [0, 1, 0, 1], "ceil_mode": 1}, 18),
+    ("avgpool-1d", "AveragePool", {"x": X1}, {}, {"kernel_shape": [3], "pads": [1, 1]}, 18),
+    ("global-avg", "GlobalAveragePool", {"x": X}, {}, {}, 18),
+    ("global-max", "GlobalMaxPool", {"x": X1}, {}, {}, 18),
+    ("batchnorm-const", "BatchNormalization", {"x": X},
+     {"s": f32(4), "b": f32(4), "m": f32(4), "v": f32(4, positive=True)}, {"epsilon": 1e-3}, 18),
+    ("batchnorm-runtime", "BatchNormalization",
+     {"x": X, "s": f32(4), "b": f32(4), "m": f32(4), "v": f32(4, positive=True)}, {}, {}, 18),
+    ("clip-inputs", "Clip", {"x": X}, {"lo": np.array(-0.5, np.float32),
+                                       "hi": np.array(0.7, np.float32)}, {}, 18),
+    ("clip-min-only", "Clip", {"x": X}, {"lo": np.array(0.0, np.float32), "hi": None},
+     {"order": ["x", "lo", "hi"]}, 18),
+    ("clip-max-only", "Clip", {"x": X}, {"lo": None, "hi": np.array(6.0, np.float32)},
+     {"order": ["x", "lo", "hi"]}, 18),
+    ("clip-runtime-bounds", "Clip", {"x": X, "lo": np.array(-0.2, np.float32),
+                                     "hi": np.array(0.3, np.float32)}, {}, {}, 18),
+    ("clip-none", "Clip", {"x": X}, {}, {}, 18),
+    ("clip-attrs-opset6", "Clip", {"x": X}, {}, {"min": -0.25, "max": 0.5}, 6),
+    ("hardsigmoid", "HardSigmoid", {"x": 4 * X}, {}, {"alpha": 0.3, "beta": 0.4}, 18),
+    ("hardsigmoid-default", "HardSigmoid", {"x": 4 * X}, {}, {}, 18),
+    ("hardswish", "HardSwish", {"x": 5 * X}, {}, {}, 18),
+    ("pad-constant", "Pad", {"x": X}, {"p": np.array([0, 1, 2, 0, 0, 0, 1, 3], np.int64),
+                                       "c": np.array(1.5, np.float32)}, {}, 18),
+    ("pad-negative", "Pad", {"x": X}, {"p": np.array([0, 0, -1, 2, 0, 0, 1, -2], np.int64)}, {}, 18),
+    ("pad-axes", "Pad", {"x": X}, {"p": np.array([1, 2, 0, 1], np.int64), "c": None,
+                                   "a": np.array([2, -1], np.int64)},
+     {"order": ["x", "p", "c", "a"]}, 18),
+    ("pad-edge", "Pad", {"x": X}, {"p": np.array([0, 0, 2, 1, 0, 0, 1, 3], np.int64)},
+     {"mode": "edge"}, 18),
+    ("pad-reflect", "Pad", {"x": X}, {"p": np.array([0, 0, 2, 1, 0, 0, 1, 3], np.int64)},
+     {"mode": "reflect"}, 18),
+]
+
+XT, XT1 = f32(1, 4, 5, 6), f32(2, 4, 7)
+CASES += [
+    ("convtranspose-plain", "ConvTranspose", {"x": XT, "w": f32(4, 3, 3, 3)}, {}, {}, 18),
+    ("convtranspose-stride-pads-outpad", "ConvTranspose", {"x": XT, "w": f32(4, 3, 3, 2)},
+     {"b": f32(3)}, {"strides": [2, 3], "pads": [1, 0, 1, 1], "output_padding": [1, 0]}, 18),
+    ("convtranspose-group-dilated", "ConvTranspose", {"x": XT}, {"w": f32(4, 2, 3, 3)},
+     {"group": 2, "dilations": [2, 1], "strides": [2, 2]}, 18),
+    ("convtranspose-runtime-weights-group", "ConvTranspose", {"x": XT, "w": f32(4, 2, 2, 3)}, {},
+     {"group": 2, "strides": [2, 1], "pads": [0, 1, 1, 1]}, 18),
+    ("convtranspose-1d", "ConvTranspose", {"x": XT1, "w": f32(4, 5, 3)}, {},
+     {"strides": [2], "pads": [1, 0]}, 18),
+    ("convtranspose-output-shape", "ConvTranspose", {"x": XT, "w": f32(4, 3, 3, 3)}, {},
+     {"strides": [2, 2], "output_shape": [10, 12]}, 18),
+    ("convtranspose-same-upper", "ConvTranspose", {"x": XT, "w": f32(4, 3, 3, 3)}, {},
+     {"strides": [2, 2], "auto_pad": "SAME_UPPER"}, 18),
+    ("convtranspose-same-lower", "ConvTranspose", {"x": XT, "w": f32(4, 3, 4, 4)}, {},
+     {"strides": [2, 2], "auto_pad": "SAME_LOWER"}, 18),
+]
+_SCALES = {"roi": None, "scales": np.array([1, 1, 2, 1.5], np.float32)}
+_SIZES = {"roi": None, "scales": None, "sizes": np.array([1, 4, 9, 4], np.int64)}
+for _id, _mode, _extra in [
+    ("nearest-asymmetric-floor", "nearest", {"coordinate_transformation_mode": "asymmetric",
+                                             "nearest_mode": "floor"}),
+    ("nearest-default", "nearest", {}),
+    ("linear-half-pixel", "linear", {}),
+    ("linear-align-corners", "linear", {"coordinate_transformation_mode": "align_corners"}),
+    ("linear-pytorch-half-pixel", "linear",
+     {"coordinate_transformation_mode": "pytorch_half_pixel"}),
+]:
+    CASES.append((f"resize-{_id}", "Resize", {"x": XT}, _SCALES,
+                  {"mode": _mode, "order": ["x", "roi", "scales"], **_extra}, 18))
+for _mode in ("nearest", "linear"):
+    CASES.append((f"resize-sizes-{_mode}", "Resize", {"x": XT}, _SIZES,
+                  {"mode": _mode, "order": ["x", "roi", "scales", "sizes"]}, 18))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_op_agrees_with_onnxruntime(case) -> None:
+    _, op, runtime, const, attrs, opset = case
+    check(make_model(op, runtime, const, opset=opset, **dict(attrs)), runtime)
+
+
+def test_conv_is_one_graph_conv_with_a_channel_bias() -> None:
+    model = make_model("Conv", {"x": X}, {"w": f32(6, 4, 3, 3), "b": f32(6)}, pads=[1, 1, 1, 1])
+    text = print_module(import_onnx(model))
+    assert text.count("graph.conv") == 1
+    assert "graph.broadcast" in text and "dims = [1]" in text
+    pool = print_module(import_onnx(make_model("MaxPool", {"x": X}, {}, kernel_shape=[2, 2])))
+    assert 'graph.pool %x kind = "max"' in pool
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_conv_and_pool_agree_with_onnxruntime(seed: int) -> None:
+    """Property test: random shapes, strides, pads, dilations and groups."""
+    r = np.random.default_rng(100 + seed)
+    spatial = int(r.integers(1, 3))
+    group = int(r.choice([1, 2, 3]))
+    c, f = group * int(r.integers(1, 4)), group * int(r.integers(1, 3))
+    size = [int(r.integers(4, 10)) for _ in range(spatial)]
+    kernel = [int(r.integers(1, 4)) for _ in range(spatial)]
+    strides = [int(r.integers(1, 4)) for _ in range(spatial)]
+    dilations = [int(r.integers(1, 3)) for _ in range(spatial)]
+    pads = [int(r.integers(0, 3)) for _ in range(2 * spatial)]
+    pads = [min(p, k - 1) for p, k in zip(pads, kernel * 2)]  # ORT rejects pad >= kernel in pools
+    x = r.standard_normal([int(r.integers(1, 3)), c, *size]).astype(np.float32)
+    w = r.standard_normal([f, c // group, *kernel]).astype(np.float32)
+    check(make_model("Conv", {"x": x, "w": w}, {}, group=group, strides=strides,
+                     dilations=dilations, pads=pads), {"x": x, "w": w})
+    ceil = int(r.integers(0, 2))
+    check(make_model("MaxPool", {"x": x}, {}, kernel_shape=kernel, strides=strides,
+                     dilations=dilations, pads=pads, ceil_mode=ceil), {"x": x})
+    check(make_model("AveragePool", {"x": x}, {}, kernel_shape=kernel, strides=strides,
+                     pads=pads, ceil_mode=ceil, count_include_pad=int(r.integers(0, 2))),
+          {"x": x})
+
+
+# -- errors -----------------------------------------------------------------------------------
+
+def _bad(op: str, runtime, const=None, **attrs) -> onnx.ModelProto:
+    return make_model(op, runtime, const or {}, **attrs)
+
+
+@pytest.mark.parametrize("model, message", [
+    (_bad("Conv", {"x": f32(1, 6, 8, 8), "w": f32(8, 2, 3, 3)}, group=4),
+     r"divisible by group 4 \(node 'node_conv'\)"),
+    (_bad("Conv", {"x": f32(1, 4, 3, 3), "w": f32(8, 4, 5, 5)}),
+     r"kernel extent 5 .* larger than the padded input 3 .*\(node 'node_conv'\)"),
+    (_bad("Conv", {"x": X, "w": f32(6, 4, 3, 3)}, auto_pad="SAME_MIDDLE"),
+     r"unknown auto_pad 'SAME_MIDDLE' .*\(node 'node_conv'\)"),
+    (_bad("Conv", {"x": f32(1, 2, 4, 4, 4), "w": f32(2, 2, 1, 1, 1)}),
+     r"Conv with 3 spatial dims is not supported .*\(node 'node_conv'\)"),
+    (_bad("MaxPool", {"x": f32(1, 2, 3, 3)}, kernel_shape=[5, 5]),
+     r"kernel extent 5 .*\(node 'node_maxpool'\)"),
+    (make_model("MaxPool", {"x": X}, {}, n_outputs=2, kernel_shape=[2, 2]),
+     r"MaxPool's Indices output is unsupported \(node 'node_maxpool'\)"),
+    (_bad("Pad", {"x": X}, {"p": np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64)}, mode="wrap"),
+     r"Pad mode 'wrap' is not supported .*\(node 'node_pad'\)"),
+])
+def test_bad_models_get_located_errors(model, message) -> None:
+    with pytest.raises(OnnxImportError, match=message):
+        import_onnx(model)
+
+
+def test_graph_ops_are_registered() -> None:
+    assert {graph.ConvOp, graph.PoolOp} <= set(graph.Graph.operations)
