@@ -55,6 +55,7 @@ from pathlib import Path
 
 import numpy as np
 
+from fusionopt.corpus import model_stem
 from fusionopt.iree_tools import compile_vmfb, flow_dispatch_names, save_inputs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -69,7 +70,10 @@ WORK_CLASSES = {
     "reduction": ("reduction", "softmax"),
     "copy": ("slow_memcpy",),
 }
-_NAME = re.compile(r"_dispatch_\d+_(?P<root>[a-z_]+?)(?:_(?P<shape>\d+(?:x\d+)*)(?=x[a-z]|_|$).*)?$")
+# A root may hold digits (`conv_2d_nchw_fchw`, `depthwise_conv_2d_nchw_chw`: the linalg op's
+# name when IREE keeps our region's root): the shape is the first `_N(xN)*` followed by a type.
+_NAME = re.compile(r"_dispatch_\d+_(?P<root>[a-z][a-z0-9_]*?)(?:_(?P<shape>\d+(?:x\d+)*)(?=x[a-z]|_|$).*)?$")
+NAMED_CONV_PREFIXES = ("conv_", "depthwise_conv_", "pooling_")
 
 
 # ---- dispatch names ------------------------------------------------------------------------
@@ -88,6 +92,8 @@ def work_class(root: str) -> str:
     for cls, roots in WORK_CLASSES.items():
         if root in roots:
             return cls
+    if root.startswith(NAMED_CONV_PREFIXES):
+        return "reduction" if root.startswith("pooling_") else "contraction"
     return "elementwise"  # elementwise*, elementwise_broadcast, generic, transpose, ...
 
 
@@ -114,13 +120,13 @@ class Build:
 def build_variant(model: str, variant: str, work: Path) -> Build:
     source = variant_source(model, variant, work)
     flags = variant_flags(variant, "llvm-cpu")
-    vmfb = compile_vmfb(source, work / f"{model}.{variant}.vmfb", flags)
+    vmfb = compile_vmfb(source, work / f"{model_stem(model)}.{variant}.vmfb", flags)
     return Build(model, variant, vmfb, flow_dispatch_names(source, flags))
 
 
 def profile_build(build: Build, inputs: list[Path], iterations: int, work: Path) -> dict[str, dict]:
     """Run the profiled benchmark once; `iree-profile` rows by dispatch name."""
-    prof = work / f"{build.model}.{build.variant}.ireeprof"
+    prof = work / f"{model_stem(build.model)}.{build.variant}.ireeprof"
     cmd = [
         "iree-benchmark-module", f"--module={build.vmfb}", f"--function={FUNCTION}",
         "--device=local-sync", f"--benchmark_min_time={iterations}x",
@@ -161,7 +167,7 @@ class SiteRow:
 def profile_model(model: str, work: Path, iterations: int, repeat: int, variants=VARIANTS) -> list[SiteRow]:
     """All call sites of `variants`, the variants interleaved `repeat` times."""
     builds = {v: build_variant(model, v, work) for v in variants}
-    inputs = save_inputs(model_inputs(model), work / f"{model}.inputs")
+    inputs = save_inputs(model_inputs(model), work / f"{model_stem(model)}.inputs")
     rows: list[SiteRow] = []
     for r in range(repeat):
         for build in builds.values():
@@ -281,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
 def keep_ours(work: Path, dest: Path, models: list[str]) -> None:
     """Leave the profiled `M.ours.mlir` next to the rows: the fit must see these regions."""
     for model in models:
-        source, target = work / f"{model}.ours.mlir", dest / f"{model}.ours.mlir"
+        source, target = work / f"{model_stem(model)}.ours.mlir", dest / f"{model_stem(model)}.ours.mlir"
         if source.resolve() != target.resolve():
             shutil.copyfile(source, target)
 

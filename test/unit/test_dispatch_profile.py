@@ -133,3 +133,12 @@ def test_profiled_call_sites_pair_with_our_regions(tmp_path):
     samples = fit.match_sites("two", rows, [k for k in kernel_costs(func) if k.kind == "dispatch"])
     assert [s.kernel.work for s in samples] == ["elementwise", "contraction"]
     assert "matmul" in samples[1].dispatch
+
+
+def test_named_conv_roots_keep_their_digits_and_match_irees_conv_names():
+    ours = "main_graph_dispatch_1_conv_2d_nchw_fchw_1x16x32x32x3x3x3_f32"
+    iree = "main_graph_dispatch_3_conv_16x32x32x3x3x3_f32"
+    assert dp.parse_dispatch_name(ours) == ("conv_2d_nchw_fchw", "1x16x32x32x3x3x3")
+    assert dp.work_key(*dp.parse_dispatch_name(ours)) == dp.work_key(*dp.parse_dispatch_name(iree))
+    depthwise = "main_graph_dispatch_2_depthwise_conv_2d_nchw_chw_1x32x32x16x3x3_f32"
+    assert dp.work_key(*dp.parse_dispatch_name(depthwise)) == "contraction 32x32x16x3x3"
