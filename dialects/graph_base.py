@@ -9,7 +9,7 @@ IRDL's message for a shape mismatch ("expected from variable 'T'") does not say 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -159,15 +159,24 @@ def graph_op_definition(cls):
     return cls
 
 
+# Who supplies the graph ops' canonicalization patterns: installed by whoever assembles the
+# compiler (`fusionopt.registry` installs the graph passes' patterns), so the dialect never
+# imports the transforms that rewrite it (MLIR keeps the patterns with the dialect; here they
+# live with the passes that share them, and the dependency points one way).
+_canonicalization_provider: Callable[[type[Operation]], tuple[RewritePattern, ...]] | None = None
+
+
+def set_canonicalization_provider(provider: Callable[[type[Operation]], tuple[RewritePattern, ...]]) -> None:
+    global _canonicalization_provider
+    _canonicalization_provider = provider
+
+
 class GraphCanonicalization(HasCanonicalizationPatternsTrait):
-    """Hooks graph ops into upstream `canonicalize`. The patterns live with the passes
-    (`fusionopt.transforms.graph.graph_canonicalization_patterns`), imported on first use so the
-    dialect never imports transforms."""
+    """Hooks graph ops into upstream `canonicalize` through the installed provider (none
+    installed: no patterns, as for an op without canonicalizers)."""
 
     def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
-        from fusionopt.transforms.graph.graph_canonicalization_patterns import patterns_for
-
-        return patterns_for(op)
+        return _canonicalization_provider(op) if _canonicalization_provider is not None else ()
 
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:

@@ -125,10 +125,23 @@ PIPELINES["graph-to-dispatch"] = Pipeline(
 )
 
 
+def _graph_patterns(op: type) -> tuple:
+    """The graph ops' canonicalization patterns (they live with the graph passes)."""
+    return importlib.import_module("fusionopt.transforms.graph.graph_canonicalization_patterns").patterns_for(op)
+
+
+def _load_graph_dialect() -> Dialect:
+    """The graph dialect, with its canonicalization patterns installed (the dialect does not
+    import the transforms that provide them)."""
+    importlib.import_module("fusionopt.dialects.graph_base").set_canonicalization_provider(_graph_patterns)
+    return importlib.import_module("fusionopt.dialects.graph").Graph
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     dialects = dict(xdsl_dialects())
     for name, (module, attr) in _DIALECT_MODULES.items():
         dialects[name] = _lazy(module, attr)  # type: ignore[assignment]
+    dialects["graph"] = _load_graph_dialect
     return dialects
 
 
