@@ -36,7 +36,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from xdsl.parser.generic_parser import ParserState
 
 from fusionopt.constraint_messages import explain_parse_failure
-from fusionopt.diagnostics import Diagnostic, FusionError, SourceLoc, note_wrapped_exception
+from fusionopt.diagnostics import Diagnostic, FusionError, SourceLoc, location_of, note_wrapped_exception
 from fusionopt.dialects.dense import CompactDenseParserMixin  # splats stay one element
 
 _UNDEFINED_VALUES_PREFIX = "values used but not defined"
@@ -48,6 +48,15 @@ class _SafeLexer(MLIRLexer):
     Possessive quantifiers accept exactly the same strings."""
 
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+
+class PriorUseMismatch(ParseError):
+    """An operand used with another type than where it was defined or first used: MLIR's
+    wording, and a note at that earlier place."""
+
+    def __init__(self, span: Span, msg: str, prior: SourceLoc | None):
+        super().__init__(span, msg)
+        self.prior = prior
 
 
 class LocatingParser(CompactDenseParserMixin, Parser):
@@ -196,7 +205,26 @@ class LocatingParser(CompactDenseParserMixin, Parser):
         name = operand.operand_name
         if name not in self.ssa_values and name not in self.first_use:
             self.first_use[name] = operand.span
+        prior = self._prior_type_and_loc(operand)
+        if prior is not None and prior[0] != type:
+            raise PriorUseMismatch(operand.span, f"use of value '%{name}' expects different type than prior "
+                                   f"uses: '{type}' vs '{prior[0]}'", prior[1])
         return super().resolve_operand(operand, type)
+
+    def _prior_type_and_loc(self, operand: UnresolvedOperand):
+        """(type, where) of the value `operand` names, as defined or first used before; None
+        when it is new. `where` is the defining op, or the first use of a forward reference."""
+        name, index = operand.operand_name, operand.index
+        if name in self.ssa_values:
+            values = self.ssa_values[name]
+            if index >= len(values):
+                return None
+            owner = values[index].owner
+            return values[index].type, location_of(owner) if isinstance(owner, Operation) else None
+        forward = self.forward_ssa_references.get(name, {}).get(index)
+        if forward is None or name not in self.first_use:
+            return None
+        return forward.type, self.source_loc(self.first_use[name].start)
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         if self._current_token.kind == MLIRTokenKind.EOF:
@@ -225,6 +253,8 @@ class LocatingParser(CompactDenseParserMixin, Parser):
         else:  # a nested parser over other text (e.g. an attribute string): no reliable position
             loc = self.source_loc(self._current_token.span.start)
         message = _clean_message(err.msg)
+        if isinstance(err, PriorUseMismatch) and err.prior is not None:
+            return FusionError(message, loc, [Diagnostic("note", "prior use here", err.prior)])
         return self._unbalanced_brace_error(message, err.span.start) or FusionError(message, loc)
 
     def _unbalanced_brace_error(self, message: str, pos: int) -> FusionError | None:

@@ -28,7 +28,8 @@ from fusionopt.locations import parse_module_located
 from fusionopt.output_file import OutputFile
 from fusionopt.opt_args import UsageError, format_pass_list, parse_command_line
 from fusionopt.pass_statistics import PassStatistics
-from fusionopt.pass_runner import InternalError, PassTimer, RunOptions, progress_stream, run_passes
+from fusionopt.pass_runner import InternalError, PassTimer, RunOptions, run_passes
+from fusionopt.progress import progress_stream
 from fusionopt.pipeline_spec import unknown_pass_message, build_passes, parse_pipeline
 from fusionopt.verify_diagnostics import check_diagnostics, parse_expectations
 

@@ -23,6 +23,7 @@ from fusionopt import pass_statistics
 from fusionopt.pass_statistics import PassStatistics
 from fusionopt.diagnostics import Diagnostic, FusionError, location_of
 from fusionopt.ir_io import print_module, verify_module
+from fusionopt.progress import Progress
 
 
 class InternalError(Exception):
@@ -76,40 +77,6 @@ class RunOptions:
     progress: TextIO | None = None  # a terminal for the progress line (None: off; see Progress)
 
 
-class Progress:
-    """`[k/n] pass-name  t s` on one terminal line, once a run has taken PROGRESS_AFTER seconds.
-
-    Long pipelines on big models take tens of seconds; a line that says which pass is running
-    tells the user the tool is alive. Only on a terminal (`progress_stream()`): never in pipes,
-    files or tests, where it would be noise. The line is erased when the run ends.
-    """
-
-    PROGRESS_AFTER = 2.0
-
-    def __init__(self, stream: TextIO | None, total: int):
-        self.stream, self.total = stream, total
-        self.start = time.perf_counter()
-        self.shown = False
-
-    def before(self, index: int, name: str) -> None:
-        elapsed = time.perf_counter() - self.start
-        if self.stream is None or elapsed < self.PROGRESS_AFTER:
-            return
-        self.stream.write(f"\r\033[K[{index + 1}/{self.total}] {name}  {elapsed:.1f} s")
-        self.stream.flush()
-        self.shown = True
-
-    def done(self) -> None:
-        if self.shown and self.stream is not None:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-
-
-def progress_stream() -> TextIO | None:
-    """stderr when it is a terminal (the only place a progress line belongs), else None."""
-    return sys.stderr if sys.stderr.isatty() else None
-
-
 def _dump(module: ModuleOp, when: str, pass_name: str, options: RunOptions) -> None:
     stream = options.dump_stream or sys.stderr
     stream.write(f"// -----// IR Dump {when} {pass_name} //----- //\n")
@@ -121,7 +88,7 @@ def run_passes(passes: list[ModulePass], ctx: Context, module: ModuleOp, options
     progress = Progress(options.progress, len(passes))
     try:
         for index, module_pass in enumerate(passes):
-            progress.before(index, module_pass.name)
+            progress.step(index, module_pass.name)
             _run_one(module_pass, ctx, module, options)
     finally:
         progress.done()

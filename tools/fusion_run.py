@@ -44,6 +44,7 @@ import numpy as np  # noqa: E402
 from fusionopt.cli import ToolArgumentParser, run_tool  # noqa: E402
 from fusionopt.diagnostics import FusionError, location_of  # noqa: E402
 from fusionopt.interpreter import FAMILIES, family_inputs, find_entry, run_function  # noqa: E402
+from fusionopt.progress import progress_stream  # noqa: E402
 from fusionopt.interpreter.compare import (  # noqa: E402
     DEFAULT_ATOL,
     DEFAULT_RTOL,
@@ -183,7 +184,8 @@ def _run_sets(args, module, func_op, other, input_sets, save: OutputFile | None)
     ok = True
     for i, (label, inputs) in enumerate(input_sets):
         # with --compare, FILE runs in its own precision: its float64 run is the reference
-        results = run_function(module, inputs, func_op, float64=args.reference == "f64" and other is None)
+        results = run_function(module, inputs, func_op, float64=args.reference == "f64" and other is None,
+                               progress=progress_stream())
         if save is not None and i == 0:
             save_results(save, results)
         if other is None:

@@ -21,6 +21,7 @@ from fusionopt.cli import (
 )
 from fusionopt.diagnostics import FusionError
 from fusionopt.importers.onnx_import import WEIGHT_MODES, import_onnx
+from fusionopt.progress import progress_stream
 from fusionopt.ir_io import print_module
 from fusionopt.output_file import OutputFile
 
@@ -48,7 +49,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     output = None
     try:
         output = OutputFile(args.output)  # an unwritable output fails before the import
-        module = import_onnx(args.import_onnx, weights=args.weights)
+        module = import_onnx(args.import_onnx, weights=args.weights, progress=progress_stream())
         output.commit(print_module(module, debuginfo=args.debuginfo))
     except FusionError as err:
         print(err.format(), file=sys.stderr)

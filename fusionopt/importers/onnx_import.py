@@ -25,6 +25,8 @@ Errors (unsupported op, dynamic shape, non-constant shape operand) raise `OnnxIm
 
 from __future__ import annotations
 
+from typing import TextIO
+
 import re
 from pathlib import Path
 
@@ -49,6 +51,7 @@ from fusionopt.importers.onnx_ops import HANDLERS as ELEMENTWISE_HANDLERS
 from fusionopt.importers.onnx_ops_cnn import HANDLERS as CNN_HANDLERS
 from fusionopt.importers.onnx_ops_nn import HANDLERS as NN_HANDLERS
 from fusionopt.importers.onnx_ops_resample import HANDLERS as RESAMPLE_HANDLERS
+from fusionopt.progress import Progress
 
 HANDLERS = {**ELEMENTWISE_HANDLERS, **NN_HANDLERS, **CNN_HANDLERS, **RESAMPLE_HANDLERS}
 SUPPORTED_OPS = tuple(sorted(HANDLERS))
@@ -69,12 +72,15 @@ def load_model(model_or_path: ModelProto | str | Path) -> ModelProto:
         raise OnnxImportError(f"could not read ONNX model '{model_or_path}': {err}") from None
 
 
-def import_onnx(model_or_path: ModelProto | str | Path, weights: str = "inline") -> ModuleOp:
-    """The model as a verified `builtin.module` holding `func.func @main_graph`."""
+def import_onnx(
+    model_or_path: ModelProto | str | Path, weights: str = "inline", *, progress: TextIO | None = None
+) -> ModuleOp:
+    """The model as a verified `builtin.module` holding `func.func @main_graph`. `progress`: a
+    terminal for the node-by-node progress line (`fusionopt.progress`), None for none."""
     if weights not in WEIGHT_MODES:
         raise OnnxImportError(f"weights must be one of {', '.join(WEIGHT_MODES)}, got '{weights}'")
     model = _infer_shapes(load_model(model_or_path))
-    return GraphImporter(model, weights).run()
+    return GraphImporter(model, weights, progress).run()
 
 
 def _infer_shapes(model: ModelProto) -> ModelProto:
@@ -128,7 +134,8 @@ def _is_ceil_mode_pool(node: NodeProto | None) -> bool:
 class GraphImporter:
     """Builds `@main_graph` node by node (ONNX graphs are topologically sorted)."""
 
-    def __init__(self, model: ModelProto, weights: str):
+    def __init__(self, model: ModelProto, weights: str, progress: TextIO | None = None):
+        self.progress = progress
         self.graph = model.graph
         self.opset = default_opset(model)
         self.weights = weights
@@ -151,8 +158,13 @@ class GraphImporter:
         for name, tensor in initializers.items():
             if name not in ctx.values:
                 ctx.values[name] = numpy_helper.to_array(tensor)
-        for node in self.graph.node:
-            self.import_node(ctx, node)
+        progress = Progress(self.progress, len(self.graph.node))
+        try:
+            for index, node in enumerate(self.graph.node):
+                progress.step(index, f"{node.op_type} {node.name}")
+                self.import_node(ctx, node)
+        finally:
+            progress.done()
         ctx.node = None
         results = [self._output(ctx, o) for o in self.graph.output]
         block.add_op(func.ReturnOp(*results))

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
@@ -23,6 +23,7 @@ from xdsl.utils.exceptions import InterpretationError
 from fusionopt.diagnostics import FusionError, location_of
 from fusionopt.interpreter.input_families import DEFAULT_INT_RANGE, family_inputs
 from fusionopt.interpreter.values import UnsupportedValue, compute_float64, element_dtype, storage_dtype
+from fusionopt.progress import Progress
 
 _ENTRY_NAMES = ("main", "main_graph")
 
@@ -50,6 +51,23 @@ class _OpTracker(Interpreter.Listener):
 
     def did_interpret_op(self, op: Operation, results: tuple[Any, ...]) -> None:
         self.active.pop()
+
+
+class _ProgressListener(Interpreter.Listener):
+    """Reports each top-level op of the entry function as it starts (fusionopt.progress)."""
+
+    def __init__(self, func_op: FuncOp, stream: TextIO):
+        ops = list(func_op.body.block.ops)
+        self.position = {id(op): i for i, op in enumerate(ops)}
+        self.progress = Progress(stream, len(ops))
+
+    def will_interpret_op(self, op: Operation, args: tuple[Any, ...]) -> None:
+        index = self.position.get(id(op))
+        if index is not None:
+            self.progress.step(index, op.name)
+
+    def did_interpret_op(self, op: Operation, results: tuple[Any, ...]) -> None:
+        pass
 
 
 def make_interpreter(module: ModuleOp) -> Interpreter:
@@ -104,14 +122,19 @@ def check_inputs(func_op: FuncOp, inputs: Sequence[Any]) -> list[Any]:
 
 
 def run_function(
-    module: ModuleOp, inputs: Sequence[Any], entry: str | FuncOp | None = None, *, float64: bool = False
+    module: ModuleOp, inputs: Sequence[Any], entry: str | FuncOp | None = None, *, float64: bool = False,
+    progress: TextIO | None = None,
 ) -> list[np.ndarray]:
     """Execute the entry function on `inputs`; returns one contiguous array per result.
 
     `float64=True` is the reference run: every float type computes as float64 (inputs and
-    constants rounded to their declared type, then widened; see `values.compute_float64`)."""
+    constants rounded to their declared type, then widened; see `values.compute_float64`).
+    `progress`: a terminal for the op-by-op progress line (`fusionopt.progress`), None for none."""
     func_op = entry if isinstance(entry, FuncOp) else find_entry(module, entry)
     interpreter = make_interpreter(module)
+    listener = _ProgressListener(func_op, progress) if progress is not None else None
+    if listener is not None:
+        interpreter.listeners = (*interpreter.listeners, listener)
     try:
         with compute_float64(float64), np.errstate(all="ignore"):  # IEEE inf/NaN, int wraparound
             args = tuple(check_inputs(func_op, inputs))
@@ -121,6 +144,9 @@ def run_function(
     except Exception as err:  # noqa: BLE001 - xDSL re-raises an op's failure with the IR as a note
         active = interpreter.listeners[0].active
         raise _as_user_error(err, active[-1] if active else None) from err
+    finally:
+        if listener is not None:
+            listener.progress.done()
     return [np.array(r) for r in results]
 
 

@@ -104,7 +104,7 @@ def test_tensor_update_result_must_be_tied_to_target():
     ("body", "message"),
     [
         ("%0 = flow.tensor.reshape %a : tensor<4x8xf32> -> tensor<30xf32>", "preserve the number"),
-        ("%0 = flow.tensor.splat %s : tensor<4xi32>", "used with type i32"),
+        ("%0 = flow.tensor.splat %s : tensor<4xi32>", "expects different type than prior uses: 'i32' vs 'f32'"),
         (
             "%c = arith.constant 0 : index\n"
             "%0 = flow.tensor.slice %a[%c for %c] : tensor<4x8xf32> -> tensor<1x1xf32>",

@@ -42,3 +42,26 @@ func.func @generic_addi(%a: f32) -> f32 {
 // CHECK: mlir-messages.mlir:[[# @LINE + 1]]:37: note: this '{' is never closed
 func.func @unclosed(%a: f32) -> f32 {
   func.return %a : f32
+
+// -----
+
+// A value used with another type than its definition: MLIR's words, and a note at the definition.
+// CHECK: mlir-messages.mlir:[[# @LINE + 4]]:19: error: use of value '%b' expects different type than prior uses: 'i32' vs 'f32'
+// CHECK: mlir-messages.mlir:[[# @LINE + 2]]:3: note: prior use here
+func.func @type_differs_from_definition(%a: f32) -> i32 {
+  %b = arith.addf %a, %a : f32
+  %c = arith.addi %b, %b : i32
+  func.return %c : i32
+}
+
+// -----
+
+// A forward reference used with two types: the note points at the first use.
+// CHECK: mlir-messages.mlir:[[# @LINE + 4]]:20: error: use of value '%x' expects different type than prior uses: 'i64' vs 'i32'
+// CHECK: mlir-messages.mlir:[[# @LINE + 2]]:20: note: prior use here
+func.func @type_differs_from_first_use() {
+  %c0 = arith.addi %x, %x : i32
+  %c1 = arith.addi %x, %x : i64
+  %x = arith.constant 1 : i32
+  func.return
+}

@@ -41,7 +41,7 @@ func.func @syntax(%a: f32) -> f32 {
 // -----
 
 func.func @type_mismatch(%a: f32) -> f32 {
-  // expected-error@+1 {{operand is used with type f64, but has been previously used or defined with type f32}}
+  // expected-error@+1 {{use of value '%a' expects different type than prior uses: 'f64' vs 'f32'}}
   %0 = arith.mulf %a, %a : f64
   func.return %0 : f32
 }
