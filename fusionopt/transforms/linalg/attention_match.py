@@ -1,0 +1,384 @@
+"""Recognising decomposed attention in linalg for `linalg-raise-attention`: QK^T (x scale)
+(+ mask) -> max / exp / sum / div softmax -> .V, as torch-mlir and our ONNX importer emit it
+after unit-reshape and transpose folding (the pass module's docstring has the whole rule)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    TensorType,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+
+from fusionopt.dialects.iree_linalg_ext import classify_dims
+from fusionopt.transforms.common import dispatch_utils as du
+
+# ---- small matchers ---------------------------------------------------------------------------
+
+
+def owner_op(value: SSAValue) -> Operation | None:
+    owner = value.owner
+    return owner if isinstance(owner, Operation) else None
+
+
+def use_count(value: SSAValue) -> int:
+    return du.use_count(value)
+
+
+def payload_ops(op: Operation) -> list[Operation]:
+    return list(op.regions[0].block.ops)
+
+
+def float_constant(value: SSAValue) -> float | None:
+    op = owner_op(value)
+    if op is not None and op.name == "arith.constant":
+        attr = op.properties.get("value") or op.attributes.get("value")
+        if isinstance(attr, FloatAttr):
+            return float(attr.value.data)
+    return None
+
+
+def _is_fill_of(value: SSAValue, accept) -> bool:
+    op = owner_op(value)
+    if op is None or op.name != "linalg.fill":
+        return False
+    c = float_constant(op.operands[0])
+    return c is not None and accept(c)
+
+
+def all_dims(m: AffineMap) -> list[int] | None:
+    if not all(isinstance(e, AffineDimExpr) for e in m.results):
+        return None
+    return [e.position for e in m.results]  # type: ignore[attr-defined]
+
+
+def _drop_dim_map(rank: int, kd: int) -> AffineMap:
+    return AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank) if d != kd))
+
+
+def _is_mul_add_contraction(op: Operation | None) -> bool:
+    """A 2-input contraction whose body is exactly out + a * b (named matmuls included)."""
+    if op is None or not du.is_contraction(op) or len(du.dps_inputs(op)) != 2 or len(op.results) != 1:
+        return False
+    if op.name == "linalg.generic":
+        ops = payload_ops(op)
+        if [o.name for o in ops] != ["arith.mulf", "arith.addf", "linalg.yield"]:
+            return False
+        a, b, out = op.regions[0].block.args
+        mul, add, yld = ops
+        if set(mul.operands) != {a, b} or set(add.operands) != {out, mul.results[0]}:
+            return False
+        if yld.operands[0] is not add.results[0]:
+            return False
+    maps = du.indexing_maps(op)
+    if any(all_dims(m) is None for m in maps):
+        return False
+    return _is_fill_of(du.dps_inits(op)[0], lambda c: c == 0.0)
+
+
+def _row_reduction(op: Operation | None, rank: int) -> int | None:
+    """The single reduced dim `kd` of a generic reading a rank-`rank` input through the identity
+    and writing (each output) through the identity minus kd; None otherwise."""
+    if op is None or op.name != "linalg.generic":
+        return None
+    kinds = du.iterator_kinds(op)
+    reduced = [d for d, k in enumerate(kinds) if k == "reduction"]
+    if len(kinds) != rank or len(reduced) != 1:
+        return None
+    kd = reduced[0]
+    maps = du.indexing_maps(op)
+    n_in = len(du.dps_inputs(op))
+    if not all(du.is_identity_map(m) for m in maps[:n_in]):
+        return None
+    if not all(m == _drop_dim_map(rank, kd) for m in maps[n_in:]):
+        return None
+    return kd
+
+
+def _elementwise_rows(op: Operation | None, rank: int, kd: int) -> bool:
+    """A 2-input all-parallel generic: input 0 identity, input 1 the rows (identity minus kd)."""
+    if op is None or op.name != "linalg.generic" or len(du.dps_inputs(op)) != 2 or len(op.results) != 1:
+        return False
+    maps = du.indexing_maps(op)
+    return (
+        du.is_all_parallel(op)
+        and len(maps) == 3
+        and du.is_identity_map(maps[0])
+        and maps[1] == _drop_dim_map(rank, kd)
+        and du.is_identity_map(maps[2])
+    )
+
+
+def _body_is(op: Operation, names: list[str]) -> bool:
+    return [o.name for o in payload_ops(op)] == names
+
+
+# ---- the match ---------------------------------------------------------------------------------
+
+
+@dataclass
+class AttentionMatch:
+    qk: Operation
+    x: Operation
+    mx: Operation
+    e: Operation
+    s: Operation
+    p: Operation
+    collapse: Operation | None
+    pv: Operation
+    query: SSAValue
+    key: SSAValue
+    value: SSAValue
+    scale: float
+    mask: SSAValue | None
+    mask_dims: list[int | None]  # per mask tensor dim: attention dim, or None (unit, dropped)
+    maps: dict[str, AffineMap] = field(default_factory=dict)
+
+
+def _scale_and_mask(x: Operation, qk_value: SSAValue) -> tuple[float, SSAValue | None] | None:
+    """x's body as qk * C + m, m + qk * C, qk * C, C * qk, qk + m or m + qk."""
+    block = x.regions[0].block
+    ins = du.dps_inputs(x)
+    args = block.args[: len(ins)]
+    qk_arg = args[list(ins).index(qk_value)]
+    other = [a for a, v in zip(args, ins) if v is not qk_value]
+    if len(other) > 1:
+        return None
+    ops = payload_ops(x)
+    yielded = ops[-1].operands[0]
+    # constants defined in the body are allowed, nothing else
+    compute = [o for o in ops[:-1] if o.name != "arith.constant"]
+    scale = 1.0
+    mask_arg = None
+    if len(compute) == 2 and [o.name for o in compute] == ["arith.mulf", "arith.addf"]:
+        mul, add = compute
+        if add.results[0] is not yielded or mul.results[0] not in add.operands:
+            return None
+        mask_arg = [v for v in add.operands if v is not mul.results[0]]
+        scaled = mul
+    elif len(compute) == 1 and compute[0].name == "arith.mulf":
+        scaled = compute[0]
+        if scaled.results[0] is not yielded:
+            return None
+    elif len(compute) == 1 and compute[0].name == "arith.addf":
+        add = compute[0]
+        if add.results[0] is not yielded or qk_arg not in add.operands:
+            return None
+        mask_arg = [v for v in add.operands if v is not qk_arg]
+        scaled = None
+    else:
+        return None
+    if scaled is not None:
+        if qk_arg not in scaled.operands:
+            return None
+        c_val = [v for v in scaled.operands if v is not qk_arg]
+        c = float_constant(c_val[0]) if len(c_val) == 1 else None
+        if c is None:
+            return None
+        scale = c
+    if mask_arg is not None:
+        if len(mask_arg) != 1 or not other or mask_arg[0] is not other[0]:
+            return None
+        return scale, ins[list(args).index(other[0])]
+    if other:
+        return None
+    return scale, None
+
+
+def match_attention(pv: Operation) -> AttentionMatch | None:
+    if not _is_mul_add_contraction(pv):
+        return None
+    pv_maps = du.indexing_maps(pv)
+    kinds = du.iterator_kinds(pv)
+    for p_index in (0, 1):
+        found = _match_from(pv, p_index, pv_maps, kinds)
+        if found is not None:
+            return found
+    return None
+
+
+def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds: list[str]) -> AttentionMatch | None:
+    p_value = du.dps_inputs(pv)[p_index]
+    v_value = du.dps_inputs(pv)[1 - p_index]
+    if use_count(p_value) != 1:
+        return None
+    collapse = None
+    src = owner_op(p_value)
+    if src is not None and src.name == "tensor.collapse_shape":
+        collapse = src
+        p_value = src.operands[0]
+        if use_count(p_value) != 1:
+            return None
+        src = owner_op(p_value)
+    p = src
+    if p is None or p.name != "linalg.generic" or len(p.results) != 1:
+        return None
+    t_type = p.results[0].type
+    assert isinstance(t_type, TensorType)
+    t_shape = list(t_type.get_shape())
+    rank = len(t_shape)
+    # p = e / s
+    e_value, s_value = du.dps_inputs(p) if len(du.dps_inputs(p)) == 2 else (None, None)
+    if e_value is None:
+        return None
+    s = owner_op(s_value)
+    kd = _row_reduction(s, rank + 0) if s is not None and len(du.dps_inputs(s)) == 1 else None
+    if kd is None or not _elementwise_rows(p, rank, kd) or not _body_is(p, ["arith.divf", "linalg.yield"]):
+        return None
+    div = payload_ops(p)[0]
+    pa = p.regions[0].block.args
+    if list(div.operands) != [pa[0], pa[1]]:
+        return None
+    # s = sum_kd e
+    if du.dps_inputs(s)[0] is not e_value or len(s.results) != 1 or use_count(s.results[0]) != 1:
+        return None
+    if not _body_is(s, ["arith.addf", "linalg.yield"]) or set(payload_ops(s)[0].operands) != set(s.regions[0].block.args):
+        return None
+    if not _is_fill_of(du.dps_inits(s)[0], lambda c: c == 0.0):
+        return None
+    # e = exp(x - mx)
+    e = owner_op(e_value)
+    if not _elementwise_rows(e, rank, kd) or use_count(e_value) != 2:
+        return None
+    if not _body_is(e, ["arith.subf", "math.exp", "linalg.yield"]):
+        return None
+    sub, exp, _ = payload_ops(e)
+    ea = e.regions[0].block.args
+    if list(sub.operands) != [ea[0], ea[1]] or exp.operands[0] is not sub.results[0]:
+        return None
+    x_value, mx_value = du.dps_inputs(e)
+    # mx = max_kd x (first result; other results must be unused)
+    mx = owner_op(mx_value)
+    if mx is None or _row_reduction(mx, rank) != kd or len(du.dps_inputs(mx)) != 1:
+        return None
+    if mx.results[0] is not mx_value or use_count(mx_value) != 1 or any(use_count(r) for r in mx.results[1:]):
+        return None
+    if du.dps_inputs(mx)[0] is not x_value:
+        return None
+    mb = mx.regions[0].block
+    yielded0 = payload_ops(mx)[-1].operands[0]
+    ymax = owner_op(yielded0)
+    if ymax is None or ymax.name != "arith.maximumf" or set(ymax.operands) != {mb.args[0], mb.args[1]}:
+        return None
+    if not _is_fill_of(du.dps_inits(mx)[0], lambda c: c == float("-inf") or c <= -3.4e38):
+        return None
+    # x = qk * C (+ mask)
+    x = owner_op(x_value)
+    if x is None or x.name != "linalg.generic" or len(x.results) != 1 or use_count(x_value) != 2:
+        return None
+    if not du.is_all_parallel(x) or not du.is_identity_map(du.indexing_maps(x)[-1]):
+        return None
+    qk = None
+    for v in du.dps_inputs(x):
+        cand = owner_op(v)
+        if _is_mul_add_contraction(cand) and use_count(v) == 1:
+            qk = cand
+            qk_value = v
+    if qk is None:
+        return None
+    sm = _scale_and_mask(x, qk_value)
+    if sm is None:
+        return None
+    scale, mask = sm
+    x_maps = du.indexing_maps(x)
+    x_ins = list(du.dps_inputs(x))
+    a_qk = all_dims(x_maps[x_ins.index(qk_value)])
+    if a_qk is None or len(set(a_qk)) != len(a_qk):
+        return None
+    float_types = {v.type.get_element_type() for v in (*du.dps_inputs(qk), v_value, pv.results[0], x_value)}  # type: ignore[attr-defined]
+    if len(float_types) != 1 or not isinstance(next(iter(float_types)), Float16Type | Float32Type | Float64Type):
+        return None
+    live = sorted(set(a_qk))
+    if kd not in live or any(t_shape[d] != 1 for d in range(rank) if d not in live):
+        return None
+    # attention dims: live T dims first, then k1 dims, then n dims
+    att_of_t = {t: i for i, t in enumerate(live)}
+    next_dim = len(live)
+    # qk contraction space -> attention space
+    qk_maps = du.indexing_maps(qk)
+    qk_out = all_dims(qk_maps[2])
+    qk_kinds = du.iterator_kinds(qk)
+    if qk_out is None:
+        return None
+    c2att: dict[int, int] = {}
+    for j, c in enumerate(qk_out):
+        c2att[c] = att_of_t[a_qk[j]]
+    for c, kind in enumerate(qk_kinds):
+        if c not in c2att:
+            if kind != "reduction":
+                return None
+            c2att[c] = next_dim
+            next_dim += 1
+    if any(qk_kinds[c] == "reduction" for c in qk_out):
+        return None
+    # P' dims -> T dims
+    if collapse is not None:
+        groups = [[int(i.value.data) for i in g.data] for g in collapse.properties["reassociation"].data]
+        p_to_t = []
+        for g in groups:
+            non_unit = [d for d in g if t_shape[d] != 1]
+            if len(non_unit) > 1:
+                return None
+            p_to_t.append((non_unit or g)[0])
+    else:
+        p_to_t = list(range(rank))
+    a_p = all_dims(pv_maps[p_index])
+    if a_p is None:
+        return None
+    e2att: dict[int, int] = {}
+    for i, ed in enumerate(a_p):
+        t = p_to_t[i]
+        if t not in att_of_t:
+            return None
+        e2att[ed] = att_of_t[t]
+    kd_att = att_of_t[kd]
+    for ed, kind in enumerate(pv_kinds):
+        if (kind == "reduction") != (e2att.get(ed) == kd_att):
+            return None  # the second contraction must reduce exactly the softmax dim
+        if ed not in e2att:
+            e2att[ed] = next_dim
+            next_dim += 1
+
+    def remap(m: AffineMap, table: dict[int, int]) -> AffineMap:
+        return AffineMap(next_dim, 0, tuple(AffineDimExpr(table[d]) for d in all_dims(m)))  # type: ignore[union-attr]
+
+    qk_in = list(du.dps_inputs(qk))
+    m0, m1 = remap(qk_maps[0], c2att), remap(qk_maps[1], c2att)
+    dims0 = {e.position for e in m0.results}  # type: ignore[attr-defined]
+    dims1 = {e.position for e in m1.results}  # type: ignore[attr-defined]
+    if (kd_att in dims0) == (kd_att in dims1):
+        return None
+    if kd_att in dims1:
+        query, key, q_map, k_map = qk_in[0], qk_in[1], m0, m1
+    else:
+        query, key, q_map, k_map = qk_in[1], qk_in[0], m1, m0
+    v_map = remap(pv_maps[1 - p_index], e2att)
+    o_map = remap(pv_maps[2], e2att)
+    classes = classify_dims(q_map, k_map, v_map, o_map)
+    if len(classes) != next_dim or [d for d, c in classes.items() if c == "k2"] != [kd_att]:
+        return None
+    maps = {"query": q_map, "key": k_map, "value": v_map, "output": o_map}
+    mask_dims: list[int | None] = []
+    if mask is not None:
+        mask_type = mask.type
+        if not isinstance(mask_type, TensorType) or mask_type.get_element_type() != t_type.get_element_type():
+            return None
+        m_map = x_maps[x_ins.index(mask)]
+        for expr, size in zip(m_map.results, mask_type.get_shape(), strict=True):
+            if isinstance(expr, AffineDimExpr) and expr.position in att_of_t:
+                mask_dims.append(att_of_t[expr.position])
+            elif size == 1:
+                mask_dims.append(None)
+            else:
+                return None
+        kept = [d for d in mask_dims if d is not None]
+        if not kept or len(set(kept)) != len(kept) or any(classes[d] not in ("batch", "m", "k2") for d in kept):
+            return None
+        maps["mask"] = AffineMap(next_dim, 0, tuple(AffineDimExpr(d) for d in kept))
+    return AttentionMatch(qk, x, mx, e, s, p, collapse, pv, query, key, v_value, scale, mask, mask_dims, maps)
