@@ -53,10 +53,8 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import numpy as np
-
 from fusionopt.corpus import model_stem
-from fusionopt.iree_tools import compile_vmfb, flow_dispatch_names, save_inputs
+from fusionopt.iree_tools import benchmark_command, compile_vmfb, flow_dispatch_names, save_inputs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from iree_bench_build import variant_flags, variant_source  # noqa: E402
@@ -127,11 +125,8 @@ def build_variant(model: str, variant: str, work: Path) -> Build:
 def profile_build(build: Build, inputs: list[Path], iterations: int, work: Path) -> dict[str, dict]:
     """Run the profiled benchmark once; `iree-profile` rows by dispatch name."""
     prof = work / f"{model_stem(build.model)}.{build.variant}.ireeprof"
-    cmd = [
-        "iree-benchmark-module", f"--module={build.vmfb}", f"--function={FUNCTION}",
-        "--device=local-sync", f"--benchmark_min_time={iterations}x",
+    cmd = benchmark_command(build.vmfb, inputs, FUNCTION, iterations, device="local-sync") + [
         "--device_profiling_mode=host-execution", f"--device_profiling_output={prof}",
-        *[f"--input=@{p}" for p in inputs],
     ]
     subprocess.run(cmd, check=True, capture_output=True, text=True)
     text = subprocess.run(

@@ -20,7 +20,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
@@ -28,7 +27,14 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from fusionopt.cost_model import op_flops, tensor_bytes
 from fusionopt.diagnostics import FusionError
-from fusionopt.stats import DISPATCH_OP, dispatch_traffic, functions_with_body, is_constant, is_init_only_fill
+from fusionopt.stats import (
+    DISPATCH_OP,
+    dispatch_traffic,
+    functions_with_body,
+    is_constant,
+    is_init_only_fill,
+    si_quantity,
+)
 
 RENDERERS = ("dot", "graphviz-pure")
 HIDDEN_OPS = frozenset({"tensor.empty", "flow.return", "func.return"})
@@ -52,11 +58,8 @@ def _shape(value: SSAValue) -> str:
     return str(t)
 
 
-def _si(number: float, unit: str) -> str:
-    for scale, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if number >= scale:
-            return f"{number / scale:.1f} {prefix}{unit}"
-    return f"{number:.0f} {unit}"
+def _si(number: int, unit: str) -> str:
+    return si_quantity(number, unit, digits=1)
 
 
 class DotWriter:
@@ -133,15 +136,11 @@ class DotWriter:
         self.lines.append(f"{indent}}}")
 
 
-def _functions(module: ModuleOp) -> Iterator[FuncOp]:
-    return iter(functions_with_body(module))
-
-
 def to_dot(modules: list[tuple[str, ModuleOp]]) -> str:
     """One digraph: every function of every (label, module), each in a cluster."""
     writer = DotWriter()
     for label, module in modules:
-        for func in _functions(module):
+        for func in functions_with_body(module):
             title = f"{label}: @{func.sym_name.data}" if label else f"@{func.sym_name.data}"
             writer.function(func, title, "  ")
     header = ["digraph fusionopt {", "  rankdir=TB; compound=true;",

@@ -55,6 +55,17 @@ FIGURES = (
 )
 
 
+_SI_PREFIXES = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+
+
+def si_quantity(number: int | float, unit: str, digits: int = 2) -> str:
+    """`1.19 MFLOP`-style figures for tables and pictures (below 1000: the number as is)."""
+    for scale, prefix in _SI_PREFIXES:
+        if number >= scale:
+            return f"{number / scale:.{digits}f} {prefix}{unit}"
+    return f"{number:.0f} {unit}" if isinstance(number, float) else f"{number} {unit}"
+
+
 # ---- classification predicates ------------------------------------------------------------
 
 

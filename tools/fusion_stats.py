@@ -34,16 +34,10 @@ from fusionopt.ir_io import parse_module, read_source
 from fusionopt.op_graph import render, to_dot
 from fusionopt.output_file import write_output
 from fusionopt.registry import make_context
-from fusionopt.stats import compute_stats
-
-_SI = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
-
+from fusionopt.stats import compute_stats, si_quantity
 
 def human(number: int, unit: str) -> str:
-    for scale, prefix in _SI:
-        if number >= scale:
-            return f"{number / scale:.2f} {prefix}{unit}"
-    return f"{number} {unit}"
+    return si_quantity(number, unit)
 
 
 _CONTRACTION_WORDS = ("dot", "matmul", "contract", "conv", "einsum")
