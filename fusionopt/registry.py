@@ -52,6 +52,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
     "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
+    "linalg-shrink-broadcast-generics": ("fusionopt.transforms.linalg.linalg_shrink_broadcast_generics", "LinalgShrinkBroadcastGenericsPass"),
     "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
 }
 
@@ -77,6 +78,10 @@ _DISPATCH_CREATION_STAGES = (
     "linalg-fold-transpose-into-matmul",
     # Elementwise chains become single generics (views stay visible to the stages below).
     "linalg-fuse-elementwise{aggressive=false}",
+    # A fused generic whose value ignores some of its loops (torch-mlir's attention mask: a
+    # gather broadcast over query rows) is computed once over the loops it depends on;
+    # consumers broadcast it through their indexing maps instead of a recomputing kernel.
+    "linalg-shrink-broadcast-generics",
     # Reductions over the same input (e.g. sum and max of one row) as one multi-result
     # reduction. A layer norm's variance stays the input's exact second reduction
     # (rewrite-variance off: the one-pass form measured slower, bench/RESULTS.md); region

@@ -1,0 +1,120 @@
+// RUN: fusion-opt %s --split-input-file -p linalg-shrink-broadcast-generics | filecheck %s
+
+// bert's attention mask after elementwise fusion: a gather (index arithmetic on a constant, then
+// tensor.extract) written once per query row. It is computed once over the key loop, and the
+// consumer broadcasts it through its own map.
+
+// CHECK-LABEL: func.func @gather_broadcast_over_rows
+// CHECK:       %[[E:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK:       %[[M:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> (0, d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+// CHECK-SAME:    outs(%[[E]] : tensor<8xf32>)
+// CHECK:         tensor.extract %{{.*}}[%{{.*}}] : tensor<8xi1>
+// CHECK:       } -> tensor<8xf32>
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
+// CHECK-SAME:    ins(%{{.*}}, %[[M]] : tensor<2x4x8xf32>, tensor<8xf32>)
+func.func @gather_broadcast_over_rows(%scores: tensor<2x4x8xf32>, %ids: tensor<1x8xi64>, %keep: tensor<8xi1>) -> tensor<2x4x8xf32> {
+  %e = tensor.empty() : tensor<1x4x8xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ids : tensor<1x8xi64>) outs(%e : tensor<1x4x8xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %i = arith.index_cast %id : i64 to index
+    %k = tensor.extract %keep[%i] : tensor<8xi1>
+    %zero = arith.constant 0.0 : f32
+    %low = arith.constant -3.40282347e+38 : f32
+    %v = arith.select %k, %zero, %low : f32
+    linalg.yield %v : f32
+  } -> tensor<1x4x8xf32>
+  %e2 = tensor.empty() : tensor<2x4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%scores, %mask : tensor<2x4x8xf32>, tensor<1x4x8xf32>) outs(%e2 : tensor<2x4x8xf32>) {
+  ^bb0(%s: f32, %m: f32, %o: f32):
+    %a = arith.addf %s, %m : f32
+    linalg.yield %a : f32
+  } -> tensor<2x4x8xf32>
+  func.return %r : tensor<2x4x8xf32>
+}
+
+// -----
+
+// A linalg.index of a kept loop is renumbered with it; the broadcast loop (d0) goes.
+
+// CHECK-LABEL: func.func @index_of_kept_loop
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+// CHECK:         linalg.index 0 : index
+// CHECK:       } -> tensor<8xf32>
+// CHECK:       affine_map<(d0, d1) -> (d1)>
+func.func @index_of_kept_loop(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %iota = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<4x8xf32>) {
+  ^bb0(%o: f32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i64
+    %jf = arith.sitofp %ji : i64 to f32
+    linalg.yield %jf : f32
+  } -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %iota : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  func.return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// Negative: the broadcast result is returned (no consumer map to carry the broadcast).
+
+// CHECK-LABEL: func.func @returned_result_stays
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK:       } -> tensor<4x8xf32>
+func.func @returned_result_stays(%v: tensor<8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v : tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<4x8xf32>
+  func.return %b : tensor<4x8xf32>
+}
+
+// -----
+
+// Negative: the value depends on every loop (plain elementwise).
+
+// CHECK-LABEL: func.func @depends_on_every_loop
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK:       } -> tensor<4x8xf32>
+func.func @depends_on_every_loop(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.negf %a : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%n : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  func.return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// Negative: the payload reads its init (accumulates into it), so the init's every element matters.
+
+// CHECK-LABEL: func.func @reads_init_stays
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK:       } -> tensor<4x8xf32>
+func.func @reads_init_stays(%v: tensor<8xf32>, %init: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v : tensor<8xf32>) outs(%init : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  func.return %r : tensor<4x8xf32>
+}
