@@ -133,7 +133,7 @@ class ProgramImporter:
     # -- values ---------------------------------------------------------------------------
 
     def argument(self, ins: Instruction, name: str, type_: TensorType) -> SSAValue:
-        arg = self.block.insert_arg(type_, len(self.block.args))
+        arg = self.block.insert_arg(type_, len(self.block.args), self.ctx.location)
         arg.name_hint = ssa_name(name.replace("main:", "").replace("@literal:", "literal")
                                  .replace("@", "v"))
         self.arg_names.append(name)
@@ -158,6 +158,7 @@ class ProgramImporter:
 
     def operands(self, ins: Instruction, kind) -> list[Value | None]:
         """Operands the op reads; undefined ones become arguments typed from this use."""
+        kind.check_arity(ins)
         used = kind.used_operands(ins)
         known: list[Value | Allocation | None] = [
             self.values.get(name) if i in used else None for i, (name, _) in enumerate(ins.operands)]
@@ -200,9 +201,9 @@ class ProgramImporter:
         return TensorType(element_type(ins.shape.type_name, ins), list(ins.shape.lens))
 
     def check_result(self, ins: Instruction, value) -> None:
-        if isinstance(value, Allocation) or ins.shape is None:
+        if isinstance(value, Allocation) or (ins.shape is None and ins.shape_error is None):
             return
-        expected = self.result_type(ins)
+        expected = self.result_type(ins)  # a tuple or dynamic result shape fails here
         got_shape, got_elem = shape(value), element(value)
         if got_shape != tuple(expected.get_shape()) or got_elem != expected.get_element_type():
             raise MigraphxImportError(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, TensorType, i1
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
 
 from fusionopt.diagnostics import Diagnostic, emit
 from fusionopt.dialects import graph
@@ -56,6 +57,10 @@ class MigraphxContext(ImportContext):
         self._loc = None if ins is None else FileLineColLoc(
             StringAttr(ins.loc.file), IntAttr(ins.loc.line), IntAttr(ins.loc.col))
 
+    @property
+    def location(self) -> FileLineColLoc | None:
+        return self._loc
+
     def where(self) -> str:
         return "" if self.ins is None else f" (instruction '{self.ins.name}')"
 
@@ -69,8 +74,15 @@ class MigraphxContext(ImportContext):
         return self.ins.attrs.get(name, default) if self.ins is not None else default
 
     def emit(self, op: Operation) -> SSAValue:
+        """Append `op`; an op the verifier rejects (e.g. `sigmoid` of integers) is an error at
+        the instruction, not an importer failure."""
         if self._loc is not None:
             op.location = self._loc
+        try:
+            op.verify()
+        except VerifyException as err:
+            raise self.error(f"'{self.ins.op if self.ins else op.name}' cannot be imported: "
+                             f"{str(err).splitlines()[0]}") from None
         self.block.add_op(op)
         return op.results[0]
 
@@ -83,6 +95,14 @@ class MigraphxContext(ImportContext):
         from fusionopt.importers.migraphx_import import element_type
         s = self.result_shape()
         return TensorType(element_type(s.type_name, self.ins), list(s.lens))
+
+    def number(self, name: str, default: float, kind: type = float) -> float | int:
+        value = self.attr(name, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+                kind is int and not isinstance(value, int)):
+            raise self.error(f"attribute '{name}' must be {'an integer' if kind is int else 'a number'}"
+                             f", got '{value}'")
+        return kind(value)
 
     def int_list(self, name: str, default=None) -> list[int]:
         value = self.attr(name, default)
@@ -102,8 +122,17 @@ Infer = Callable[[MigraphxContext, int, list], Inferred]
 class OpKind:
     build_fn: Build
     infer: Infer | None = None
+    arity: tuple[int, int] = (1, 1)  # how many operands it reads (min, max)
     output_buffer: bool = False  # the last operand is the output allocation (GPU-lowered ops)
     reads: int | None = None  # how many leading operands are read (None: all)
+
+    def check_arity(self, ins: Instruction) -> None:
+        n, (low, high) = len(self.used_operands(ins)), self.arity
+        if not low <= n <= high:
+            wanted = str(low) if low == high else f"{low} to {high}"
+            buffer = " besides its output buffer" if self.output_buffer else ""
+            raise MigraphxImportError(f"'{ins.op}' takes {wanted} operands{buffer}, got {n}",
+                                      ins.loc)
 
     def used_operands(self, ins: Instruction) -> range:
         n = len(ins.operands) - (1 if self.output_buffer and ins.operands else 0)
@@ -168,12 +197,12 @@ def _unary(op_class) -> OpKind:
 
 
 def _binary(op_class) -> OpKind:
-    return OpKind(lambda ctx, ins, a: binary(ctx, op_class, a[0], a[1]), like_result)
+    return OpKind(lambda ctx, ins, a: binary(ctx, op_class, a[0], a[1]), like_result, (2, 2))
 
 
 def _compare(op_class) -> OpKind:
     return OpKind(lambda ctx, ins, a: ctx.emit(op_class(*broadcast_all(ctx, a[:2]))),
-                  compare_operand)
+                  compare_operand, (2, 2))
 
 
 def gemm(ctx: MigraphxContext, a: Value, b: Value, c: Value | None,
@@ -199,7 +228,7 @@ def _like(value: Value, elem: Attribute) -> Attribute | None:
 def dot(ctx: MigraphxContext, ins: Instruction, a: list[Value]) -> Value:
     """`dot` (older prints carry alpha/beta and an optional C operand)."""
     return gemm(ctx, a[0], a[1], a[2] if len(a) > 2 else None,
-                float(ctx.attr("alpha", 1.0)), float(ctx.attr("beta", 1.0)))
+                ctx.number("alpha", 1.0), ctx.number("beta", 1.0))
 
 
 def permutation(ctx: MigraphxContext) -> list[int]:
@@ -233,7 +262,7 @@ def multibroadcast(ctx: MigraphxContext, ins: Instruction, a: list[Value]) -> Va
 def broadcast(ctx: MigraphxContext, ins: Instruction, a: list[Value]) -> Value:
     """Operand dims map to result dims [axis, axis + rank)."""
     out = ctx.int_list("out_lens", list(ctx.result_shape().lens))
-    axis, rank = int(ctx.attr("axis", 0)), len(shape(a[0]))
+    axis, rank = ctx.number("axis", 0, int), len(shape(a[0]))
     dims = list(range(axis, axis + rank))
     if dims and (dims[-1] >= len(out) or any(shape(a[0])[i] not in (1, out[d])
                                               for i, d in enumerate(dims))):
@@ -271,7 +300,10 @@ def _reduce(op_class) -> OpKind:
 
 def _onnx(handler) -> Build:
     """An ONNX handler whose attribute names are MIGraphX's too (axis)."""
-    return lambda ctx, ins, a: handler(ctx, a)[0]
+    def build(ctx: MigraphxContext, ins: Instruction, a: list[Value]) -> Value:
+        ctx.number("axis", 0, int)  # the handlers read it unchecked
+        return handler(ctx, a)[0]
+    return build
 
 
 def identity(ctx: MigraphxContext, ins: Instruction, a: list[Value]) -> Value:
@@ -296,19 +328,19 @@ REFERENCE_OPS: dict[str, OpKind] = {
     **{n: _reduce(c) for n, c in (("reduce_sum", graph.ReduceSumOp),
                                   ("reduce_mean", graph.ReduceMeanOp),
                                   ("reduce_max", graph.ReduceMaxOp))},
-    "pow": OpKind(_onnx(pow_), like_result),
-    "where": OpKind(_onnx(where), where_operand),
-    "dot": OpKind(dot, dot_operand),
+    "pow": OpKind(_onnx(pow_), like_result, (2, 2)),
+    "where": OpKind(_onnx(where), where_operand, (3, 3)),
+    "dot": OpKind(dot, dot_operand, (2, 3)),
     "transpose": OpKind(transpose_op, transpose_operand),
     **{n: OpKind(reshape_to_result) for n in ("reshape", "reshape_lazy", "squeeze", "unsqueeze",
                                               "flatten")},
     "multibroadcast": OpKind(multibroadcast),
     "broadcast": OpKind(broadcast),
     "slice": OpKind(slice_op),
-    "concat": OpKind(_onnx(concat)),
+    "concat": OpKind(_onnx(concat), arity=(1, 1 << 16)),
     "convert": OpKind(convert),
     "softmax": OpKind(_onnx(softmax), like_result),
-    "gather": OpKind(_onnx(gather)),
+    "gather": OpKind(_onnx(gather), arity=(2, 2)),
     "contiguous": OpKind(identity, like_result),
     "identity": OpKind(identity, like_result),
 }

@@ -26,7 +26,7 @@ from fusionopt.importers.onnx_context import Value
 
 
 def gpu_gemm(ctx: MigraphxContext, ins: Instruction, a: list[Value]) -> Value:
-    alpha, beta = float(ctx.attr("alpha", 1.0)), float(ctx.attr("beta", 0.0))
+    alpha, beta = ctx.number("alpha", 1.0), ctx.number("beta", 0.0)
     return gemm(ctx, a[0], a[1], a[2] if len(a) > 2 else None, alpha, beta)
 
 
@@ -42,11 +42,11 @@ def copied_literal(ctx: MigraphxContext, ins: Instruction, a: list[Value]) -> Va
 
 
 GPU_OPS: dict[str, OpKind] = {
-    "gpu::gemm": OpKind(gpu_gemm, dot_operand, output_buffer=True),
-    "load": OpKind(allocation, reads=0),
-    "hip::allocate": OpKind(allocation, reads=0),
-    "allocate": OpKind(allocation, reads=0),
-    "hip::hip_copy_literal": OpKind(copied_literal, reads=0),
+    "gpu::gemm": OpKind(gpu_gemm, dot_operand, (2, 3), output_buffer=True),
+    "load": OpKind(allocation, arity=(0, 0), reads=0),
+    "hip::allocate": OpKind(allocation, arity=(0, 0), reads=0),
+    "allocate": OpKind(allocation, arity=(0, 0), reads=0),
+    "hip::hip_copy_literal": OpKind(copied_literal, arity=(0, 0), reads=0),
     "hip::copy_to_gpu": OpKind(identity, like_result, reads=1),
     "hip::copy_from_gpu": OpKind(identity, like_result, reads=1),
     "hip::copy": OpKind(identity, like_result, reads=1),
@@ -64,7 +64,7 @@ def lookup_op(ins: Instruction) -> OpKind:
     base = ins.op[len(GPU_PREFIX):] if ins.op.startswith(GPU_PREFIX) else None
     if base in REFERENCE_OPS:
         kind = REFERENCE_OPS[base]
-        return OpKind(kind.build_fn, kind.infer, output_buffer=True, reads=kind.reads)
+        return OpKind(kind.build_fn, kind.infer, kind.arity, output_buffer=True, reads=kind.reads)
     if ins.op in COMPILED_KERNELS:
         raise MigraphxImportError(f"'{ins.op}' is a compiled kernel: its computation is not in "
                                   "the text (import the program before `compile`)", ins.loc)
