@@ -29,10 +29,10 @@ from pathlib import Path
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 
 from fusionopt.diagnostics import SourceLoc, register_source
-from fusionopt.importers.migraphx_ops import Allocation, MigraphxContext
+from fusionopt.importers.migraphx_ops import Allocation, MigraphxContext, element_type
 from fusionopt.importers.migraphx_ops_gpu import lookup_op
 from fusionopt.importers.migraphx_parse import (
     ELIDED, Instruction, MigraphxImportError, parse_migraphx,
@@ -59,40 +59,24 @@ def import_migraphx(path: str | Path) -> ModuleOp:
 def import_migraphx_text(text: str, filename: str = "<text>") -> ModuleOp:
     register_source(filename, text)  # diagnostics quote the offending line
     program = parse_migraphx(text, filename)
-    name, instructions = _entry_module(program.modules, filename)
-    return ProgramImporter(filename).run(instructions)
+    return ProgramImporter().run(_entry_module(program.modules, filename))
 
 
-def _entry_module(modules: dict[str, list[Instruction]], filename: str):
+def _entry_module(modules: dict[str, list[Instruction]], filename: str) -> list[Instruction]:
+    """Module `main`, else the header-less text, else the first module with instructions."""
     for name in ("main", ""):
         if modules.get(name):
-            return name, modules[name]
-    non_empty = [(n, body) for n, body in modules.items() if body]
+            return modules[name]
+    non_empty = [body for body in modules.values() if body]
     if not non_empty:
         raise MigraphxImportError("the program has no instructions", SourceLoc(filename, 1, 1))
     return non_empty[0]
 
 
-TYPE_NAMES: dict[str, str] = {
-    "float_type": "f32", "half_type": "f16", "double_type": "f64", "bf16_type": "bf16",
-    "int32_type": "i32", "int64_type": "i64", "bool_type": "i1",
-}
-
-
-def element_type(type_name: str, ins: Instruction) -> Attribute:
-    from xdsl.dialects.builtin import bf16, f16, f32, f64, i1, i32, i64
-    table = {"f32": f32, "f16": f16, "f64": f64, "bf16": bf16, "i32": i32, "i64": i64, "i1": i1}
-    if type_name not in TYPE_NAMES:
-        raise MigraphxImportError(f"unsupported element type '{type_name}' (supported: "
-                                  f"{', '.join(TYPE_NAMES)})", ins.loc)
-    return table[TYPE_NAMES[type_name]]
-
-
 class ProgramImporter:
     """Builds `@main` instruction by instruction (MIGraphX prints in topological order)."""
 
-    def __init__(self, filename: str):
-        self.filename = filename
+    def __init__(self):
         self.block = Block()
         self.ctx = MigraphxContext(self.block)
         self.ctx.new_argument = self.argument

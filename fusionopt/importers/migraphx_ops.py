@@ -16,7 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, TensorType, i1
+from xdsl.dialects.builtin import (
+    FileLineColLoc, IntAttr, StringAttr, TensorType, bf16, f16, f32, f64, i1, i32, i64,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -41,6 +43,19 @@ class Allocation:
     name: str
     op: str
     loc: object
+
+
+TYPE_NAMES: dict[str, Attribute] = {  # shape::type_t names (src/include/migraphx/shape.hpp)
+    "float_type": f32, "half_type": f16, "double_type": f64, "bf16_type": bf16,
+    "int32_type": i32, "int64_type": i64, "bool_type": i1,
+}
+
+
+def element_type(type_name: str, ins: Instruction) -> Attribute:
+    if type_name not in TYPE_NAMES:
+        raise MigraphxImportError(f"unsupported element type '{type_name}' (supported: "
+                                  f"{', '.join(TYPE_NAMES)})", ins.loc)
+    return TYPE_NAMES[type_name]
 
 
 class MigraphxContext(ImportContext):
@@ -92,7 +107,6 @@ class MigraphxContext(ImportContext):
         return self.ins.shape
 
     def result_type(self) -> TensorType:
-        from fusionopt.importers.migraphx_import import element_type
         s = self.result_shape()
         return TensorType(element_type(s.type_name, self.ins), list(s.lens))
 
