@@ -14,7 +14,6 @@ projection split by slices; `test/data/migraphx/towers_chain_attention.txt` is i
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -168,4 +167,3 @@ DATA_FILE = Path(__file__).resolve().parents[1] / "data" / "migraphx" / "towers_
 
 if __name__ == "__main__":
     DATA_FILE.write_text(towers_chain_attention())
-    sys.exit(0)
