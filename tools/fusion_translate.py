@@ -2,9 +2,11 @@
 
     fusion-translate --import-onnx model.onnx [--weights inline|args] [-o out.mlir]
                      [--mlir-print-debuginfo]
+    fusion-translate --import-migraphx program.txt [-o out.mlir] [--mlir-print-debuginfo]
 
 `--import-onnx` builds `func.func @main_graph` in the `graph` dialect (see
-`fusionopt.importers.onnx_import`). The output goes to stdout, or to `-o FILE`, written
+`fusionopt.importers.onnx_import`); `--import-migraphx` builds `func.func @main` from the text
+MIGraphX prints (see `fusionopt.importers.migraphx_import`). The output goes to stdout, or to `-o FILE`, written
 by `fusionopt.output_file` (atomically for regular files, so a failed import never leaves a
 truncated file; straight into devices and FIFOs; through symlinks). Errors print `error: ...` on stderr and exit with code 1; an importer crash
 is an `internal error` with its traceback (exit 2), as in `fusion-opt`.
@@ -20,6 +22,7 @@ from fusionopt.cli import (
     report_usage_error,
 )
 from fusionopt.diagnostics import FusionError
+from fusionopt.importers.migraphx_import import import_migraphx
 from fusionopt.importers.onnx_import import WEIGHT_MODES, import_onnx
 from fusionopt.progress import progress_stream
 from fusionopt.ir_io import print_module
@@ -30,14 +33,19 @@ from fusionopt.output_file import OutputFile
 def build_parser() -> ToolArgumentParser:
     parser = ToolArgumentParser(
         prog="fusion-translate", description="Translate models into fusionopt IR.")
-    parser.add_argument("--import-onnx", metavar="MODEL", required=True,
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--import-onnx", metavar="MODEL",
                         help="import an ONNX model (static shapes) into the graph dialect")
+    source.add_argument("--import-migraphx", metavar="FILE.txt",
+                        help="import a program as MIGraphX prints it (`migraphx-driver read`) "
+                             "into the graph dialect")
     parser.add_argument("--weights", choices=WEIGHT_MODES, default="inline",
-                        help="initializers as constants (inline, default) or as extra "
+                        help="ONNX initializers as constants (inline, default) or as extra "
                              "function arguments after the graph inputs (args)")
     parser.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     parser.add_argument("--mlir-print-debuginfo", action="store_true", dest="debuginfo",
-                        help="print locations: loc(\"<ONNX node name>\")")
+                        help="print locations: loc(\"<ONNX node name>\"), "
+                             "loc(\"FILE\":LINE:COL) of a MIGraphX instruction")
     return parser
 
 
@@ -49,7 +57,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     output = None
     try:
         output = OutputFile(args.output)  # an unwritable output fails before the import
-        module = import_onnx(args.import_onnx, weights=args.weights, progress=progress_stream())
+        if args.import_migraphx is not None:
+            module = import_migraphx(args.import_migraphx)
+        else:
+            module = import_onnx(args.import_onnx, weights=args.weights, progress=progress_stream())
         output.commit(print_module(module, debuginfo=args.debuginfo))
     except FusionError as err:
         print(err.format(), file=sys.stderr)

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, SSAValue
 
 from fusionopt.dialects import graph
-from fusionopt.importers.onnx_context import ImportContext, Value, element, shape
+from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
 
 
 def normalize_axis(ctx: ImportContext, axis: int, rank: int) -> int:
@@ -97,3 +97,27 @@ def reduce(ctx: ImportContext, op_class, value: Value, axes: Sequence[int]) -> S
 def binary(ctx: ImportContext, op_class, lhs: Value, rhs: Value) -> SSAValue:
     a, b = broadcast_all(ctx, [lhs, rhs])
     return ctx.emit(op_class(a, b))
+
+
+def scaled(ctx: ImportContext, value: Value, factor: float) -> Value:
+    """`value * factor` (constants at import time, nothing for 1)."""
+    if factor == 1.0:
+        return value
+    if isinstance(value, np.ndarray):
+        return (value * factor).astype(value.dtype)
+    return binary(ctx, graph.MulOp, value, np.array(factor, dtype=numpy_dtype_of(element(value))))
+
+
+def slice_value(ctx: ImportContext, value: Value, axes, starts, ends) -> Value:
+    """`value[starts:ends]` on `axes` (normalised, in range): constants at import time, a
+    `graph.slice` otherwise, nothing for a full slice."""
+    if isinstance(value, np.ndarray):
+        index = [slice(None)] * value.ndim
+        for a, s, e in zip(axes, starts, ends):
+            index[a] = slice(s, e)
+        return value[tuple(index)]
+    order = sorted(range(len(axes)), key=lambda i: axes[i])
+    axes, starts, ends = ([seq[i] for i in order] for seq in (axes, starts, ends))
+    if all(s == 0 and e == shape(value)[a] for a, s, e in zip(axes, starts, ends)):
+        return value
+    return ctx.emit(graph.SliceOp(value, axes, starts, ends))

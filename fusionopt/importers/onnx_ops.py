@@ -19,6 +19,7 @@ from fusionopt.importers.onnx_builders import (
     common_shape,
     normalize_axis,
     reshape,
+    slice_value,
     transpose,
 )
 from fusionopt.importers.onnx_context import (
@@ -216,20 +217,7 @@ def slice_op(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     begin = [_clamp(int(s), in_shape[a]) for s, a in zip(starts, norm)]
     # ONNX ends may be INT64_MAX ("to the end"); clamping handles it, and end >= start.
     end = [max(_clamp(int(e), in_shape[a]), b) for e, a, b in zip(ends, norm, begin)]
-    return [_slice(ctx, ins[0], norm, begin, end)]
-
-
-def _slice(ctx: ImportContext, value: Value, axes, starts, ends) -> Value:
-    if isinstance(value, np.ndarray):
-        index = [slice(None)] * value.ndim
-        for a, s, e in zip(axes, starts, ends):
-            index[a] = slice(s, e)
-        return value[tuple(index)]
-    order = sorted(range(len(axes)), key=lambda i: axes[i])
-    axes, starts, ends = ([seq[i] for i in order] for seq in (axes, starts, ends))
-    if all(s == 0 and e == shape(value)[a] for a, s, e in zip(axes, starts, ends)):
-        return value
-    return ctx.emit(graph.SliceOp(value, axes, starts, ends))
+    return [slice_value(ctx, ins[0], norm, begin, end)]
 
 
 def split(ctx: ImportContext, ins: list[Value]) -> list[Value]:
@@ -246,7 +234,7 @@ def split(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     if sum(sizes) != in_shape[axis] or len(sizes) != n_out:
         raise ctx.error(f"Split sizes {sizes} do not cover dim {in_shape[axis]} in {n_out} parts")
     offsets = np.cumsum([0, *sizes])
-    return [_slice(ctx, ins[0], [axis], [int(offsets[i])], [int(offsets[i + 1])])
+    return [slice_value(ctx, ins[0], [axis], [int(offsets[i])], [int(offsets[i + 1])])
             for i in range(n_out)]
 
 

@@ -22,18 +22,11 @@ from fusionopt.importers.onnx_builders import (
     normalize_axis,
     reduce,
     reshape,
+    scaled,
     transpose,
 )
 from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
 from fusionopt.importers.onnx_ops import _axes
-
-
-def _scaled(ctx: ImportContext, value: Value, factor: float) -> Value:
-    if factor == 1.0:
-        return value
-    if isinstance(value, np.ndarray):
-        return (value * factor).astype(value.dtype)
-    return binary(ctx, graph.MulOp, value, np.array(factor, dtype=numpy_dtype_of(element(value))))
 
 
 def gemm(ctx: ImportContext, ins: list[Value]) -> list[Value]:
@@ -44,11 +37,11 @@ def gemm(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     b = transpose(ctx, b, [1, 0]) if ctx.attr("transB", 0) else b
     elem = element(a) if isinstance(a, SSAValue) else element(b)
     y = ctx.emit(graph.DotOp(ctx.ssa(a, _like(a, elem)), ctx.ssa(b, _like(b, elem))))
-    y = _scaled(ctx, y, float(ctx.attr("alpha", 1.0)))
+    y = scaled(ctx, y, float(ctx.attr("alpha", 1.0)))
     c = ins[2] if len(ins) > 2 else None
     if c is None:
         return [y]
-    c = _scaled(ctx, c, float(ctx.attr("beta", 1.0)))
+    c = scaled(ctx, c, float(ctx.attr("beta", 1.0)))
     m, n = shape(y)
     if shape(c) == (1, n):
         c = reshape(ctx, c, [n])  # bias as a vector: `broadcast dims = [1]` (Linear form)
