@@ -47,6 +47,10 @@ OURS_PIPELINES = {
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions{rewrite-variance=true}",
         form_dispatch_regions="form-dispatch-regions{reduction-chains=none}",
     ),
+    # dispatch-creation with attention's K copied to row-major [heads, dim, keys] (opt-in pass)
+    "ours-nt": _dispatch_creation(
+        linalg_fold_transpose_into_matmul="linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands",
+    ),
     # dispatch-creation with attention raised to iree_linalg_ext.attention (opt-in pass)
     "ours-attention": _dispatch_creation(
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",

@@ -52,6 +52,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
     "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
+    "linalg-transpose-nt-operands": ("fusionopt.transforms.linalg.linalg_transpose_nt_operands", "LinalgTransposeNTOperandsPass"),
     "linalg-shrink-broadcast-generics": ("fusionopt.transforms.linalg.linalg_shrink_broadcast_generics", "LinalgShrinkBroadcastGenericsPass"),
     "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
 }

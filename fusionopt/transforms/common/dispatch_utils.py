@@ -190,6 +190,17 @@ def reads_root_result_compatibly(root: Operation, consumer: Operation, value: SS
     return walked == list(range(len(walked)))
 
 
+def reads_in_loop_order(consumer: Operation, value: SSAValue) -> bool:
+    """`consumer` reads `value`'s non-broadcast dims with its own loops in increasing order
+    (loops of extent 1 ignored): an elementwise walk, no transposition."""
+    consumer_map = operand_map(consumer, value)
+    if consumer_map is None or not consumer_map.is_projected_permutation(allow_zero_in_results=True):
+        return False
+    extents = loop_extents(consumer)
+    walked = [d for d in dims_read(consumer_map) if d is not None and extents[d] != 1]
+    return walked == sorted(walked)
+
+
 # --- roots and cloning --------------------------------------------------------------------
 
 

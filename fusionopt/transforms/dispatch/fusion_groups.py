@@ -161,9 +161,16 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
             return False  # only read inside the payload (e.g. tensor.extract): not tileable
         if not operand_map.is_projected_permutation(allow_zero_in_results=True):
             return False
-        if group.is_root_result(value) and not group.is_elementwise_only:
+        if group.is_elementwise_only:
+            continue
+        if group.is_root_result(value):
             if not du.reads_root_result_compatibly(value.owner, consumer, value):
                 return False
+        elif not du.reads_in_loop_order(consumer, value):
+            # A transposing read of the root's epilogue (or of a reshape of it) cannot be
+            # tiled along the root's loops: IREE 3.13 rejects such a region ("failed on
+            # workgroup distribution verification"). It starts a dispatch of its own.
+            return False
     return analysis.keeps_group_convex(group, consumer)
 
 

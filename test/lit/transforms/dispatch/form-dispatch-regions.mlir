@@ -764,3 +764,36 @@ func.func @conv_bias_relu(%x: tensor<1x4x16x16xf32>, %w: tensor<8x4x3x3xf32>, %b
   } -> tensor<1x8x16x16xf32>
   return %2 : tensor<1x8x16x16xf32>
 }
+
+// -----
+
+// A transposing copy of a matmul's epilogue, read through reshapes (attention's K laid out as
+// [heads, dim, keys]), is not fused into the matmul's dispatch: it cannot be tiled along the
+// matmul's loops (IREE 3.13 rejects such a region). The epilogue stays with the matmul.
+
+// CHECK-LABEL: func.func @transposing_consumer_after_reshape
+// CHECK:       %[[MM:.*]] = flow.dispatch.region -> (tensor<8x16xf32>)
+// CHECK:         linalg.matmul
+// CHECK:         linalg.generic
+// CHECK:         flow.return
+// CHECK:       flow.dispatch.region -> (tensor<2x8x8xf32>)
+// CHECK:         tensor.expand_shape %[[MM]]
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0, d1)>
+func.func @transposing_consumer_after_reshape(%x: tensor<8x4xf32>, %w: tensor<4x16xf32>, %b: tensor<16xf32>) -> tensor<2x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<8x4xf32>, tensor<4x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %biased = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m, %b : tensor<8x16xf32>, tensor<16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  %heads = tensor.expand_shape %biased [[0], [1, 2]] output_shape [8, 2, 8] : tensor<8x16xf32> into tensor<8x2x8xf32>
+  %et = tensor.empty() : tensor<2x8x8xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%heads : tensor<8x2x8xf32>) outs(%et : tensor<2x8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<2x8x8xf32>
+  func.return %t : tensor<2x8x8xf32>
+}
