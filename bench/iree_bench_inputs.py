@@ -13,7 +13,8 @@ Per argument, in `M.build.json` order (model inputs, then `initializers_moved_to
   clamped to {0, 1};
 - float model inputs: the family's raw values ("random": N(0, 1));
 - weights: "random" scaled by 0.1 (N(0, 0.1^2), the old benchmark's weights), otherwise the
-  family's raw values.
+  family's raw values; BatchNorm variances (`*.running_var`, in models that keep
+  BatchNormalization) take their absolute value, since a negative variance is NaN in every build.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from fusionopt.corpus import model_file
 VOCAB = 1024
 WEIGHT_STD = 0.1
 MASK = "attention_mask"
+VARIANCE = ".running_var"
 
 try:
     from fusionopt.interpreter.input_families import FAMILIES, family_values
@@ -58,10 +60,12 @@ def _model_input(name: str, shape: list[int], dtype: np.dtype, family: str, rng)
     return np.asarray(family_values(shape, dtype, family, rng, (0, VOCAB))).astype(dtype)
 
 
-def _weight(shape: list[int], dtype: np.dtype, family: str, rng) -> np.ndarray:
+def _weight(name: str, shape: list[int], dtype: np.dtype, family: str, rng) -> np.ndarray:
     values = np.asarray(family_values(shape, dtype, family, rng, (0, VOCAB)))
     if family == "random":
         values = WEIGHT_STD * values
+    if name.endswith(VARIANCE):
+        values = np.abs(values)
     return values.astype(dtype)
 
 
@@ -72,6 +76,6 @@ def model_inputs(model: str, family: str = "random", seed: int = 0) -> list[np.n
     values = []
     for name, (shape, torch_dtype) in build["inputs"].items():
         values.append(_model_input(name, shape, np.dtype(torch_dtype.removeprefix("torch.")), family, rng))
-    for _, _, shape, dtype in build["initializers_moved_to_inputs"]:
-        values.append(_weight(shape, np.dtype(dtype), family, rng))
+    for _, name, shape, dtype in build["initializers_moved_to_inputs"]:
+        values.append(_weight(name, shape, np.dtype(dtype), family, rng))
     return values

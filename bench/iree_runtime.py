@@ -11,7 +11,8 @@ with an A/A noise figure, after checking that they compute the same numbers.
 
 Corpus: `fusionopt.corpus.corpus_dir()` (`../shared/models`, or `$FUSIONOPT_CORPUS`); models
 `bert_mini`, `gpt2_mini`, `mlp_towers` (the `cnn/` models are left out: our ONNX importer and
-passes do not support them yet). Variants (bench/iree_bench_build.py): `iree-default`
+passes do not support them yet); the models shipped in `test/data/models` (`minilm_l6`,
+`cnn/resnet18`, ...) can be named too. Variants (bench/iree_bench_build.py): `iree-default`
 (`M.args.linalg.mlir`), `iree-best` (+ `--iree-dispatch-creation-enable-aggressive-fusion
 --iree-dispatch-creation-enable-fuse-horizontal-contractions`), `ours` (`fusion-opt -p
 dispatch-creation`), `ours-onnx` (`fusion-translate --import-onnx M.args.onnx | fusion-opt -p

@@ -9,7 +9,7 @@ Handlers for contractions, normalisations and reductions are in `onnx_ops_nn.py`
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import i1
+from xdsl.dialects.builtin import AnyFloat, i1
 
 from fusionopt.dialects import graph
 from fusionopt.importers.onnx_builders import (
@@ -100,6 +100,18 @@ def logical(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     if op == "Or":
         return [ctx.emit(graph.WhereOp(a, true, b))]
     return [ctx.emit(graph.EqualOp(a, ctx.emit(graph.WhereOp(b, false, true))))]  # Xor
+
+
+def is_nan(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    """IsNaN(x) as `not (x == x)`: the float compare lowers to the ordered `arith.cmpf oeq`,
+    false exactly when x is NaN (so `x == x` must never be folded to true on floats)."""
+    value = ins[0]
+    if isinstance(value, np.ndarray):
+        return [np.isnan(value)]
+    if not isinstance(element(value), AnyFloat):
+        raise ctx.error(f"IsNaN needs a float tensor, got {element(value)}")
+    false, true = (ctx.splat(v, shape(value), i1) for v in (False, True))
+    return [ctx.emit(graph.WhereOp(ctx.emit(graph.EqualOp(value, value)), false, true))]
 
 
 def cast(ctx: ImportContext, ins: list[Value]) -> list[Value]:
@@ -261,7 +273,7 @@ HANDLERS = {
     **{k: _unary(v) for k, v in UNARY_OPS.items()},
     **{k: _compare(v) for k, v in COMPARE_OPS.items()},
     "Pow": pow_, "Where": where, "And": logical, "Or": logical, "Xor": logical, "Not": logical,
-    "Cast": cast, "Identity": identity, "Reshape": reshape_op, "Transpose": transpose_op,
+    "IsNaN": is_nan, "Cast": cast, "Identity": identity, "Reshape": reshape_op, "Transpose": transpose_op,
     "Unsqueeze": unsqueeze, "Squeeze": squeeze, "Flatten": flatten, "Concat": concat,
     "Slice": slice_op, "Split": split, "Expand": expand, "Shape": shape_op, "Size": size_op,
 }

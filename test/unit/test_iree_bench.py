@@ -25,6 +25,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 
 import iree_bench_agree as agree  # noqa: E402
+import iree_bench_inputs  # noqa: E402
 import iree_bench_report as report  # noqa: E402
 import iree_runtime  # noqa: E402
 
@@ -65,6 +66,27 @@ def test_corpus_dir_default_and_override(monkeypatch, tmp_path: Path) -> None:
     assert corpus.corpus_dir() == (corpus.REPO_ROOT.parent / "shared" / "models").resolve()
     monkeypatch.setenv(corpus.ENV, str(tmp_path))
     assert corpus.model_file("m", "args.onnx") == tmp_path.resolve() / "m" / "m.args.onnx"
+
+
+def test_shipped_models_found_when_the_corpus_lacks_them(monkeypatch, tmp_path: Path) -> None:
+    """A name only the repository has resolves to test/data/models; the corpus wins otherwise."""
+    monkeypatch.setenv(corpus.ENV, str(tmp_path))
+    assert "cnn/resnet18" in corpus.shipped_models()
+    shipped = corpus.model_file("cnn/resnet18", "args.onnx")
+    assert shipped == corpus.SHIPPED_DIR / "cnn" / "resnet18" / "resnet18.args.onnx" and shipped.is_file()
+    (tmp_path / "cnn" / "resnet18").mkdir(parents=True)
+    assert corpus.model_dir("cnn/resnet18") == tmp_path.resolve() / "cnn" / "resnet18"
+    assert corpus.model_dir("nowhere") == tmp_path.resolve() / "nowhere"  # reported where expected
+
+
+def test_batchnorm_variances_stay_positive() -> None:
+    """A negative variance would be NaN in every build: the benchmark's variances are |x|."""
+    build = iree_bench_inputs.build_info("cnn/inception_mini")
+    names = [name for _, name, _, _ in build["initializers_moved_to_inputs"]]
+    values = iree_runtime.model_inputs("cnn/inception_mini", "random", seed=0)[len(build["inputs"]):]
+    variances = [v for n, v in zip(names, values) if n.endswith(".running_var")]
+    assert variances and all((v >= 0).all() for v in variances)
+    assert any((v < 0).any() for n, v in zip(names, values) if not n.endswith(".running_var"))
 
 
 def test_inputs_per_family(tiny: str) -> None:
