@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr
 
 from fusionopt.transforms.common import dispatch_utils as du
 
@@ -164,7 +165,19 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
         if group.is_root_result(value) and not group.is_elementwise_only:
             if not du.reads_root_result_compatibly(value.owner, consumer, value):
                 return False
+        if du.is_convolution(group.root) and _replicates(consumer, operand_map):
+            return False
     return analysis.keeps_group_convex(group, consumer)
+
+
+def _replicates(consumer: Operation, operand_map) -> bool:
+    """The consumer iterates a loop of extent > 1 that its read of the operand does not index
+    (a squeeze-excite scale: `x * conv(pooled)[n, c, 0, 0]`). IREE 3.13's CPU codegen fails to
+    build a convolution dispatch with such a consumer ("failed to run translation"), so it
+    starts a dispatch of its own."""
+    read = {e.position for e in operand_map.results if isinstance(e, AffineDimExpr)}
+    return any(extent != 1 and loop not in read
+               for loop, extent in enumerate(du.loop_extents(consumer)))
 
 
 def _values_from_group(analysis: FusionAnalysis, group: FusionGroup, op: Operation) -> list[SSAValue]:
