@@ -71,8 +71,8 @@ class BiasedConv:
         return (self.add or self.conv).result
 
 
-def biased_conv(value: SSAValue, reader: Operation) -> BiasedConv | None:
-    """`value` as `conv [+ b]` read by `reader` only (every op of the chain single-use)."""
+def biased_conv(value: SSAValue) -> BiasedConv | None:
+    """`value` as `conv [+ b]` with one reader (every op of the chain single-use)."""
     if not value.has_one_use():
         return None
     owner = value.owner
@@ -117,15 +117,17 @@ class FoldChannelScaleIntoConv(RewritePattern):
         else:
             return
         for value, scale in orders:
-            found = biased_conv(value, op)
+            found = biased_conv(value)
             attr = dense_constant(found.conv.filter) if found else None
             factor = channel_vector(scale)
             if attr is None or factor is None or not is_float(element_of(value)):
                 continue
             apply = np.divide if isinstance(op, graph.DivOp) else np.multiply
             w = dense_to_numpy(attr).astype(np.float64)
-            weight = rounded(apply(w, factor.reshape(-1, *[1] * (w.ndim - 1))), found.conv.filter)
-            bias = None if found.bias is None else apply(found.bias, factor)
+            with np.errstate(all="ignore"):  # a division by 0 gives inf: refused below
+                weight = rounded(apply(w, factor.reshape(-1, *[1] * (w.ndim - 1))),
+                                 found.conv.filter)
+                bias = None if found.bias is None else apply(found.bias, factor)
             if weight is None or (bias is not None and rounded(bias, value) is None):
                 continue
             b = OpBuilder(op, rewriter)
@@ -154,7 +156,7 @@ class FoldChannelShiftIntoBias(RewritePattern):
         for value, shift in orders:
             if isinstance(value.owner, graph.ConvOp) and sign > 0 and _is_canonical_bias(shift):
                 return  # already the canonical bias add
-            found = biased_conv(value, op)
+            found = biased_conv(value)
             t = channel_vector(shift)
             if found is None or t is None or other_operand(op, value) is None:
                 continue

@@ -124,3 +124,21 @@ func.func @not_foldable(%x: tensor<1x1x2x2xf32>) -> (tensor<1x2x2x2xf32>, tensor
   %r2 = graph.mul %y2, %bigb : tensor<1x2x2x2xf32>
   func.return %r, %r2 : tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>
 }
+
+// -----
+
+// A division by a per-channel constant with a zero: the folded weights would be infinite where
+// the unfolded program divides only what the conv computed (its inf or NaN stays its own).
+// CHECK-LABEL: func.func @divide_by_zero_channel
+// CHECK:         graph.conv %x, %w
+// CHECK-NEXT:    arith.constant
+// CHECK-NEXT:    graph.broadcast
+// CHECK-NEXT:    graph.div
+func.func @divide_by_zero_channel(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %w = arith.constant dense<[[[[1.0]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
+  %y = graph.conv %x, %w strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] group = 1 : (tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x2x2xf32>
+  %d = arith.constant dense<[2.0, 0.0]> : tensor<2xf32>
+  %db = graph.broadcast %d dims = [1] : tensor<2xf32> -> tensor<1x2x2x2xf32>
+  %r = graph.div %y, %db : tensor<1x2x2x2xf32>
+  func.return %r : tensor<1x2x2x2xf32>
+}
