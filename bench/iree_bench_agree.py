@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from iree_bench_onnx import is_onnx_path, reference_module
+
 from fusionopt.corpus import model_file
 from fusionopt.interpreter import run_function
 from fusionopt.ir_io import parse_file
@@ -89,7 +91,8 @@ def verdict(results: list[np.ndarray], default: list[np.ndarray]) -> str:
 
 def reference_outputs(model: str, inputs: list[np.ndarray]) -> tuple[list[np.ndarray], str]:
     """The input program on the numpy interpreter: float64 when supported (else float32)."""
-    module = parse_file(model_file(model, "args.linalg.mlir"))
+    module = (reference_module(model) if is_onnx_path(model) else
+              parse_file(model_file(model, "args.linalg.mlir")))
     if "float64" in inspect.signature(run_function).parameters:
         return run_function(module, inputs, FUNCTION, float64=True), "f64 interp"
     return run_function(module, inputs, FUNCTION), "f32 interp"

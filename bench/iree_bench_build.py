@@ -5,6 +5,9 @@ Variants (all from the same corpus model, weights as function arguments):
 - `iree-best`: the same + IREE's most fusing flags (aggressive fusion, horizontal contractions);
 - `ours`: `fusion-opt M.args.linalg.mlir -p dispatch-creation` (IREE keeps our regions);
 - `ours-onnx`: `fusion-translate --import-onnx M.args.onnx | fusion-opt -p graph-to-dispatch`;
+  a model named by an ONNX file path is built as bench/iree_bench_onnx.py says;
+- `ours-onnx-no-conv-batching` (not in the default set): the same without
+  `graph-horizontal-fuse-convs`, to time what sibling-conv batching alone changes;
 - `ours-attention`: `dispatch-creation` with `linalg-raise-attention` (one `iree_linalg_ext.attention`
   per attention block; opt-in: 1.6-1.9x slower per model on llvm-cpu, timed here for CUDA);
 - `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
@@ -24,6 +27,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from iree_bench_onnx import LINALG_ONLY, iree_source, is_onnx_path
+
 from fusionopt.corpus import model_file, model_stem
 from fusionopt.iree_tools import compile_vmfb, flow_dispatch_names, target_flags
 
@@ -37,6 +42,13 @@ def _dispatch_creation(**replacements: str) -> str:
 
     passes = PIPELINES["dispatch-creation"].spec.split(",")
     return ",".join(replacements.get(p.replace("-", "_"), p) for p in passes)
+
+
+def _graph_to_dispatch_without(pass_name: str) -> str:
+    """`graph-to-dispatch`'s stages less one pass."""
+    from fusionopt.registry import PIPELINES
+
+    return ",".join(p for p in PIPELINES["graph-to-dispatch"].spec.split(",") if p != pass_name)
 
 
 OURS_PIPELINES = {
@@ -56,6 +68,12 @@ OURS_PIPELINES = {
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",
     ),
 }
+# Graph pipelines from the ONNX file (the `ours-onnx` family).
+ONNX_PIPELINES = {
+    "ours-onnx": "graph-to-dispatch",
+    # graph-to-dispatch without sibling-conv batching: what batching alone changes
+    "ours-onnx-no-conv-batching": _graph_to_dispatch_without("graph-horizontal-fuse-convs"),
+}
 BEST_FLAGS = [
     "--iree-dispatch-creation-enable-aggressive-fusion",
     "--iree-dispatch-creation-enable-fuse-horizontal-contractions",
@@ -74,6 +92,8 @@ def _fusion(cmd: list[str], stdin: str | None = None) -> str:
 def variant_source(model: str, variant: str, work_dir: Path) -> Path:
     """The `.mlir` IREE compiles for `variant` (ours: produced once into `work_dir`)."""
     variant = COPY_OF.get(variant, variant)
+    if is_onnx_path(model):
+        return _onnx_variant_source(model, variant, work_dir)
     linalg = model_file(model, "args.linalg.mlir")
     if variant in ("iree-default", "iree-best"):
         return linalg
@@ -82,17 +102,35 @@ def variant_source(model: str, variant: str, work_dir: Path) -> Path:
         return out
     if variant in OURS_PIPELINES:
         text = _fusion(["fusion-opt", str(linalg), "-p", OURS_PIPELINES[variant]])
-    elif variant == "ours-onnx":
-        graph = _fusion(["fusion-translate", "--import-onnx", str(model_file(model, "args.onnx"))])
-        text = _fusion(["fusion-opt", "-", "-p", "graph-to-dispatch"], stdin=graph)
+    elif variant in ONNX_PIPELINES:
+        text = _ours_from_onnx(model_file(model, "args.onnx"), ONNX_PIPELINES[variant])
     else:
-        raise ValueError(f"unknown variant {variant!r} (have: {', '.join((*VARIANTS, *OURS_PIPELINES))})")
+        raise ValueError(f"unknown variant {variant!r} (have: "
+                         f"{', '.join((*VARIANTS, *OURS_PIPELINES, *ONNX_PIPELINES))})")
     out.write_text(text)
     return out
 
 
+def _ours_from_onnx(onnx_file: Path, pipeline: str) -> str:
+    graph = _fusion(["fusion-translate", "--import-onnx", str(onnx_file)])
+    return _fusion(["fusion-opt", "-", "-p", pipeline], stdin=graph)
+
+
+def _onnx_variant_source(model: str, variant: str, work_dir: Path) -> Path:
+    """A model given as an ONNX file (bench/iree_bench_onnx.py): IREE's own import of it is the
+    baseline; only `ours-onnx` of ours applies."""
+    if variant in ("iree-default", "iree-best"):
+        return iree_source(model, work_dir)
+    if variant not in ONNX_PIPELINES:
+        raise RuntimeError(f"{variant}: {LINALG_ONLY}")
+    out = work_dir / f"{model_stem(model)}.{variant}.mlir"
+    if not out.is_file():
+        out.write_text(_ours_from_onnx(Path(model), ONNX_PIPELINES[variant]))
+    return out
+
+
 # A variant that cannot apply to a model yet (not a failure): the message that says so.
-NOT_APPLICABLE_MARKERS = ("unsupported ONNX op",)
+NOT_APPLICABLE_MARKERS = ("unsupported ONNX op", LINALG_ONLY)
 
 
 def applicable_variants(model: str, work_dir: Path, variants=VARIANTS) -> tuple[list[str], dict[str, str]]:

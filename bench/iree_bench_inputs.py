@@ -23,6 +23,8 @@ import json
 
 import numpy as np
 
+from iree_bench_onnx import is_onnx_path, onnx_inputs
+
 from fusionopt.corpus import model_file
 
 VOCAB = 1024
@@ -70,7 +72,10 @@ def _weight(name: str, shape: list[int], dtype: np.dtype, family: str, rng) -> n
 
 
 def model_inputs(model: str, family: str = "random", seed: int = 0) -> list[np.ndarray]:
-    """Arguments of @main_graph in `M.build.json` order (model inputs, then weights)."""
+    """Arguments of @main_graph in `M.build.json` order (model inputs, then weights); for an
+    ONNX file path, in its graph-input order (bench/iree_bench_onnx.py)."""
+    if is_onnx_path(model):
+        return onnx_inputs(model, family, seed, _model_input, _weight)
     build = build_info(model)
     rng = np.random.default_rng(seed)
     values = []

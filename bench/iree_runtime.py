@@ -12,7 +12,9 @@ with an A/A noise figure, after checking that they compute the same numbers.
 Corpus: `fusionopt.corpus.corpus_dir()` (`../shared/models`, or `$FUSIONOPT_CORPUS`); models
 `bert_mini`, `gpt2_mini`, `mlp_towers` (the `cnn/` models are left out: our ONNX importer and
 passes do not support them yet); the models shipped in `test/data/models` (`minilm_l6`,
-`cnn/resnet18`, ...) can be named too. Variants (bench/iree_bench_build.py): `iree-default`
+`cnn/resnet18`, ...) can be named too, and a model may also be a path to an ONNX file (`--models
+test/data/onnx/inception.onnx`): IREE's baseline is then `iree-import-onnx` of that file
+(bench/iree_bench_onnx.py). Variants (bench/iree_bench_build.py): `iree-default`
 (`M.args.linalg.mlir`), `iree-best` (+ `--iree-dispatch-creation-enable-aggressive-fusion
 --iree-dispatch-creation-enable-fuse-horizontal-contractions`), `ours` (`fusion-opt -p
 dispatch-creation`), `ours-onnx` (`fusion-translate --import-onnx M.args.onnx | fusion-opt -p
@@ -53,7 +55,7 @@ from iree_bench_agree import (  # noqa: E402
     agreement_table, check_family, compare_saved_outputs, reference_outputs,
 )
 from iree_bench_build import (  # noqa: E402,F401
-    MODELS, OURS_PIPELINES, VARIANTS, applicable_variants, build_variants, dispatch_counts,
+    MODELS, ONNX_PIPELINES, OURS_PIPELINES, VARIANTS, applicable_variants, build_variants, dispatch_counts,
 )
 from iree_bench_inputs import FAMILIES, model_inputs  # noqa: E402,F401
 from iree_bench_report import SECTION, section, summarize, timing_table, write_section  # noqa: E402
@@ -150,7 +152,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if "iree-default" not in args.variants:
         args.variants.insert(0, "iree-default")
-    unknown = set(args.variants) - {*VARIANTS, *OURS_PIPELINES} | set(args.targets) - set(TARGETS)
+    unknown = set(args.variants) - {*VARIANTS, *OURS_PIPELINES, *ONNX_PIPELINES} | set(args.targets) - set(TARGETS)
     unknown |= set(args.families) - set(FAMILIES)
     if unknown:
         parser.error(f"unknown: {', '.join(sorted(unknown))}")

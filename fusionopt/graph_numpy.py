@@ -95,8 +95,9 @@ def _compute_dtype(dtype: np.dtype, element: Attribute) -> np.dtype:
     return dtype
 
 
-def _store(x: np.ndarray | np.generic, element: Attribute) -> np.ndarray:
-    """Round/wrap a computed array into the storage dtype of `element`."""
+def store(x: np.ndarray | np.generic, element: Attribute) -> np.ndarray:
+    """Round/wrap a computed array into the storage dtype of `element` (one rounding; constant
+    folds that compute in float64 round through here too)."""
     dtype = numpy_dtype(element)
     out = np.asarray(x)
     if isinstance(element, BFloat16Type) and _BF16 is None:
@@ -166,7 +167,7 @@ def _convert(x: np.ndarray, dst: Attribute) -> np.ndarray:
         f = np.trunc(np.nan_to_num(x.astype(np.float64), nan=0.0))
         # float(INT64_MAX) rounds up to 2**63, which does not fit: saturate explicitly.
         return np.where(f >= float(info.max), info.max, np.clip(f, info.min, info.max).astype(dtype))
-    return _store(x, dst)  # one direct cast: no double rounding through an intermediate type
+    return store(x, dst)  # one direct cast: no double rounding through an intermediate type
 
 
 def _broadcast(x: np.ndarray, dims: tuple[int, ...], shape: tuple[int, ...]) -> np.ndarray:
@@ -263,7 +264,7 @@ def evaluate_graph_op(op: Operation, operands: list[np.ndarray]) -> np.ndarray:
             for v, o in zip(operands, op.operands)]
     with np.errstate(all="ignore"):
         value = _evaluate(op, args, result_element)
-    out = _store(value, result_element)
+    out = store(value, result_element)
     expected = tuple(op.results[0].type.get_shape())
     assert out.shape == expected, f"{op.name}: computed shape {out.shape}, declared {expected}"
     return out

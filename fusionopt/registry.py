@@ -37,7 +37,9 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
 _PASS_MODULES: dict[str, tuple[str, str]] = {
     "canonicalize": ("xdsl.transforms.canonicalize", "CanonicalizePass"),
     "graph-horizontal-fuse-dots": ("fusionopt.transforms.graph.graph_horizontal_fuse_dots", "GraphHorizontalFuseDotsPass"),
+    "graph-horizontal-fuse-convs": ("fusionopt.transforms.graph.graph_horizontal_fuse_convs", "GraphHorizontalFuseConvsPass"),
     "graph-hoist-pointwise-above-slices": ("fusionopt.transforms.graph.graph_hoist_pointwise_above_slices", "GraphHoistPointwiseAboveSlicesPass"),
+    "graph-fold-conv-affine": ("fusionopt.transforms.graph.graph_fold_conv_affine", "GraphFoldConvAffinePass"),
     "graph-propagate-constants": ("fusionopt.transforms.graph.graph_propagate_constants", "GraphPropagateConstantsPass"),
     "graph-canonicalize": ("fusionopt.transforms.graph.graph_canonicalize", "GraphCanonicalizePass"),
     "graph-reassociate-dots": ("fusionopt.transforms.graph.graph_reassociate_dots", "GraphReassociateDotsPass"),
@@ -104,9 +106,23 @@ PIPELINES["dispatch-creation"] = Pipeline(
 
 
 # graph-simplify: graph algebra before horizontal fusion (MIGraphX simplify_algebra).
+_GRAPH_SIMPLIFY_STAGES = (
+    # Constant subgraphs (e.g. a BatchNorm's parameter arithmetic) become single constants,
+    # so the stages below see plain constant operands.
+    "graph-propagate-constants",
+    # Per-channel scales and shifts (BatchNorm, Mul/Add by [F, 1, 1]) fold into constant conv
+    # weights and one canonical bias add: no elementwise work left, and sibling convs then
+    # carry the one bias form horizontal fusion absorbs.
+    "graph-fold-conv-affine",
+    "graph-canonicalize",
+    "graph-reassociate-dots",
+    "cse",
+    "dce",
+)
 PIPELINES["graph-simplify"] = Pipeline(
-    "fold constants, canonicalize and reassociate GEMM chains (run before horizontal fusion)",
-    "graph-propagate-constants,graph-canonicalize,graph-reassociate-dots,cse,dce",
+    "fold constants and conv affines, canonicalize and reassociate GEMM chains (run before "
+    "horizontal fusion)",
+    ",".join(_GRAPH_SIMPLIFY_STAGES),
 )
 
 
@@ -121,12 +137,16 @@ _GRAPH_TO_DISPATCH_STAGES = (
     # Batching needs the whole-tower view (which dots are independent, where their epilogues
     # go): only the graph level has it; after lowering each dot is an isolated linalg op.
     "graph-horizontal-fuse-dots",
+    # Sibling convolutions over one input become one conv on concatenated filters (IREE never
+    # batches them); needs the same whole-block view, and folded biases (graph-simplify).
+    "graph-horizontal-fuse-convs",
     # Lowering, then IREE-style dispatch formation on the (now few, batched) roots.
     "convert-graph-to-linalg",
     "dispatch-creation",
 )
 PIPELINES["graph-to-dispatch"] = Pipeline(
-    "graph dialect -> flow.dispatch.regions (simplify, batch sibling GEMMs, lower, form dispatches)",
+    "graph dialect -> flow.dispatch.regions (simplify, batch sibling GEMMs and convs, lower, form "
+    "dispatches)",
     ",".join(_GRAPH_TO_DISPATCH_STAGES),
 )
 

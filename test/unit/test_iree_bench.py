@@ -172,3 +172,21 @@ def test_gpu_bundle_runs_the_protocol_on_cpu(tiny: str, tmp_path: Path) -> None:
     assert all(len(v["ms"]) == 2 for v in data["models"]["tiny"].values())
     timing, agreement = iree_runtime.gpu_results(out, iree_runtime.parse_args([]))
     assert "| tiny | local-sync |" in timing and "FAIL" not in agreement and "| tiny | random | ours |" in agreement
+
+
+ONNX_MODEL = str(Path(__file__).resolve().parents[1] / "data" / "onnx" / "conv_affine.args.onnx")
+
+
+@needs_iree
+def test_onnx_file_model_inputs_and_variants(tmp_path: Path) -> None:
+    """A model named by an ONNX path: inputs in graph-input order (image, then weights); the
+    linalg-file variants are skipped with the reason, IREE's import is the baseline."""
+    import iree_bench_build as build
+    import iree_bench_inputs as inputs
+
+    values = inputs.model_inputs(ONNX_MODEL, "offset", seed=0)
+    assert [v.shape for v in values] == [(1, 16, 16, 16), (24, 16, 3, 3), (24, 1, 1), (24, 1, 1)]
+    kept, skipped = build.applicable_variants(ONNX_MODEL, tmp_path, ["iree-default", "ours", "ours-onnx"])
+    assert kept == ["iree-default", "ours-onnx"] and "ours" in skipped
+    assert "torch.operator" in build.variant_source(ONNX_MODEL, "iree-default", tmp_path).read_text()
+    assert "flow.dispatch.region" in build.variant_source(ONNX_MODEL, "ours-onnx", tmp_path).read_text()

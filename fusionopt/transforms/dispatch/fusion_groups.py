@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr
 
 from fusionopt.transforms.common import dispatch_utils as du
 
@@ -152,6 +153,8 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
     if consumer in analysis.group_of or du.is_root_op(consumer) or du.is_clonable_into_dispatch(consumer):
         return False
     if not is_consumer_kind(consumer):
+        return False
+    if du.is_convolution(group.root) and _replicates_group_value(analysis, group, consumer):
         return False
     for value in _values_from_group(analysis, group, consumer):
         if not du.is_linalg(consumer):
@@ -380,3 +383,21 @@ def chain_reductions(analysis: FusionAnalysis, starts_chain) -> None:
         group.root = op
         for member in (*between, op):
             analysis.add(group, member)
+
+
+def _replicates_group_value(analysis: FusionAnalysis, group: FusionGroup, consumer: Operation) -> bool:
+    """The consumer iterates a loop of extent > 1 that its read of a group value does not index
+    (a squeeze-excite scale: `x * conv(pooled)[n, c, 0, 0]`). IREE 3.13's CPU codegen fails to
+    build a convolution dispatch with such a consumer ("failed to run translation"), so it
+    starts a dispatch of its own."""
+    if not du.is_linalg(consumer):
+        return False
+    extents = du.loop_extents(consumer)
+    for value in _values_from_group(analysis, group, consumer):
+        operand_map = du.operand_map(consumer, value)
+        if operand_map is None:
+            continue
+        read = {e.position for e in operand_map.results if isinstance(e, AffineDimExpr)}
+        if any(extent != 1 and loop not in read for loop, extent in enumerate(extents)):
+            return True
+    return False

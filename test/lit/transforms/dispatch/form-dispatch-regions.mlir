@@ -733,6 +733,38 @@ func.func @overlapping_slices_stay(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>) 
 
 // -----
 
+// A squeeze-excite scale: the consumer walks 16x16 pixels the 1x1-spatial conv root does not
+// have (it replicates the conv's result). IREE 3.13's CPU codegen fails on such a conv
+// dispatch, so the scale starts its own; a consumer walking the root's own loops still joins.
+// CHECK-LABEL: func.func @conv_then_replicating_consumer
+// CHECK:       %[[S:.*]] = flow.dispatch.region -> (tensor<1x4x1x1xf32>)
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK:         linalg.generic
+// CHECK:         flow.return
+// CHECK:       flow.dispatch.region -> (tensor<1x4x8x8xf32>)
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+// CHECK:         linalg.generic {{.*}} ins(%x, %[[S]] :
+func.func @conv_then_replicating_consumer(%x: tensor<1x4x8x8xf32>, %p: tensor<1x2x1x1xf32>, %w: tensor<4x2x1x1xf32>) -> tensor<1x4x8x8xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<1x4x1x1xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %w : tensor<1x2x1x1xf32>, tensor<4x2x1x1xf32>) outs(%f : tensor<1x4x1x1xf32>) -> tensor<1x4x1x1xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<1x4x1x1xf32>) outs(%e : tensor<1x4x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %cst : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x1x1xf32>
+  %e2 = tensor.empty() : tensor<1x4x8x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %r : tensor<1x4x8x8xf32>, tensor<1x4x1x1xf32>) outs(%e2 : tensor<1x4x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x8x8xf32>
+  return %s : tensor<1x4x8x8xf32>
+}
+
+// -----
+
 // A torch-mlir conv block: pad -> conv (bias broadcast as init) -> ReLU. The conv is the root;
 // the bias broadcast and the ReLU join it. The low-padding pad stays outside, where IREE writes
 // it itself: with its producer in a region IREE 3.13 computes it wrongly, and inside the conv's

@@ -1,0 +1,70 @@
+"""ONNX files as benchmark models (bench/iree_runtime.py `--models path/to/X.onnx`).
+
+A model named by a path ending in `.onnx` (not a corpus model) has no torch-mlir linalg file,
+so the baseline is what an IREE user gets from that file: `iree-import-onnx X.onnx`, then
+`iree-compile` (`iree-default`, `iree-best`, `aa`). `ours-onnx` is `fusion-translate
+--import-onnx X.onnx | fusion-opt -p graph-to-dispatch`; the variants that start from the
+linalg file do not apply. Inputs follow the ONNX graph inputs: the first (the image) gets the
+family's raw values, the others (weights, in a `.args.onnx` file) are weights as in
+`iree_bench_inputs`. The reference is our import of the file (the input program) on the numpy
+interpreter in float64.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import helper
+
+LINALG_ONLY = "needs the corpus's torch-mlir linalg file (not applicable to an ONNX file model)"
+
+
+def is_onnx_path(model: str) -> bool:
+    return model.endswith(".onnx")
+
+
+def iree_source(model: str, work_dir: Path) -> Path:
+    """`iree-import-onnx` output for the ONNX file (made once into `work_dir`)."""
+    out = work_dir / f"{Path(model).name}.iree.mlir"
+    if not out.is_file():
+        result = subprocess.run(["iree-import-onnx", model, "-o", str(out)], capture_output=True,
+                                text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"iree-import-onnx {model}\nexit {result.returncode}:\n"
+                               f"{result.stderr[-4000:]}")
+    return out
+
+
+def graph_inputs(model: str) -> list[tuple[str, list[int], np.dtype]]:
+    """(name, shape, dtype) of the graph inputs that are not initializers, in order."""
+    graph = onnx.load(model).graph
+    inits = {t.name for t in graph.initializer}
+    found = []
+    for info in graph.input:
+        if info.name in inits:
+            continue
+        tensor = info.type.tensor_type
+        dtype = helper.tensor_dtype_to_np_dtype(tensor.elem_type)
+        found.append((info.name, [d.dim_value for d in tensor.shape.dim], np.dtype(dtype)))
+    return found
+
+
+def onnx_inputs(model: str, family: str, seed: int, model_input, weight) -> list[np.ndarray]:
+    """Arguments in graph-input order: `model_input(name, shape, dtype, family, rng)` for the
+    first, `weight(shape, dtype, family, rng)` for the rest."""
+    rng = np.random.default_rng(seed)
+    values = []
+    for index, (name, shape, dtype) in enumerate(graph_inputs(model)):
+        values.append(model_input(name, shape, dtype, family, rng) if index == 0 else
+                      weight(shape, dtype, family, rng))
+    return values
+
+
+def reference_module(model: str):
+    """Our import of the ONNX file: the program the float64 reference runs."""
+    from fusionopt.importers.onnx_import import import_onnx
+
+    return import_onnx(model)
