@@ -36,7 +36,8 @@ def _dispatch_creation(**replacements: str) -> str:
     from fusionopt.registry import PIPELINES
 
     passes = PIPELINES["dispatch-creation"].spec.split(",")
-    return ",".join(replacements.get(p.replace("-", "_"), p) for p in passes)
+    chosen = (replacements.get(p.replace("-", "_"), p) for p in passes)
+    return ",".join(p for p in chosen if p)  # "" drops the pass
 
 
 OURS_PIPELINES = {
@@ -46,6 +47,11 @@ OURS_PIPELINES = {
     "ours-shifted-variance": _dispatch_creation(
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions{rewrite-variance=true}",
         form_dispatch_regions="form-dispatch-regions{reduction-chains=none}",
+    ),
+    # 1x1 convolutions left as convs, or all of them (strided too) as matmuls
+    "ours-conv1x1-off": _dispatch_creation(linalg_conv_1x1_to_matmul=""),
+    "ours-conv1x1-all": _dispatch_creation(
+        linalg_conv_1x1_to_matmul="linalg-conv-1x1-to-matmul{min-channels=1 max-filters=100000 strided=true}"
     ),
     # dispatch-creation with attention raised to iree_linalg_ext.attention (opt-in pass)
     "ours-attention": _dispatch_creation(

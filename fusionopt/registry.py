@@ -53,6 +53,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
     "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
+    "linalg-conv-1x1-to-matmul": ("fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul", "LinalgConv1x1ToMatmulPass"),
 }
 
 
@@ -77,6 +78,11 @@ _DISPATCH_CREATION_STAGES = (
     "linalg-fold-transpose-into-matmul",
     # Elementwise chains become single generics (views stay visible to the stages below).
     "linalg-fuse-elementwise{aggressive=false}",
+    # 1x1 convs become matmul-like contractions over the flattened pixels (IREE 3.13 gives a
+    # conv named op in a pre-formed region its slower conv kernel). After elementwise fusion:
+    # each conv's bias/activation epilogue is then one generic that moves to the flat layout
+    # whole (before it, the ONNX path's separate bias broadcasts would be cut off by reshapes).
+    "linalg-conv-1x1-to-matmul",
     # Reductions over the same input (e.g. sum and max of one row) as one multi-result
     # reduction. A layer norm's variance stays the input's exact second reduction
     # (rewrite-variance off: the one-pass form measured slower, bench/RESULTS.md); region
