@@ -48,6 +48,8 @@ OURS_PIPELINES = {
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions{rewrite-variance=true}",
         form_dispatch_regions="form-dispatch-regions{reduction-chains=none}",
     ),
+    # depthwise convs as rank-3 generics (the unit batch dim dropped)
+    "ours-dw3": "linalg-depthwise-conv-drop-batch," + _dispatch_creation(),
     # 1x1 convolutions left as convs, or all of them (strided too) as matmuls
     "ours-conv1x1-off": _dispatch_creation(linalg_conv_1x1_to_matmul=""),
     "ours-conv1x1-all": _dispatch_creation(

@@ -53,6 +53,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
     "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
+    "linalg-depthwise-conv-drop-batch": ("fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch", "LinalgDepthwiseConvDropBatchPass"),
     "linalg-conv-1x1-to-matmul": ("fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul", "LinalgConv1x1ToMatmulPass"),
 }
 

@@ -24,7 +24,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.lowering.graph_to_linalg_shape import collapse, expand
+from fusionopt.transforms.common.reshapes import collapse, expand
 
 FLAT_GROUPS = [[0, 1], [2, 3]]
 _D = [AffineDimExpr(i) for i in range(4)]

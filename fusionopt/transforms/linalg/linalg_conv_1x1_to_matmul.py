@@ -41,7 +41,7 @@ from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.linalg.conv_1x1_sinking import SinkFlatExpand
-from fusionopt.transforms.lowering.graph_to_linalg_shape import collapse, expand as expand_to
+from fusionopt.transforms.common.reshapes import collapse, expand as expand_to
 
 CONV_NAME = "linalg.conv_2d_nchw_fchw"
 # 1 x C x H x W as C x (H*W) (stride 1: a free reshape), or C x H x W (strided: the slice

@@ -9,15 +9,12 @@ elementwise consumers carried over to the flat F x (H*W) layout.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 
 from fusionopt import pass_statistics
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
-LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "linalg" / "linalg-conv-1x1-to-matmul.mlir"
 DEFAULT = "linalg-conv-1x1-to-matmul"
 EVERY_CONV = "linalg-conv-1x1-to-matmul{min-channels=1 strided=true}"
 # case -> 1x1 convs rewritten by (default, every-conv)
@@ -32,13 +29,7 @@ REWRITTEN = {
 
 
 def cases() -> dict[str, str]:
-    out = {}
-    for chunk in LIT.read_text().split("// -----"):
-        text = "\n".join(line for line in chunk.splitlines() if not line.lstrip().startswith("//"))
-        name = re.search(r"func\.func @(\w+)", text)
-        if name:
-            out[name.group(1)] = text
-    return out
+    return lit_functions(LIT_TRANSFORMS / "linalg" / "linalg-conv-1x1-to-matmul.mlir")
 
 
 def count_convs(module) -> int:
