@@ -118,5 +118,5 @@ class SinkFlatExpand(RewritePattern):
         old_init = du.dps_inits(op)[0].owner
         rewriter.replace(op, [*new_ops, flat, back], [back.results[0]])
         if isinstance(old_init, Operation) and old_init.name == "tensor.empty" and not old_init.results[0].uses:
-            rewriter.erase_op(old_init)
+            rewriter.erase(old_init)
         pass_statistics.count("elementwise consumers read the flat matmul")

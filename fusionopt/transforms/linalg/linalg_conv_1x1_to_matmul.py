@@ -193,7 +193,7 @@ def erase_dead_init_chain(op: Operation | object, rewriter: PatternRewriter) -> 
         if current.name not in ("linalg.broadcast", "linalg.fill", "tensor.empty") or any(r.uses for r in current.results):
             continue
         worklist.extend(v.owner for v in current.operands)
-        rewriter.erase_op(current)
+        rewriter.erase(current)
 
 
 @dataclass
