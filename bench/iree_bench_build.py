@@ -41,7 +41,8 @@ def _dispatch_creation(**replacements: str) -> str:
     from fusionopt.registry import PIPELINES
 
     passes = PIPELINES["dispatch-creation"].spec.split(",")
-    return ",".join(replacements.get(p.replace("-", "_"), p) for p in passes)
+    chosen = (replacements.get(p.replace("-", "_"), p) for p in passes)
+    return ",".join(p for p in chosen if p)  # "" drops the pass
 
 
 def _graph_to_dispatch_without(pass_name: str) -> str:
@@ -62,6 +63,13 @@ OURS_PIPELINES = {
     # dispatch-creation with attention's K copied to row-major [heads, dim, keys] (opt-in pass)
     "ours-nt": _dispatch_creation(
         linalg_fold_transpose_into_matmul="linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands",
+    ),
+    # depthwise convs as rank-3 generics (the unit batch dim dropped)
+    "ours-dw3": "linalg-depthwise-conv-drop-batch," + _dispatch_creation(),
+    # 1x1 convolutions left as convs, or all of them (strided too) as matmuls
+    "ours-conv1x1-off": _dispatch_creation(linalg_conv_1x1_to_matmul=""),
+    "ours-conv1x1-all": _dispatch_creation(
+        linalg_conv_1x1_to_matmul="linalg-conv-1x1-to-matmul{min-channels=1 max-filters=100000 strided=true}"
     ),
     # dispatch-creation with attention raised to iree_linalg_ext.attention (opt-in pass)
     "ours-attention": _dispatch_creation(

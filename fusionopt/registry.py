@@ -57,6 +57,8 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-transpose-nt-operands": ("fusionopt.transforms.linalg.linalg_transpose_nt_operands", "LinalgTransposeNTOperandsPass"),
     "linalg-shrink-broadcast-generics": ("fusionopt.transforms.linalg.linalg_shrink_broadcast_generics", "LinalgShrinkBroadcastGenericsPass"),
     "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
+    "linalg-depthwise-conv-drop-batch": ("fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch", "LinalgDepthwiseConvDropBatchPass"),
+    "linalg-conv-1x1-to-matmul": ("fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul", "LinalgConv1x1ToMatmulPass"),
 }
 
 
@@ -81,6 +83,11 @@ _DISPATCH_CREATION_STAGES = (
     "linalg-fold-transpose-into-matmul",
     # Elementwise chains become single generics (views stay visible to the stages below).
     "linalg-fuse-elementwise{aggressive=false}",
+    # 1x1 convs become matmul-like contractions over the flattened pixels (IREE 3.13 gives a
+    # conv named op in a pre-formed region its slower conv kernel). After elementwise fusion:
+    # each conv's bias/activation epilogue is then one generic that moves to the flat layout
+    # whole (before it, the ONNX path's separate bias broadcasts would be cut off by reshapes).
+    "linalg-conv-1x1-to-matmul",
     # A fused generic whose value ignores some of its loops (torch-mlir's attention mask: a
     # gather broadcast over query rows) is computed once over the loops it depends on;
     # consumers broadcast it through their indexing maps instead of a recomputing kernel.

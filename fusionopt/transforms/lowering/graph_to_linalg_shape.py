@@ -13,11 +13,12 @@ from __future__ import annotations
 from math import prod
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import IndexType, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from fusionopt.dialects import graph
+from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.lowering.graph_to_linalg_builders import (
     build_generic,
     empty,
@@ -79,20 +80,6 @@ def group_dims(fine: tuple[int, ...], coarse: tuple[int, ...]) -> list[list[int]
             return None
         groups[-1].extend(range(position, len(fine)))
     return groups
-
-
-def reassociation_attr(groups: list[list[int]]) -> ArrayAttr:
-    return ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g]) for g in groups])
-
-
-def collapse(source: SSAValue, groups: list[list[int]], result: TensorType) -> Operation:
-    return tensor.CollapseShapeOp.create(
-        operands=[source], result_types=[result], properties={"reassociation": reassociation_attr(groups)}
-    )
-
-
-def expand(source: SSAValue, groups: list[list[int]], result: TensorType) -> Operation:
-    return tensor.ExpandShapeOp(source, [], reassociation_attr(groups), result.get_shape(), result)
 
 
 def lower_reshape(op: graph.ReshapeOp) -> Lowered:

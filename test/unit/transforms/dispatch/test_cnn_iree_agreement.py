@@ -1,7 +1,8 @@
 """The torch-mlir CNNs (`../shared/models/cnn/*`) through `dispatch-creation` build with IREE and
 compute what IREE's own build of the original file computes (regression for IREE 3.13's
 low-padding `tensor.pad` miscompile in pre-formed regions: such pads stay outside our regions,
-where IREE writes them itself), and every conv is the root of a region of ours."""
+where IREE writes them itself), and every conv, or the matmul a 1x1 conv became, is the root of
+a region of ours."""
 
 from __future__ import annotations
 
@@ -14,15 +15,22 @@ import pytest
 from fusionopt.corpus import CORPUS_MISSING, model_file
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline
+from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.ir_io import parse_file, print_module
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "bench"))
 from iree_bench_inputs import model_inputs  # noqa: E402
 
-MODELS = ("cnn/resnet_mini", "cnn/mobilenet_mini")
+# model -> 1x1 convs that become matmuls (resnet_mini's two are strided: they stay convs)
+MATMULS = {"cnn/resnet_mini": 0, "cnn/mobilenet_mini": 26}
+MODELS = tuple(MATMULS)
 # well-conditioned families (with unit-variance weights "ids-edge" makes mobilenet's f32 output
 # differ from its f64 value by 65% in every build, IREE's default included)
 FAMILIES = ("random", "constant", "offset", "zeros")
+
+
+def is_conv(op) -> bool:
+    return op.name.startswith(("linalg.conv_2d", "linalg.depthwise_conv_2d"))
 
 
 @pytest.mark.skipif(not iree_available(), reason="IREE (iree-compile, iree.runtime) not installed")
@@ -34,13 +42,15 @@ def test_cnn_dispatch_creation_agrees_with_iree_default(model, tmp_path):
     ours = tmp_path / "ours.mlir"
     ours.write_text(print_module(apply_pipeline(parse_file(str(source)), "dispatch-creation")))
     flags = cpu_flags()
-    text = ours.read_text()
-    assert text.count("linalg.conv_2d") + text.count("linalg.depthwise_conv_2d") == source.read_text().count(
-        "linalg.conv_2d") + source.read_text().count("linalg.depthwise_conv_2d")
     formed = apply_pipeline(parse_file(str(ours)), "cse")
-    for op in formed.walk():
-        if op.name.startswith(("linalg.conv_2d", "linalg.depthwise_conv_2d")):
-            assert op.parent_op().name == "flow.dispatch.region", "a conv outside our regions"
+    source_convs = sum(is_conv(op) for op in parse_file(str(source)).walk())
+    convs = [op for op in formed.walk() if is_conv(op)]
+    # the 1x1 convs `linalg-conv-1x1-to-matmul` rewrote: contraction generics
+    matmuls = [op for op in formed.walk() if op.name == "linalg.generic" and du.is_contraction(op)]
+    assert len(matmuls) == MATMULS[model]
+    assert len(convs) + len(matmuls) == source_convs
+    for op in convs + matmuls:
+        assert op.parent_op().name == "flow.dispatch.region", "a conv outside our regions"
     default_vmfb = compile_vmfb(source, tmp_path / "default.vmfb", flags)
     ours_vmfb = compile_vmfb(ours, tmp_path / "ours.vmfb", flags)
     for family in FAMILIES:

@@ -13,7 +13,6 @@ The cases are the `// -----` functions of the lit test test/lit/transforms/linal
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -27,6 +26,7 @@ from fusionopt.interpreter.input_families import FAMILIES
 from fusionopt.ir_io import parse_file, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, cuda_flags, iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics, parse_module, run_module
+from support.lit_cases import lit_functions
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "linalg" / "linalg-raise-attention.mlir"
 PASS = "linalg-raise-attention"
@@ -40,13 +40,7 @@ IREE_OPT = shutil.which("iree-opt")
 
 
 def cases() -> dict[str, str]:
-    out = {}
-    for chunk in LIT.read_text().split("// -----"):
-        text = "\n".join(line for line in chunk.splitlines() if not line.lstrip().startswith("//"))
-        name = re.search(r"func\.func @(\w+)", text)
-        if name:
-            out[name.group(1)] = text
-    return out
+    return lit_functions(LIT)
 
 
 def raised(name: str) -> str:

@@ -1,0 +1,25 @@
+"""Building `tensor.collapse_shape` / `tensor.expand_shape` from reassociation groups.
+
+Shared by the lowering (graph reshapes, conv layouts) and the linalg stage (1x1 convs as
+matmuls over flattened pixels), which must print the same reassociation attributes.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
+from xdsl.ir import Operation, SSAValue
+
+
+def reassociation_attr(groups: list[list[int]]) -> ArrayAttr:
+    return ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g]) for g in groups])
+
+
+def collapse(source: SSAValue, groups: list[list[int]], result: TensorType) -> Operation:
+    return tensor.CollapseShapeOp.create(
+        operands=[source], result_types=[result], properties={"reassociation": reassociation_attr(groups)}
+    )
+
+
+def expand(source: SSAValue, groups: list[list[int]], result: TensorType) -> Operation:
+    return tensor.ExpandShapeOp(source, [], reassociation_attr(groups), result.get_shape(), result)

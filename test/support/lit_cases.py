@@ -1,0 +1,20 @@
+"""The `// -----` cases of a lit test as stand-alone programs, by function name (for the
+equivalence tests that run a pass's lit cases through the interpreter)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+LIT_TRANSFORMS = Path(__file__).resolve().parents[1] / "lit" / "transforms"
+
+
+def lit_functions(path: Path) -> dict[str, str]:
+    """Function name -> that `// -----` chunk of `path`, comment lines (CHECKs) removed."""
+    out = {}
+    for chunk in path.read_text().split("// -----"):
+        text = "\n".join(line for line in chunk.splitlines() if not line.lstrip().startswith("//"))
+        name = re.search(r"func\.func @(\w+)", text)
+        if name:
+            out[name.group(1)] = text
+    return out
