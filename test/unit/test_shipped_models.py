@@ -150,7 +150,7 @@ def test_perturbed_weight_is_detected():
     assert relative_error(actual, expected) > REL_TOL
 
 
-IREE_BUILT = ("minilm_l6",)
+IREE_BUILT = ("minilm_l6", "cnn/squeezenet1_1", "cnn/mobilenet_v3_small")
 
 
 @pytest.mark.parametrize("name", IREE_BUILT)

@@ -15,9 +15,10 @@ Top-level ops only (never inside a `flow.dispatch.region`):
 - `linalg.fill` (a fill nobody cloned into a region) -> `flow.tensor.splat`;
 - anything else that moves data non-contiguously (slices, inserts, concats, pads) gets a
   dispatch region of its own: that is IREE's "slow copy" dispatch, and it is counted as one;
-  except a `tensor.pad` with low padding, left as it is (`dispatch_utils.has_low_padding`: IREE
-  3.13 builds it wrongly in a region of ours; its own DispatchCreation writes it as fill + insert,
-  into the producing dispatch's output where it can).
+  except a `tensor.pad`, left as it is for IREE's own DispatchCreation, which writes it as fill +
+  insert, into the producing dispatch's output where it can. In a region of ours IREE 3.13 builds
+  a pad with low padding wrongly (`dispatch_utils.has_low_padding`) and fails to build
+  squeezenet's -inf high pad (before a ceil-mode max pool) at all.
 """
 
 from __future__ import annotations
@@ -192,7 +193,7 @@ def convert_block_to_flow(block: Block) -> list[DispatchRegionOp]:
     copy_regions = [
         wrap_in_copy_region(op)
         for op in list(block.ops)
-        if op.name in COPY_REGION_OPS and not is_free_data_movement(op) and not du.has_low_padding(op)
+        if op.name in COPY_REGION_OPS and not is_free_data_movement(op) and op.name != "tensor.pad"
     ]
     for region_op in copy_regions:
         clone_producers_into_region(region_op)
