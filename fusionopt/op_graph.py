@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 
+from fusionopt.dialects.util import RETURN_OPS
 from fusionopt.cost_model import op_flops, tensor_bytes
 from fusionopt.diagnostics import FusionError
 from fusionopt.stats import (
@@ -37,7 +38,7 @@ from fusionopt.stats import (
 )
 
 RENDERERS = ("dot", "graphviz-pure")
-HIDDEN_OPS = frozenset({"tensor.empty", "flow.return", "func.return"})
+HIDDEN_OPS = frozenset({"tensor.empty", "flow.return", *RETURN_OPS})
 
 
 def is_drawn(op: Operation) -> bool:
@@ -131,7 +132,7 @@ class DotWriter:
             self.node_of[arg] = self.node(f"arg{i}\n{_shape(arg)}", inner, shape="ellipse")
         self.block(func.body.block, inner)
         ret = func.body.block.last_op
-        if ret is not None and ret.name == "func.return":
+        if ret is not None and ret.name in RETURN_OPS:
             self.edges_into(ret, self.node("return", inner, shape="ellipse"))
         self.lines.append(f"{indent}}}")
 

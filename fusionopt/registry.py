@@ -31,6 +31,11 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "flow": ("fusionopt.dialects.flow", "Flow"),
     "linalg": ("fusionopt.dialects.linalg", "Linalg"),
     "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext", "IreeLinalgExt"),
+    "util": ("fusionopt.dialects.util", "Util"),
+    "tensor": ("fusionopt.dialects.tensor", "Tensor"),
+    "iree_encoding": ("fusionopt.dialects.iree_encoding", "IreeEncoding"),
+    "hal": ("fusionopt.dialects.hal", "Hal"),
+    "iree_tensor_ext": ("fusionopt.dialects.iree_tensor_ext", "IreeTensorExt"),
 }
 
 # pass name -> (module, class). Upstream xDSL passes we reuse are listed with their xDSL module.

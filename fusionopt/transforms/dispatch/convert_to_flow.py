@@ -28,11 +28,12 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, TensorType
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from fusionopt.dialects.util import functions_with_body
+from fusionopt.transforms.dispatch.region_dims import add_result_dims
 from fusionopt.dialects.flow import (
     DispatchRegionOp,
     ReturnOp,
@@ -154,6 +155,7 @@ def wrap_in_copy_region(op: Operation) -> DispatchRegionOp:
         op.erase()
         results = list(body[-1].results)
     region_op.body.block.add_ops([*body, ReturnOp(results)])
+    add_result_dims(region_op)
     for old, new in zip(results, region_op.results):
         for use in list(old.uses):
             if use.operation is not region_op.body.block.last_op:
@@ -212,5 +214,5 @@ class ConvertToFlowPass(ModulePass):
     name = "convert-to-flow"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for func in [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]:
-            convert_block_to_flow(func.body.block)
+        for block in [b for func in functions_with_body(op) for b in func.body.blocks]:
+            convert_block_to_flow(block)

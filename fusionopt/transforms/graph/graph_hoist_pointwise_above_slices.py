@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -37,6 +36,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from fusionopt.dialects.util import functions_with_body
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import shape_of
 from fusionopt.transforms.graph.graph_ir import (
@@ -240,7 +240,6 @@ class GraphHoistPointwiseAboveSlicesPass(ModulePass):
             GreedyRewritePatternApplier([HoistPointwiseAboveSlices()]), apply_recursively=True
         )
         if walker.rewrite_module(op):
-            for func in op.walk():
-                if isinstance(func, FuncOp) and func.body.blocks:
-                    stable_topological_sort(func.body.block)
+            for func in functions_with_body(op):
+                stable_topological_sort(func.body.block)
 

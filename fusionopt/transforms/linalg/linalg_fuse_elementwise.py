@@ -13,6 +13,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
+from fusionopt.dialects.util import functions_with_body
 from fusionopt import pass_statistics
 
 from fusionopt.transforms.linalg.elementwise_fusion_emit import FusedKernelBuilder
@@ -77,9 +78,8 @@ class LinalgFuseElementwise(ModulePass):
 def top_level_blocks(module: ModuleOp) -> list[Block]:
     """Blocks of function bodies (not the bodies of linalg ops themselves)."""
     blocks = []
-    for func in module.walk():
-        if func.name == "func.func":
-            blocks.extend(func.regions[0].blocks)
+    for func in functions_with_body(module):
+        blocks.extend(func.body.blocks)
     return blocks
 
 

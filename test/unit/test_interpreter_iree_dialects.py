@@ -1,0 +1,174 @@
+"""numpy semantics of the ops added for IREE's and MLIR's own files: util (calls, barrier,
+globals), iree_encoding / iree_tensor_ext (identity and bitcast), flow.tensor.constant, the
+upstream tensor ops (rank, generate, gather, scatter), and dynamic (`?`) shapes in fusion-run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fusionopt.diagnostics import FusionError
+from fusionopt.interpreter import family_inputs, find_entry, run_function
+from fusionopt.ir_io import parse_module
+from fusionopt.tools.fusion_run import run as fusion_run
+
+
+def run(text: str, *inputs):
+    return run_function(parse_module(text, "<test>"), list(inputs))
+
+
+def test_util_call_barrier_and_globals():
+    text = """
+    util.global private mutable @acc = dense<1.0> : tensor<4xf32>
+    util.func private @twice(%a: tensor<4xf32>) -> tensor<4xf32> {
+      %b = arith.addf %a, %a : tensor<4xf32>
+      util.return %b : tensor<4xf32>
+    }
+    util.func public @main(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+      %g = util.global.load @acc : tensor<4xf32>
+      %b = util.optimization_barrier %a : tensor<4xf32>
+      %c = util.call @twice(%b) : (tensor<4xf32>) -> tensor<4xf32>
+      %d = arith.addf %c, %g : tensor<4xf32>
+      util.global.store %d, @acc : tensor<4xf32>
+      %e = util.global.load @acc : tensor<4xf32>
+      util.return %g, %e : tensor<4xf32>, tensor<4xf32>
+    }
+    """
+    a = np.array([1, -2, 3.5, 0], np.float32)
+    initial, stored = run(text, a)
+    np.testing.assert_array_equal(initial, np.ones(4, np.float32))
+    np.testing.assert_array_equal(stored, 2 * a + 1)
+
+
+def test_global_without_value_is_an_error():
+    text = """
+    util.global private mutable @g : tensor<2xf32>
+    util.func public @main() -> tensor<2xf32> {
+      %v = util.global.load @g : tensor<2xf32>
+      util.return %v : tensor<2xf32>
+    }
+    """
+    with pytest.raises(FusionError, match="read before anything was stored"):
+        run(text)
+
+
+def test_encodings_barriers_are_identity_and_bitcast_reinterprets():
+    text = """
+    #enc = #iree_encoding.testing<>
+    util.func public @main(%a: tensor<?x2xf32>, %n: index) -> (tensor<?x2xf32>, tensor<?x2xi32>, tensor<?x4xf16>) {
+      %e = iree_encoding.set_encoding %a : tensor<?x2xf32> -> tensor<?x2xf32, #enc>
+      %u = iree_encoding.unset_encoding %e : tensor<?x2xf32, #enc> -> tensor<?x2xf32>{%n}
+      %s = iree_tensor_ext.compute_barrier.start %u : tensor<?x2xf32>{%n} -> tensor<?x2xf32>
+      %t = iree_tensor_ext.compute_barrier.end %s : tensor<?x2xf32>{%n} -> tensor<?x2xf32>
+      %b = iree_tensor_ext.bitcast %t : tensor<?x2xf32>{%n} -> tensor<?x2xi32>{%n}
+      %h = iree_tensor_ext.bitcast %t : tensor<?x2xf32>{%n} -> tensor<?x4xf16>{%n}
+      util.return %t, %b, %h : tensor<?x2xf32>, tensor<?x2xi32>, tensor<?x4xf16>
+    }
+    """
+    a = np.array([[1.0, -0.0], [np.inf, 3.25], [-1e-30, 2.0]], np.float32)
+    same, as_int, as_half = run(text, a, np.int64(3))
+    np.testing.assert_array_equal(same, a)
+    np.testing.assert_array_equal(as_int, a.view(np.int32))
+    np.testing.assert_array_equal(as_half.view(np.uint16), a.view(np.uint16).reshape(3, 4))
+
+
+def test_flow_tensor_constant():
+    text = """
+    util.func public @main() -> tensor<3xf32> {
+      %c = flow.tensor.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+      util.return %c : tensor<3xf32>
+    }
+    """
+    np.testing.assert_array_equal(run(text)[0], np.array([1, 2, 3], np.float32))
+    parameter = text.replace("dense<[1.0, 2.0, 3.0]> : tensor<3xf32>", '#flow.parameter.named<"m"::"w"> : tensor<3xf32>')
+    with pytest.raises(FusionError, match="its data is not in the IR"):
+        run(parameter)
+
+
+def test_tensor_rank_generate_gather_scatter():
+    text = """
+    func.func @main(%t: tensor<4x5x6xf32>, %i: tensor<1x3x2xindex>, %m: index)
+        -> (index, tensor<?x3xf32>, tensor<1x3x4x1x1xf32>, tensor<1x3x4xf32>, tensor<4x5x6xf32>) {
+      %r = tensor.rank %t : tensor<4x5x6xf32>
+      %g = tensor.generate %m {
+      ^bb0(%a: index, %b: index):
+        %s = arith.muli %a, %b : index
+        %f = arith.index_cast %s : index to i64
+        %v = arith.sitofp %f : i64 to f32
+        tensor.yield %v : f32
+      } : tensor<?x3xf32>
+      %k = tensor.gather %t[%i] gather_dims([1, 2]) : (tensor<4x5x6xf32>, tensor<1x3x2xindex>) -> tensor<1x3x4x1x1xf32>
+      %k2 = tensor.gather %t[%i] gather_dims([1, 2]) : (tensor<4x5x6xf32>, tensor<1x3x2xindex>) -> tensor<1x3x4xf32>
+      %z = arith.constant dense<0.0> : tensor<4x5x6xf32>
+      %s = tensor.scatter %k into %z[%i] scatter_dims([1, 2]) unique : (tensor<1x3x4x1x1xf32>, tensor<4x5x6xf32>, tensor<1x3x2xindex>) -> tensor<4x5x6xf32>
+      return %r, %g, %k, %k2, %s : index, tensor<?x3xf32>, tensor<1x3x4x1x1xf32>, tensor<1x3x4xf32>, tensor<4x5x6xf32>
+    }
+    """
+    t = np.arange(120, dtype=np.float32).reshape(4, 5, 6)
+    idx = np.array([[[0, 5], [4, 0], [2, 3]]], np.int64)
+    rank, gen, gathered, reduced, scattered = run(text, t, idx, np.int64(2))
+    assert int(rank) == 3
+    np.testing.assert_array_equal(gen, np.outer(np.arange(2), np.arange(3)).astype(np.float32))
+    expected = np.stack([t[:, j, k] for j, k in idx[0]])[None]  # (1, 3, 4)
+    np.testing.assert_array_equal(gathered, expected.reshape(1, 3, 4, 1, 1))
+    np.testing.assert_array_equal(reduced, expected)
+    want = np.zeros_like(t)
+    for j, k in idx[0]:
+        want[:, j, k] = t[:, j, k]
+    np.testing.assert_array_equal(scattered, want)
+
+
+def test_gather_index_out_of_range_is_an_error():
+    text = """
+    func.func @main(%t: tensor<4x5xf32>, %i: tensor<2x1xindex>) -> tensor<2x4x1xf32> {
+      %k = tensor.gather %t[%i] gather_dims([1]) : (tensor<4x5xf32>, tensor<2x1xindex>) -> tensor<2x4x1xf32>
+      return %k : tensor<2x4x1xf32>
+    }
+    """
+    with pytest.raises(FusionError, match="out of bounds"):
+        run(text, np.zeros((4, 5), np.float32), np.array([[1], [5]], np.int64))
+
+
+DYNAMIC = """
+func.func @main(%a: tensor<?x8xf32>, %b: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %a, %c0 : tensor<?x8xf32>
+  %e = tensor.empty(%d) : tensor<?x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<?x8xf32>, tensor<?x8xf32>) outs(%e : tensor<?x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<?x8xf32>
+  %c = tensor.collapse_shape %r [[0, 1]] : tensor<?x8xf32> into tensor<?xf32>
+  %n = tensor.dim %c, %c0 : tensor<?xf32>
+  %x = tensor.expand_shape %c [[0, 1]] output_shape [%d, 8] : tensor<?xf32> into tensor<?x8xf32>
+  return %x : tensor<?x8xf32>
+}
+"""
+
+
+def test_dynamic_dims_bind_from_inputs():
+    a, b = np.ones((5, 8), np.float32), np.full((5, 8), 2, np.float32)
+    (out,) = run(DYNAMIC, a, b)
+    np.testing.assert_array_equal(out, a + b)
+
+
+def test_dynamic_dims_in_made_up_inputs():
+    entry = find_entry(parse_module(DYNAMIC, "<test>"))
+    assert [x.shape for x in family_inputs(entry, "random", dynamic_size=3)] == [(3, 8), (3, 8)]
+    assert [x.shape for x in family_inputs(entry, "random")] == [(4, 8), (4, 8)]
+
+
+def test_static_dims_still_checked():
+    with pytest.raises(FusionError, match="input 0 has shape"):
+        run(DYNAMIC, np.ones((5, 7), np.float32), np.ones((5, 8), np.float32))
+
+
+def test_fusion_run_dynamic_size_flag(tmp_path: Path, capsys):
+    path = tmp_path / "dyn.mlir"
+    path.write_text(DYNAMIC)
+    assert fusion_run([str(path), "--dynamic-size", "3"]) == 0
+    assert "result0: 3x8 float32" in capsys.readouterr().out
