@@ -33,6 +33,7 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext", "IreeLinalgExt"),
     "util": ("fusionopt.dialects.util", "Util"),
     "tensor": ("fusionopt.dialects.tensor", "Tensor"),
+    "arith": ("fusionopt.dialects.arith", "Arith"),
     "iree_encoding": ("fusionopt.dialects.iree_encoding", "IreeEncoding"),
     "hal": ("fusionopt.dialects.hal", "Hal"),
     "iree_tensor_ext": ("fusionopt.dialects.iree_tensor_ext", "IreeTensorExt"),

@@ -172,3 +172,27 @@ def test_fusion_run_dynamic_size_flag(tmp_path: Path, capsys):
     path.write_text(DYNAMIC)
     assert fusion_run([str(path), "--dynamic-size", "3"]) == 0
     assert "result0: 3x8 float32" in capsys.readouterr().out
+
+
+def test_arith_casts_on_tensors_remf_and_index_castui():
+    text = """
+    func.func @main(%t: tensor<4xf32>, %ti: tensor<4xi8>, %y: tensor<4xf32>)
+        -> (tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xindex>, tensor<4xindex>) {
+      %0 = arith.extsi %ti : tensor<4xi8> to tensor<4xi32>
+      %1 = arith.uitofp %ti : tensor<4xi8> to tensor<4xf32>
+      %2 = arith.remf %t, %y : tensor<4xf32>
+      %3 = arith.index_castui %ti : tensor<4xi8> to tensor<4xindex>
+      %4 = arith.index_cast %ti : tensor<4xi8> to tensor<4xindex>
+      return %0, %1, %2, %3, %4 : tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xindex>, tensor<4xindex>
+    }
+    """
+    t = np.array([5.5, -5.5, 7.0, -0.0], np.float32)
+    y = np.array([2.0, 2.0, -3.0, 1.0], np.float32)
+    ti = np.array([-1, 127, -128, 3], np.int8)
+    ext, ufp, rem, ucast, scast = run(text, t, ti, y)
+    np.testing.assert_array_equal(ext, ti.astype(np.int32))
+    np.testing.assert_array_equal(ufp, ti.view(np.uint8).astype(np.float32))
+    np.testing.assert_array_equal(rem, np.fmod(t, y))
+    assert np.signbit(rem[1]) and np.signbit(rem[3])  # the sign of the dividend, -0.0 kept
+    np.testing.assert_array_equal(ucast, [255, 127, 128, 3])
+    np.testing.assert_array_equal(scast, [-1, 127, -128, 3])

@@ -79,7 +79,19 @@ func.func @f(%t: tensor<4x5x6xf32>, %i: tensor<1x3x2xindex>, %m: index, %c: comp
 }
 """
 
-PROGRAMS = {"util": UTIL, "encoding-hal": ENCODING_HAL, "flow-tensor-ext": FLOW_DYNAMIC, "tensor": TENSOR_OPS}
+ARITH = """
+func.func @f(%t: tensor<4xf32>, %ti: tensor<4xi32>, %vi: vector<4xi8>, %i: index)
+    -> (tensor<4xf32>, vector<4xi32>, tensor<4xindex>, tensor<4xf32>, i64) {
+  %0 = arith.sitofp %ti : tensor<4xi32> to tensor<4xf32>
+  %1 = arith.extui %vi : vector<4xi8> to vector<4xi32>
+  %2 = arith.index_castui %ti : tensor<4xi32> to tensor<4xindex>
+  %3 = arith.remf %t, %0 : tensor<4xf32>
+  %4 = arith.index_castui %i : index to i64
+  return %0, %1, %2, %3, %4 : tensor<4xf32>, vector<4xi32>, tensor<4xindex>, tensor<4xf32>, i64
+}
+"""
+
+PROGRAMS = {"util": UTIL, "encoding-hal": ENCODING_HAL, "flow-tensor-ext": FLOW_DYNAMIC, "tensor": TENSOR_OPS, "arith": ARITH}
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
