@@ -196,3 +196,50 @@ def test_arith_casts_on_tensors_remf_and_index_castui():
     assert np.signbit(rem[1]) and np.signbit(rem[3])  # the sign of the dividend, -0.0 kept
     np.testing.assert_array_equal(ucast, [255, 127, 128, 3])
     np.testing.assert_array_equal(scast, [-1, 127, -128, 3])
+
+
+SCATTER_ADD = """
+util.func public @main(%upd: tensor<3x1x4xf32>, %idx: tensor<3x1xi32>, %orig: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = iree_linalg_ext.scatter dimension_map = [0] unique_indices(false) ins(%upd, %idx : tensor<3x1x4xf32>, tensor<3x1xi32>) outs(%orig : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    iree_linalg_ext.yield %s : f32
+  } -> tensor<8x4xf32>
+  util.return %0 : tensor<8x4xf32>
+}
+"""
+
+
+def test_scatter_accumulates_in_batch_order():
+    upd = np.arange(12, dtype=np.float32).reshape(3, 1, 4)
+    idx = np.array([[2], [5], [2]], np.int32)  # row 2 twice: both updates add up
+    (out,) = run(SCATTER_ADD, upd, idx, np.ones((8, 4), np.float32))
+    want = np.ones((8, 4), np.float32)
+    for (row,), u in zip(idx, upd):
+        want[row] += u[0]
+    np.testing.assert_array_equal(out, want)
+
+
+def test_scatter_overwrite_and_out_of_range():
+    overwrite = SCATTER_ADD.replace("%s = arith.addf %a, %b : f32\n    iree_linalg_ext.yield %s", "iree_linalg_ext.yield %a")
+    upd = np.full((3, 1, 4), 7, np.float32)
+    (out,) = run(overwrite, upd, np.array([[0], [7], [3]], np.int32), np.zeros((8, 4), np.float32))
+    assert out[[0, 7, 3]].tolist() == [[7.0] * 4] * 3 and out.sum() == 7 * 12
+    with pytest.raises(FusionError, match="outside"):
+        run(overwrite, upd, np.array([[0], [8], [3]], np.int32), np.zeros((8, 4), np.float32))
+
+
+def test_softmax_matches_float64_reference_on_adversarial_rows():
+    text = """
+    func.func @main(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+      %e = tensor.empty() : tensor<3x4xf32>
+      %r = linalg.softmax dimension(1) ins(%x : tensor<3x4xf32>) outs(%e : tensor<3x4xf32>) -> tensor<3x4xf32>
+      return %r : tensor<3x4xf32>
+    }
+    """
+    x = np.array([[1000.5, 1000.5, 1000.5, 1000.5], [1e30, -1e30, 0, 3], [-2, -1, 0, 1]], np.float32)
+    (out,) = run(text, x)
+    ref = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    ref /= ref.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-7)
+    assert out.dtype == np.float32

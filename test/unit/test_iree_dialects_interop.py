@@ -91,7 +91,21 @@ func.func @f(%t: tensor<4xf32>, %ti: tensor<4xi32>, %vi: vector<4xi8>, %i: index
 }
 """
 
-PROGRAMS = {"util": UTIL, "encoding-hal": ENCODING_HAL, "flow-tensor-ext": FLOW_DYNAMIC, "tensor": TENSOR_OPS, "arith": ARITH}
+SCATTER_SOFTMAX = """
+util.func public @f(%upd: tensor<3x1x4xf32>, %idx: tensor<3x1xi32>, %orig: tensor<8x4xf32>, %x: tensor<2x5xf32>)
+    -> (tensor<8x4xf32>, tensor<2x5xf32>) {
+  %0 = iree_linalg_ext.scatter dimension_map = [0] unique_indices(false) ins(%upd, %idx : tensor<3x1x4xf32>, tensor<3x1xi32>) outs(%orig : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    iree_linalg_ext.yield %s : f32
+  } -> tensor<8x4xf32>
+  %e = tensor.empty() : tensor<2x5xf32>
+  %1 = linalg.softmax dimension(1) ins(%x : tensor<2x5xf32>) outs(%e : tensor<2x5xf32>) -> tensor<2x5xf32>
+  util.return %0, %1 : tensor<8x4xf32>, tensor<2x5xf32>
+}
+"""
+
+PROGRAMS = {"util": UTIL, "encoding-hal": ENCODING_HAL, "flow-tensor-ext": FLOW_DYNAMIC, "tensor": TENSOR_OPS, "arith": ARITH, "scatter-softmax": SCATTER_SOFTMAX}
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
