@@ -321,7 +321,12 @@ class TensorReshapeOp(IRDLOperation):
         super().__init__(operands=[source, [], []], result_types=[result_type])
 
     def verify_(self) -> None:
-        if _num_elements(self.source.type) != _num_elements(self.result.type):
+        for t, dims, what in ((self.source.type, self.source_dims, "source"), (self.result.type, self.result_dims, "result")):
+            dynamic = sum(1 for d in t.get_shape() if d < 0)
+            if len(dims) != dynamic:
+                raise VerifyException(f"{len(dims)} {what} dims for {dynamic} dynamic dimensions of {t}")
+        static = all(d >= 0 for t in (self.source.type, self.result.type) for d in t.get_shape())
+        if static and _num_elements(self.source.type) != _num_elements(self.result.type):
             raise VerifyException("reshape must preserve the number of elements")
 
 

@@ -126,13 +126,21 @@ def convert_concat(op: Operation) -> bool:
     return True
 
 
+def _is_static(value: SSAValue) -> bool:
+    return isinstance(value.type, TensorType) and all(d >= 0 for d in value.type.get_shape())
+
+
 def convert_reshape(op: Operation) -> bool:
+    # A dynamic reshape stays a tensor op: flow's form would need its {dims}; iree-compile
+    # converts the tensor op itself.
+    if not (_is_static(op.operands[0]) and _is_static(op.results[0])):
+        return False
     Rewriter.replace_op(op, TensorReshapeOp(op.operands[0], op.results[0].type))
     return True
 
 
 def convert_fill(op: Operation) -> bool:
-    if len(op.operands) != 2 or not isinstance(op.results[0].type, TensorType):
+    if len(op.operands) != 2 or not _is_static(op.results[0]):
         return False
     Rewriter.replace_op(op, TensorSplatOp(op.operands[0], op.results[0].type))
     return True

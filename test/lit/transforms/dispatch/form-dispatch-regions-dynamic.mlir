@@ -49,3 +49,35 @@ util.func public @dim_of_argument(%arg0: tensor<?xf32>) -> tensor<?xf32> {
   } -> tensor<?xf32>
   util.return %0 : tensor<?xf32>
 }
+
+// -----
+
+// A dynamic reshape outside every region stays a tensor op (flow.tensor.reshape would need
+// its {dims}); the two matmuls get a region each, sized by their inits' dims.
+// CHECK-LABEL: util.func public @dont_fuse_reshape
+// CHECK: %[[E:.*]] = tensor.expand_shape
+// CHECK-NOT: flow.tensor.reshape
+// CHECK: flow.dispatch.region -> (tensor<?x?xf32>{%{{.*}}, %{{.*}}}) {
+// CHECK: linalg.matmul
+// CHECK: flow.dispatch.region -> (tensor<?x?xf32>{%{{.*}}, %{{.*}}}) {
+// CHECK: linalg.matmul
+util.func public @dont_fuse_reshape(%lhs : tensor<?xf32>, %rhs1 : tensor<4x?xf32>, %rhs2 : tensor<4x?xf32>)
+  -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %l = tensor.dim %lhs, %c0 : tensor<?xf32>
+  %d = arith.divui %l, %c4 : index
+  %0 = tensor.expand_shape %lhs [[0, 1]] output_shape [%d, 4] : tensor<?xf32> into tensor<?x4xf32>
+  %m = tensor.dim %0, %c0 : tensor<?x4xf32>
+  %n1 = tensor.dim %rhs1, %c1 : tensor<4x?xf32>
+  %init1 = tensor.empty(%m, %n1) : tensor<?x?xf32>
+  %fill1 = linalg.fill ins(%cst : f32) outs(%init1 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = linalg.matmul ins(%0, %rhs1 : tensor<?x4xf32>, tensor<4x?xf32>) outs(%fill1 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %n2 = tensor.dim %rhs2, %c1 : tensor<4x?xf32>
+  %init2 = tensor.empty(%m, %n2) : tensor<?x?xf32>
+  %fill2 = linalg.fill ins(%cst : f32) outs(%init2 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %2 = linalg.matmul ins(%0, %rhs2 : tensor<?x4xf32>, tensor<4x?xf32>) outs(%fill2 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  util.return %1, %2 : tensor<?x?xf32>, tensor<?x?xf32>
+}
