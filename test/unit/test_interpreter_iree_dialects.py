@@ -243,3 +243,28 @@ def test_softmax_matches_float64_reference_on_adversarial_rows():
     ref /= ref.sum(axis=1, keepdims=True)
     np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-7)
     assert out.dtype == np.float32
+
+
+def test_mmt4d_and_batch_mmt4d_are_tiled_matmuls():
+    text = """
+    func.func @main(%a: tensor<2x1x3x4x2xi8>, %b: tensor<2x5x3x8x2xi8>, %c: tensor<1x2x4x8xf32>, %d: tensor<1x2x4x8xf32>)
+        -> (tensor<2x1x5x4x8xi32>, tensor<1x1x4x4xf32>) {
+      %z = arith.constant 0 : i32
+      %e = tensor.empty() : tensor<2x1x5x4x8xi32>
+      %f = linalg.fill ins(%z : i32) outs(%e : tensor<2x1x5x4x8xi32>) -> tensor<2x1x5x4x8xi32>
+      %0 = linalg.batch_mmt4d ins(%a, %b : tensor<2x1x3x4x2xi8>, tensor<2x5x3x8x2xi8>) outs(%f : tensor<2x1x5x4x8xi32>) -> tensor<2x1x5x4x8xi32>
+      %zf = arith.constant 1.0 : f32
+      %e2 = tensor.empty() : tensor<1x1x4x4xf32>
+      %f2 = linalg.fill ins(%zf : f32) outs(%e2 : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+      %1 = linalg.mmt4d ins(%c, %d : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>) outs(%f2 : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+      return %0, %1 : tensor<2x1x5x4x8xi32>, tensor<1x1x4x4xf32>
+    }
+    """
+    rng = np.random.default_rng(0)
+    a = np.array(rng.integers(-128, 128, (2, 1, 3, 4, 2)), np.int8)  # the ends of i8 included
+    a.flat[0], a.flat[1] = -128, 127
+    b = np.array(rng.integers(-128, 128, (2, 5, 3, 8, 2)), np.int8)
+    c, d = rng.standard_normal((2, 1, 2, 4, 8)).astype(np.float32)
+    batched, tiled = run(text, a, b, c, d)
+    np.testing.assert_array_equal(batched, np.einsum("bmkxz,bnkyz->bmnxy", a.astype(np.int64), b.astype(np.int64)))
+    np.testing.assert_allclose(tiled, 1 + np.einsum("mkxz,nkyz->mnxy", c.astype(np.float64), d.astype(np.float64)), rtol=1e-5)

@@ -74,6 +74,9 @@ func.func @f(%t: tensor<4x5x6xf32>, %i: tensor<1x3x2xindex>, %m: index, %c: comp
   %s = tensor.gather %t[%i] gather_dims([1, 2]) unique : (tensor<4x5x6xf32>, tensor<1x3x2xindex>) -> tensor<1x3x4x1x1xf32>
   %u = tensor.scatter %s into %t[%i] scatter_dims([1, 2]) unique : (tensor<1x3x4x1x1xf32>, tensor<4x5x6xf32>, tensor<1x3x2xindex>) -> tensor<4x5x6xf32>
   %e = tensor.empty() : tensor<2x2xcomplex<f32>>
+  %a = tensor.empty() : tensor<1x2x4x8xf32>
+  %o = tensor.empty() : tensor<1x1x4x4xf32>
+  %mm = linalg.mmt4d ins(%a, %a : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>) outs(%o : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
   %f = linalg.fill ins(%c : complex<f32>) outs(%e : tensor<2x2xcomplex<f32>>) -> tensor<2x2xcomplex<f32>>
   return %r, %g, %u, %f : index, tensor<?x3xf32>, tensor<4x5x6xf32>, tensor<2x2xcomplex<f32>>
 }
