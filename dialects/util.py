@@ -26,12 +26,10 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
-    TypedAttribute,
-    UnitAttr,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.utils import parse_func_op_like, print_func_op_like
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -39,11 +37,9 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     region_def,
-    result_def,
     traits_def,
     var_operand_def,
     var_result_def,
-    operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -167,7 +163,7 @@ class UtilReturnOp(IRDLOperation):
 
     name = "util.return"
     operands_ = var_operand_def()
-    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(UtilFuncOp, InitializerOp)))
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(UtilFuncOp, InitializerOp)))  # defined below
     assembly_format = "attr-dict ($operands_^ `:` type($operands_))?"
 
     def __init__(self, values: Sequence[SSAValue] = ()):
@@ -233,127 +229,6 @@ class UtilCallOp(IRDLOperation):
 
 
 @irdl_op_definition
-class InitializerOp(IRDLOperation):
-    """`util.initializer { ... util.return }`: runs once at module load (stores globals)."""
-
-    name = "util.initializer"
-    body = region_def()
-    function_type = prop_def(FunctionType, FunctionType.from_lists([], []))  # always () -> ()
-    traits = traits_def(IsolatedFromAbove())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> InitializerOp:
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(regions=[parser.parse_region()], properties={"function_type": FunctionType.from_lists([], [])})
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.attributes:
-            printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body)
-
-
-@irdl_op_definition
-class GlobalOp(IRDLOperation):
-    """`util.global [visibility] [mutable] @name [attrs] (: type)? (= value)?`."""
-
-    name = "util.global"
-    sym_name = prop_def(SymbolNameConstraint())
-    sym_visibility = opt_prop_def(StringAttr)
-    type = prop_def(TypeAttribute)
-    is_mutable = opt_prop_def(UnitAttr)
-    initial_value = opt_prop_def(Attribute)
-    traits = traits_def(SymbolOpInterface())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> GlobalOp:
-        visibility = parser.parse_optional_visibility_keyword()
-        mutable = parser.parse_optional_keyword("mutable") is not None
-        name = parser.parse_symbol_name()
-        attrs = parser.parse_optional_attr_dict()
-        type_ = parser.parse_type() if parser.parse_optional_punctuation(":") else None
-        value = parser.parse_attribute() if parser.parse_optional_punctuation("=") else None
-        if type_ is None:
-            if not isinstance(value, TypedAttribute):
-                parser.raise_error("util.global needs a type: `: type` or a typed initial value")
-            type_ = value.get_type()
-        props: dict[str, Attribute | None] = {
-            "sym_name": name, "sym_visibility": visibility, "type": type_,
-            "is_mutable": UnitAttr() if mutable else None, "initial_value": value,
-        }
-        op = cls(properties=props)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.sym_visibility:
-            printer.print_string(f" {self.sym_visibility.data}")
-        if self.is_mutable:
-            printer.print_string(" mutable")
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        printer.print_op_attributes(self.attributes)
-        value = self.initial_value
-        if value is None or not isinstance(value, TypedAttribute) or value.get_type() != self.type:
-            printer.print_string(" : ")
-            printer.print_attribute(self.type)
-        if value is not None:
-            printer.print_string(" = ")
-            printer.print_attribute(value)
-
-
-def _lookup_global(op: Operation, symbol: SymbolRefAttr, value_type: Attribute) -> GlobalOp:
-    target = SymbolTable.lookup_symbol(op, symbol)
-    if not isinstance(target, GlobalOp):
-        raise VerifyException(f"'{symbol}' does not reference a util.global")
-    if target.type != value_type:
-        raise VerifyException(f"global {symbol} is {target.type}, not {value_type}")
-    return target
-
-
-@irdl_op_definition
-class GlobalLoadOp(IRDLOperation):
-    """`util.global.load [immutable] @name : type`."""
-
-    name = "util.global.load"
-    global_ = prop_def(FlatSymbolRefAttrConstr, prop_name="global")
-    is_immutable = opt_prop_def(UnitAttr)
-    result = result_def()
-    assembly_format = "(`immutable` $is_immutable^)? $global attr-dict `:` type($result)"
-
-    def verify_(self) -> None:
-        target = _lookup_global(self, self.global_, self.result.type)
-        if self.is_immutable and target.is_mutable:
-            raise VerifyException(f"global {self.global_} is mutable but the load is marked immutable")
-
-
-@irdl_op_definition
-class GlobalStoreOp(IRDLOperation):
-    """`util.global.store %value, @name : type`."""
-
-    name = "util.global.store"
-    value = operand_def()
-    global_ = prop_def(FlatSymbolRefAttrConstr, prop_name="global")
-    assembly_format = "$value `,` $global attr-dict `:` type($value)"
-
-    def verify_(self) -> None:
-        target = _lookup_global(self, self.global_, self.value.type)
-        inside_initializer = any(isinstance(p, InitializerOp) for p in _ancestors(self))
-        if not target.is_mutable and not inside_initializer:
-            raise VerifyException(f"global {self.global_} is not mutable; only a util.initializer may store it")
-
-
-def _ancestors(op: Operation):
-    parent = op.parent_op()
-    while parent is not None:
-        yield parent
-        parent = parent.parent_op()
-
-
-@irdl_op_definition
 class OptimizationBarrierOp(IRDLOperation):
     """`util.optimization_barrier %a, %b : ta, tb`: its results are its operands, opaque to
     the compiler (nothing folds or fuses across it)."""
@@ -395,6 +270,8 @@ class OptimizationBarrierOp(IRDLOperation):
             printer.print_string(" : ")
             printer.print_list(self.operands_.types, printer.print_attribute)
 
+
+from fusionopt.dialects.util_globals import GlobalLoadOp, GlobalOp, GlobalStoreOp, InitializerOp  # noqa: E402
 
 Util = Dialect(
     "util",

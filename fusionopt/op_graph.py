@@ -25,9 +25,9 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from fusionopt.dialects.util import RETURN_OPS
 from fusionopt.cost_model import op_flops, tensor_bytes
 from fusionopt.diagnostics import FusionError
+from fusionopt.dialects.util import RETURN_OPS
 from fusionopt.stats import (
     DISPATCH_OP,
     dispatch_traffic,

@@ -23,8 +23,8 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import ConstantLike
 
-from fusionopt.dialects.util import RETURN_OPS, functions_with_body  # noqa: F401 - re-exported
 from fusionopt.cost_model import is_tensor, loop_ranges, op_flops, tensor_bytes
+from fusionopt.dialects.util import RETURN_OPS, functions_with_body  # noqa: F401 - re-exported
 from fusionopt.transforms.common.dispatch_utils import (
     has_reduction_loops, is_contraction, is_linalg, values_captured_by,
 )

@@ -20,8 +20,8 @@ from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
-from fusionopt.dialects.util import functions_with_body, is_function
 from fusionopt.diagnostics import FusionError, location_of
+from fusionopt.dialects.util import functions_with_body, is_function
 from fusionopt.interpreter.input_families import DEFAULT_INT_RANGE, family_inputs
 from fusionopt.interpreter.values import UnsupportedValue, compute_float64, element_dtype, storage_dtype
 from fusionopt.progress import Progress

@@ -32,8 +32,6 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from fusionopt.dialects.util import functions_with_body
-from fusionopt.transforms.dispatch.region_dims import add_result_dims
 from fusionopt.dialects.flow import (
     DispatchRegionOp,
     ReturnOp,
@@ -42,9 +40,11 @@ from fusionopt.dialects.flow import (
     TensorSplatOp,
     TensorUpdateOp,
 )
+from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.copy_as_generic import rewrite_copy
 from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
+from fusionopt.transforms.dispatch.region_dims import add_result_dims
 
 COPY_REGION_OPS = frozenset(
     {"tensor.extract_slice", "tensor.insert_slice", "tensor.concat", "tensor.pad"}

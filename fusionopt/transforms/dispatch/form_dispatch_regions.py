@@ -26,9 +26,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+
+from fusionopt import pass_statistics
 from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.dispatch.region_dims import add_result_dims
-from fusionopt import pass_statistics
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.dispatch.convert_to_flow import convert_block_to_flow

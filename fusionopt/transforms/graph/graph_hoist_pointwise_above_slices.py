@@ -36,9 +36,9 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from fusionopt.dialects.util import functions_with_body
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import shape_of
+from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.graph.graph_ir import (
     OpBuilder,
     concat_constants,

@@ -41,8 +41,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
-from fusionopt.dialects.util import functions_with_body
+
 from fusionopt import pass_statistics
+from fusionopt.dialects.util import functions_with_body
 
 from fusionopt.transforms.graph.horizontal_concat_fold import fold_piece_concats
 from fusionopt.transforms.graph.horizontal_layers import (

@@ -13,8 +13,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
-from fusionopt.dialects.util import functions_with_body
+
 from fusionopt import pass_statistics
+from fusionopt.dialects.util import functions_with_body
 
 from fusionopt.transforms.linalg.elementwise_fusion_emit import FusedKernelBuilder
 from fusionopt.transforms.linalg.elementwise_fusion_grouping import form_fusion_group
