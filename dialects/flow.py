@@ -41,6 +41,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from fusionopt.dialects.dynamic_dims import dynamic_count, parse_optional_dims, print_typed
 from fusionopt.dialects.flow_constant import FLOW_ATTRIBUTES, FLOW_EXTRA_OPS
 
 _SEGMENTS = (AttrSizedOperandSegments(as_property=True),)
@@ -139,7 +140,7 @@ class DispatchRegionOp(IRDLOperation):
         return op
 
     def verify_(self) -> None:
-        dynamic = sum(1 for t in self.result_types if isinstance(t, TensorType) for d in t.get_shape() if d < 0)
+        dynamic = sum(dynamic_count(t) for t in self.result_types)
         if len(self.result_dims) != dynamic:
             raise VerifyException(f"{len(self.result_dims)} result dims given for {dynamic} dynamic result dimensions")
         returned = tuple(v.type for v in self.terminator.values)
@@ -150,22 +151,12 @@ class DispatchRegionOp(IRDLOperation):
 
 
 def _print_shaped_type(printer: Printer, t: Attribute, dims) -> None:
-    printer.print_attribute(t)
-    dynamic = sum(1 for d in t.get_shape() if d < 0) if isinstance(t, TensorType) else 0
-    if dynamic:
-        printer.print_string("{")
-        printer.print_list([next(dims) for _ in range(dynamic)], printer.print_operand)
-        printer.print_string("}")
+    print_typed(printer, t, [next(dims) for _ in range(dynamic_count(t))])
 
 
 def _parse_shaped_type(parser: Parser) -> tuple[Attribute, list[SSAValue]]:
     """`type` or `type{%d0, %d1}` (the values of its dynamic dimensions)."""
-    t = parser.parse_type()
-    dims = []
-    if parser.parse_optional_punctuation("{"):
-        dims = parser.parse_comma_separated_list(Parser.Delimiter.NONE, lambda: parser.parse_operand(IndexType()))
-        parser.parse_punctuation("}")
-    return t, dims
+    return parser.parse_type(), parse_optional_dims(parser)
 
 
 def _print_count_region(printer: Printer, region: Region) -> None:

@@ -27,6 +27,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from fusionopt.dialects.dynamic_dims import dynamic_count, parse_optional_dims, print_typed
 from fusionopt.dialects.opaque import opaque_attribute
 
 ENCODING_ATTRIBUTES = [
@@ -83,9 +84,7 @@ class UnsetEncodingOp(IRDLOperation):
             raise VerifyException("encoding dims are not supported")
         if _encoding(self.source.type) is None:
             raise VerifyException("source of unset_encoding must carry an encoding")
-        result_type = self.result.type
-        assert isinstance(result_type, TensorType)
-        dynamic = sum(1 for d in result_type.get_shape() if d < 0)
+        dynamic = dynamic_count(self.result.type)
         if self.result_dims and len(self.result_dims) != dynamic:
             raise VerifyException(f"{len(self.result_dims)} result dims for {dynamic} dynamic dimensions")
 
@@ -97,10 +96,7 @@ class UnsetEncodingOp(IRDLOperation):
         source_type = parser.parse_type()
         parser.parse_punctuation("->")
         result_type = parser.parse_type()
-        dims = []
-        if parser.parse_optional_punctuation("{"):
-            dims = parser.parse_comma_separated_list(Parser.Delimiter.NONE, lambda: parser.parse_operand(IndexType()))
-            parser.parse_punctuation("}")
+        dims = parse_optional_dims(parser)
         op = cls(operands=[parser.resolve_operand(source, source_type), dims, []], result_types=[result_type])
         op.attributes |= attrs
         return op
@@ -112,11 +108,7 @@ class UnsetEncodingOp(IRDLOperation):
         printer.print_string(" : ")
         printer.print_attribute(self.source.type)
         printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-        if self.result_dims:
-            printer.print_string("{")
-            printer.print_list(self.result_dims, printer.print_operand)
-            printer.print_string("}")
+        print_typed(printer, self.result.type, self.result_dims)
 
 
 IreeEncoding = Dialect("iree_encoding", [SetEncodingOp, UnsetEncodingOp], ENCODING_ATTRIBUTES)

@@ -31,30 +31,12 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-
-def _dynamic_count(t: Attribute) -> int:
-    return sum(1 for d in t.get_shape() if d == DYNAMIC_INDEX) if isinstance(t, TensorType) else 0
-
-
-def _parse_dims(parser: Parser) -> list[SSAValue]:
-    if not parser.parse_optional_punctuation("{"):
-        return []
-    dims = parser.parse_comma_separated_list(Parser.Delimiter.NONE, lambda: parser.parse_operand(IndexType()))
-    parser.parse_punctuation("}")
-    return dims
-
-
-def _print_typed(printer: Printer, t: Attribute, dims) -> None:
-    printer.print_attribute(t)
-    if dims:
-        printer.print_string("{")
-        printer.print_list(dims, printer.print_operand)
-        printer.print_string("}")
+from fusionopt.dialects.dynamic_dims import dynamic_count, parse_optional_dims, print_typed
 
 
 def _check_dims(op: IRDLOperation, t: Attribute, dims, what: str) -> None:
-    if len(dims) != _dynamic_count(t):
-        raise VerifyException(f"'{op.name}' op {len(dims)} {what} dims for {_dynamic_count(t)} dynamic dimensions of {t}")
+    if len(dims) != dynamic_count(t):
+        raise VerifyException(f"'{op.name}' op {len(dims)} {what} dims for {dynamic_count(t)} dynamic dimensions of {t}")
 
 
 @irdl_op_definition
@@ -82,10 +64,10 @@ class BitCastOp(IRDLOperation):
         source = parser.parse_unresolved_operand()
         parser.parse_punctuation(":")
         source_type = parser.parse_type()
-        source_dims = _parse_dims(parser)
+        source_dims = parse_optional_dims(parser)
         parser.parse_punctuation("->")
         result_type = parser.parse_type()
-        result_dims = _parse_dims(parser)
+        result_dims = parse_optional_dims(parser)
         attrs = parser.parse_optional_attr_dict()
         op = cls(operands=[parser.resolve_operand(source, source_type), source_dims, result_dims],
                  result_types=[result_type])
@@ -96,9 +78,9 @@ class BitCastOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_operand(self.source)
         printer.print_string(" : ")
-        _print_typed(printer, self.source.type, self.source_dims)
+        print_typed(printer, self.source.type, self.source_dims)
         printer.print_string(" -> ")
-        _print_typed(printer, self.result.type, self.result_dims)
+        print_typed(printer, self.result.type, self.result_dims)
         printer.print_op_attributes(self.attributes)
 
 
@@ -119,7 +101,7 @@ class _BarrierOp(IRDLOperation):
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(":")
         value_type = parser.parse_type()
-        dims = _parse_dims(parser)
+        dims = parse_optional_dims(parser)
         parser.parse_punctuation("->")
         result_type = parser.parse_type()
         attrs = parser.parse_optional_attr_dict()
@@ -131,7 +113,7 @@ class _BarrierOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_operand(self.value)
         printer.print_string(" : ")
-        _print_typed(printer, self.value.type, self.value_dims)
+        print_typed(printer, self.value.type, self.value_dims)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
         printer.print_op_attributes(self.attributes)

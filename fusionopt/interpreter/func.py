@@ -26,21 +26,35 @@ from xdsl.interpreter import (
 from fusionopt.diagnostics import op_error
 
 
+def return_values(args: PythonValues) -> tuple[TerminatorValue, PythonValues]:
+    return ReturnedValues(args), ()
+
+
+def call(interpreter: Interpreter, op, args: PythonValues) -> PythonValues:
+    """A call op (`func.call`, `util.call`): run its callee."""
+    return interpreter.call_op(op.callee, args)
+
+
+def run_function_body(interpreter: Interpreter, op, args: PythonValues) -> PythonValues:
+    """A function (`func.func`, `util.func`) called with `args`."""
+    if not op.body.blocks:
+        raise op_error(op, f"cannot call external function @{op.sym_name.data}")
+    return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
+
+
 @register_impls
 class FuncFunctions(InterpreterFunctions):
     @impl_terminator(func.ReturnOp)
     def run_return(self, interpreter: Interpreter, op: func.ReturnOp, args: PythonValues) -> tuple[TerminatorValue, PythonValues]:
-        return ReturnedValues(args), ()
+        return return_values(args)
 
     @impl(func.CallOp)
     def run_call(self, interpreter: Interpreter, op: func.CallOp, args: PythonValues) -> PythonValues:
-        return interpreter.call_op(op.callee, args)
+        return call(interpreter, op, args)
 
     @impl_callable(func.FuncOp)
     def call_func(self, interpreter: Interpreter, op: func.FuncOp, args: PythonValues) -> PythonValues:
-        if not op.body.blocks:
-            raise op_error(op, f"cannot call external function @{op.sym_name.data}")
-        return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
+        return run_function_body(interpreter, op, args)
 
 
 @register_impls

@@ -11,7 +11,6 @@ from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
     PythonValues,
-    ReturnedValues,
     TerminatorValue,
     impl,
     impl_callable,
@@ -22,6 +21,7 @@ from xdsl.traits import SymbolTable
 
 from fusionopt.diagnostics import op_error
 from fusionopt.dialects import util
+from fusionopt.interpreter.func import call, return_values, run_function_body
 from fusionopt.interpreter.values import attribute_value
 
 
@@ -33,17 +33,15 @@ class UtilFunctions(InterpreterFunctions):
 
     @impl_terminator(util.UtilReturnOp)
     def run_return(self, interpreter: Interpreter, op: util.UtilReturnOp, args: PythonValues) -> tuple[TerminatorValue, PythonValues]:
-        return ReturnedValues(args), ()
+        return return_values(args)
 
     @impl(util.UtilCallOp)
     def run_call(self, interpreter: Interpreter, op: util.UtilCallOp, args: PythonValues) -> PythonValues:
-        return interpreter.call_op(op.callee, args)
+        return call(interpreter, op, args)
 
     @impl_callable(util.UtilFuncOp)
     def call_func(self, interpreter: Interpreter, op: util.UtilFuncOp, args: PythonValues) -> PythonValues:
-        if not op.body.blocks:
-            raise op_error(op, f"cannot call external function @{op.sym_name.data}")
-        return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
+        return run_function_body(interpreter, op, args)
 
     @impl(util.OptimizationBarrierOp)
     def run_barrier(self, interpreter: Interpreter, op: util.OptimizationBarrierOp, args: PythonValues) -> PythonValues:

@@ -18,21 +18,14 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.diagnostics import op_error
-
-
-def _inside(op: Operation | None, region_op: Operation) -> bool:
-    while op is not None:
-        if op is region_op:
-            return True
-        op = op.parent_op()
-    return False
+from fusionopt.transforms.common.dispatch_utils import is_inside
 
 
 def _dim_outside(value: SSAValue, dim: int, region_op: DispatchRegionOp) -> SSAValue | None:
     owner = value.owner
     if isinstance(owner, tensor.EmptyOp):
         return _mixed_size(owner.tensor.type.get_shape(), owner.dynamic_sizes, dim, region_op)
-    if not isinstance(owner, Operation) or not _inside(owner, region_op):
+    if not isinstance(owner, Operation) or not is_inside(owner, region_op):
         index = arith.ConstantOp(IntegerAttr(dim, IndexType()))
         size = tensor.DimOp(value, index)
         Rewriter.insert_op([index, size], InsertPoint.before(region_op))
@@ -49,7 +42,7 @@ def _dim_outside(value: SSAValue, dim: int, region_op: DispatchRegionOp) -> SSAV
 def _mixed_size(static: tuple[int, ...], dynamic, dim: int, region_op: DispatchRegionOp) -> SSAValue | None:
     """The dynamic size operand of `dim` (MLIR's mixed static/dynamic lists), if outside."""
     sized = dynamic[sum(1 for d in static[:dim] if d == DYNAMIC_INDEX)]
-    return None if _inside(sized.owner if isinstance(sized.owner, Operation) else None, region_op) else sized
+    return None if is_inside(sized.owner if isinstance(sized.owner, Operation) else None, region_op) else sized
 
 
 def add_result_dims(region_op: DispatchRegionOp) -> None:
