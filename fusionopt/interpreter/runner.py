@@ -63,7 +63,7 @@ class _ProgressListener(Interpreter.Listener):
     """Reports each top-level op of the entry function as it starts (fusionopt.progress)."""
 
     def __init__(self, func_op: FuncOp, stream: TextIO):
-        ops = list(func_op.body.block.ops)
+        ops = [op for block in func_op.body.blocks for op in block.ops]
         self.position = {id(op): i for i, op in enumerate(ops)}
         self.progress = Progress(stream, len(ops))
 

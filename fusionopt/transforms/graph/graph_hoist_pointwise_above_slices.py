@@ -240,6 +240,6 @@ class GraphHoistPointwiseAboveSlicesPass(ModulePass):
             GreedyRewritePatternApplier([HoistPointwiseAboveSlices()]), apply_recursively=True
         )
         if walker.rewrite_module(op):
-            for func in functions_with_body(op):
-                stable_topological_sort(func.body.block)
+            for block in [b for func in functions_with_body(op) for b in func.body.blocks]:
+                stable_topological_sort(block)
 

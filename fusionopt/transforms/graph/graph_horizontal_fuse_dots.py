@@ -204,5 +204,5 @@ class GraphHorizontalFuseDotsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         fuser = HorizontalDotFuser(max(2, self.min_group), self.allow_runtime_concat,
                                    self.fuse_batched_dots)
-        for func in functions_with_body(op):
-            fuser.run(func.body.block)
+        for block in [b for func in functions_with_body(op) for b in func.body.blocks]:
+            fuser.run(block)

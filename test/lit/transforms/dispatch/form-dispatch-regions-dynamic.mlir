@@ -1,9 +1,15 @@
 // RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p graph-to-dispatch | filecheck %s --check-prefix=G2D
 
 // Multi-block bodies (IREE's inline_dag tests) form regions block by block, and a region with
 // a dynamically shaped result names its sizes outside (`{%d}`), as IREE requires (iree-opt
 // reads the output: test/unit/test_iree_dialects_interop.py).
 
+// The whole pipeline (graph passes included) walks every block of a util.func too.
+// G2D-LABEL: util.func public @two_blocks
+// G2D: flow.dispatch.region
+// G2D: cf.br ^bb1
+// G2D: flow.dispatch.region
 // CHECK-LABEL: util.func public @two_blocks
 // CHECK: %[[R0:.*]] = flow.dispatch.region -> (tensor<1x?xf32>{%arg3}) {
 // CHECK: tensor.extract_slice
