@@ -2,9 +2,10 @@
 
 Fusion results are expressed as `flow.dispatch.region`s so `iree-opt` can read what we print and
 we can read IREE's own flow IR. Custom and generic forms follow IREE 3.13 exactly, including
-the operand segments IREE uses for dynamic dimensions (`source_dims`, `result_dims`, ...).
-fusionopt only produces static shapes, so those dimension lists are always empty here, but
-keeping them makes our generic form identical to IREE's.
+the operand segments IREE uses for dynamic dimensions (`source_dims`, `result_dims`, ...), a
+region's workload `[...]`, its results' dynamic dims `tensor<?xf32>{%d}` and its `count(...)`
+workgroup-count region (whose ops are in iree_tensor_ext.py; flow.tensor.constant is in
+flow_constant.py).
 
     %r:2 = flow.dispatch.region -> (tensor<4x8xf32>, tensor<32xf32>) {
       ...
@@ -40,6 +41,9 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from fusionopt.dialects.dynamic_dims import dynamic_count, parse_optional_dims, print_typed
+from fusionopt.dialects.flow_constant import FLOW_ATTRIBUTES, FLOW_EXTRA_OPS
+
 _SEGMENTS = (AttrSizedOperandSegments(as_property=True),)
 
 
@@ -74,9 +78,18 @@ class DispatchRegionOp(IRDLOperation):
     irdl_options = _SEGMENTS
     traits = traits_def(SingleBlockImplicitTerminator(ReturnOp))
 
-    def __init__(self, result_types: Sequence[Attribute], body: Region):
+    def __init__(
+        self,
+        result_types: Sequence[Attribute],
+        body: Region,
+        result_dims: Sequence[SSAValue] = (),
+        workload: Sequence[SSAValue] = (),
+        workgroup_count: Region | None = None,
+    ):
         super().__init__(
-            operands=[[], []], result_types=[result_types], regions=[body, Region()]
+            operands=[result_dims, workload],
+            result_types=[result_types],
+            regions=[body, workgroup_count or Region()],
         )
 
     @property
@@ -85,23 +98,33 @@ class DispatchRegionOp(IRDLOperation):
         assert isinstance(last, ReturnOp)
         return last
 
-    # The declarative format would have to spell the (always empty, static-shape) dimension
-    # and workload lists, which IREE prints as `[..]` and `{..}` groups; custom is simpler.
+    # IREE's form: `[workload]` (optional), result types each with `{dims}` for its dynamic
+    # dimensions, attributes, the body, then an optional `count(%b: index) -> (...) {...}`.
     def print(self, printer: Printer) -> None:
+        if self.workload:
+            printer.print_string("[")
+            printer.print_list(self.workload, printer.print_operand)
+            printer.print_string("]")
         printer.print_string(" -> (")
-        printer.print_list(self.result_types, printer.print_attribute)
+        dims = iter(self.result_dims)
+        printer.print_list(self.result_types, lambda t: _print_shaped_type(printer, t, dims))
         printer.print_string(")")
         if self.attributes:
             printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body)
+        if self.workgroup_count.blocks:
+            _print_count_region(printer, self.workgroup_count)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
+        workload = []
+        if parser.parse_optional_punctuation("["):
+            if not parser.parse_optional_punctuation("]"):
+                workload = parser.parse_comma_separated_list(Parser.Delimiter.NONE, lambda: parser.parse_operand(IndexType()))
+                parser.parse_punctuation("]")
         parser.parse_punctuation("->")
-        result_types = parser.parse_comma_separated_list(
-            Parser.Delimiter.PAREN, parser.parse_type
-        )
+        typed = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: _parse_shaped_type(parser))
         attributes = parser.parse_optional_attr_dict_with_keyword()
         start = parser._current_token.span.start
         body = parser.parse_region()
@@ -110,19 +133,49 @@ class DispatchRegionOp(IRDLOperation):
                                start + 1)
         if body.block.last_op is None or not isinstance(body.block.last_op, ReturnOp):
             body.block.add_op(ReturnOp())
-        op = cls(result_types, body)
+        count = _parse_count_region(parser)
+        op = cls([t for t, _ in typed], body, [d for _, ds in typed for d in ds], workload, count)
         if attributes is not None:
             op.attributes |= attributes.data
         return op
 
     def verify_(self) -> None:
-        if self.result_dims or self.workload:
-            raise VerifyException("dynamic result dims / workloads are not supported")
+        dynamic = sum(dynamic_count(t) for t in self.result_types)
+        if len(self.result_dims) != dynamic:
+            raise VerifyException(f"{len(self.result_dims)} result dims given for {dynamic} dynamic result dimensions")
         returned = tuple(v.type for v in self.terminator.values)
         if returned != tuple(self.result_types):
             raise VerifyException(
                 "flow.return types must match the flow.dispatch.region result types"
             )
+
+
+def _print_shaped_type(printer: Printer, t: Attribute, dims) -> None:
+    print_typed(printer, t, [next(dims) for _ in range(dynamic_count(t))])
+
+
+def _parse_shaped_type(parser: Parser) -> tuple[Attribute, list[SSAValue]]:
+    """`type` or `type{%d0, %d1}` (the values of its dynamic dimensions)."""
+    return parser.parse_type(), parse_optional_dims(parser)
+
+
+def _print_count_region(printer: Printer, region: Region) -> None:
+    printer.print_string(" count(")
+    printer.print_list(region.block.args, printer.print_block_argument)
+    printer.print_string(") -> (")
+    printer.print_list(region.block.last_op.operand_types if region.block.last_op else (), printer.print_attribute)
+    printer.print_string(") ")
+    printer.print_region(region, print_entry_block_args=False)
+
+
+def _parse_count_region(parser: Parser) -> Region:
+    """IREE's workgroup count region, `count(%b0: index, ...) -> (index, index, index) {...}`."""
+    if parser.parse_optional_keyword("count") is None:
+        return Region()
+    args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_argument)
+    parser.parse_punctuation("->")
+    parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_type)
+    return parser.parse_region(args)
 
 
 @irdl_op_definition
@@ -259,7 +312,12 @@ class TensorReshapeOp(IRDLOperation):
         super().__init__(operands=[source, [], []], result_types=[result_type])
 
     def verify_(self) -> None:
-        if _num_elements(self.source.type) != _num_elements(self.result.type):
+        for t, dims, what in ((self.source.type, self.source_dims, "source"), (self.result.type, self.result_dims, "result")):
+            dynamic = sum(1 for d in t.get_shape() if d < 0)
+            if len(dims) != dynamic:
+                raise VerifyException(f"{len(dims)} {what} dims for {dynamic} dynamic dimensions of {t}")
+        static = all(d >= 0 for t in (self.source.type, self.result.type) for d in t.get_shape())
+        if static and _num_elements(self.source.type) != _num_elements(self.result.type):
             raise VerifyException("reshape must preserve the number of elements")
 
 
@@ -307,5 +365,6 @@ class TensorSplatOp(IRDLOperation):
 
 Flow = Dialect(
     "flow",
-    [DispatchRegionOp, ReturnOp, TensorSliceOp, TensorUpdateOp, TensorReshapeOp, TensorSplatOp],
+    [DispatchRegionOp, ReturnOp, TensorSliceOp, TensorUpdateOp, TensorReshapeOp, TensorSplatOp, *FLOW_EXTRA_OPS],
+    FLOW_ATTRIBUTES,
 )

@@ -10,6 +10,8 @@
   `depthwise_conv_2d_nchw_chw`/`_nhwc_hwc`, `pooling_nchw_max`/`_sum`, `pooling_nhwc_max`/`_sum`,
   ... in linalg_conv.py): splat `dense<1> : vector<2xi64>` strides load, MLIR's bodies, shapes
   verified against strides and dilations;
+- `linalg.softmax` (`SoftmaxOp`, linalg_softmax.py), `linalg.mmt4d` and `linalg.batch_mmt4d`
+  (linalg_mmt4d.py), which xDSL lacks;
 - xDSL's other named ops (`linalg.fill`, `linalg.add`, ...) and `linalg.transpose` as checked
   subclasses (`linalg_checked.py`): the wrong number of operands, a non-numeric element type
   or a permutation out of range is a verifier error, not an IndexError/AssertionError inside
@@ -34,8 +36,10 @@ from fusionopt.dialects.linalg_contraction import (
 from fusionopt.dialects.linalg_checked import checked_op
 from fusionopt.dialects.linalg_conv import WINDOW_OPS
 from fusionopt.dialects.linalg_generic import GenericOp, MapOp
+from fusionopt.dialects.linalg_mmt4d import BatchMmt4DOp, Mmt4DOp
+from fusionopt.dialects.linalg_softmax import SoftmaxOp
 
-_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp, *WINDOW_OPS)
+_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp, *WINDOW_OPS, SoftmaxOp, Mmt4DOp, BatchMmt4DOp)
 _OVERRIDDEN = {op.name for op in _OURS}
 
 Linalg = Dialect(

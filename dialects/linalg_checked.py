@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import AnyFloat, IntegerType, MemRefType, TensorType
-from xdsl.dialects.linalg.ops import IndexOp, TransposeOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import AnyFloat, ComplexType, IntegerType, MemRefType, TensorType
+from xdsl.dialects.linalg.ops import FillOp, IndexOp, TransposeOp, YieldOp
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 # (inputs, outputs) each named op's hidden region reads; ops not listed are checked for
@@ -34,6 +34,10 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _element_type(value: SSAValue):
+    return value.type.get_element_type() if isinstance(value.type, TensorType | MemRefType) else value.type
+
+
 def check_named_operands(name: str, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> None:
     expected = ARITY.get(name)
     if name.startswith("linalg.conv_"):
@@ -43,9 +47,10 @@ def check_named_operands(name: str, inputs: Sequence[SSAValue], outputs: Sequenc
             f"'{name}' op expects {_plural(expected[0], 'input')} and {_plural(expected[1], 'output')}, "
             f"but got {_plural(len(inputs), 'input')} and {_plural(len(outputs), 'output')}"
         )
+    # MLIR's fill takes any scalar; xDSL's builder only numbers, so complex gets its own body.
+    allowed = AnyFloat | IntegerType | ComplexType if name == "linalg.fill" else AnyFloat | IntegerType
     for index, value in enumerate((*inputs, *outputs)):
-        element = value.type.get_element_type() if isinstance(value.type, TensorType | MemRefType) else value.type
-        if not isinstance(element, AnyFloat | IntegerType):
+        if not isinstance(_element_type(value), allowed):
             raise VerifyException(
                 f"'{name}' op operand #{index} must be an integer or floating-point scalar, or a "
                 f"tensor or memref of them, but got '{value.type}'"
@@ -55,6 +60,20 @@ def check_named_operands(name: str, inputs: Sequence[SSAValue], outputs: Sequenc
 def _checked_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]):
     check_named_operands(cls.name, inputs, outputs)
     return super(cls, cls).get_hidden_region(inputs, outputs)  # type: ignore[misc]
+
+
+def _fill_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+    """`linalg.fill`'s body, built without xDSL's number-only element-type assertion."""
+    check_named_operands(cls.name, inputs, outputs)
+    block = Block(arg_types=[_element_type(v) for v in (*inputs, *outputs)])
+    block.add_op(YieldOp(block.args[0]))
+    return Region(block)
+
+
+def _fill_verify(self) -> None:
+    for value in self.inputs:
+        if not isinstance(value.type, AnyFloat | IntegerType | ComplexType):
+            raise VerifyException(f"fill value must be a scalar, not {value.type}")
 
 
 def _checked_transpose_verify(self) -> None:
@@ -82,7 +101,9 @@ def _checked_index_verify(self) -> None:
 
 def checked_op(op: type[Operation]) -> type[Operation]:
     """`op`, or a subclass of it with the checks above (same name, syntax and printing)."""
-    if hasattr(op, "get_hidden_region"):
+    if op is FillOp:
+        body = {"get_hidden_region": classmethod(_fill_hidden_region), "verify_": _fill_verify}
+    elif hasattr(op, "get_hidden_region"):
         body = {"get_hidden_region": classmethod(_checked_hidden_region)}
     elif op is TransposeOp:
         body = {"verify_": _checked_transpose_verify}

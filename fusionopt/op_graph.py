@@ -27,6 +27,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from fusionopt.cost_model import op_flops, tensor_bytes
 from fusionopt.diagnostics import FusionError
+from fusionopt.dialects.util import RETURN_OPS
 from fusionopt.stats import (
     DISPATCH_OP,
     dispatch_traffic,
@@ -37,7 +38,7 @@ from fusionopt.stats import (
 )
 
 RENDERERS = ("dot", "graphviz-pure")
-HIDDEN_OPS = frozenset({"tensor.empty", "flow.return", "func.return"})
+HIDDEN_OPS = frozenset({"tensor.empty", "flow.return", *RETURN_OPS})
 
 
 def is_drawn(op: Operation) -> bool:
@@ -127,11 +128,13 @@ class DotWriter:
         self.lines.append(f"{indent}subgraph cluster_f{self.count} {{")
         self.lines.append(f"{indent}  label={_quote(title)}; style=dashed;")
         inner = indent + "  "
-        for i, arg in enumerate(func.body.block.args):
+        blocks = list(func.body.blocks)  # a multi-block body is drawn block after block
+        for i, arg in enumerate(blocks[0].args):
             self.node_of[arg] = self.node(f"arg{i}\n{_shape(arg)}", inner, shape="ellipse")
-        self.block(func.body.block, inner)
-        ret = func.body.block.last_op
-        if ret is not None and ret.name == "func.return":
+        for block in blocks:
+            self.block(block, inner)
+        ret = blocks[-1].last_op
+        if ret is not None and ret.name in RETURN_OPS:
             self.edges_into(ret, self.node("return", inner, shape="ellipse"))
         self.lines.append(f"{indent}}}")
 

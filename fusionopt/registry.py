@@ -30,7 +30,13 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "graph": ("fusionopt.dialects.graph", "Graph"),
     "flow": ("fusionopt.dialects.flow", "Flow"),
     "linalg": ("fusionopt.dialects.linalg", "Linalg"),
-    "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext", "IreeLinalgExt"),
+    "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext_scatter", "IreeLinalgExt"),  # + attention
+    "util": ("fusionopt.dialects.util", "Util"),
+    "tensor": ("fusionopt.dialects.tensor", "Tensor"),
+    "arith": ("fusionopt.dialects.arith", "Arith"),
+    "iree_encoding": ("fusionopt.dialects.iree_encoding", "IreeEncoding"),
+    "hal": ("fusionopt.dialects.hal", "Hal"),
+    "iree_tensor_ext": ("fusionopt.dialects.iree_tensor_ext", "IreeTensorExt"),
 }
 
 # pass name -> (module, class). Upstream xDSL passes we reuse are listed with their xDSL module.

@@ -24,6 +24,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import ConstantLike
 
 from fusionopt.cost_model import is_tensor, loop_ranges, op_flops, tensor_bytes
+from fusionopt.dialects.util import RETURN_OPS, functions_with_body  # noqa: F401 - re-exported
 from fusionopt.transforms.common.dispatch_utils import (
     has_reduction_loops, is_contraction, is_linalg, values_captured_by,
 )
@@ -339,7 +340,7 @@ def minimum_bytes(func: FuncOp) -> int:
             inputs.extend(r for r in op.results if is_tensor(r) and r.uses)
     outputs: list[SSAValue] = []
     last = func.body.blocks[-1].last_op
-    if last is not None and last.name == "func.return":
+    if last is not None and last.name in RETURN_OPS:
         outputs = list(dict.fromkeys(v for v in last.operands if is_tensor(v)))
     read_once = sum(tensor_bytes(v) for v in dict.fromkeys(inputs))
     return read_once + sum(tensor_bytes(v) for v in outputs)
@@ -382,10 +383,6 @@ def total_stats(per_function: list[dict]) -> dict:
         ops.update(f["ops"])
     total["ops"] = dict(sorted(ops.items()))
     return total
-
-
-def functions_with_body(module: ModuleOp) -> list[FuncOp]:
-    return [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
 
 
 def compute_stats(module: ModuleOp) -> dict:

@@ -1,10 +1,12 @@
 """`fusion-run`: execute a module with numpy, save or compare its results.
 
     fusion-run FILE [--entry NAME] [--inputs FAMILY|IN.npz] [--seed N] [--int-range LO,HI]
+               [--dynamic-size N]
                [--reference f64 | --float64] [--save OUT.npz]
                [--compare OTHER.mlir [--families F1,F2,...]] [--rtol R] [--atol A]
 
-Inputs: an input family by argument type (default `random`: floats ~ N(0,1), integers in
+Inputs: an input family by argument type (`?` dimensions of size --dynamic-size, default 4;
+default family `random`: floats ~ N(0,1), integers in
 --int-range [0,16) by default, i1 random bits; the adversarial families are constant, offset,
 zeros, extreme, mask and ids-edge, see fusionopt/interpreter/input_families.py), or IN.npz with
 keys `arg0, arg1, ...` (or the IR's argument names). `--reference f64` (or `--float64`) runs
@@ -44,6 +46,7 @@ import numpy as np  # noqa: E402
 from fusionopt.cli import ToolArgumentParser, run_tool  # noqa: E402
 from fusionopt.diagnostics import FusionError, location_of  # noqa: E402
 from fusionopt.interpreter import FAMILIES, family_inputs, find_entry, run_function  # noqa: E402
+from fusionopt.interpreter.input_families import DEFAULT_DYNAMIC_SIZE  # noqa: E402
 from fusionopt.progress import progress_stream  # noqa: E402
 from fusionopt.interpreter.compare import (  # noqa: E402
     DEFAULT_ATOL,
@@ -82,6 +85,9 @@ def build_parser() -> ToolArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default 0)")
     p.add_argument("--int-range", type=_int_range, default=(0, 16), metavar="LO,HI",
                    help="random integer inputs are drawn from [LO, HI) (default 0,16)")
+    p.add_argument("--dynamic-size", type=int, default=DEFAULT_DYNAMIC_SIZE, metavar="N",
+                   help=f"size of every dynamic (?) dimension of made-up inputs (default {DEFAULT_DYNAMIC_SIZE}); "
+                   "an IN.npz's arrays bind the ? dimensions themselves")
     p.add_argument("--reference", choices=["f64"], help="f64: compute every float type in float64 (with "
                    "--compare: judge OTHER against FILE's float64 run)")
     p.add_argument("--float64", dest="reference", action="store_const", const="f64", help="same as --reference f64")
@@ -153,7 +159,8 @@ def _input_sets(args: argparse.Namespace, func_op) -> list[tuple[str, list[np.nd
         if args.families:
             raise FusionError("--families makes its own inputs; it cannot be combined with --inputs IN.npz")
         return [(args.inputs, load_inputs(args.inputs, func_op))]
-    return [(f"{family} (seed {args.seed})", family_inputs(func_op, family, args.seed, args.int_range))
+    return [(f"{family} (seed {args.seed})", family_inputs(func_op, family, args.seed, args.int_range,
+                                                                 dynamic_size=args.dynamic_size))
             for family in args.families or [args.inputs]]
 
 

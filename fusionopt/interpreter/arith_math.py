@@ -19,6 +19,7 @@ import numpy as np
 from xdsl.dialects import arith, math
 from xdsl.ir import Operation
 
+from fusionopt.dialects import arith as fusion_arith
 from fusionopt.interpreter.common import as_type, compute_dtype_args, elementwise, functions_from_table
 from fusionopt.interpreter.values import attribute_value, element_dtype, storage_dtype, unsigned_view
 from fusionopt.special_functions import erf as _erf  # vectorised float64 erf, the one graph.erf uses
@@ -211,5 +212,18 @@ _TABLE: dict[type[Operation], Any] = {
     arith.ExtUIOp: _unsigned_cast, arith.SIToFPOp: _cast, arith.UIToFPOp: _unsigned_cast,
     arith.FPToSIOp: _cast, arith.FPToUIOp: _cast, arith.IndexCastOp: _cast, arith.BitcastOp: _bitcast,
 }
+
+def _index_castui(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Zero-extend a narrower integer into index; an index into an integer truncates."""
+    source = args[0]
+    if np.asarray(source).dtype != np.int64:
+        source = unsigned_view(source)
+    return (as_type(source, op.results[0].type),)
+
+
+# Our shape-aware cast subclasses run as xDSL's casts; remf is C's fmod (sign of the dividend).
+_TABLE |= {ours: _TABLE[xdsl_op] for xdsl_op, ours in fusion_arith.CASTS.items()}
+_TABLE[fusion_arith.RemFOp] = elementwise(np.fmod)
+_TABLE[fusion_arith.IndexCastUIOp] = _index_castui
 
 ArithMathFunctions = functions_from_table("ArithMathFunctions", _TABLE)

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.dialects.func import FuncOp
 
 from fusionopt.interpreter.values import BF16, is_float_dtype, storage_dtype
@@ -41,6 +41,7 @@ from fusionopt.interpreter.values import BF16, is_float_dtype, storage_dtype
 FAMILIES: tuple[str, ...] = ("random", "constant", "offset", "zeros", "extreme", "mask", "ids-edge")
 
 DEFAULT_INT_RANGE = (0, 16)
+DEFAULT_DYNAMIC_SIZE = 4  # the size of every `?` dimension of a made-up input
 CONSTANT_VALUE = 0.01
 OFFSET_VALUE = 1000.5
 MASK_BIG_NEGATIVE = -1e30
@@ -52,14 +53,17 @@ def family_inputs(
     seed: int = 0,
     int_range: tuple[int, int] = DEFAULT_INT_RANGE,
     int_ranges: Sequence[tuple[int, int] | None] | None = None,
+    dynamic_size: int = DEFAULT_DYNAMIC_SIZE,
 ) -> list[np.ndarray]:
     """One value per argument of `func_op`, in its declared type (0-d arguments as numpy
-    scalars), drawn from `family` with one generator seeded by `seed` (see module doc)."""
+    scalars), drawn from `family` with one generator seeded by `seed` (see module doc); every
+    dynamic (`?`) dimension gets `dynamic_size` elements."""
     _check_family(family)
     rng = np.random.default_rng(seed)
     values = []
     for i, arg_type in enumerate(func_op.function_type.inputs):
-        shape = tuple(arg_type.get_shape()) if isinstance(arg_type, TensorType) else ()
+        shape = tuple(dynamic_size if d == DYNAMIC_INDEX else d for d in arg_type.get_shape()) \
+            if isinstance(arg_type, TensorType) else ()
         own = int_ranges[i] if int_ranges is not None and i < len(int_ranges) else None
         value = family_values(shape, storage_dtype(arg_type), family, rng, own or int_range)
         values.append(value if shape else value[()])

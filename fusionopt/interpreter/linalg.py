@@ -82,7 +82,15 @@ def _index(interpreter: Interpreter, op: Operation, args: tuple[Any, ...]) -> tu
     return (stack[-1][op.dim.value.data],)
 
 
+def _softmax(interpreter: Interpreter, op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """MLIR's decomposition, in the element type: max, exp(x - max), sum, divide."""
+    x, dim = np.asarray(args[0]), op.dimension.value.data
+    shifted = np.exp(x - np.max(x, axis=dim, keepdims=True))
+    return (as_type(shifted / np.sum(shifted, axis=dim, keepdims=True), op.result_types[0]),)
+
+
 _DIRECT = {
+    "linalg.softmax": _softmax,
     "linalg.fill": _fill,
     "linalg.transpose": _transpose,
     "linalg.broadcast": _broadcast,

@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from fusionopt.diagnostics import FusionError, location_of
+from fusionopt.dialects.util import functions_with_body, is_function
 from fusionopt.interpreter.input_families import DEFAULT_INT_RANGE, family_inputs
 from fusionopt.interpreter.values import UnsupportedValue, compute_float64, element_dtype, storage_dtype
 from fusionopt.progress import Progress
@@ -36,8 +37,13 @@ def _function_implementations() -> list[Any]:
     from fusionopt.interpreter.iree_linalg_ext import IreeLinalgExtFunctions
     from fusionopt.interpreter.linalg import LinalgFunctions
     from fusionopt.interpreter.tensor import TensorFunctions
+    from fusionopt.interpreter.iree_linalg_ext_scatter import IreeLinalgExtScatterFunctions
+    from fusionopt.interpreter.iree_tensor import IreeTensorFunctions
+    from fusionopt.interpreter.util import UtilFunctions
 
-    return [ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions, AssertFunctions, IreeLinalgExtFunctions]
+    return [ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions,
+            AssertFunctions, IreeLinalgExtFunctions, UtilFunctions, IreeTensorFunctions,
+            IreeLinalgExtScatterFunctions]
 
 
 class _OpTracker(Interpreter.Listener):
@@ -57,7 +63,7 @@ class _ProgressListener(Interpreter.Listener):
     """Reports each top-level op of the entry function as it starts (fusionopt.progress)."""
 
     def __init__(self, func_op: FuncOp, stream: TextIO):
-        ops = list(func_op.body.block.ops)
+        ops = [op for block in func_op.body.blocks for op in block.ops]
         self.position = {id(op): i for i, op in enumerate(ops)}
         self.progress = Progress(stream, len(ops))
 
@@ -80,7 +86,7 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
 
 def find_entry(module: ModuleOp, name: str | None = None) -> FuncOp:
     """The function to run: `name`, else the only public function, else `main`/`main_graph`."""
-    funcs = [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
+    funcs = functions_with_body(module)
     if name is not None:
         for f in funcs:
             if f.sym_name.data == name:
@@ -113,12 +119,16 @@ def check_inputs(func_op: FuncOp, inputs: Sequence[Any]) -> list[Any]:
     for i, (value, t) in enumerate(zip(inputs, types)):
         value = np.asarray(value)
         shape = tuple(t.get_shape()) if isinstance(t, TensorType) else ()
-        if value.shape != shape:
+        if not _shape_matches(value.shape, shape):  # a dynamic `?` dimension takes any size
             raise FusionError(f"input {i} has shape {list(value.shape)}, argument type is {t}", location_of(func_op))
         # rounded to the declared type first, so a float64 run sees the values an f32 run sees
         value = value.astype(storage_dtype(t), copy=False).astype(element_dtype(t), copy=False)
         checked.append(value if shape else value[()])
     return checked
+
+
+def _shape_matches(actual: tuple[int, ...], declared: tuple[int, ...]) -> bool:
+    return len(actual) == len(declared) and all(d in (a, DYNAMIC_INDEX) for a, d in zip(actual, declared))
 
 
 def run_function(
@@ -130,7 +140,7 @@ def run_function(
     `float64=True` is the reference run: every float type computes as float64 (inputs and
     constants rounded to their declared type, then widened; see `values.compute_float64`).
     `progress`: a terminal for the op-by-op progress line (`fusionopt.progress`), None for none."""
-    func_op = entry if isinstance(entry, FuncOp) else find_entry(module, entry)
+    func_op = entry if is_function(entry) else find_entry(module, entry)
     interpreter = make_interpreter(module)
     listener = _ProgressListener(func_op, progress) if progress is not None else None
     if listener is not None:

@@ -23,6 +23,7 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Operation
 
+from fusionopt.dialects import tensor as fusion_tensor
 from fusionopt.interpreter.common import as_type, result_shape, splat
 from fusionopt.interpreter.values import element_dtype, zeros_for_type
 
@@ -53,11 +54,42 @@ def _gather_index(index: Any, size: int) -> Any:
     return index
 
 
+def _index_rows(indices: np.ndarray, shape: tuple[int, ...], dims: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The coordinate tuples of a gather/scatter, bounds-checked (out of range is UB in MLIR)."""
+    rows = [tuple(int(i) for i in row) for row in np.asarray(indices).reshape(-1, len(dims))]
+    for row in rows:
+        for d, i in zip(dims, row):
+            if not 0 <= i < shape[d]:
+                raise IndexError(f"gather/scatter index {i} out of bounds for dimension {d} of size {shape[d]}")
+    return rows
+
+
+def _gathered_slab(shape: tuple[int, ...], dims: tuple[int, ...], index: tuple[int, ...]) -> tuple[slice, ...]:
+    """The source slice one coordinate tuple selects: size 1 along `dims`, whole elsewhere."""
+    at = dict(zip(dims, index))
+    return tuple(slice(at[d], at[d] + 1) if d in at else slice(None) for d in range(len(shape)))
+
+
+def _pad(interpreter: Interpreter, op: tensor.PadOp, args: PythonValues) -> PythonValues:
+    source = args[0]
+    n_low = len(op.low)
+    low = _mixed(op.static_low.get_values(), args[1 : 1 + n_low])
+    shape = result_shape(op)
+    # The region yields the padding value for each index; evaluate it once over the whole
+    # result (block args = broadcast index grids), then place the source inside.
+    grids = tuple(np.arange(n).reshape([-1 if d == i else 1 for d in range(len(shape))]) for i, n in enumerate(shape))
+    (fill,) = interpreter.run_ssacfg_region(op.region, grids, "tensor.pad")
+    out = np.broadcast_to(as_type(fill, op.results[0].type), shape).copy()
+    out[tuple(slice(lo, lo + n) for lo, n in zip(low, source.shape))] = source
+    return (out,)
+
+
 @register_impls
 class TensorFunctions(InterpreterFunctions):
     @impl(tensor.EmptyOp)
     def run_empty(self, interpreter: Interpreter, op: tensor.EmptyOp, args: PythonValues) -> PythonValues:
-        return (zeros_for_type(op.tensor.type),)
+        # dynamic sizes are the operands, in order (contents are undefined: zeros)
+        return (np.zeros(_mixed(op.tensor.type.get_shape(), args), dtype=element_dtype(op.tensor.type)),)
 
     @impl(tensor.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: tensor.ExtractOp, args: PythonValues) -> PythonValues:
@@ -73,8 +105,11 @@ class TensorFunctions(InterpreterFunctions):
 
     @impl(tensor.ExtractSliceOp)
     def run_extract_slice(self, interpreter: Interpreter, op: tensor.ExtractSliceOp, args: PythonValues) -> PythonValues:
-        slices, _ = _slice_spec(op, args, 1)
-        return (np.ascontiguousarray(args[0][slices]).reshape(result_shape(op)),)
+        slices, sizes = _slice_spec(op, args, 1)
+        if len(sizes) != len(result_shape(op)):  # rank-reduced: only static unit dims are dropped
+            dynamic = [n for n, s in zip(sizes, op.static_sizes.get_values()) if s == DYNAMIC_INDEX]
+            sizes = _mixed(result_shape(op), dynamic)
+        return (np.ascontiguousarray(args[0][slices]).reshape(sizes),)
 
     @impl(tensor.InsertSliceOp)
     def run_insert_slice(self, interpreter: Interpreter, op: tensor.InsertSliceOp, args: PythonValues) -> PythonValues:
@@ -85,11 +120,14 @@ class TensorFunctions(InterpreterFunctions):
 
     @impl(tensor.CollapseShapeOp)
     def run_collapse(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
-        return (args[0].reshape(result_shape(op)),)
+        groups = [[int(i.value.data) for i in group.data] for group in op.reassociation.data]
+        shape = [int(np.prod([args[0].shape[i] for i in group])) for group in groups]
+        return (args[0].reshape(shape),)
 
     @impl(tensor.ExpandShapeOp)
     def run_expand(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
-        return (args[0].reshape(result_shape(op)),)
+        # dynamic output sizes are the `output_shape` operands
+        return (args[0].reshape(_mixed(op.static_output_shape.get_values(), args[1:])),)
 
     @impl(tensor.ReshapeOp)
     def run_reshape(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
@@ -116,19 +154,42 @@ class TensorFunctions(InterpreterFunctions):
     def run_dim(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
         return (np.int64(np.shape(args[0])[int(args[1])]),)
 
+    @impl(fusion_tensor.PadOp)
+    def run_checked_pad(self, interpreter: Interpreter, op: tensor.PadOp, args: PythonValues) -> PythonValues:
+        return _pad(interpreter, op, args)
+
+    @impl(fusion_tensor.RankOp)
+    def run_rank(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        return (np.int64(np.ndim(args[0])),)
+
+    @impl(fusion_tensor.GenerateOp)
+    def run_generate(self, interpreter: Interpreter, op: fusion_tensor.GenerateOp, args: PythonValues) -> PythonValues:
+        shape = _mixed(op.result.type.get_shape(), args)
+        # As for tensor.pad: the body runs once over broadcast index grids (vectorised).
+        grids = tuple(np.arange(n).reshape([-1 if d == i else 1 for d in range(len(shape))]) for i, n in enumerate(shape))
+        (value,) = interpreter.run_ssacfg_region(op.body, grids, "tensor.generate")
+        return (np.broadcast_to(as_type(value, op.result.type), shape).copy(),)
+
+    @impl(fusion_tensor.GatherOp)
+    def run_gather(self, interpreter: Interpreter, op: fusion_tensor.GatherOp, args: PythonValues) -> PythonValues:
+        source, indices = args
+        rows = [source[_gathered_slab(source.shape, op._dims(), index)] for index in _index_rows(indices, source.shape, op._dims())]
+        return (np.stack(rows).reshape(result_shape(op)) if rows else np.zeros(result_shape(op), source.dtype),)
+
+    @impl(fusion_tensor.ScatterOp)
+    def run_scatter(self, interpreter: Interpreter, op: fusion_tensor.ScatterOp, args: PythonValues) -> PythonValues:
+        source, dest, indices = args
+        out = dest.copy()
+        index_rows = _index_rows(indices, dest.shape, op._dims())
+        slabs = source.reshape(len(index_rows), -1) if index_rows else []
+        for index, slab in zip(index_rows, slabs):
+            where = _gathered_slab(dest.shape, op._dims(), index)
+            out[where] = slab.reshape(out[where].shape)
+        return (out,)
+
     @impl(tensor.PadOp)
     def run_pad(self, interpreter: Interpreter, op: tensor.PadOp, args: PythonValues) -> PythonValues:
-        source = args[0]
-        n_low = len(op.low)
-        low = _mixed(op.static_low.get_values(), args[1 : 1 + n_low])
-        shape = result_shape(op)
-        # The region yields the padding value for each index; evaluate it once over the whole
-        # result (block args = broadcast index grids), then place the source inside.
-        grids = tuple(np.arange(n).reshape([-1 if d == i else 1 for d in range(len(shape))]) for i, n in enumerate(shape))
-        (fill,) = interpreter.run_ssacfg_region(op.region, grids, "tensor.pad")
-        out = np.broadcast_to(as_type(fill, op.results[0].type), shape).copy()
-        out[tuple(slice(lo, lo + n) for lo, n in zip(low, source.shape))] = source
-        return (out,)
+        return _pad(interpreter, op, args)
 
     @impl_terminator(tensor.YieldOp)
     def run_yield(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> tuple[TerminatorValue, PythonValues]:

@@ -7,7 +7,6 @@ on our side. Both custom and generic (`--mlir-print-op-generic`) IREE output are
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -15,8 +14,8 @@ import pytest
 
 from fusionopt.dialects.flow import DispatchRegionOp, TensorUpdateOp
 from fusionopt.ir_io import parse_module, print_module
+from support.iree_opt import IREE_OPT, iree_opt
 
-IREE_OPT = shutil.which("iree-opt")
 pytestmark = pytest.mark.skipif(IREE_OPT is None, reason="iree-opt is not on PATH")
 
 FLOW_PROGRAM = """
@@ -62,14 +61,6 @@ func.func @linalg_ops(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4xf32>,
   func.return %0, %1, %2#1, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4x5xf32>, tensor<2x4x4xf32>
 }
 """
-
-
-def iree_opt(text: str, tmp_path: Path, *flags: str) -> str:
-    path = tmp_path / "in.mlir"
-    path.write_text(text)
-    done = subprocess.run([IREE_OPT, str(path), *flags], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[:2000]
-    return done.stdout
 
 
 @pytest.mark.parametrize("program", [FLOW_PROGRAM, LINALG_PROGRAM], ids=["flow", "linalg"])

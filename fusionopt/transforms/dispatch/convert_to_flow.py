@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, TensorType
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -42,9 +41,11 @@ from fusionopt.dialects.flow import (
     TensorSplatOp,
     TensorUpdateOp,
 )
+from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.copy_as_generic import rewrite_copy
 from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
+from fusionopt.transforms.dispatch.region_dims import add_result_dims
 
 COPY_REGION_OPS = frozenset(
     {"tensor.extract_slice", "tensor.insert_slice", "tensor.concat", "tensor.pad"}
@@ -126,13 +127,21 @@ def convert_concat(op: Operation) -> bool:
     return True
 
 
+def _is_static(value: SSAValue) -> bool:
+    return isinstance(value.type, TensorType) and all(d >= 0 for d in value.type.get_shape())
+
+
 def convert_reshape(op: Operation) -> bool:
+    # A dynamic reshape stays a tensor op: flow's form would need its {dims}; iree-compile
+    # converts the tensor op itself.
+    if not (_is_static(op.operands[0]) and _is_static(op.results[0])):
+        return False
     Rewriter.replace_op(op, TensorReshapeOp(op.operands[0], op.results[0].type))
     return True
 
 
 def convert_fill(op: Operation) -> bool:
-    if len(op.operands) != 2 or not isinstance(op.results[0].type, TensorType):
+    if len(op.operands) != 2 or not _is_static(op.results[0]):
         return False
     Rewriter.replace_op(op, TensorSplatOp(op.operands[0], op.results[0].type))
     return True
@@ -155,6 +164,7 @@ def wrap_in_copy_region(op: Operation) -> DispatchRegionOp:
         op.erase()
         results = list(body[-1].results)
     region_op.body.block.add_ops([*body, ReturnOp(results)])
+    add_result_dims(region_op)
     for old, new in zip(results, region_op.results):
         for use in list(old.uses):
             if use.operation is not region_op.body.block.last_op:
@@ -213,5 +223,5 @@ class ConvertToFlowPass(ModulePass):
     name = "convert-to-flow"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for func in [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]:
-            convert_block_to_flow(func.body.block)
+        for block in [b for func in functions_with_body(op) for b in func.body.blocks]:
+            convert_block_to_flow(block)

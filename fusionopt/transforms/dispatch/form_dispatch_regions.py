@@ -24,10 +24,12 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+
 from fusionopt import pass_statistics
+from fusionopt.dialects.util import functions_with_body
+from fusionopt.transforms.dispatch.region_dims import add_result_dims
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.dispatch.convert_to_flow import convert_block_to_flow
@@ -129,6 +131,7 @@ def rebuild_block(block: Block, analysis: FusionAnalysis) -> list[DispatchRegion
             members = sorted(node.ops, key=analysis.position.__getitem__)
             region_op = build_region(members)
             block.add_op(region_op)
+            add_result_dims(region_op)
             regions.append(region_op)
         else:
             block.add_op(node)
@@ -183,8 +186,9 @@ class FormDispatchRegionsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Collect first: rebuilding a body while walking it would revisit the moved ops.
-        for func in [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]:
-            block = func.body.block
+        # Every block of a multi-block body (cf.br) forms its own regions; values from
+        # dominating blocks are captured from above like function arguments.
+        for block in [b for func in functions_with_body(op) for b in func.body.blocks]:
             regions = form_regions_in_block(block, self.aggressive, self.reduction_chains)
             pass_statistics.count("regions formed", len(regions))
             if self.convert_to_flow:

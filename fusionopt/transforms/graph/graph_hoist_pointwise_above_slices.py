@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -39,6 +38,7 @@ from xdsl.pattern_rewriter import (
 
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import shape_of
+from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.graph.graph_ir import (
     OpBuilder,
     concat_constants,
@@ -240,7 +240,6 @@ class GraphHoistPointwiseAboveSlicesPass(ModulePass):
             GreedyRewritePatternApplier([HoistPointwiseAboveSlices()]), apply_recursively=True
         )
         if walker.rewrite_module(op):
-            for func in op.walk():
-                if isinstance(func, FuncOp) and func.body.blocks:
-                    stable_topological_sort(func.body.block)
+            for block in [b for func in functions_with_body(op) for b in func.body.blocks]:
+                stable_topological_sort(block)
 

@@ -39,10 +39,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
+
 from fusionopt import pass_statistics
+from fusionopt.dialects.util import functions_with_body
 
 from fusionopt.transforms.graph.horizontal_concat_fold import fold_piece_concats
 from fusionopt.transforms.graph.horizontal_layers import (
@@ -203,6 +204,5 @@ class GraphHorizontalFuseDotsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         fuser = HorizontalDotFuser(max(2, self.min_group), self.allow_runtime_concat,
                                    self.fuse_batched_dots)
-        for func in op.walk():
-            if isinstance(func, FuncOp) and func.body.blocks:
-                fuser.run(func.body.block)
+        for block in [b for func in functions_with_body(op) for b in func.body.blocks]:
+            fuser.run(block)

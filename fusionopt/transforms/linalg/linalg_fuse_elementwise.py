@@ -13,7 +13,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
+
 from fusionopt import pass_statistics
+from fusionopt.dialects.util import functions_with_body
 
 from fusionopt.transforms.linalg.elementwise_fusion_emit import FusedKernelBuilder
 from fusionopt.transforms.linalg.elementwise_fusion_grouping import form_fusion_group
@@ -77,9 +79,8 @@ class LinalgFuseElementwise(ModulePass):
 def top_level_blocks(module: ModuleOp) -> list[Block]:
     """Blocks of function bodies (not the bodies of linalg ops themselves)."""
     blocks = []
-    for func in module.walk():
-        if func.name == "func.func":
-            blocks.extend(func.regions[0].blocks)
+    for func in functions_with_body(module):
+        blocks.extend(func.body.blocks)
     return blocks
 
 

@@ -1,0 +1,25 @@
+"""The parts of IREE's `hal` dialect that appear in the IR fusionopt reads: the runtime types
+at a module's boundary (`!hal.buffer_view`, `!hal.fence`, ...) and target/affinity attributes,
+kept as opaque text (dialects/opaque.py), plus `hal.tensor.import` / `hal.tensor.export`,
+which turn a buffer view into a tensor and back.
+
+    %t = hal.tensor.import %view "input0" : !hal.buffer_view -> tensor<4xf32>
+    %v = hal.tensor.export %t "output0" : tensor<4xf32> -> !hal.buffer_view
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Dialect
+
+from fusionopt.dialects.opaque import opaque_attribute
+
+HAL_TYPES = [opaque_attribute(f"hal.{name}", is_type=True)
+             for name in ("buffer_view", "buffer", "fence", "device", "allocator", "command_buffer",
+                          "element_type", "encoding_type")]
+HAL_ATTRIBUTES = [opaque_attribute(f"hal.{name}")
+                  for name in ("executable.target", "device.target", "device.affinity", "device.promise",
+                               "device.alias", "device.optimal", "device.select", "device.fallback",
+                               "pipeline.layout", "pipeline.binding", "descriptor_type", "memory_type",
+                               "buffer_usage", "collective", "dispatch.entry")]
+
+Hal = Dialect("hal", [], [*HAL_TYPES, *HAL_ATTRIBUTES])

@@ -1,0 +1,46 @@
+// RUN: fusion-opt %s --split-input-file --verify-diagnostics
+
+func.func @pad_static_mismatch(%arg0: tensor<3x4xf32>, %v: f32) {
+  // expected-error@+1 {{result dimension 1 is 8, but the padded source gives 9}}
+  %0 = tensor.pad %arg0 low[1, 2] high[2, 3] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %v : f32
+  } : tensor<3x4xf32> to tensor<6x8xf32>
+  return
+}
+
+// -----
+
+func.func @generate_extents(%m : index) {
+  // expected-error@+1 {{must have as many index operands as dynamic extents in the result type}}
+  %t = tensor.generate %m {
+  ^bb0(%i : index, %j : index):
+    %e = arith.constant 8.0 : f32
+    tensor.yield %e : f32
+  } : tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @gather_shape(%dest : tensor<4x5x6xf32>, %indices: tensor<1x3x2xindex>) {
+  // expected-error@+1 {{expected the slices to have shape (1, 3, 4, 1, 1) or rank-reduced (1, 3, 4), got tensor<1x3x4x5xf32>}}
+  %g = tensor.gather %dest[%indices] gather_dims([1, 2]) : (tensor<4x5x6xf32>, tensor<1x3x2xindex>) -> tensor<1x3x4x5xf32>
+  return
+}
+
+// -----
+
+func.func @gather_dims_order(%dest : tensor<4x5x6xf32>, %indices: tensor<1x3x2xindex>) {
+  // expected-error@+1 {{gather_dims must be strictly increasing dimensions of the source, got [2, 1]}}
+  %g = tensor.gather %dest[%indices] gather_dims([2, 1]) : (tensor<4x5x6xf32>, tensor<1x3x2xindex>) -> tensor<1x3x4x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @fill_tensor_value(%t: tensor<4xf32>, %out: tensor<4xf32>) {
+  // expected-error@+1 {{fill value must be a scalar, not tensor<4xf32>}}
+  %0 = linalg.fill ins(%t : tensor<4xf32>) outs(%out : tensor<4xf32>) -> tensor<4xf32>
+  return
+}
