@@ -164,7 +164,7 @@ def test_iree_builds_formed_regions(name, tmp_path):
 
     if shutil.which("iree-compile") is None:
         pytest.skip("iree-compile is not on PATH")
-    source = tmp_path / f"{name}.mlir"
+    source = tmp_path / f"{name.replace('/', '_')}.mlir"
     source.write_text(print_module(formed_module(name, "linalg")))
-    vmfb = compile_vmfb(source, tmp_path / f"{name}.vmfb", target_flags("llvm-cpu"))
+    vmfb = compile_vmfb(source, source.with_suffix(".vmfb"), target_flags("llvm-cpu"))
     assert vmfb.stat().st_size > 0

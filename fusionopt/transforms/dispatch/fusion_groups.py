@@ -159,7 +159,7 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
         # (squeezenet's -inf pad before a ceil-mode max pool: "large vector sizes" on the
         # conv's bias); at top level IREE writes it itself.
         return False
-    if du.is_convolution(group.root) and _replicates_group_value(analysis, group, consumer):
+    if (du.is_convolution(group.root) or du.is_contraction(group.root)) and _replicates_group_value(analysis, group, consumer):
         return False
     for value in _values_from_group(analysis, group, consumer):
         if not du.is_linalg(consumer):
@@ -393,8 +393,10 @@ def chain_reductions(analysis: FusionAnalysis, starts_chain) -> None:
 def _replicates_group_value(analysis: FusionAnalysis, group: FusionGroup, consumer: Operation) -> bool:
     """The consumer iterates a loop of extent > 1 that its read of a group value does not index
     (a squeeze-excite scale: `x * conv(pooled)[n, c, 0, 0]`). IREE 3.13's CPU codegen fails to
-    build a convolution dispatch with such a consumer ("failed to run translation"), so it
-    starts a dispatch of its own."""
+    build a convolution dispatch with such a consumer ("failed to run translation"), nor the
+    matmul a 1x1 conv becomes ("failed on workgroup distribution verification"), so it starts
+    a dispatch of its own. Reduction roots keep such consumers (a layer norm's normalisation
+    reads its row statistics that way, and IREE builds it)."""
     if not du.is_linalg(consumer):
         return False
     extents = du.loop_extents(consumer)
