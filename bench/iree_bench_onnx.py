@@ -54,12 +54,12 @@ def graph_inputs(model: str) -> list[tuple[str, list[int], np.dtype]]:
 
 def onnx_inputs(model: str, family: str, seed: int, model_input, weight) -> list[np.ndarray]:
     """Arguments in graph-input order: `model_input(name, shape, dtype, family, rng)` for the
-    first, `weight(shape, dtype, family, rng)` for the rest."""
+    first, `weight(name, shape, dtype, family, rng)` for the rest."""
     rng = np.random.default_rng(seed)
     values = []
     for index, (name, shape, dtype) in enumerate(graph_inputs(model)):
         values.append(model_input(name, shape, dtype, family, rng) if index == 0 else
-                      weight(shape, dtype, family, rng))
+                      weight(name, shape, dtype, family, rng))
     return values
 
 
