@@ -53,3 +53,29 @@ def test_mixed_precision_matmul_is_interpreted_as_a_matmul():
     assert result.dtype == np.float32
     np.testing.assert_array_equal(result, a.astype(np.float32) @ b.astype(np.float32))
     assert family_inputs(find_entry(module, None), "random", 0)[0].dtype == np.float16
+
+
+# Found by `property_run.py --count 800 --seed 4` (3 programs, graph-simplify and
+# graph-to-dispatch, `extreme` family): graph-reassociate-dots re-planned (x*y)*z + b as
+# x*(y*z) + b in f32; y*z overflowed to -inf at |values| ~ 1e34 where the input's x*y did
+# not, and the input's result was finite (-8.5e35). Re-plans now keep the input's products of
+# run-time values.
+# The unused leading arguments keep the `extreme` draws of the program that failed.
+RUNTIME_REORDER = """func.func @main(%a0: tensor<1x1x3xf32>, %a1: tensor<2xf32>, %a2: tensor<5x3xf32>, %a3: tensor<1x3xf32>,
+                 %a4: tensor<2x3x3xf32>, %a5: tensor<3x1xf32>,
+                 %x: tensor<2x3x1xf32>, %y: tensor<2x1x3xf32>, %z: tensor<2x3x2xf32>) -> tensor<2x3x6xf32> {
+    %0 = graph.dot %x, %y : (tensor<2x3x1xf32>, tensor<2x1x3xf32>) -> tensor<2x3x3xf32>
+    %1 = graph.dot %0, %z : (tensor<2x3x3xf32>, tensor<2x3x2xf32>) -> tensor<2x3x2xf32>
+    %b = arith.constant dense<[-0.5, 1.75]> : tensor<2xf32>
+    %2 = graph.broadcast %b dims = [2] : tensor<2xf32> -> tensor<2x3x2xf32>
+    %3 = graph.add %1, %2 : tensor<2x3x2xf32>
+    %c = arith.constant dense<-0.5> : tensor<2x2x6xf32>
+    %4 = graph.dot %3, %c : (tensor<2x3x2xf32>, tensor<2x2x6xf32>) -> tensor<2x3x6xf32>
+    func.return %4 : tensor<2x3x6xf32>
+}
+"""
+
+
+def test_runtime_products_are_not_reordered():
+    after = assert_pass_preserves_semantics(RUNTIME_REORDER, "graph-simplify")
+    assert sum(op.name == "graph.dot" for op in after.walk()) == 3

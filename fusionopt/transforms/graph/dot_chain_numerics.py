@@ -6,13 +6,18 @@ scale and bias add of the input program rounds its result (unit roundoff u = 2^-
 2^-8 for bf16). A re-planned chain is allowed in such a type only when it is a single rounding
 of the exact chain value: every constant product it folds is exact in the element type
 (checked here in float64) and what runs is one dot and nothing after it.
+
+In every float type a re-plan must also keep the products of run-time values the input program
+forms: `x*(y*z)` for an input `(x*y)*z` forms `y*z`, which can overflow (or cancel) where the
+input's intermediates do not, e.g. at |values| ~ 1e34 in f32. Products of one run-time value
+with constants are free to regroup (the constants are known: their products are checked).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, Float16Type
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type
+from xdsl.ir import Attribute, SSAValue
 
 from fusionopt.graph_numpy import numpy_dtype
 from fusionopt.transforms.graph.dot_chain import Plan
@@ -39,8 +44,10 @@ def product_f64(a: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
 
 
 def refusal(chain: Chain, plan: Plan) -> str | None:
-    """Why `plan` may not replace an f16/bf16 `chain` (None: allowed, or not low precision)."""
+    """Why `plan` may not replace a float `chain` (None: allowed)."""
     element = chain.element
+    if isinstance(element, AnyFloat) and not _runtime_products(plan, chain)[1] <= _input_products(chain):
+        return "it would multiply run-time values in another order (their products' magnitudes, and overflow, change)"
     if not is_low_precision(element):
         return None
     add = _has_runtime_add(plan)
@@ -79,3 +86,36 @@ def _fold(chain: Chain, plan: Plan) -> tuple[np.ndarray | None, np.ndarray | Non
         product = product_f64(a, b, plan.parts[0].cols)  # type: ignore[arg-type]
         return (product, None) if exact_in(product, chain.element) else (None, product)
     return None, None
+
+
+Span = frozenset
+
+
+def _runtime_products(plan: Plan, chain: Chain) -> tuple[Span, set[Span]]:
+    """(run-time leaves under `plan`, the run-time leaf sets of its run-time dots over >= 2)."""
+    if plan.kind == "leaf":
+        return (Span() if plan.is_const else Span({plan.factor.key})), set()  # type: ignore[union-attr]
+    children = [plan.inner] if plan.inner is not None else [p for p in plan.parts if isinstance(p, Plan)]
+    spans, products = Span(), set()
+    for child in children:
+        span, inner = _runtime_products(child, chain)
+        spans |= span
+        products |= inner
+    if plan.kind == "dot" and not plan.is_const and len(spans) >= 2:
+        products.add(spans)
+    return spans, products
+
+
+def _input_products(chain: Chain) -> set[Span]:
+    """The run-time leaf sets of the input chain's dots."""
+    runtime = {value: key for key, value in chain.values.items() if key not in chain.arrays}
+    ops = set(chain.ops)
+
+    def leaves(value: SSAValue) -> Span:
+        if value in runtime:
+            return Span({runtime[value]})
+        if value.owner in ops:
+            return Span().union(*(leaves(v) for v in value.owner.operands))
+        return Span()
+
+    return {leaves(dot.result) for dot in chain.dots}

@@ -359,3 +359,18 @@ func.func @bf16_inexact_fold(%x: tensor<4x6xbf16>) -> tensor<4x2xbf16> {
   %1 = graph.dot %0, %c : (tensor<4x6xbf16>, tensor<6x2xbf16>) -> tensor<4x2xbf16>
   func.return %1 : tensor<4x2xbf16>
 }
+
+// -----
+
+// Negative: x*(y*z) is cheaper than (x*y)*z, but it forms y*z, a product of run-time values
+// the input never forms: it can overflow where the input's intermediates do not.
+// CHECK-LABEL: func.func @runtime_products_keep_their_order
+// CHECK:         %[[XY:.*]] = graph.dot %{{.*}}, %{{.*}} : (tensor<3x1xf32>, tensor<1x3xf32>)
+// CHECK-NEXT:    %[[R:.*]] = graph.dot %[[XY]], %{{.*}} : (tensor<3x3xf32>, tensor<3x2xf32>)
+// CHECK-NEXT:    func.return %[[R]]
+func.func @runtime_products_keep_their_order(%x: tensor<3x1xf32>, %y: tensor<1x3xf32>, %z: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %0 = graph.dot %x, %y : (tensor<3x1xf32>, tensor<1x3xf32>) -> tensor<3x3xf32>
+  // expected-remark@+1 {{kept 2-dot chain: it would multiply run-time values in another order (their products' magnitudes, and overflow, change)}}
+  %1 = graph.dot %0, %z : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  func.return %1 : tensor<3x2xf32>
+}
