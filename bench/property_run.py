@@ -1,6 +1,6 @@
 """Random graph programs through every pipeline: no invalid IR, no crash, no wrong number.
 
-    python bench/property_run.py --count 2000 --seed 1 [--max-ops 12] [--timeout 30] [--show 3]
+    python bench/property_run.py --count 2000 --seed 1 [--max-ops 12] [--timeout 30] [--show 3] [--jobs 2]
 
 Programs: distinct draws of `graph_programs()` (test/support/graph_strategies.py, with the
 pattern blocks of graph_blocks.py), from a seeded hypothesis run (generate phase only). Each
@@ -12,6 +12,8 @@ program goes through every run of `RUNS`, pass by pass:
   dispatch-attention   the same with `linalg-raise-attention` (opt-in, not in any pipeline;
                        judged on every family but `extreme`, see RUNS)
   convert-to-flow      the lowered program (the pass on its own)
+  dce                  the graph program (on its own: in graph-simplify the passes before it
+                       already erase dead ops)
 
 After every pass the module must verify ("invalid IR", naming the pass); an exception out of a
 pass is a "crash" and a run over the time limit a "hang". The final module is judged against
@@ -28,6 +30,8 @@ else "mismatch". A pass "changed" a program when its printed IR differs after it
 from __future__ import annotations
 
 import argparse
+import contextlib
+import multiprocessing
 import signal
 import sys
 import time
@@ -62,6 +66,8 @@ RUNS: dict[str, tuple[str, bool, tuple[str, ...]]] = {
     "dispatch-creation": ("dispatch-creation", True, ()),
     "dispatch-attention": (_ATTENTION, True, ("extreme",)),
     "convert-to-flow": ("convert-to-flow", True, ()),
+    # In graph-simplify the pattern-driven passes before `dce` already erase dead ops.
+    "dce": ("dce", False, ()),
 }
 OUTCOMES = ("ok", "invalid IR", "crash", "hang", "mismatch")
 NOT_REACHED = ("test-diagnostics",)  # emits test remarks, rewrites nothing
@@ -212,18 +218,37 @@ def run_program(text: str, report: Report, timeout: float) -> None:
     report.reached.update(reached)
 
 
-def run_property(count: int, seed: int, max_ops: int = 12, timeout: float = 30.0, progress: bool = False) -> Report:
+def _one(args: tuple[str, float]) -> Report:
+    """One program's report (the unit of work of `run_property`, also in worker processes)."""
+    program, timeout = args
+    report = Report(1, 0)
+    with capture_diagnostics():  # the passes' remarks are not outcomes
+        run_program(program, report, timeout)
+    return report
+
+
+def _merge(into: Report, one: Report) -> None:
+    for run, counts in one.outcomes.items():
+        into.outcomes[run].update(counts)
+    into.changed.update(one.changed)
+    into.reached.update(one.reached)
+    into.failures.extend(one.failures)
+
+
+def run_property(count: int, seed: int, max_ops: int = 12, timeout: float = 30.0, progress: bool = False,
+                 jobs: int = 1) -> Report:
     start = time.perf_counter()
     report = Report(count, seed)
-    for n, program in enumerate(draw_programs(count, seed, max_ops), 1):
-        known = len(report.failures)
-        with capture_diagnostics():  # the passes' remarks are not outcomes
-            run_program(program, report, timeout)
-        for failure in report.failures[known:] if progress else ():
-            print(f"program {n}: {failure.run}: {failure.outcome}: {failure.detail.splitlines()[0][:300]}",
-                  file=sys.stderr, flush=True)
-        if progress and n % 100 == 0:
-            print(f"{n} programs, {time.perf_counter() - start:.0f} s, bad: {report.bad()}", file=sys.stderr, flush=True)
+    work = [(program, timeout) for program in draw_programs(count, seed, max_ops)]
+    with multiprocessing.Pool(jobs) if jobs > 1 else contextlib.nullcontext() as pool:
+        results = pool.imap(_one, work) if pool is not None else map(_one, work)
+        for n, one in enumerate(results, 1):
+            _merge(report, one)
+            for failure in one.failures if progress else ():
+                print(f"program {n}: {failure.run}: {failure.outcome}: {failure.detail.splitlines()[0][:300]}",
+                      file=sys.stderr, flush=True)
+            if progress and n % 100 == 0:
+                print(f"{n} programs, {time.perf_counter() - start:.0f} s, bad: {report.bad()}", file=sys.stderr, flush=True)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -235,8 +260,9 @@ def _main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-ops", type=int, default=12)
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per program and run")
     parser.add_argument("--show", type=int, default=3, help="failing programs to print")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = parser.parse_args(argv)
-    report = run_property(args.count, args.seed, args.max_ops, args.timeout, progress=True)
+    report = run_property(args.count, args.seed, args.max_ops, args.timeout, progress=True, jobs=args.jobs)
     print(report.table(args.show))
     return 1 if report.bad() else 0
 
