@@ -18,13 +18,14 @@ program goes through every run of `RUNS`, pass by pass:
 After every pass the module must verify ("invalid IR", naming the pass); an exception out of a
 pass is a "crash" and a run over the time limit a "hang". The final module is judged against
 a float64 run of the *input graph program* on every input family (random with two seeds,
-constant, offset, zeros, extreme, mask, ids-edge) by `fusionopt.testing.assert_same_semantics`,
-else "mismatch". A pass "changed" a program when its printed IR differs after it, in any run;
+constant, offset, zeros, extreme, mask, ids-edge) by `fusionopt.testing.ReferenceRuns` (the
+judge of `assert_pass_preserves_semantics`; the input's runs are made once per program), else
+"mismatch". A pass "changed" a program when its printed IR differs after it, in any run;
 `Report.change_share` gives the share of programs each registered pass changed (every pass of
 `fusionopt.registry` but `test-diagnostics` is reached).
 
-`run_property(count, seed, max_ops, timeout)` is the engine the test suite calls
-(test/unit/test_property_run.py).
+`run_property(count, seed, max_ops, timeout, jobs=1)` is the engine the test suite calls
+(test/unit/test_property_run.py); `--jobs N` runs the programs in N worker processes.
 """
 
 from __future__ import annotations
