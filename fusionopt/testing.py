@@ -30,6 +30,10 @@ API
   result's scale, which a fixed atol cannot on constant, offset or extreme inputs). The entry
   signature must not change. A failure names the family, the seed, each result's figures and
   the IR after the pipeline. Returns the transformed module for further checks.
+- `assert_same_semantics(before, after, what="the rewrite", seeds=(0, 1), rtol=1e-4, ...)`: the
+  same judgement for a module the caller transformed itself (`before` as text or module).
+- `ReferenceRuns(before, seeds=(0, 1), ...)`: the input program's runs computed once;
+  `.check(after, what, rtol)` judges each of many rewrites of it.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from fusionopt.interpreter import DEFAULT_INT_RANGE, FAMILIES, family_inputs, fi
 from fusionopt.interpreter.compare import DEFAULT_RTOL, judge_against_reference
 from fusionopt.ir_io import parse_module, print_module, verify_module
 
-__all__ = ["FAMILIES", "apply_pipeline", "assert_pass_preserves_semantics", "family_inputs", "random_inputs",
+__all__ = ["FAMILIES", "apply_pipeline", "assert_pass_preserves_semantics", "assert_same_semantics", "family_inputs", "ReferenceRuns", "random_inputs",
            "run_module"]
 
 
@@ -95,27 +99,64 @@ def assert_pass_preserves_semantics(
 ) -> ModuleOp:
     """Assert `pipeline` does not change what the entry function computes (see module doc)."""
     del atol  # accepted for compatibility: the absolute tolerance now follows the result's scale
-    before = parse_module(module_text, "<before>")
-    before_entry = find_entry(before, entry)
     after = apply_pipeline(parse_module(module_text, "<after>"), pipeline)
-    after_entry = find_entry(after, entry)
-    if after_entry.function_type != before_entry.function_type:
-        raise AssertionError(
-            f"pipeline changed the entry signature: {before_entry.function_type} -> {after_entry.function_type}"
-        )
-    for family, seed in _family_runs(families, seeds):
-        inputs = family_inputs(before_entry, family, seed, int_range, int_ranges)
-        baseline = run_function(before, inputs, before_entry)
-        reference = run_function(before, inputs, before_entry, float64=True)
-        actual = run_function(after, inputs, after_entry)
-        verdicts = judge_against_reference(actual, baseline, reference, rtol)
-        if not all(v.ok for v in verdicts):
-            report = "\n".join(v.describe() for v in verdicts)
-            raise AssertionError(
-                f"pipeline '{pipeline}' changed the results on input family '{family}' (seed {seed}):\n{report}\n"
-                f"--- IR after the pipeline ---\n{print_module(after)}"
-            )
+    assert_same_semantics(module_text, after, f"pipeline '{pipeline}'", seeds, rtol, entry, int_range,
+                          families=families, int_ranges=int_ranges)
     return after
+
+
+def assert_same_semantics(
+    before: ModuleOp | str,
+    after: ModuleOp,
+    what: str = "the rewrite",
+    seeds: Sequence[int] = (0, 1),
+    rtol: float = DEFAULT_RTOL,
+    entry: str | None = None,
+    int_range: tuple[int, int] = DEFAULT_INT_RANGE,
+    *,
+    families: Sequence[str] = FAMILIES,
+    int_ranges: Sequence[tuple[int, int] | None] | None = None,
+) -> None:
+    """Assert `after` computes what `before` does, judged as `assert_pass_preserves_semantics`
+    judges (`what` names the rewrite in the failure message)."""
+    ReferenceRuns(before, seeds, entry, int_range, families=families, int_ranges=int_ranges).check(after, what, rtol)
+
+
+class ReferenceRuns:
+    """The input program's runs on every (family, seed), in its own precision and in float64,
+    computed once so that many rewrites of one program are judged cheaply (`check`)."""
+
+    def __init__(self, before: ModuleOp | str, seeds: Sequence[int] = (0, 1), entry: str | None = None,
+                 int_range: tuple[int, int] = DEFAULT_INT_RANGE, *, families: Sequence[str] = FAMILIES,
+                 int_ranges: Sequence[tuple[int, int] | None] | None = None):
+        self.before = parse_module(before, "<before>") if isinstance(before, str) else before
+        self.entry = entry
+        self.signature = find_entry(self.before, entry).function_type
+        self.runs = []
+        for family, seed in _family_runs(families, seeds):
+            inputs = family_inputs(find_entry(self.before, entry), family, seed, int_range, int_ranges)
+            baseline = run_function(self.before, inputs, find_entry(self.before, entry))
+            reference = run_function(self.before, inputs, find_entry(self.before, entry), float64=True)
+            self.runs.append((family, seed, inputs, baseline, reference))
+
+    def check(self, after: ModuleOp, what: str = "the rewrite", rtol: float = DEFAULT_RTOL,
+              exempt_families: Sequence[str] = ()) -> None:
+        """Raise AssertionError when `after` computes something else (see the module doc) on
+        any input family but `exempt_families`."""
+        after_entry = find_entry(after, self.entry)
+        if after_entry.function_type != self.signature:
+            raise AssertionError(f"{what} changed the entry signature: {self.signature} -> {after_entry.function_type}")
+        for family, seed, inputs, baseline, reference in self.runs:
+            if family in exempt_families:
+                continue
+            actual = run_function(after, inputs, after_entry)
+            verdicts = judge_against_reference(actual, baseline, reference, rtol)
+            if not all(v.ok for v in verdicts):
+                report = "\n".join(v.describe() for v in verdicts)
+                raise AssertionError(
+                    f"{what} changed the results on input family '{family}' (seed {seed}):\n{report}\n"
+                    f"--- IR after {what} ---\n{print_module(after)}"
+                )
 
 
 def _family_runs(families: Sequence[str], seeds: Sequence[int]) -> list[tuple[str, int]]:

@@ -191,17 +191,29 @@ def _reduce_select_pair(interpreter, block, views, outputs, out_maps, ranges, ax
     return [value.astype(outputs[0].dtype), index.astype(outputs[1].dtype)]
 
 
+_EXTENSIONS = (arith.ExtFOp, arith.ExtSIOp)
+
+
 def _is_contraction(block: Block, n_inputs: int, maps: list[AffineMap]) -> bool:
-    """Body `mul(in0, in1); add(out, mul); yield` with loop-dim-only maps (route 1)."""
+    """Body `mul(in0, in1); add(out, mul); yield` with loop-dim-only maps (route 1), the
+    inputs optionally extended to the accumulator's type first (`extf`/`extsi`: a mixed
+    precision contraction such as an f16 matmul into f32, which must sum as a matmul too)."""
     ops = list(block.ops)
-    if n_inputs != 2 or len(ops) != 3 or len(block.args) != 3:
+    if n_inputs != 2 or not 3 <= len(ops) <= 5 or len(block.args) != 3:
         return False
-    mul, add, _ = ops
+    *extensions, mul, add, _ = ops
     a, b, out = block.args
-    muls_adds = ((arith.MulfOp, arith.AddfOp), (arith.MuliOp, arith.AddiOp))
-    if (type(mul), type(add)) not in muls_adds or set(mul.operands) != {a, b} or len(set(mul.operands)) != 2:
+    read = {a: a, b: b}
+    for ext in extensions:
+        if not isinstance(ext, _EXTENSIONS) or ext.operands[0] not in read or ext.results[0].type != out.type:
+            return False
+        read[ext.operands[0]] = ext.results[0]
+    if len({ext.operands[0] for ext in extensions}) != len(extensions):
         return False
-    if set(add.operands) != {out, mul.results[0]} or tuple(ops[2].operands) != (add.results[0],):
+    muls_adds = ((arith.MulfOp, arith.AddfOp), (arith.MuliOp, arith.AddiOp))
+    if (type(mul), type(add)) not in muls_adds or set(mul.operands) != {read[a], read[b]} or len(set(mul.operands)) != 2:
+        return False
+    if set(add.operands) != {out, mul.results[0]} or tuple(ops[-1].operands) != (add.results[0],):
         return False
     return all(is_dims_and_constants(m) and all(isinstance(e, AffineDimExpr) for e in m.results) for m in maps)
 
@@ -212,7 +224,8 @@ def _dims(m: AffineMap) -> list[int]:
 
 def _contract(inputs, init, in_maps, out_map, ranges) -> np.ndarray:
     """init + sum over K of a*b, as an iteration-space array with size-1 reduction axes."""
-    a, b = compute_dtype_args(tuple(np.asarray(x) for x in inputs))
+    (acc,) = compute_dtype_args((np.asarray(init),))
+    a, b = (x.astype(acc.dtype, copy=False) for x in compute_dtype_args(tuple(np.asarray(x) for x in inputs)))
     da, db, do = _dims(in_maps[0]), _dims(in_maps[1]), _dims(out_map)
     batch = [d for d in do if d in da and d in db]
     m_dims = [d for d in do if d in da and d not in db]

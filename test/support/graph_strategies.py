@@ -3,8 +3,11 @@
 `graph_programs()` draws a `func.func @main` whose tensor arguments feed a random DAG of graph
 ops: elementwise chains with multi-use values, compares + where, broadcasts, reshapes,
 transposes, slices, concats, pads, dots, reductions, gathers, converts and `arith.constant`
-tensors. Every value that nothing else uses is returned, so every op is observable (useful for
-differential tests: interpreter vs. fused code). Shapes stay small (every dim <= 6, rank <= 4).
+tensors, and whole patterns the passes look for (`graph_blocks`: dot chains with constants,
+shared-input dots, towers, sliced pointwise ops, viewed dots, softmax, layer norm, attention,
+conv + pool). Every value that nothing else uses is returned (in about one program in four but
+the first, which leaves dead code), so the ops are observable (useful for differential tests:
+interpreter vs. fused code). Shapes stay small (every dim <= 6, rank <= 4).
 
 Gather indices are always constants in range, so every program can be evaluated. Float programs
 may still produce inf/NaN (log of a negative, ...); compare results with NaN-aware checks.
@@ -16,6 +19,8 @@ import math
 from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
+
+from support.graph_blocks import BLOCKS
 
 MAX_DIM = 6
 MAX_RANK = 4
@@ -331,17 +336,21 @@ GENERATORS = (gen_unary, gen_binary, gen_binary, gen_select, gen_broadcast, gen_
 
 @st.composite
 def graph_programs(draw: st.DrawFn, max_ops: int = 12,
-                   element_types: tuple[str, ...] = ("f32", "f32", "f16", "bf16", "f64", "i32")
-                   ) -> str:
-    """MLIR text of a random well-typed `func.func @main` over graph ops (see module doc)."""
+                   element_types: tuple[str, ...] = ("f32", "f32", "f16", "bf16", "f64", "i32"),
+                   blocks: bool = True) -> str:
+    """MLIR text of a random well-typed `func.func @main` over graph ops (see module doc);
+    with `blocks`, a step may also draw a whole pattern of `graph_blocks.BLOCKS`."""
     b = ProgramBuilder(draw, draw(st.sampled_from(element_types)))
     for _ in range(draw(st.integers(1, 3))):
         b.new_arg(b.shape())
+    steps = GENERATORS + 2 * BLOCKS if blocks else GENERATORS  # ~1 step in 2 a block
     for _ in range(draw(st.integers(1, max_ops))):
-        if draw(st.sampled_from(GENERATORS))(b) is None:
+        if draw(st.sampled_from(steps))(b) is None:
             gen_binary(b)  # the chosen family had no suitable operand; binary always applies
     results = [v for v in b.pool if v.name not in b.used and not v.name.startswith("%arg")]
     results = results or [b.pool[-1]]
+    if len(results) > 1 and draw(st.integers(0, 3)) == 0:
+        results = results[1:]  # leave dead code behind for the clean-up passes
     args = ", ".join(f"{a.name}: {a.type}" for a in b.args)
     types = ", ".join(v.type for v in results)
     body = "\n".join(b.lines)

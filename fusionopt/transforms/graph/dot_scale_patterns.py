@@ -9,7 +9,8 @@
   columns of `c`.
 `s` is a constant or a broadcast of one whose batch dims are not split (stored size 1 there).
 The rewritten mul or dot operand must have no other user, and the scaled constant must fit
-the `max-const-bytes` budget. Exact up to the rounding of the folded product.
+the `max-const-bytes` budget. Exact up to the rounding of the folded product; in f16/bf16 the
+folded product must be exact (graph-reassociate-dots' numerics policy).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import element_of, shape_of
 from fusionopt.graph_numpy import evaluate_graph_op
 from fusionopt.transforms.graph.dot_chain_ir import constant_op, materialise
+from fusionopt.transforms.graph.dot_chain_numerics import exact_in, is_low_precision
 from fusionopt.transforms.graph.dot_chain_read import has_one_use, stored_constant
 from fusionopt.transforms.graph.graph_ir import OpBuilder
 
@@ -49,6 +51,10 @@ def multiply_stored(a: np.ndarray, b: np.ndarray, element: Attribute) -> np.ndar
     return evaluate_graph_op(mul, [a, b])
 
 
+def _product_f64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a.astype(np.float64) * b.astype(np.float64)
+
+
 @dataclass
 class ScaleRewrite:
     """Shared by both patterns: scale one constant dot operand and rebuild the dot."""
@@ -63,6 +69,8 @@ class ScaleRewrite:
         product = multiply_stored(stored, scale, element)
         if product.size * element.compile_time_size > self.max_const_bytes:
             return None
+        if is_low_precision(element) and not exact_in(_product_f64(stored, scale), element):
+            return None  # f16/bf16: only an exact folded scale keeps one rounding (pass docstring)
         return materialise(builder, product, shape_of(operand), element)
 
     def replace(self, rewriter: PatternRewriter, op: Operation, lhs: SSAValue, rhs: SSAValue, what: str) -> None:

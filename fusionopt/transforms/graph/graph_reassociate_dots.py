@@ -23,6 +23,29 @@ Each decision is reported as a remark at the chain's last dot:
    integers only. Remark: `distributed the constant dot operand over a constant add ...`.
 Afterwards stacked constant bias adds are merged and dead ops removed.
 
+Numerics in f16/bf16. Each run-time dot (f32 accumulation), scale or bias add of the input
+program rounds its result once to the element type (unit roundoff u = 2^-11 for f16, 2^-8 for
+bf16), so reordering a low-precision chain moves its roundings: a folded `A*C` is rounded where
+the input rounded `X*A`, and cancellation in one order is not cancellation in the other. A
+re-plan is therefore allowed in f16/bf16 only when its result is ONE rounding of the exact
+chain value: it runs a single dot with nothing after it, and every constant product it folds
+(and every constant scale it pushes into a dot operand) is exact in the element type, checked
+in float64 at compile time (`dot_chain_numerics`). Then, with k the contraction length,
+
+    |y' - y| <= u*|y| + gamma_k(2^-24) * |X|*|A*C|     (y = X*A*C exact, y' the re-plan)
+
+i.e. correctly rounded up to f32 accumulation, while the input program pays its final rounding
+plus the propagated intermediate ones, u*|y| + u*|X*A|*|C| + gamma_k(2^-24)*|X|*|A|*|C|: the
+re-plan is never less accurate elementwise beyond the f32 accumulation term. Everything else
+(an inexact folded product, two run-time dots reordered, a bias add distributed) is refused
+with a remark (`kept 2-dot chain: a constant product it folds is not exact in bf16`). Widening
+the re-plan to f32 instead would keep the FLOP saving but turn f16 GEMMs into f32 ones (no
+f16 tensor cores), so it is not done. f32, f64 and integer chains are re-planned as before
+(their rounding moves by ulps; integers are exact).
+Caveat: a correctly rounded value can still differ from the input program's by an ulp, and a
+consumer with a period below an ulp (cos of a bf16 value above 512, where one ulp is 4) turns
+that into an O(1) difference either way: there neither result carries information.
+
 Chains end at anything else: a dot or add with a second user (its value is needed), views
 that touch the last dim (e.g. splitting heads), slices, converts (mixed precision),
 non-constant biases.
@@ -48,6 +71,7 @@ from fusionopt.diagnostics import emit_remark
 from fusionopt.dialects import graph
 from fusionopt.transforms.graph.dot_chain import Plan, best_plan
 from fusionopt.transforms.graph.dot_chain_ir import PlanEmitter
+from fusionopt.transforms.graph.dot_chain_numerics import refusal as low_precision_refusal
 from fusionopt.transforms.graph.dot_add_patterns import distribute_patterns
 from fusionopt.transforms.graph.dot_chain_read import Chain, read_chain, stored_constant
 from fusionopt.transforms.graph.dot_scale_patterns import PushScaleIntoDot, PushScaleThroughDotOperand
@@ -134,6 +158,9 @@ class GraphReassociateDotsPass(ModulePass):
         size = f"{len(chain.dots)}-dot chain"
         if plan.cost >= before:
             emit_remark(chain.root, f"kept {size}: no cheaper order than {format_flops(before)}")
+            return
+        if (reason := low_precision_refusal(chain, plan)) is not None:
+            emit_remark(chain.root, f"kept {size}: {reason}")
             return
         dots = sum(isinstance(op, graph.DotOp) for op in ops)
         emit_remark(chain.root, f"reassociated {size}: {format_flops(before)} -> "

@@ -324,3 +324,53 @@ func.func @wide_full_constant_unchanged(%x: tensor<2x1xf32>) -> tensor<2x4xf32> 
   %d = graph.dot %h, %c2 : (tensor<2x1xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
   func.return %d : tensor<2x4xf32>
 }
+
+// -----
+
+// bf16 policy, allowed: A*C = 6 * 0.5 * 0.25 = 0.75 is exact in bf16, and X*(A*C) is one dot:
+// one rounding of the exact chain value (correctly rounded up to f32 accumulation).
+// CHECK-LABEL: func.func @bf16_exact_fold
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x6xbf16>)
+// CHECK:         %[[AC:.*]] = arith.constant dense<7.500000e-01> : tensor<6x2xbf16>
+// CHECK-NEXT:    %[[R:.*]] = graph.dot %[[X]], %[[AC]]
+// CHECK-NEXT:    func.return %[[R]]
+func.func @bf16_exact_fold(%x: tensor<4x6xbf16>) -> tensor<4x2xbf16> {
+  %a = arith.constant dense<0.5> : tensor<6x6xbf16>
+  %c = arith.constant dense<0.25> : tensor<6x2xbf16>
+  %0 = graph.dot %x, %a : (tensor<4x6xbf16>, tensor<6x6xbf16>) -> tensor<4x6xbf16>
+  // expected-remark@+1 {{reassociated 2-dot chain: 384 FLOP -> 96 FLOP (2 -> 1 run-time dots)}}
+  %1 = graph.dot %0, %c : (tensor<4x6xbf16>, tensor<6x2xbf16>) -> tensor<4x2xbf16>
+  func.return %1 : tensor<4x2xbf16>
+}
+
+// -----
+
+// bf16 policy, refused: (1 + 2^-7) is exact in bf16 but 6 * (1 + 2^-7)^2 needs 15 bits, so
+// the folded A*C would round where the input program rounds X*A instead.
+// CHECK-LABEL: func.func @bf16_inexact_fold
+// CHECK:         %[[XA:.*]] = graph.dot %{{.*}}, %{{.*}} : (tensor<4x6xbf16>, tensor<6x6xbf16>)
+// CHECK-NEXT:    %[[R:.*]] = graph.dot %[[XA]], %{{.*}} : (tensor<4x6xbf16>, tensor<6x2xbf16>)
+// CHECK-NEXT:    func.return %[[R]]
+func.func @bf16_inexact_fold(%x: tensor<4x6xbf16>) -> tensor<4x2xbf16> {
+  %a = arith.constant dense<1.0078125> : tensor<6x6xbf16>
+  %c = arith.constant dense<1.0078125> : tensor<6x2xbf16>
+  %0 = graph.dot %x, %a : (tensor<4x6xbf16>, tensor<6x6xbf16>) -> tensor<4x6xbf16>
+  // expected-remark@+1 {{kept 2-dot chain: a constant product it folds is not exact in bf16}}
+  %1 = graph.dot %0, %c : (tensor<4x6xbf16>, tensor<6x2xbf16>) -> tensor<4x2xbf16>
+  func.return %1 : tensor<4x2xbf16>
+}
+
+// -----
+
+// Negative: x*(y*z) is cheaper than (x*y)*z, but it forms y*z, a product of run-time values
+// the input never forms: it can overflow where the input's intermediates do not.
+// CHECK-LABEL: func.func @runtime_products_keep_their_order
+// CHECK:         %[[XY:.*]] = graph.dot %{{.*}}, %{{.*}} : (tensor<3x1xf32>, tensor<1x3xf32>)
+// CHECK-NEXT:    %[[R:.*]] = graph.dot %[[XY]], %{{.*}} : (tensor<3x3xf32>, tensor<3x2xf32>)
+// CHECK-NEXT:    func.return %[[R]]
+func.func @runtime_products_keep_their_order(%x: tensor<3x1xf32>, %y: tensor<1x3xf32>, %z: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %0 = graph.dot %x, %y : (tensor<3x1xf32>, tensor<1x3xf32>) -> tensor<3x3xf32>
+  // expected-remark@+1 {{kept 2-dot chain: it would multiply run-time values in another order (their products' magnitudes, and overflow, change)}}
+  %1 = graph.dot %0, %z : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  func.return %1 : tensor<3x2xf32>
+}

@@ -1,0 +1,272 @@
+"""Random graph programs through every pipeline: no invalid IR, no crash, no wrong number.
+
+    python bench/property_run.py --count 2000 --seed 1 [--max-ops 12] [--timeout 30] [--show 3] [--jobs 2]
+
+Programs: distinct draws of `graph_programs()` (test/support/graph_strategies.py, with the
+pattern blocks of graph_blocks.py), from a seeded hypothesis run (generate phase only). Each
+program goes through every run of `RUNS`, pass by pass:
+
+  graph-simplify       the graph program
+  graph-to-dispatch    the graph program (graph passes, lowering, dispatch-creation)
+  dispatch-creation    the program lowered by `convert-graph-to-linalg`
+  dispatch-attention   the same with `linalg-raise-attention` (opt-in, not in any pipeline;
+                       judged on every family but `extreme`, see RUNS)
+  convert-to-flow      the lowered program (the pass on its own)
+  dce                  the graph program (on its own: in graph-simplify the passes before it
+                       already erase dead ops)
+
+After every pass the module must verify ("invalid IR", naming the pass); an exception out of a
+pass is a "crash" and a run over the time limit a "hang". The final module is judged against
+a float64 run of the *input graph program* on every input family (random with two seeds,
+constant, offset, zeros, extreme, mask, ids-edge) by `fusionopt.testing.ReferenceRuns` (the
+judge of `assert_pass_preserves_semantics`; the input's runs are made once per program), else
+"mismatch". A pass "changed" a program when its printed IR differs after it, in any run;
+`Report.change_share` gives the share of programs each registered pass changed (every pass of
+`fusionopt.registry` but `test-diagnostics` is reached).
+
+`run_property(count, seed, max_ops, timeout, jobs=1)` is the engine the test suite calls
+(test/unit/test_property_run.py); `--jobs N` runs the programs in N worker processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import multiprocessing
+import signal
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+from xdsl.dialects.builtin import ModuleOp
+
+from fusionopt import registry
+from fusionopt.diagnostics import capture_diagnostics
+from fusionopt.ir_io import parse_module, print_module, verify_module
+from fusionopt.pipeline_spec import build_passes, parse_pipeline
+from fusionopt.registry import make_context
+from fusionopt.testing import ReferenceRuns
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fuzz import _alarm, _Timeout  # noqa: E402  (the fuzzer's time limit: a BaseException)
+from support.graph_strategies import graph_programs  # noqa: E402
+
+_ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
+    "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,")
+# run name -> (pipeline, on the lowered program?, input families not judged). The attention op
+# computes exp2(scores * log2 e) as IREE does, which overflows where the decomposed softmax is
+# still finite on the `extreme` family (the documented exactness limit of linalg-raise-attention).
+RUNS: dict[str, tuple[str, bool, tuple[str, ...]]] = {
+    "graph-simplify": ("graph-simplify", False, ()),
+    "graph-to-dispatch": ("graph-to-dispatch", False, ()),
+    "dispatch-creation": ("dispatch-creation", True, ()),
+    "dispatch-attention": (_ATTENTION, True, ("extreme",)),
+    "convert-to-flow": ("convert-to-flow", True, ()),
+    # In graph-simplify the pattern-driven passes before `dce` already erase dead ops.
+    "dce": ("dce", False, ()),
+}
+OUTCOMES = ("ok", "invalid IR", "crash", "hang", "mismatch")
+NOT_REACHED = ("test-diagnostics",)  # emits test remarks, rewrites nothing
+
+
+@dataclass
+class Failure:
+    run: str
+    outcome: str
+    detail: str
+    program: str
+
+
+@dataclass
+class Report:
+    count: int
+    seed: int
+    seconds: float = 0.0
+    outcomes: dict[str, Counter] = field(default_factory=lambda: {run: Counter() for run in RUNS})
+    changed: Counter = field(default_factory=Counter)  # pass -> programs it changed
+    reached: Counter = field(default_factory=Counter)  # pass -> programs it ran on
+    failures: list[Failure] = field(default_factory=list)
+
+    def bad(self) -> dict[str, int]:
+        return {f"{run}: {o}": n for run, c in self.outcomes.items() for o, n in c.items() if o != "ok" and n}
+
+    def change_share(self, name: str) -> float:
+        return self.changed[name] / self.count if self.count else 0.0
+
+    def table(self, show: int = 0) -> str:
+        lines = [f"property run: {self.count} programs, seed {self.seed}, {self.seconds:.1f} s", "",
+                 "| run | " + " | ".join(OUTCOMES) + " |", "|---|" + "---:|" * len(OUTCOMES)]
+        for run, c in self.outcomes.items():
+            lines.append(f"| {run} | " + " | ".join(str(c[o]) for o in OUTCOMES) + " |")
+        lines += ["", "| pass | programs changed | share |", "|---|---:|---:|"]
+        for name in sorted(registry.get_all_passes()):
+            if name not in NOT_REACHED:
+                lines.append(f"| {name} | {self.changed[name]} | {100 * self.change_share(name):.1f}% |")
+        for f in self.failures[:show]:
+            lines += ["", f"== {f.run}: {f.outcome}: {f.detail[:3000]}", f.program]
+        return "\n".join(lines)
+
+
+def draw_programs(count: int, seed: int, max_ops: int = 12) -> list[str]:
+    """`count` distinct programs from seeded hypothesis runs (no shrinking, no database). Each
+    run starts from hypothesis' simplest draws, which repeat across runs: ask for more than
+    are missing."""
+    found: dict[str, None] = {}
+    for attempt in range(50):
+        if len(found) >= count:
+            break
+
+        @settings(max_examples=2 * (count - len(found)) + 50, database=None, phases=[Phase.generate],
+                  deadline=None, suppress_health_check=list(HealthCheck))
+        @hypothesis_seed(seed * 1000 + attempt)
+        @given(graph_programs(max_ops=max_ops))
+        def collect(text):
+            found.setdefault(text)
+
+        collect()
+    return list(found)[:count]
+
+
+def _passes(pipeline: str):
+    return build_passes(parse_pipeline(pipeline, registry.PIPELINES), registry.get_all_passes())
+
+
+def run_passes(module, pipeline: str, changed: set[str], reached: set[str]) -> None:
+    """Apply `pipeline` pass by pass, verifying after each that changed the module; record
+    which passes changed it (an unchanged module is the one that verified before)."""
+    ctx = make_context()
+    text = print_module(module)
+    for module_pass in _passes(pipeline):
+        reached.add(module_pass.name)
+        try:
+            module_pass.apply(ctx, module)
+        except _Timeout:
+            raise
+        except Exception as err:
+            raise _Crash(f"pass '{module_pass.name}' raised {type(err).__name__}: {err}") from err
+        after = print_module(module)
+        if after == text:
+            continue
+        changed.add(module_pass.name)
+        text = after
+        try:
+            verify_module(module)
+        except Exception as err:
+            raise _Invalid(f"IR fails to verify after pass '{module_pass.name}': {err}") from err
+
+
+class _Crash(Exception):
+    pass
+
+
+class _Invalid(Exception):
+    pass
+
+
+@dataclass
+class _Program:
+    """One program's input module, lowered module and reference runs, each made once."""
+
+    text: str
+    graph: ModuleOp | None = None
+    lowered: ModuleOp | None = None
+    reference: ReferenceRuns | None = None
+
+    def start(self, on_lowered: bool, changed: set[str], reached: set[str]) -> ModuleOp:
+        if self.graph is None:
+            self.graph = parse_module(self.text)
+            self.reference = ReferenceRuns(self.graph)
+        if on_lowered and self.lowered is None:
+            self.lowered = self.graph.clone()
+            run_passes(self.lowered, "convert-graph-to-linalg", changed, reached)
+        return (self.lowered if on_lowered else self.graph).clone()
+
+
+def run_program(text: str, report: Report, timeout: float) -> None:
+    changed: set[str] = set()
+    reached: set[str] = set()
+    program = _Program(text)
+    for run, (pipeline, on_lowered, exempt) in RUNS.items():
+        previous = signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            module = program.start(on_lowered, changed, reached)
+            run_passes(module, pipeline, changed, reached)
+            program.reference.check(module, f"'{run}'", exempt_families=exempt)
+            outcome, detail = "ok", ""
+        except _Timeout:
+            outcome, detail = "hang", f"over {timeout:g} s"
+        except _Crash as err:
+            outcome, detail = "crash", str(err)
+        except _Invalid as err:
+            outcome, detail = "invalid IR", str(err)
+        except AssertionError as err:
+            outcome, detail = "mismatch", str(err)
+        except Exception as err:  # the interpreter or the judge failing is a crash too
+            outcome, detail = "crash", f"{type(err).__name__}: {err}"
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        report.outcomes[run][outcome] += 1
+        if outcome != "ok":
+            report.failures.append(Failure(run, outcome, detail, text))
+    report.changed.update(changed)
+    report.reached.update(reached)
+
+
+def _one(args: tuple[str, float]) -> Report:
+    """One program's report (the unit of work of `run_property`, also in worker processes)."""
+    program, timeout = args
+    report = Report(1, 0)
+    with capture_diagnostics():  # the passes' remarks are not outcomes
+        run_program(program, report, timeout)
+    return report
+
+
+def _merge(into: Report, one: Report) -> None:
+    for run, counts in one.outcomes.items():
+        into.outcomes[run].update(counts)
+    into.changed.update(one.changed)
+    into.reached.update(one.reached)
+    into.failures.extend(one.failures)
+
+
+def run_property(count: int, seed: int, max_ops: int = 12, timeout: float = 30.0, progress: bool = False,
+                 jobs: int = 1) -> Report:
+    start = time.perf_counter()
+    report = Report(count, seed)
+    work = [(program, timeout) for program in draw_programs(count, seed, max_ops)]
+    with multiprocessing.Pool(jobs) if jobs > 1 else contextlib.nullcontext() as pool:
+        results = pool.imap(_one, work) if pool is not None else map(_one, work)
+        for n, one in enumerate(results, 1):
+            _merge(report, one)
+            for failure in one.failures if progress else ():
+                print(f"program {n}: {failure.run}: {failure.outcome}: {failure.detail.splitlines()[0][:300]}",
+                      file=sys.stderr, flush=True)
+            if progress and n % 100 == 0:
+                print(f"{n} programs, {time.perf_counter() - start:.0f} s, bad: {report.bad()}", file=sys.stderr, flush=True)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--count", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-ops", type=int, default=12)
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per program and run")
+    parser.add_argument("--show", type=int, default=3, help="failing programs to print")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    args = parser.parse_args(argv)
+    report = run_property(args.count, args.seed, args.max_ops, args.timeout, progress=True, jobs=args.jobs)
+    print(report.table(args.show))
+    return 1 if report.bad() else 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main())

@@ -1,0 +1,121 @@
+"""When `graph-reassociate-dots` may re-plan an f16/bf16 chain (the policy is stated, with its
+bound, in the pass docstring).
+
+f16/bf16 dots accumulate in f32 and round once to the element type, so every run-time dot,
+scale and bias add of the input program rounds its result (unit roundoff u = 2^-11 for f16,
+2^-8 for bf16). A re-planned chain is allowed in such a type only when it is a single rounding
+of the exact chain value: every constant product it folds is exact in the element type
+(checked here in float64) and what runs is one dot and nothing after it.
+
+In every float type a re-plan must also keep the products of run-time values the input program
+forms: `x*(y*z)` for an input `(x*y)*z` forms `y*z`, which can overflow (or cancel) where the
+input's intermediates do not, e.g. at |values| ~ 1e34 in f32. Products of one run-time value
+with constants are free to regroup (the constants are known: their products are checked).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type
+from xdsl.ir import Attribute, SSAValue
+
+from fusionopt.graph_numpy import numpy_dtype
+from fusionopt.transforms.graph.dot_chain import Plan
+from fusionopt.transforms.graph.dot_chain_read import Chain
+
+
+def is_low_precision(element: Attribute) -> bool:
+    return isinstance(element, (Float16Type, BFloat16Type))
+
+
+def exact_in(product: np.ndarray, element: Attribute) -> bool:
+    """`product` (computed in float64) is unchanged by rounding it to `element`."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        rounded = product.astype(numpy_dtype(element)).astype(np.float64)
+    return bool(np.array_equal(rounded, product))
+
+
+def product_f64(a: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
+    """`a @ b` of two stored constants in float64 (contraction dim expanded to `k`)."""
+    batch = tuple(max(x, y) for x, y in zip(a.shape[:-2], b.shape[:-2]))
+    a = np.broadcast_to(a.astype(np.float64), (*batch, a.shape[-2], k))
+    b = np.broadcast_to(b.astype(np.float64), (*batch, k, b.shape[-1]))
+    return np.matmul(a, b)
+
+
+def refusal(chain: Chain, plan: Plan) -> str | None:
+    """Why `plan` may not replace a float `chain` (None: allowed)."""
+    element = chain.element
+    if isinstance(element, AnyFloat) and not _runtime_products(plan, chain)[1] <= _input_products(chain):
+        return "it would multiply run-time values in another order (their products' magnitudes, and overflow, change)"
+    if not is_low_precision(element):
+        return None
+    add = _has_runtime_add(plan)
+    if plan.kind != "dot" or plan.dots != 1 or add:
+        what = f"{plan.dots} run-time dot{'s' if plan.dots != 1 else ''}" + (" and a bias add" if add else "")
+        return f"in {element} the re-plan would not be one rounding of the chain ({what})"
+    if _inexact_fold(chain, plan) is not None:
+        return f"a constant product it folds is not exact in {element}"
+    return None
+
+
+def _has_runtime_add(plan: Plan) -> bool:
+    if plan.kind in ("affine", "absorb"):
+        return True
+    return any(_has_runtime_add(part) for part in plan.parts if isinstance(part, Plan))
+
+
+def _inexact_fold(chain: Chain, plan: Plan) -> np.ndarray | None:
+    """The first folded product that rounding to the element type would change (else None);
+    otherwise the float64 value of a constant plan is computed bottom-up."""
+    return _fold(chain, plan)[1]
+
+
+def _fold(chain: Chain, plan: Plan) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """(float64 value of `plan` if it is a constant, first inexact product found below)."""
+    if plan.kind == "leaf":
+        if plan.is_const:
+            return chain.arrays[plan.factor.key].astype(np.float64), None  # type: ignore[union-attr]
+        return None, None
+    results = [_fold(chain, part) for part in plan.parts if isinstance(part, Plan)]
+    for _, bad in results:
+        if bad is not None:
+            return None, bad
+    if plan.kind == "dot" and plan.is_const:
+        (a, _), (b, _) = results
+        product = product_f64(a, b, plan.parts[0].cols)  # type: ignore[arg-type]
+        return (product, None) if exact_in(product, chain.element) else (None, product)
+    return None, None
+
+
+Span = frozenset
+
+
+def _runtime_products(plan: Plan, chain: Chain) -> tuple[Span, set[Span]]:
+    """(run-time leaves under `plan`, the run-time leaf sets of its run-time dots over >= 2)."""
+    if plan.kind == "leaf":
+        return (Span() if plan.is_const else Span({plan.factor.key})), set()  # type: ignore[union-attr]
+    children = [plan.inner] if plan.inner is not None else [p for p in plan.parts if isinstance(p, Plan)]
+    spans, products = Span(), set()
+    for child in children:
+        span, inner = _runtime_products(child, chain)
+        spans |= span
+        products |= inner
+    if plan.kind == "dot" and not plan.is_const and len(spans) >= 2:
+        products.add(spans)
+    return spans, products
+
+
+def _input_products(chain: Chain) -> set[Span]:
+    """The run-time leaf sets of the input chain's dots."""
+    runtime = {value: key for key, value in chain.values.items() if key not in chain.arrays}
+    ops = set(chain.ops)
+
+    def leaves(value: SSAValue) -> Span:
+        if value in runtime:
+            return Span({runtime[value]})
+        if value.owner in ops:
+            return Span().union(*(leaves(v) for v in value.owner.operands))
+        return Span()
+
+    return {leaves(dot.result) for dot in chain.dots}

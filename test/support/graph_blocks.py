@@ -1,0 +1,300 @@
+"""Multi-op building blocks for `graph_strategies.graph_programs`: the shapes each pass looks for.
+
+Single random ops rarely line up into what a pass rewrites (over 1,000 plain programs
+`graph-horizontal-fuse-dots` changed 5 and `graph-hoist-pointwise-above-slices` none), so each
+block below draws one whole pattern, with random sizes, element type, constants and variations
+that make the pass refuse (a second use, a mismatched op, a gap in a tiling):
+
+- `block_dot_chain`:   X . A . B (. C) with constant / argument factors, constant scales and
+                       Linear biases between the dots (graph-reassociate-dots, constant folding);
+- `block_shared_input_dots`: one activation times 2-4 weights, optional bias and SiLU epilogue
+                       (graph-horizontal-fuse-dots, shared LHS);
+- `block_towers`:      2-3 towers of Linear layers of different depths (towers kind);
+- `block_sliced_pointwise`: slices tiling an axis, the same pointwise op on each, optionally
+                       concatenated back (graph-hoist-pointwise-above-slices);
+- `block_viewed_dot`:  transposes / reshapes / broadcasts around a dot
+                       (linalg-fold-transpose-into-matmul, linalg-interchange-for-fusion,
+                       linalg-fold-unit-reshapes);
+- `block_softmax` / `block_layer_norm`: sibling and chained reductions
+                       (linalg-merge-sibling-reductions, region formation);
+- `block_attention`:   softmax(Q.K^T * s [+ mask]) . V (linalg-raise-attention);
+- `block_conv_pool`:   conv (+ bias, relu) + pool on NCHW data (the CNN lowering).
+Each returns the block's last value (already in the pool) or None when it does not apply.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+FLOATS = ("f32", "f16", "bf16", "f64")
+
+
+def _dims(b, n: int, lo: int = 1, hi: int = 6) -> list[int]:
+    return [b.draw(st.integers(lo, hi)) for _ in range(n)]
+
+
+def _float_element(b) -> str | None:
+    return b.element if b.element in FLOATS else None
+
+
+def _activation(b, shape, element):
+    """A pool value of this shape and type, or a new argument."""
+    found = b.pick(lambda v: v.shape == tuple(shape) and v.element == element)
+    if found is not None and b.draw(st.booleans()):
+        return found
+    return b.new_arg(shape, element)
+
+
+def _weight(b, shape, element):
+    """Mostly constants (what the graph passes fold and batch), sometimes an argument."""
+    if b.draw(st.integers(0, 4)) == 0:
+        return b.new_arg(shape, element)
+    return b.constant(shape, element)
+
+
+def _dot(b, x, w):
+    r = b.fresh((*x.shape[:-1], w.shape[-1]), x.element)
+    return b.emit(f"graph.dot {x.name}, {w.name} : ({x.type}, {w.type}) -> {r.type}", r, x, w)
+
+
+def _binary(b, op: str, x, y):
+    return b.emit(f"graph.{op} {x.name}, {y.name} : {x.type}", b.fresh(x.shape, x.element), x, y)
+
+
+def _unary(b, op: str, x):
+    return b.emit(f"graph.{op} {x.name} : {x.type}", b.fresh(x.shape, x.element), x)
+
+
+def _broadcast(b, v, dims, shape):
+    r = b.fresh(shape, v.element)
+    return b.emit(f"graph.broadcast {v.name} dims = {list(dims)} : {v.type} -> {r.type}", r, v)
+
+
+def _bias(b, x):
+    """x + a constant: full shape, or a row vector broadcast over the leading dims."""
+    if b.draw(st.booleans()):
+        return _binary(b, "add", x, b.constant(x.shape, x.element))
+    row = b.constant((x.shape[-1],), x.element)
+    return _binary(b, "add", x, _broadcast(b, row, [len(x.shape) - 1], x.shape))
+
+
+def _epilogue(b, x, kind: str):
+    if kind == "bias":
+        return _bias(b, x)
+    if kind == "silu":
+        return _binary(b, "mul", x, _unary(b, "sigmoid", x))
+    if kind == "relu":
+        return _unary(b, "relu", x)
+    return x
+
+
+def _reduce(b, op: str, x, axis: int):
+    r = b.fresh([1 if i == axis else d for i, d in enumerate(x.shape)], x.element)
+    return b.emit(f"graph.{op} {x.name} axes = [{axis}] : {x.type} -> {r.type}", r, x)
+
+
+def _expand(b, reduced, shape):
+    return _broadcast(b, reduced, list(range(len(shape))), shape)
+
+
+def _batch(b) -> tuple[int, ...]:
+    return tuple(_dims(b, b.draw(st.integers(0, 1)), 1, 3))
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def block_dot_chain(b):
+    element = _float_element(b) or b.element
+    batch = _batch(b)
+    sizes = _dims(b, b.draw(st.integers(3, 5)))
+    x = _activation(b, (*batch, sizes[0], sizes[1]), element)
+    value = x
+    for k, n in zip(sizes[1:], sizes[2:]):
+        value = _dot(b, value, _weight(b, (*batch, k, n), element))
+        step = b.draw(st.sampled_from(("none", "none", "bias", "scale")))
+        if step == "bias":
+            value = _bias(b, value)
+        elif step == "scale":
+            value = _binary(b, "mul", value, b.constant(value.shape, element))
+    return value
+
+
+def block_shared_input_dots(b):
+    element = _float_element(b)
+    if element is None:
+        return None
+    batch = _batch(b) if b.draw(st.integers(0, 3)) == 0 else ()
+    m, k = _dims(b, 2)
+    x = _activation(b, (*batch, m, k), element)
+    kind = b.draw(st.sampled_from(("none", "bias", "silu")))
+    last = None
+    for _ in range(b.draw(st.integers(2, 4))):
+        w = _weight(b, (*batch, k, b.draw(st.integers(1, 6))), element)
+        last = _epilogue(b, _dot(b, x, w), kind)
+    return last
+
+
+def block_towers(b):
+    element = _float_element(b)
+    if element is None:
+        return None
+    widths = _dims(b, 4)
+    kind = b.draw(st.sampled_from(("none", "bias", "silu")))
+    last = None
+    for _ in range(b.draw(st.integers(2, 3))):
+        value = b.new_arg((widths[0], widths[1]), element)
+        for layer in range(b.draw(st.integers(1, 3))):
+            w = b.constant((widths[layer + 1], widths[layer + 2] if layer < 2 else widths[1]), element)
+            if w.shape[0] != value.shape[-1]:
+                break
+            value = _epilogue(b, _dot(b, value, w), kind)
+        last = value
+    return last
+
+
+def _tiling(b, size: int) -> list[tuple[int, int]]:
+    cuts = sorted(b.draw(st.lists(st.integers(1, size - 1), min_size=1, max_size=min(3, size - 1), unique=True)))
+    bounds = [0, *cuts, size]
+    return list(zip(bounds, bounds[1:]))
+
+
+def _slice(b, v, axis: int, start: int, end: int):
+    out = list(v.shape)
+    out[axis] = end - start
+    r = b.fresh(out, v.element)
+    return b.emit(f"graph.slice {v.name} axes = [{axis}] starts = [{start}] ends = [{end}] : {v.type} -> {r.type}",
+                  r, v)
+
+
+def block_sliced_pointwise(b):
+    element = _float_element(b)
+    if element is None:
+        return None
+    x = b.pick(lambda v: v.element == element and max(v.shape) >= 2)
+    x = x or b.new_arg((b.draw(st.integers(2, 6)), b.draw(st.integers(1, 4))), element)
+    axis = b.draw(st.sampled_from([i for i, d in enumerate(x.shape) if d >= 2]))
+    other = b.new_arg(x.shape, element) if b.draw(st.booleans()) else None
+    op = b.draw(st.sampled_from(("sigmoid", "exp", "tanh", "neg", "silu", "add-const", "mul-other")))
+    pieces = []
+    for start, end in _tiling(b, x.shape[axis]):
+        piece = _slice(b, x, axis, start, end)
+        if b.draw(st.integers(0, 5)) == 0:  # a member that does not match: partial hoist
+            pieces.append(_unary(b, "abs", piece))
+        elif op == "silu":
+            pieces.append(_binary(b, "mul", piece, _unary(b, "sigmoid", piece)))
+        elif op == "add-const":
+            pieces.append(_binary(b, "add", piece, b.constant(piece.shape, element)))
+        elif op == "mul-other" and other is not None:
+            pieces.append(_binary(b, "mul", _slice(b, other, axis, start, end), piece))
+        else:
+            pieces.append(_unary(b, "sigmoid" if op == "mul-other" else op, piece))
+    if len(pieces) == 1 or b.draw(st.integers(0, 2)) == 0:
+        return pieces[-1]
+    r = b.fresh(x.shape, element)
+    types = ", ".join(p.type for p in pieces)
+    return b.emit(f"graph.concat {', '.join(p.name for p in pieces)} axis = {axis} : ({types}) -> {r.type}",
+                  r, *pieces)
+
+
+def _transpose_last(b, v):
+    perm = [*range(len(v.shape) - 2), len(v.shape) - 1, len(v.shape) - 2]
+    r = b.fresh([v.shape[p] for p in perm], v.element)
+    return b.emit(f"graph.transpose {v.name} perm = {perm} : {v.type} -> {r.type}", r, v)
+
+
+def block_viewed_dot(b):
+    element = _float_element(b) or b.element
+    m, k, n = _dims(b, 3)
+    batch = _batch(b)
+    kind = b.draw(st.sampled_from(("transpose-lhs", "transpose-rhs", "broadcast-rhs", "unit-reshape")))
+    if kind == "transpose-lhs":
+        x = _transpose_last(b, _activation(b, (*batch, k, m), element))
+        w = _weight(b, (*batch, k, n), element)
+    elif kind == "transpose-rhs":
+        x = _activation(b, (*batch, m, k), element)
+        w = _transpose_last(b, _weight(b, (*batch, n, k), element))
+    elif kind == "broadcast-rhs":
+        batch = batch or (2,)
+        x = _activation(b, (*batch, m, k), element)
+        w = _broadcast(b, _weight(b, (k, n), element), [len(batch), len(batch) + 1], (*batch, k, n))
+    else:
+        flat = _activation(b, (m, k), element)
+        r = b.fresh((1, m, k), element)
+        x = b.emit(f"graph.reshape {flat.name} : {flat.type} -> {r.type}", r, flat)
+        w = _weight(b, (1, k, n), element)
+    result = _dot(b, x, w)
+    if b.draw(st.booleans()):  # a consumer reading the product transposed
+        result = _unary(b, "relu", _transpose_last(b, result))
+    return result
+
+
+def block_softmax(b):
+    element = _float_element(b)
+    if element is None:
+        return None
+    x = b.pick(lambda v: v.element == element and len(v.shape) >= 1)
+    axis = b.draw(st.integers(0, len(x.shape) - 1))
+    top = _expand(b, _reduce(b, "reduce_max", x, axis), x.shape)
+    e = _unary(b, "exp", _binary(b, "sub", x, top))
+    return _binary(b, "div", e, _expand(b, _reduce(b, "reduce_sum", e, axis), x.shape))
+
+
+def block_layer_norm(b):
+    element = _float_element(b)
+    if element is None:
+        return None
+    x = b.pick(lambda v: v.element == element)
+    axis = len(x.shape) - 1
+    centred = _binary(b, "sub", x, _expand(b, _reduce(b, "reduce_mean", x, axis), x.shape))
+    var = _reduce(b, "reduce_mean", _binary(b, "mul", centred, centred), axis)
+    eps = b.fresh(var.shape, element)
+    b.lines.append(f"    {eps.name} = arith.constant dense<0.25> : {eps.type}")
+    scale = _unary(b, "rsqrt", _binary(b, "add", var, eps))
+    return _binary(b, "mul", centred, _expand(b, scale, x.shape))
+
+
+def block_attention(b):
+    element = _float_element(b)
+    if element is None:
+        return None
+    batch = _batch(b)
+    s, t, d, dv = _dims(b, 4)
+    q = _activation(b, (*batch, s, d), element)
+    k = b.new_arg((*batch, t, d), element)
+    v = b.new_arg((*batch, t, dv), element)
+    scores = _dot(b, q, _transpose_last(b, k))
+    if b.draw(st.booleans()):
+        scores = _binary(b, "mul", scores, b.constant(scores.shape, element))
+    if b.draw(st.booleans()):
+        scores = _binary(b, "add", scores, b.new_arg(scores.shape, element))
+    axis = len(scores.shape) - 1
+    top = _expand(b, _reduce(b, "reduce_max", scores, axis), scores.shape)
+    e = _unary(b, "exp", _binary(b, "sub", scores, top))
+    p = _binary(b, "div", e, _expand(b, _reduce(b, "reduce_sum", e, axis), e.shape))
+    return _dot(b, p, v)
+
+
+def block_conv_pool(b):
+    if b.element not in ("f32", "f16", "f64"):
+        return None
+    n, c, f = b.draw(st.integers(1, 2)), b.draw(st.integers(1, 3)), b.draw(st.integers(1, 4))
+    h, w, kh, kw = b.draw(st.integers(3, 6)), b.draw(st.integers(3, 6)), b.draw(st.integers(1, 3)), b.draw(st.integers(1, 3))
+    pad = b.draw(st.integers(0, (min(kh, kw) - 1) // 2))  # "same" at most: every dim stays <= 6
+    x = b.new_arg((n, c, h, w), b.element)
+    filt = _weight(b, (f, c, kh, kw), b.element)
+    out = b.fresh((n, f, h + 2 * pad - kh + 1, w + 2 * pad - kw + 1), b.element)
+    y = b.emit(f"graph.conv {x.name}, {filt.name} strides = [1, 1] dilations = [1, 1] "
+               f"pads = [{pad}, {pad}, {pad}, {pad}] group = 1 : ({x.type}, {filt.type}) -> {out.type}", out, x, filt)
+    y = _unary(b, "relu", _bias(b, y))
+    kind = b.draw(st.sampled_from(("max", "avg")))
+    pooled = b.fresh((n, f, y.shape[2] - 1, y.shape[3] - 1), b.element)
+    if min(pooled.shape[2:]) < 1:
+        return y
+    return b.emit(f"graph.pool {y.name} kind = \"{kind}\" kernel = [2, 2] strides = [1, 1] pads = [0, 0, 0, 0] "
+                  f"dilations = [1, 1] ceil_mode = false count_include_pad = false : {y.type} -> {pooled.type}",
+                  pooled, y)
+
+
+BLOCKS = (block_dot_chain, block_shared_input_dots, block_towers, block_sliced_pointwise, block_viewed_dot,
+          block_softmax, block_layer_norm, block_attention, block_conv_pool)
