@@ -11,6 +11,8 @@ program goes through every run of `RUNS`, pass by pass:
   dispatch-creation    the program lowered by `convert-graph-to-linalg`
   dispatch-attention   the same with `linalg-raise-attention` (opt-in, not in any pipeline;
                        judged on every family but `extreme`, see RUNS)
+  dispatch-opt-in      the same with the other opt-in linalg passes (`linalg-transpose-nt-operands`,
+                       `linalg-depthwise-conv-drop-batch`)
   convert-to-flow      the lowered program (the pass on its own)
   dce                  the graph program (on its own: in graph-simplify the passes before it
                        already erase dead ops)
@@ -58,6 +60,10 @@ from support.graph_strategies import graph_programs  # noqa: E402
 
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,")
+# dispatch-creation with the other opt-in linalg passes (row-major copies of NT contraction
+# operands; batch-1 depthwise convs as rank-3 generics).
+_OPT_IN = "linalg-depthwise-conv-drop-batch," + registry.PIPELINES["dispatch-creation"].spec.replace(
+    "linalg-fold-transpose-into-matmul,", "linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands,")
 # run name -> (pipeline, on the lowered program?, input families not judged). The attention op
 # computes exp2(scores * log2 e) as IREE does, which overflows where the decomposed softmax is
 # still finite on the `extreme` family (the documented exactness limit of linalg-raise-attention).
@@ -66,6 +72,7 @@ RUNS: dict[str, tuple[str, bool, tuple[str, ...]]] = {
     "graph-to-dispatch": ("graph-to-dispatch", False, ()),
     "dispatch-creation": ("dispatch-creation", True, ()),
     "dispatch-attention": (_ATTENTION, True, ("extreme",)),
+    "dispatch-opt-in": (_OPT_IN, True, ()),
     "convert-to-flow": ("convert-to-flow", True, ()),
     # In graph-simplify the pattern-driven passes before `dce` already erase dead ops.
     "dce": ("dce", False, ()),
