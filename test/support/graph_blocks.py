@@ -18,7 +18,14 @@ that make the pass refuse (a second use, a mismatched op, a gap in a tiling):
 - `block_softmax` / `block_layer_norm`: sibling and chained reductions
                        (linalg-merge-sibling-reductions, region formation);
 - `block_attention`:   softmax(Q.K^T * s [+ mask]) . V (linalg-raise-attention);
-- `block_conv_pool`:   conv (+ bias, relu) + pool on NCHW data (the CNN lowering).
+- `block_conv_pool`:   conv (+ bias, relu) + pool on NCHW data (the CNN lowering);
+- `block_conv_affine`, `block_sibling_convs`, `block_wide_1x1_conv`, `block_depthwise_conv`:
+                       graph-fold-conv-affine, graph-horizontal-fuse-convs,
+                       linalg-conv-1x1-to-matmul, linalg-depthwise-conv-drop-batch.
+`FORM_BLOCKS` (drawn on their own, so the mix above keeps the shares its floors were set from):
+the conv blocks (a per-channel affine after a conv, sibling convs over one input, a 1x1 conv over
+>= 24 channels, a depthwise conv) and `block_projected_attention` (attention with batch dims whose
+K is computed, the case of linalg-transpose-nt-operands).
 Each returns the block's last value (already in the pool) or None when it does not apply.
 """
 
@@ -255,13 +262,23 @@ def block_layer_norm(b):
 
 
 def block_attention(b):
+    return _attention(b, projected_k=False)
+
+
+def block_projected_attention(b):
+    return _attention(b, projected_k=True)
+
+
+def _attention(b, projected_k: bool):
     element = _float_element(b)
     if element is None:
         return None
-    batch = _batch(b)
+    batch = _batch(b) or ((2,) if projected_k else ())
     s, t, d, dv = _dims(b, 4)
     q = _activation(b, (*batch, s, d), element)
     k = b.new_arg((*batch, t, d), element)
+    if projected_k:  # a projection's result, not a weight (linalg-transpose-nt-operands)
+        k = _unary(b, "neg", k)
     v = b.new_arg((*batch, t, dv), element)
     scores = _dot(b, q, _transpose_last(b, k))
     if b.draw(st.booleans()):
@@ -296,5 +313,68 @@ def block_conv_pool(b):
                   pooled, y)
 
 
+def _conv(b, x, filt, pad: int, group: int):
+    n, _, h, w = x.shape
+    f, _, kh, kw = filt.shape
+    out = b.fresh((n, f, h + 2 * pad - kh + 1, w + 2 * pad - kw + 1), x.element)
+    return b.emit(f"graph.conv {x.name}, {filt.name} strides = [1, 1] dilations = [1, 1] "
+                  f"pads = [{pad}, {pad}, {pad}, {pad}] group = {group} : ({x.type}, {filt.type}) -> {out.type}",
+                  out, x, filt)
+
+
+def _per_channel(b, y, op: str):
+    """y op c[F] broadcast over the channel dim (a BatchNorm / ONNX Mul or Add by [F, 1, 1])."""
+    c = b.constant((y.shape[1],), y.element)
+    return _binary(b, op, y, _broadcast(b, c, [1], y.shape))
+
+
+def _conv_input(b, min_channels: int = 1):
+    if b.element not in ("f32", "f64"):
+        return None
+    c = b.draw(st.integers(min_channels, 3))
+    return b.new_arg((1, c, b.draw(st.integers(2, 4)), b.draw(st.integers(2, 4))), b.element)
+
+
+def block_conv_affine(b):
+    """conv (constant filter) * c[F] +/- c[F]: graph-fold-conv-affine."""
+    x = _conv_input(b)
+    if x is None:
+        return None
+    y = _conv(b, x, b.constant((b.draw(st.integers(1, 4)), x.shape[1], 1, 1), b.element), 0, 1)
+    y = _per_channel(b, y, "mul")
+    return _per_channel(b, y, b.draw(st.sampled_from(("add", "sub"))))
+
+
+def block_sibling_convs(b):
+    """2-3 convs with constant filters over one input: graph-horizontal-fuse-convs."""
+    x = _conv_input(b)
+    if x is None:
+        return None
+    k = b.draw(st.integers(1, 2))
+    convs = [_conv(b, x, b.constant((b.draw(st.integers(1, 3)), x.shape[1], k, k), b.element), 0, 1)
+             for _ in range(b.draw(st.integers(2, 3)))]
+    return _unary(b, "relu", convs[-1])
+
+
+def block_wide_1x1_conv(b):
+    """a 1x1 conv over >= 24 channels (+ bias, relu): linalg-conv-1x1-to-matmul."""
+    if b.element not in ("f32", "f64"):
+        return None
+    c, f = b.draw(st.integers(24, 32)), b.draw(st.integers(1, 6))
+    x = b.new_arg((1, c, b.draw(st.integers(2, 3)), b.draw(st.integers(2, 3))), b.element)
+    return _unary(b, "relu", _bias(b, _conv(b, x, b.new_arg((f, c, 1, 1), b.element), 0, 1)))
+
+
+def block_depthwise_conv(b):
+    """a depthwise conv (group = channels): linalg-depthwise-conv-drop-batch."""
+    x = _conv_input(b, min_channels=2)
+    if x is None:
+        return None
+    k = b.draw(st.integers(1, 2))
+    return _conv(b, x, _weight(b, (x.shape[1], 1, k, k), b.element), 0, x.shape[1])
+
+
 BLOCKS = (block_dot_chain, block_shared_input_dots, block_towers, block_sliced_pointwise, block_viewed_dot,
           block_softmax, block_layer_norm, block_attention, block_conv_pool)
+FORM_BLOCKS = (block_depthwise_conv, block_wide_1x1_conv, block_projected_attention, block_sibling_convs,
+               block_conv_affine)

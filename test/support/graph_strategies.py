@@ -337,13 +337,17 @@ GENERATORS = (gen_unary, gen_binary, gen_binary, gen_select, gen_broadcast, gen_
 @st.composite
 def graph_programs(draw: st.DrawFn, max_ops: int = 12,
                    element_types: tuple[str, ...] = ("f32", "f32", "f16", "bf16", "f64", "i32"),
-                   blocks: bool = True) -> str:
+                   blocks: bool | tuple = True) -> str:
     """MLIR text of a random well-typed `func.func @main` over graph ops (see module doc);
-    with `blocks`, a step may also draw a whole pattern of `graph_blocks.BLOCKS`."""
+    with `blocks`, a step may also draw a whole pattern of `graph_blocks.BLOCKS`; given a tuple
+    of blocks, every step draws one of those."""
     b = ProgramBuilder(draw, draw(st.sampled_from(element_types)))
     for _ in range(draw(st.integers(1, 3))):
         b.new_arg(b.shape())
-    steps = GENERATORS + 2 * BLOCKS if blocks else GENERATORS  # ~1 step in 2 a block
+    if blocks is True:
+        steps = GENERATORS + 2 * BLOCKS  # ~1 step in 2 a block
+    else:  # a given set of blocks (or none): those alone, so each is drawn often
+        steps = tuple(blocks) or GENERATORS
     for _ in range(draw(st.integers(1, max_ops))):
         if draw(st.sampled_from(steps))(b) is None:
             gen_binary(b)  # the chosen family had no suitable operand; binary always applies

@@ -42,6 +42,17 @@ FLOORS = {
     "linalg-interchange-for-fusion": 0.17,
     "linalg-merge-sibling-reductions": 0.33,
     "linalg-raise-attention": 0.05,
+    "linalg-shrink-broadcast-generics": 0.09,
+}
+# The passes for convolutions' forms and NT contraction operands, on programs drawn from
+# `graph_blocks.FORM_BLOCKS` alone (FORM_COUNT programs of FORM_OPS steps; ~15 s).
+FORM_COUNT, FORM_OPS = 48, 4
+FORM_FLOORS = {
+    "graph-fold-conv-affine": 0.1,
+    "graph-horizontal-fuse-convs": 0.02,
+    "linalg-conv-1x1-to-matmul": 0.14,
+    "linalg-depthwise-conv-drop-batch": 0.17,
+    "linalg-transpose-nt-operands": 0.12,
 }
 
 
@@ -50,14 +61,30 @@ def report():
     return property_run.run_property(COUNT, SEED, max_ops=10)
 
 
+@pytest.fixture(scope="module")
+def form_report():
+    return property_run.run_property(FORM_COUNT, SEED, max_ops=FORM_OPS, blocks=property_run.FORM_BLOCKS)
+
+
 def test_every_program_through_every_pipeline_is_valid_and_equal(report):
     print(report.table())
     assert report.count == COUNT
     assert report.bad() == {}, report.table(show=3)
 
 
+def test_form_programs_through_every_pipeline_are_valid_and_equal(form_report):
+    assert form_report.count == FORM_COUNT
+    assert form_report.bad() == {}, form_report.table(show=3)
+
+
 def test_every_registered_pass_has_a_floor():
-    assert set(FLOORS) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
+    assert set(FLOORS) | set(FORM_FLOORS) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
+
+
+@pytest.mark.parametrize("name", sorted(FORM_FLOORS))
+def test_form_pass_changes_a_stated_share(form_report, name):
+    assert form_report.reached[name] == FORM_COUNT
+    assert form_report.change_share(name) >= FORM_FLOORS[name], form_report.table()
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))

@@ -16,7 +16,8 @@ Applied only when it is exact and local:
 - the generic is all-parallel with one result written through a permutation, and never reads
   its init (the block's output argument is unused);
 - every user reads the result as an input of a `linalg.generic` (a consumer's indexing map is
-  the only place the broadcast can go without materialising it);
+  the only place the broadcast can go without materialising it), and each of its loops is still
+  named by one of its maps afterwards (a reduction over the broadcast loop keeps the broadcast);
 - some dropped loop has extent > 1 (unit loops cost nothing).
 No options.
 """
@@ -73,7 +74,19 @@ def droppable_loops(op: Operation) -> list[int]:
     dropped = sorted(set(range(out_map.num_dims)) - loops_the_value_depends_on(op))
     if not any(extents[d] is None or extents[d] > 1 for d in dropped):
         return []
+    positions = {i for i, e in enumerate(out_map.results) if e.position in dropped}
+    if not all(still_names_every_loop(u.operation, op.results[0], positions) for u in op.results[0].uses):
+        return []
     return dropped
+
+
+def still_names_every_loop(user: Operation, value: SSAValue, positions: set[int]) -> bool:
+    """After `value`'s map loses `positions`, every loop of `user` is still read by some map
+    (a reduction of the broadcast value may iterate a loop only that read names)."""
+    operands = [*du.dps_inputs(user), *du.dps_inits(user)]
+    maps = [without_results(m, positions) if v is value else m for v, m in zip(operands, du.indexing_maps(user))]
+    named = set().union(*(m.used_dims() for m in maps))
+    return named == set(range(maps[0].num_dims))
 
 
 def without_dims(m: AffineMap, dropped: list[int]) -> AffineMap:

@@ -14,7 +14,8 @@ correspondingly ordered map. It cannot be written by the producing matmul's epil
 IREE 3.13 crashes selecting a CPU lowering strategy for a matmul dispatch whose consumer
 writes transposed (and IREE refuses that fusion in its own formation).
 
-Applied to a contraction `linalg.generic` input that:
+Applied to an input of a contraction with explicit indexing maps (a `linalg.generic`, or a
+`linalg.batch_matmul` that `linalg-fold-transpose-into-matmul` gave maps) that:
 - is the operand holding the contraction's innermost output loop (the "B" side),
 - is read through a projected permutation whose last result is a reduction loop,
 - is computed inside the function (function arguments and constants are weights: transposing
@@ -98,8 +99,8 @@ def transpose_copy(value: SSAValue, order: list[int]) -> tuple[list[Operation], 
 
 class TransposeNTOperand(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if op.name != "linalg.generic" or not du.is_contraction(op):
-            return
+        if "indexing_maps" not in op.properties or not du.is_contraction(op):
+            return  # a generic, or a named contraction with explicit maps (after folding)
         for index, value in enumerate(du.dps_inputs(op)):
             order = nt_operand_order(op, index) if is_computed(value) else None
             if order is None:

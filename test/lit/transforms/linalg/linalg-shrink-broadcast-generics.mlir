@@ -118,3 +118,26 @@ func.func @reads_init_stays(%v: tensor<8xf32>, %init: tensor<4x8xf32>, %x: tenso
   } -> tensor<4x8xf32>
   func.return %r : tensor<4x8xf32>
 }
+
+// -----
+
+// Negative: the only consumer reduces over the broadcast loop, which no other map names (the
+// shrunk read would leave that loop without an extent: MLIR's non-invertible maps).
+
+// CHECK-LABEL: func.func @reduced_over_broadcast_loop_stays
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0) -> (0)>, affine_map<(d0) -> (d0)>]
+// CHECK:       } -> tensor<5xf32>
+func.func @reduced_over_broadcast_loop_stays(%v: tensor<1xf32>, %init: tensor<f32>) -> tensor<f32> {
+  %e = tensor.empty() : tensor<5xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0) -> (0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%v : tensor<1xf32>) outs(%e : tensor<5xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<5xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%b : tensor<5xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  func.return %r : tensor<f32>
+}
