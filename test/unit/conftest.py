@@ -10,8 +10,10 @@ if TEST_DIR not in sys.path:
 # Property tests are deterministic in the suite: the same examples on every run, so a CI run
 # is never failed by a new draw (the randomised search is `bench/property_run.py`'s job, and
 # `HYPOTHESIS_PROFILE=explore pytest ...` draws fresh examples here too).
+import os  # noqa: E402
+
 from hypothesis import settings  # noqa: E402
 
 settings.register_profile("suite", derandomize=True, database=None)
 settings.register_profile("explore", derandomize=False)
-settings.load_profile(__import__("os").environ.get("HYPOTHESIS_PROFILE", "suite"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))

@@ -48,7 +48,7 @@ from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_re
 from fusionopt.transforms.dispatch.region_dims import add_result_dims
 
 COPY_REGION_OPS = frozenset(
-    {"tensor.extract_slice", "tensor.insert_slice", "tensor.concat", "tensor.pad"}
+    {"tensor.extract_slice", "tensor.insert_slice", "tensor.concat"}
 )
 
 
@@ -203,7 +203,7 @@ def convert_block_to_flow(block: Block) -> list[DispatchRegionOp]:
     copy_regions = [
         wrap_in_copy_region(op)
         for op in list(block.ops)
-        if op.name in COPY_REGION_OPS and not is_free_data_movement(op) and op.name != "tensor.pad"
+        if op.name in COPY_REGION_OPS and not is_free_data_movement(op)
     ]
     for region_op in copy_regions:
         clone_producers_into_region(region_op)

@@ -133,8 +133,8 @@ class FusionAnalysis:
 # --- predicates (IREE: isRootOp / isFusableWithConsumer / isFusableWithProducer) ----------
 
 
-def is_consumer_kind(op: Operation) -> bool:
-    """Ops that may follow a root into its dispatch.
+def is_consumer_kind(op: Operation, group: FusionGroup) -> bool:
+    """Ops that may follow the group's ops into its dispatch.
 
     Slices are not among them: a contiguous slice becomes a `flow.tensor.slice` between
     dispatches, and a non-contiguous one is cloned into each *consumer's* dispatch as an
@@ -142,22 +142,20 @@ def is_consumer_kind(op: Operation) -> bool:
     Nor is `tensor.insert_slice`, even into a fill (IREE's rule): IREE 3.13 fails to compile
     such a pre-formed region (measured), so the insert stays outside as a
     `flow.tensor.update` of a splat when contiguous, or a copy dispatch when not.
-    A pad with low padding neither (`dispatch_utils.has_low_padding`: IREE 3.13 computes it
-    wrongly inside a region); it stays at top level for IREE to write as fill + insert."""
+    A pad joins only an elementwise group (luminal's slice -> pointwise -> pad), never with low
+    padding (`dispatch_utils.has_low_padding`: IREE 3.13 computes it wrongly inside a region);
+    padding a conv's or matmul's result inside its dispatch fails IREE 3.13's CPU codegen
+    (squeezenet's -inf pad before a ceil-mode max pool: "large vector sizes" on the conv's
+    bias). Such pads stay at top level for IREE to write as fill + insert."""
     if op.name == "tensor.pad":
-        return not du.has_low_padding(op)
+        return group.is_elementwise_only and not du.has_low_padding(op)
     return du.is_elementwise_linalg(op) or du.is_reshape(op)
 
 
 def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consumer: Operation) -> bool:
     if consumer in analysis.group_of or du.is_root_op(consumer) or du.is_clonable_into_dispatch(consumer):
         return False
-    if not is_consumer_kind(consumer):
-        return False
-    if consumer.name == "tensor.pad" and not group.is_elementwise_only:
-        # Padding a conv's or matmul's result inside its dispatch fails IREE 3.13's CPU codegen
-        # (squeezenet's -inf pad before a ceil-mode max pool: "large vector sizes" on the
-        # conv's bias); at top level IREE writes it itself.
+    if not is_consumer_kind(consumer, group):
         return False
     if (du.is_convolution(group.root) or du.is_contraction(group.root)) and _replicates_group_value(analysis, group, consumer):
         return False

@@ -74,17 +74,27 @@ def droppable_loops(op: Operation) -> list[int]:
     dropped = sorted(set(range(out_map.num_dims)) - loops_the_value_depends_on(op))
     if not any(extents[d] is None or extents[d] > 1 for d in dropped):
         return []
-    positions = {i for i, e in enumerate(out_map.results) if e.position in dropped}
+    positions = result_positions(out_map, dropped)
     if not all(still_names_every_loop(u.operation, op.results[0], positions) for u in op.results[0].uses):
         return []
     return dropped
 
 
+def result_positions(out_map: AffineMap, loops: list[int]) -> set[int]:
+    """Positions of the output map's results that are the given loops."""
+    return {i for i, e in enumerate(out_map.results) if e.position in loops}
+
+
+def maps_reading_smaller(user: Operation, value: SSAValue, positions: set[int]) -> list[AffineMap]:
+    """`user`'s indexing maps, with `value`'s read losing the results at `positions`."""
+    operands = [*du.dps_inputs(user), *du.dps_inits(user)]
+    return [without_results(m, positions) if v is value else m for v, m in zip(operands, du.indexing_maps(user))]
+
+
 def still_names_every_loop(user: Operation, value: SSAValue, positions: set[int]) -> bool:
     """After `value`'s map loses `positions`, every loop of `user` is still read by some map
     (a reduction of the broadcast value may iterate a loop only that read names)."""
-    operands = [*du.dps_inputs(user), *du.dps_inits(user)]
-    maps = [without_results(m, positions) if v is value else m for v, m in zip(operands, du.indexing_maps(user))]
+    maps = maps_reading_smaller(user, value, positions)
     named = set().union(*(m.used_dims() for m in maps))
     return named == set(range(maps[0].num_dims))
 
@@ -106,16 +116,16 @@ def renumber_index_ops(op: Operation, kept: list[int]) -> None:
             inner.properties["dim"] = IntegerAttr(new_position[dim.value.data], dim.type)
 
 
-def shrunk_generic(op: Operation, kept: list[int], rewriter: PatternRewriter) -> tuple[Operation, set[int]]:
-    """The generic over the kept loops, and the result positions that were dropped."""
+def shrunk_generic(op: Operation, dropped: list[int], rewriter: PatternRewriter) -> tuple[Operation, set[int]]:
+    """The generic over the loops not dropped, and the result positions that were dropped."""
     maps = du.indexing_maps(op)
     n_in = len(du.dps_inputs(op))
     out_map = maps[n_in]
-    dropped_positions = {i for i, e in enumerate(out_map.results) if e.position not in kept}
+    kept = [d for d in range(out_map.num_dims) if d not in dropped]
+    dropped_positions = result_positions(out_map, dropped)
     result_type = op.results[0].type
     shape = [s for i, s in enumerate(result_type.get_shape()) if i not in dropped_positions]
     empty = tensor.EmptyOp([], TensorType(result_type.element_type, shape))
-    dropped = [d for d in range(out_map.num_dims) if d not in kept]
     new_maps = [without_dims(m, dropped) for m in maps[:n_in]]
     new_maps.append(without_dims(without_results(out_map, dropped_positions), dropped))
     iterators = [op.properties["iterator_types"].data[d] for d in kept]
@@ -127,9 +137,7 @@ def shrunk_generic(op: Operation, kept: list[int], rewriter: PatternRewriter) ->
 
 
 def read_through_smaller(user: Operation, old: SSAValue, new: SSAValue, dropped: set[int]) -> None:
-    maps = du.indexing_maps(user)
-    operands = [*du.dps_inputs(user), *du.dps_inits(user)]
-    new_maps = [without_results(m, dropped) if v is old else m for v, m in zip(operands, maps)]
+    new_maps = maps_reading_smaller(user, old, dropped)
     user.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in new_maps])
     for i, operand in enumerate(user.operands):
         if operand is old:
@@ -141,8 +149,7 @@ class ShrinkBroadcastGeneric(RewritePattern):
         dropped = droppable_loops(op)
         if not dropped:
             return
-        kept = [d for d in range(du.indexing_maps(op)[0].num_dims) if d not in dropped]
-        new_op, dropped_positions = shrunk_generic(op, kept, rewriter)
+        new_op, dropped_positions = shrunk_generic(op, dropped, rewriter)
         old = op.results[0]
         for use in list(old.uses):
             read_through_smaller(use.operation, old, new_op.results[0], dropped_positions)
