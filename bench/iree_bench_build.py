@@ -60,6 +60,8 @@ OURS_PIPELINES = {
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions{rewrite-variance=true}",
         form_dispatch_regions="form-dispatch-regions{reduction-chains=none}",
     ),
+    # dispatch-creation without folding constant gather indices (what that pass changes)
+    "ours-no-gather-fold": _dispatch_creation(linalg_fold_constant_gather_indices=""),
     # dispatch-creation with attention's K copied to row-major [heads, dim, keys] (opt-in pass)
     "ours-nt": _dispatch_creation(
         linalg_fold_transpose_into_matmul="linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands",

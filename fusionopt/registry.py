@@ -61,6 +61,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
     "linalg-transpose-nt-operands": ("fusionopt.transforms.linalg.linalg_transpose_nt_operands", "LinalgTransposeNTOperandsPass"),
+    "linalg-fold-constant-gather-indices": ("fusionopt.transforms.linalg.linalg_fold_constant_gather_indices", "LinalgFoldConstantGatherIndicesPass"),
     "linalg-shrink-broadcast-generics": ("fusionopt.transforms.linalg.linalg_shrink_broadcast_generics", "LinalgShrinkBroadcastGenericsPass"),
     "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
     "linalg-depthwise-conv-drop-batch": ("fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch", "LinalgDepthwiseConvDropBatchPass"),
@@ -89,6 +90,10 @@ _DISPATCH_CREATION_STAGES = (
     "linalg-fold-transpose-into-matmul",
     # Elementwise chains become single generics (views stay visible to the stages below).
     "linalg-fuse-elementwise{aggressive=false}",
+    # Gathers at constant ids (torch-mlir's position ids) read their rows by loop index, with
+    # no per-element id arithmetic or bounds asserts (which also blocked contiguous loads);
+    # after elementwise fusion, which brings the id constant and the gather into one generic.
+    "linalg-fold-constant-gather-indices",
     # 1x1 convs become matmul-like contractions over the flattened pixels (IREE 3.13 gives a
     # conv named op in a pre-formed region its slower conv kernel). After elementwise fusion:
     # each conv's bias/activation epilogue is then one generic that moves to the flat layout

@@ -227,3 +227,10 @@ _TABLE[fusion_arith.RemFOp] = elementwise(np.fmod)
 _TABLE[fusion_arith.IndexCastUIOp] = _index_castui
 
 ArithMathFunctions = functions_from_table("ArithMathFunctions", _TABLE)
+
+
+def evaluate(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """`op`'s results on numpy `args` (arrays or scalars) with the interpreter's semantics, or
+    None for an op this table lacks: lets a rewrite fold an op the way execution computes it."""
+    fn = _TABLE.get(type(op))
+    return None if fn is None else fn(op, args)
