@@ -1,0 +1,275 @@
+"""Kernel forms that could move the transformers' CPU time, each timed against the form we emit.
+
+    python bench/cpu_kernel_forms.py [--sets kt-projection,kt-in-region,softmax-argmax,matmul-tiles]
+                                     [--rounds 11] [--iterations 100]
+
+Every set is one module of functions that compute the same values (`test/unit/test_cpu_kernel_forms.py`
+runs them and compares), compiled for llvm-cpu (`--iree-llvmcpu-target-cpu=host`) and timed with
+`iree-benchmark-module --device=local-sync`, interleaved round by round (seeded shuffle); the first
+form is ours, `<first>_aa` a second call of it: its ratio is the noise. Sets:
+- `kt-projection` (through `dispatch-creation`): bert's K projection [64,128]x[128,128] + bias and
+  the scores `Q . K^T * 0.125`. `proj_nt` is ours (K row-major, the scores read it "NT");
+  `proj_kt` computes K^T as the projection itself, out[n, s] = sum_c X[s, c] W[c, n] (the output
+  map transposed, no copy), so the scores read K^T "NN".
+- `kt-in-region` (flow regions as written): the scores `Q . K^T * 0.125 + mask` read K "NT"
+  (`qk_nt`, ours), or K^T made by a transpose inside the same region (`qk_fused_kt`), or K^T given
+  (`qk_nn_given_kt`: the floor a free K^T would reach).
+- `softmax-argmax` (through `dispatch-creation`): torch-mlir's softmax max carries an argmax
+  result nobody reads; `with_argmax` (ours) vs `no_argmax`, max and exp over 12x64x64.
+- `matmul-tiles`: 16 chained [64,384]x[384,384] matmuls with 16 different weights (minilm_l6's
+  projections, weights streamed from memory as in the model), IREE's own tile choice vs
+  `compilation_info` tile sizes.
+Prints median (min) us per call and the ratio to the first form.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fusionopt.iree_tools import benchmark_vmfb, compile_vmfb, save_inputs, target_flags  # noqa: E402
+
+ROW = '["parallel", "parallel", "reduction"]'
+BATCHED = '["parallel", "parallel", "parallel", "reduction"]'
+MAC = """^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32"""
+
+
+def t(*dims: int, elt: str = "f32") -> str:
+    return "tensor<" + "x".join(map(str, dims)) + f"x{elt}>"
+
+
+def amap(n: int, result: str) -> str:
+    return f"affine_map<({', '.join(f'd{i}' for i in range(n))}) -> {result}>"
+
+
+def _scaled_scores(k: str, k_type: str, k_map: str, mask: bool = False) -> str:
+    """%r2 = (Q . K) * 0.125 (+ mask[t]) from %q [64,2,64] and `k` read through `k_map`."""
+    out = t(2, 64, 64)
+    mask_in = (", %mask", ", tensor<64xf32>", ", " + amap(3, "(d2)")) if mask else ("", "", "")
+    mask_add = "%sy = arith.addf %sx, %mk : f32" if mask else "%sy = arith.addf %sx, %z : f32"
+    mask_arg = "%mk: f32, " if mask else ""
+    return f"""  %e = tensor.empty() : {out}
+  %f = linalg.fill ins(%z : f32) outs(%e : {out}) -> {out}
+  %r = linalg.generic {{indexing_maps = [{amap(4, '(d1, d0, d3)')}, {amap(4, k_map)}, {amap(4, '(d0, d1, d2)')}], iterator_types = {BATCHED}}} ins(%q, {k} : {t(64, 2, 64)}, {k_type}) outs(%f : {out}) {{
+  {MAC}
+  }} -> {out}
+  %r2 = linalg.generic {{indexing_maps = [{amap(3, '(d0, d1, d2)')}{mask_in[2]}, {amap(3, '(d0, d1, d2)')}], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%r{mask_in[0]} : {out}{mask_in[1]}) outs(%e : {out}) {{
+  ^bb0(%a: f32, {mask_arg}%o: f32):
+    %c = arith.constant 1.250000e-01 : f32
+    %sx = arith.mulf %a, %c : f32
+    {mask_add}
+    linalg.yield %sy : f32
+  }} -> {out}"""
+
+
+def _bias(value: str, shape: tuple[int, int], bias_dim: str) -> str:
+    ty = t(*shape)
+    return f"""  %eb = tensor.empty() : {ty}
+  %kb = linalg.generic {{indexing_maps = [{amap(2, '(d0, d1)')}, {amap(2, bias_dim)}, {amap(2, '(d0, d1)')}], iterator_types = ["parallel", "parallel"]}} ins({value}, %bias : {ty}, {t(128)}) outs(%eb : {ty}) {{
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  }} -> {ty}"""
+
+
+def kt_projection() -> str:
+    sig = f"(%x: {t(64, 128)}, %w: {t(128, 128)}, %bias: {t(128)}, %q: {t(64, 2, 64)}) -> {t(2, 64, 64)}"
+    nt = f"""func.func @proj_nt{sig} {{
+  %z = arith.constant 0.0 : f32
+  %ek = tensor.empty() : {t(64, 128)}
+  %fk = linalg.fill ins(%z : f32) outs(%ek : {t(64, 128)}) -> {t(64, 128)}
+  %k0 = linalg.matmul ins(%x, %w : {t(64, 128)}, {t(128, 128)}) outs(%fk : {t(64, 128)}) -> {t(64, 128)}
+{_bias('%k0', (64, 128), '(d1)')}
+  %k = tensor.expand_shape %kb [[0], [1, 2]] output_shape [64, 2, 64] : {t(64, 128)} into {t(64, 2, 64)}
+{_scaled_scores('%k', t(64, 2, 64), '(d2, d0, d3)')}
+  return %r2 : {t(2, 64, 64)}
+}}"""
+    kt = f"""func.func @proj_kt{sig} {{
+  %z = arith.constant 0.0 : f32
+  %ek = tensor.empty() : {t(128, 64)}
+  %fk = linalg.fill ins(%z : f32) outs(%ek : {t(128, 64)}) -> {t(128, 64)}
+  %k0 = linalg.generic {{indexing_maps = [{amap(3, '(d1, d2)')}, {amap(3, '(d2, d0)')}, {amap(3, '(d0, d1)')}], iterator_types = {ROW}}} ins(%x, %w : {t(64, 128)}, {t(128, 128)}) outs(%fk : {t(128, 64)}) {{
+  {MAC}
+  }} -> {t(128, 64)}
+{_bias('%k0', (128, 64), '(d0)')}
+  %k = tensor.expand_shape %kb [[0, 1], [2]] output_shape [2, 64, 64] : {t(128, 64)} into {t(2, 64, 64)}
+{_scaled_scores('%k', t(2, 64, 64), '(d0, d3, d2)')}
+  return %r2 : {t(2, 64, 64)}
+}}"""
+    return nt + "\n" + kt
+
+
+def kt_in_region() -> str:
+    def fn(name: str, k_type: str, body: str) -> str:
+        out = t(2, 64, 64)
+        return f"""func.func @{name}(%q: {t(64, 2, 64)}, %k: {k_type}, %mask: {t(64)}) -> {out} {{
+  %res = flow.dispatch.region -> ({out}) {{
+  %z = arith.constant 0.0 : f32
+{body}
+  flow.return %r2 : {out}
+  }}
+  func.return %res : {out}
+}}"""
+
+    transpose = f"""  %et = tensor.empty() : {t(2, 64, 64)}
+  %kt = linalg.generic {{indexing_maps = [{amap(3, '(d2, d0, d1)')}, {amap(3, '(d0, d1, d2)')}], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%k : {t(64, 2, 64)}) outs(%et : {t(2, 64, 64)}) {{
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }} -> {t(2, 64, 64)}
+"""
+    return "\n".join([
+        fn("qk_nt", t(64, 2, 64), _scaled_scores("%k", t(64, 2, 64), "(d2, d0, d3)", mask=True)),
+        fn("qk_fused_kt", t(64, 2, 64), transpose + _scaled_scores("%kt", t(2, 64, 64), "(d0, d3, d2)", mask=True)),
+        fn("qk_nn_given_kt", t(2, 64, 64), _scaled_scores("%k", t(2, 64, 64), "(d0, d3, d2)", mask=True)),
+    ])
+
+
+def softmax_argmax() -> str:
+    x, row, idx = t(1, 12, 64, 64), t(1, 12, 64), t(1, 12, 64, elt="i64")
+
+    def fn(name: str, argmax: bool) -> str:
+        rows = amap(4, "(d0, d1, d2)")
+        outs = f"%fm, %fi : {row}, {idx}" if argmax else f"%fm : {row}"
+        args = "^bb0(%in: f32, %o: f32, %oi: i64):" if argmax else "^bb0(%in: f32, %o: f32):"
+        track = """%i = linalg.index 3 : index
+    %ii = arith.index_cast %i : index to i64
+    %gt = arith.cmpf ogt, %in, %o : f32
+    %sel = arith.select %gt, %ii, %oi : i64
+    linalg.yield %mx, %sel : f32, i64""" if argmax else "linalg.yield %mx : f32"
+        return f"""func.func @{name}(%x: {x}) -> {x} {{
+  %lo = arith.constant -3.40282347e+38 : f32
+  %z = arith.constant 0 : i64
+  %em = tensor.empty() : {row}
+  %fm = linalg.fill ins(%lo : f32) outs(%em : {row}) -> {row}
+  %ei = tensor.empty() : {idx}
+  %fi = linalg.fill ins(%z : i64) outs(%ei : {idx}) -> {idx}
+  {'%m, %mi' if argmax else '%m'} = linalg.generic {{indexing_maps = [{amap(4, '(d0, d1, d2, d3)')}, {rows}{', ' + rows if argmax else ''}], iterator_types = {BATCHED}}} ins(%x : {x}) outs({outs}) {{
+  {args}
+    %mx = arith.maximumf %in, %o : f32
+    {track}
+  }} -> {f'({row}, {idx})' if argmax else row}
+  %e = tensor.empty() : {x}
+  %p = linalg.generic {{indexing_maps = [{amap(4, '(d0, d1, d2, d3)')}, {rows}, {amap(4, '(d0, d1, d2, d3)')}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%x, %m : {x}, {row}) outs(%e : {x}) {{
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.subf %a, %b : f32
+    %y = math.exp %s : f32
+    linalg.yield %y : f32
+  }} -> {x}
+  return %p : {x}
+}}"""
+
+    return fn("with_argmax", True) + "\n" + fn("no_argmax", False)
+
+
+# name -> IREE CPU lowering config (None: IREE's choice, distribution [32, 64, 0], vector [8, 16, 0]).
+TILE_CONFIGS = {
+    "iree_choice": None,
+    "d64x64": "distribution = [64, 64, 0], vector_common_parallel = [8, 16, 0], vector_reduction = [0, 0, 16]",
+    "d64x128_v8x32": "distribution = [64, 128, 0], vector_common_parallel = [8, 32, 0], vector_reduction = [0, 0, 1]",
+    "d64x64_v16x16": "distribution = [64, 64, 0], vector_common_parallel = [16, 16, 0], vector_reduction = [0, 0, 1]",
+}
+
+
+def matmul_tiles(layers: int = 16, m: int = 64, k: int = 384) -> str:
+    fns = []
+    for name, config in TILE_CONFIGS.items():
+        attr = "" if config is None else (
+            " {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<"
+            f"{config}>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>}}")
+        weights = ", ".join(f"%w{i}: {t(k, k)}" for i in range(layers))
+        lines, prev = [], "%x"
+        for i in range(layers):
+            lines.append(f"  %m{i} = linalg.matmul{attr} ins({prev}, %w{i} : {t(m, k)}, {t(k, k)}) outs(%f : {t(m, k)}) -> {t(m, k)}")
+            prev = f"%m{i}"
+        fns.append(f"""func.func @{name}(%x: {t(m, k)}, {weights}) -> {t(m, k)} {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : {t(m, k)}
+  %f = linalg.fill ins(%z : f32) outs(%e : {t(m, k)}) -> {t(m, k)}
+{chr(10).join(lines)}
+  return {prev} : {t(m, k)}
+}}""")
+    return "\n".join(fns)
+
+
+# set -> (module text maker, run through dispatch-creation first)
+SETS = {
+    "kt-projection": (kt_projection, True),
+    "kt-in-region": (lambda: "module {\n" + kt_in_region() + "\n}", False),
+    "softmax-argmax": (softmax_argmax, True),
+    "matmul-tiles": (matmul_tiles, False),
+}
+
+
+def functions(text: str) -> list[tuple[str, list[list[int]]]]:
+    """(name, argument shapes) of every function of `text`, in order."""
+    sigs = re.findall(r"func\.func @(\w+)\(([^)]*)\)", text)
+    return [(name, [list(map(int, s.split("x"))) for s in re.findall(r"tensor<([\dx]+)xf32>", args)])
+            for name, args in sigs]
+
+
+def compile_forms(text: str, through_dispatch_creation: bool, work: Path, stem: str) -> Path:
+    """Compile a module of forms for llvm-cpu (formed by our `dispatch-creation` first if asked)."""
+    source = work / f"{stem}.mlir"
+    source.write_text(text)
+    if through_dispatch_creation:
+        formed = work / f"{stem}.formed.mlir"
+        subprocess.run(["fusion-opt", str(source), "-p", "dispatch-creation", "-o", str(formed)],
+                       check=True, capture_output=True, text=True)
+        source = formed
+    return compile_vmfb(source, work / f"{stem}.vmfb", target_flags("llvm-cpu"))
+
+
+def build(name: str, work: Path) -> tuple[Path, list[tuple[str, list[list[int]]]]]:
+    """Set `name`'s module compiled, with its functions' names and argument shapes."""
+    make, ours = SETS[name]
+    text = make()
+    return compile_forms(text, ours, work, name), functions(text)
+
+
+def time_set(name: str, work: Path, rounds: int, iterations: int) -> dict[str, list[float]]:
+    vmfb, fns = build(name, work)
+    rng = np.random.default_rng(0)
+    inputs = {fn: save_inputs([rng.standard_normal(s, dtype=np.float32) for s in shapes], work / f"{name}.{fn}")
+              for fn, shapes in fns}
+    runs = [fn for fn, _ in fns] + [fns[0][0] + "_aa"]
+    times: dict[str, list[float]] = {r: [] for r in runs}
+    order = random.Random(0)
+    for _ in range(rounds):
+        order.shuffle(runs)
+        for run in runs:
+            fn = run.removesuffix("_aa")
+            times[run].append(1000 * benchmark_vmfb(vmfb, inputs[fn], fn, iterations, device="local-sync").ms_per_call)
+    return {r: times[r] for r in [fn for fn, _ in fns] + [fns[0][0] + "_aa"]}
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sets", default=",".join(SETS))
+    p.add_argument("--rounds", type=int, default=11)
+    p.add_argument("--iterations", type=int, default=100)
+    args = p.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="cpu_kernel_forms_"))
+    for name in args.sets.split(","):
+        times = time_set(name, work, args.rounds, args.iterations)
+        first = next(iter(times))
+        base = statistics.median(times[first])
+        print(f"\n{name}: us per call, median (min) of {args.rounds} interleaved rounds")
+        print(f"| form | median us | min us | / {first} |\n|---|---:|---:|---:|")
+        for run, ts in times.items():
+            print(f"| {run} | {statistics.median(ts):.2f} | {min(ts):.2f} | {statistics.median(ts) / base:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
