@@ -25,7 +25,9 @@ that make the pass refuse (a second use, a mismatched op, a gap in a tiling):
 `FORM_BLOCKS` (drawn on their own, so the mix above keeps the shares its floors were set from):
 the conv blocks (a per-channel affine after a conv, sibling convs over one input, a 1x1 conv over
 >= 24 channels, a depthwise conv) and `block_projected_attention` (attention with batch dims whose
-K is computed, the case of linalg-transpose-nt-operands).
+K is computed, the case of linalg-transpose-nt-operands). `block_position_embedding` (a gather at
+constant consecutive ids, linalg-fold-constant-gather-indices) is drawn alone (the property test's
+gather run).
 Each returns the block's last value (already in the pool) or None when it does not apply.
 """
 
@@ -372,6 +374,26 @@ def block_depthwise_conv(b):
         return None
     k = b.draw(st.integers(1, 2))
     return _conv(b, x, _weight(b, (x.shape[1], 1, k, k), b.element), 0, x.shape[1])
+
+
+def block_position_embedding(b):
+    """rows of a table gathered at constant consecutive ids (BERT's position ids; sometimes written
+    negative, wrapped), plus an activation: linalg-fold-constant-gather-indices."""
+    element = _float_element(b)
+    if element is None:
+        return None
+    rows, width = b.draw(st.integers(2, 6)), b.draw(st.integers(1, 4))
+    count = b.draw(st.integers(2, rows))  # one id would be folded into the payload as a scalar
+    start = b.draw(st.integers(0, rows - count))
+    wrap = b.draw(st.booleans())
+    ids = [i - rows if wrap else i for i in range(start, start + count)]
+    table = b.new_arg((rows, width), element)
+    idx = b.fresh((count,), "i64")
+    b.lines.append(f"    {idx.name} = arith.constant dense<{ids}> : {idx.type}")
+    b.used.add(idx.name)
+    rows_read = b.emit(f"graph.gather {table.name}, {idx.name} axis = 0 : ({table.type}, {idx.type}) -> "
+                       f"tensor<{count}x{width}x{element}>", b.fresh((count, width), element), table)
+    return _binary(b, "add", rows_read, _activation(b, (count, width), element))
 
 
 BLOCKS = (block_dot_chain, block_shared_input_dots, block_towers, block_sliced_pointwise, block_viewed_dot,

@@ -20,6 +20,7 @@ from fusionopt import registry
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
+from support.graph_blocks import block_position_embedding  # noqa: E402  (property_run puts test/ on the path)
 
 COUNT = 80
 SEED = 3
@@ -54,6 +55,10 @@ FORM_FLOORS = {
     "linalg-depthwise-conv-drop-batch": 0.17,
     "linalg-transpose-nt-operands": 0.12,
 }
+# Gathers at constant consecutive ids (position embeddings), drawn alone: GATHER_COUNT programs
+# of `block_position_embedding` (~5 s). Its seed gives 0.83.
+GATHER_COUNT = 12
+GATHER_FLOORS = {"linalg-fold-constant-gather-indices": 0.6}
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +69,11 @@ def report():
 @pytest.fixture(scope="module")
 def form_report():
     return property_run.run_property(FORM_COUNT, SEED, max_ops=FORM_OPS, blocks=property_run.FORM_BLOCKS)
+
+
+@pytest.fixture(scope="module")
+def gather_report():
+    return property_run.run_property(GATHER_COUNT, SEED, max_ops=2, blocks=(block_position_embedding,))
 
 
 def test_every_program_through_every_pipeline_is_valid_and_equal(report):
@@ -78,13 +88,20 @@ def test_form_programs_through_every_pipeline_are_valid_and_equal(form_report):
 
 
 def test_every_registered_pass_has_a_floor():
-    assert set(FLOORS) | set(FORM_FLOORS) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
+    assert set(FLOORS) | set(FORM_FLOORS) | set(GATHER_FLOORS) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
 @pytest.mark.parametrize("name", sorted(FORM_FLOORS))
 def test_form_pass_changes_a_stated_share(form_report, name):
     assert form_report.reached[name] == FORM_COUNT
     assert form_report.change_share(name) >= FORM_FLOORS[name], form_report.table()
+
+
+def test_gather_programs_are_valid_and_equal_and_folded(gather_report):
+    assert gather_report.count == GATHER_COUNT
+    assert gather_report.bad() == {}, gather_report.table(show=3)
+    for name, floor in GATHER_FLOORS.items():
+        assert gather_report.change_share(name) >= floor, gather_report.table()
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))
