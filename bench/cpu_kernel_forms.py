@@ -16,6 +16,10 @@ form is ours, `<first>_aa` a second call of it: its ratio is the noise. Sets:
   (`qk_nn_given_kt`: the floor a free K^T would reach).
 - `softmax-argmax` (through `dispatch-creation`): torch-mlir's softmax max carries an argmax
   result nobody reads; `with_argmax` (ours) vs `no_argmax`, max and exp over 12x64x64.
+- `position-gather` (through `dispatch-creation` less `linalg-fold-constant-gather-indices`):
+  bert_mini's embedding (word rows at the input ids + position rows at constant ids 0..63 +
+  token-type row 0) as torch-mlir writes it (`gather_asserts`: ids wrapped and bounds-checked per
+  element) and as that pass writes it (`gather_loop_index`: the position row is `linalg.index`).
 - `matmul-tiles`: 16 chained [64,384]x[384,384] matmuls with 16 different weights (minilm_l6's
   projections, weights streamed from memory as in the model), IREE's own tile choice vs
   `compilation_info` tile sizes.
@@ -173,6 +177,49 @@ def softmax_argmax() -> str:
     return fn("with_argmax", True) + "\n" + fn("no_argmax", False)
 
 
+def position_gather() -> str:
+    out, ids = t(1, 64, 128), t(1, 64, elt="i64")
+    words, positions, types = t(1024, 128), t(512, 128), t(2, 128)
+    checked = """    %pneg = arith.cmpi slt, %p, %c0 : i64
+    %pwrap = arith.addi %p, %c512 : i64
+    %pw = arith.select %pneg, %pwrap, %p : i64
+    %row = arith.index_cast %pw : i64 to index
+    %below = arith.cmpi slt, %row, %c512i : index
+    cf.assert %below, "index must be smaller than dim size"
+    %above = arith.cmpi sge, %pw, %c0 : i64
+    cf.assert %above, "index must be larger or equal to 0"
+"""
+
+    def fn(name: str, position_row: str) -> str:
+        return f"""func.func @{name}(%ids: {ids}, %words: {words}, %positions: {positions}, %types: {types}) -> {out} {{
+  %pos = arith.constant dense<[{list(range(64))}]> : {ids}
+  %c0 = arith.constant 0 : i64
+  %c1024 = arith.constant 1024 : i64
+  %c512 = arith.constant 512 : i64
+  %c512i = arith.constant 512 : index
+  %t0 = arith.constant 0 : index
+  %e = tensor.empty() : {out}
+  %r = linalg.generic {{indexing_maps = [{amap(3, '(0, d1)')}, {amap(3, '(0, d1)')}, {amap(3, '(d0, d1, d2)')}], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%ids, %pos : {ids}, {ids}) outs(%e : {out}) {{
+  ^bb0(%id: i64, %p: i64, %o: f32):
+    %neg = arith.cmpi slt, %id, %c0 : i64
+    %wrap = arith.addi %id, %c1024 : i64
+    %w = arith.select %neg, %wrap, %id : i64
+    %wi = arith.index_cast %w : i64 to index
+    %col = linalg.index 2 : index
+    %word = tensor.extract %words[%wi, %col] : {words}
+{position_row.rstrip()}
+    %type = tensor.extract %types[%t0, %col] : {types}
+    %s = arith.addf %word, %type : f32
+    %position = tensor.extract %positions[%row, %col] : {positions}
+    %y = arith.addf %s, %position : f32
+    linalg.yield %y : f32
+  }} -> {out}
+  return %r : {out}
+}}"""
+
+    return fn("gather_asserts", checked) + "\n" + fn("gather_loop_index", "    %row = linalg.index 1 : index")
+
+
 # name -> IREE CPU lowering config (None: IREE's choice, distribution [32, 64, 0], vector [8, 16, 0]).
 TILE_CONFIGS = {
     "iree_choice": None,
@@ -203,36 +250,55 @@ def matmul_tiles(layers: int = 16, m: int = 64, k: int = 384) -> str:
     return "\n".join(fns)
 
 
-# set -> (module text maker, run through dispatch-creation first)
+# set -> (module text maker, pipeline run first or None)
 SETS = {
-    "kt-projection": (kt_projection, True),
-    "kt-in-region": (lambda: "module {\n" + kt_in_region() + "\n}", False),
-    "softmax-argmax": (softmax_argmax, True),
-    "matmul-tiles": (matmul_tiles, False),
+    "kt-projection": (kt_projection, "dispatch-creation"),
+    "kt-in-region": (lambda: "module {\n" + kt_in_region() + "\n}", None),
+    "softmax-argmax": (softmax_argmax, "dispatch-creation"),
+    "position-gather": (position_gather, "WITHOUT_GATHER_FOLD"),
+    "matmul-tiles": (matmul_tiles, None),
 }
 
 
-def functions(text: str) -> list[tuple[str, list[list[int]]]]:
-    """(name, argument shapes) of every function of `text`, in order."""
+def pipeline_spec(name: str | None) -> str | None:
+    """The pass pipeline a set names (dispatch-creation less the gather fold for its own set)."""
+    if name != "WITHOUT_GATHER_FOLD":
+        return name
+    from fusionopt.registry import PIPELINES
+
+    return ",".join(p for p in PIPELINES["dispatch-creation"].spec.split(",") if p != "linalg-fold-constant-gather-indices")
+
+
+Args = list[tuple[list[int], str]]
+
+
+def functions(text: str) -> list[tuple[str, Args]]:
+    """(name, [(shape, element type)] of its arguments) of every function of `text`, in order."""
     sigs = re.findall(r"func\.func @(\w+)\(([^)]*)\)", text)
-    return [(name, [list(map(int, s.split("x"))) for s in re.findall(r"tensor<([\dx]+)xf32>", args)])
+    return [(name, [(list(map(int, s.split("x"))), elt) for s, elt in re.findall(r"tensor<([\dx]+)x(f32|i64)>", args)])
             for name, args in sigs]
 
 
-def compile_forms(text: str, through_dispatch_creation: bool, work: Path, stem: str) -> Path:
-    """Compile a module of forms for llvm-cpu (formed by our `dispatch-creation` first if asked)."""
+def arguments(args: Args, rng: np.random.Generator) -> list[np.ndarray]:
+    """Normal f32 values; i64 ids in [0, 64) (valid rows of every table here)."""
+    return [rng.standard_normal(s, dtype=np.float32) if elt == "f32" else rng.integers(0, 64, s, dtype=np.int64)
+            for s, elt in args]
+
+
+def compile_forms(text: str, pipeline: str | None, work: Path, stem: str) -> Path:
+    """Compile a module of forms for llvm-cpu (through `pipeline` of ours first if given)."""
     source = work / f"{stem}.mlir"
     source.write_text(text)
-    if through_dispatch_creation:
+    if pipeline is not None:
         formed = work / f"{stem}.formed.mlir"
-        subprocess.run(["fusion-opt", str(source), "-p", "dispatch-creation", "-o", str(formed)],
+        subprocess.run(["fusion-opt", str(source), "-p", pipeline_spec(pipeline), "-o", str(formed)],
                        check=True, capture_output=True, text=True)
         source = formed
     return compile_vmfb(source, work / f"{stem}.vmfb", target_flags("llvm-cpu"))
 
 
-def build(name: str, work: Path) -> tuple[Path, list[tuple[str, list[list[int]]]]]:
-    """Set `name`'s module compiled, with its functions' names and argument shapes."""
+def build(name: str, work: Path) -> tuple[Path, list[tuple[str, Args]]]:
+    """Set `name`'s module compiled, with its functions' names and argument types."""
     make, ours = SETS[name]
     text = make()
     return compile_forms(text, ours, work, name), functions(text)
@@ -241,8 +307,7 @@ def build(name: str, work: Path) -> tuple[Path, list[tuple[str, list[list[int]]]
 def time_set(name: str, work: Path, rounds: int, iterations: int) -> dict[str, list[float]]:
     vmfb, fns = build(name, work)
     rng = np.random.default_rng(0)
-    inputs = {fn: save_inputs([rng.standard_normal(s, dtype=np.float32) for s in shapes], work / f"{name}.{fn}")
-              for fn, shapes in fns}
+    inputs = {fn: save_inputs(arguments(args, rng), work / f"{name}.{fn}") for fn, args in fns}
     runs = [fn for fn, _ in fns] + [fns[0][0] + "_aa"]
     times: dict[str, list[float]] = {r: [] for r in runs}
     order = random.Random(0)
