@@ -161,7 +161,7 @@ class FoldConstantGatherIndices(RewritePattern):
                 new_ops: list[Operation] = [IndexOp(d)]
                 if offset:
                     new_ops += [c := arith.ConstantOp(IntegerAttr(offset, IndexType())), arith.AddiOp(new_ops[0], c)]
-                rewriter.insert_op(new_ops, InsertPoint.before(extract))
+                rewriter.insert(new_ops, InsertPoint.before(extract))
                 extract.operands[position] = new_ops[-1].results[0]
                 rewriter.handle_operation_modification(extract)
                 folded += 1
