@@ -7,6 +7,7 @@ against a float64 run of the input program on the input family that failed.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from fusionopt.interpreter import find_entry, run_function
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics, family_inputs
@@ -79,3 +80,43 @@ RUNTIME_REORDER = """func.func @main(%a0: tensor<1x1x3xf32>, %a1: tensor<2xf32>,
 def test_runtime_products_are_not_reordered():
     after = assert_pass_preserves_semantics(RUNTIME_REORDER, "graph-simplify")
     assert sum(op.name == "graph.dot" for op in after.walk()) == 3
+
+
+# Found by `property_run.py --count 2000 --seed 1` (programs 1451, 1776, 1777): after
+# `linalg-fold-transpose-into-matmul` folded a broadcast (a [4] vector seen as a 4x4 operand)
+# or a unit-dim expand_shape into a matmul's indexing maps, the linalg interpreter summed the
+# contraction with `np.einsum`, which factored the broadcast operand out of the sum
+# (`v * sum(x)`: other roundings, 7x the input program's error after a cancelling softmax on
+# the `offset` family) or summed overflowing bf16 products without the matmul's fused
+# multiply-adds (NaN where the input's matmul gave -inf, on `extreme`). A contraction now sums
+# the products of every point as a matmul: the fold changes no bit.
+BROADCAST_DOT_OPERAND = """func.func @main(%x: tensor<6x4xf32>, %v: tensor<4xf32>) -> tensor<6x4xf32> {
+    %b = graph.broadcast %v dims = [1] : tensor<4xf32> -> tensor<4x4xf32>
+    %d = graph.dot %x, %b : (tensor<6x4xf32>, tensor<4x4xf32>) -> tensor<6x4xf32>
+    func.return %d : tensor<6x4xf32>
+}
+"""
+UNIT_DIM_DOT_OPERAND = """func.func @main(%x: tensor<1x5xbf16>, %y: tensor<1x5x6xbf16>) -> tensor<1x6x1xbf16> {
+    %e = graph.reshape %x : tensor<1x5xbf16> -> tensor<1x1x5xbf16>
+    %d = graph.dot %e, %y : (tensor<1x1x5xbf16>, tensor<1x5x6xbf16>) -> tensor<1x1x6xbf16>
+    %t = graph.transpose %d perm = [0, 2, 1] : tensor<1x1x6xbf16> -> tensor<1x6x1xbf16>
+    %r = graph.relu %t : tensor<1x6x1xbf16>
+    func.return %r : tensor<1x6x1xbf16>
+}
+"""
+
+
+def _results(module, family: str, seed: int) -> list[np.ndarray]:
+    entry = find_entry(module, None)
+    return run_function(module, family_inputs(entry, family, seed), entry)
+
+
+@pytest.mark.parametrize("program", [BROADCAST_DOT_OPERAND, UNIT_DIM_DOT_OPERAND], ids=["broadcast", "unit-dim"])
+def test_folding_operands_into_matmul_changes_no_bit(program):
+    lowered = apply_pipeline(program, "convert-graph-to-linalg,linalg-fold-unit-reshapes")
+    folded = apply_pipeline(lowered.clone(), "linalg-fold-transpose-into-matmul")
+    assert "matmul indexing_maps" not in str(lowered) and "matmul indexing_maps" in str(folded)
+    for family in ("random", "offset", "extreme", "mask"):
+        for seed in range(3):
+            for before, after in zip(_results(lowered, family, seed), _results(folded, family, seed)):
+                np.testing.assert_array_equal(after.astype(np.float64), before.astype(np.float64), err_msg=family)
