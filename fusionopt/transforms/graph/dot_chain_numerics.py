@@ -11,6 +11,9 @@ In every float type a re-plan must also keep the products of run-time values the
 forms: `x*(y*z)` for an input `(x*y)*z` forms `y*z`, which can overflow (or cancel) where the
 input's intermediates do not, e.g. at |values| ~ 1e34 in f32. Products of one run-time value
 with constants are free to regroup (the constants are known: their products are checked).
+
+`refusal` applies these rules and, in every float type, the infinities rule of
+dot_chain_nonfinite (unless the pass assumes finite run-time operands).
 """
 
 from __future__ import annotations
