@@ -19,6 +19,7 @@ from pathlib import Path
 from xdsl.context import Context
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.ir import Attribute, Operation
+from xdsl.irdl import OptRegionDef, SingleBlockRegionDef, VarRegionDef
 from xdsl.printer import Printer
 
 from fusionopt.dialects.dense import is_compact_splat
@@ -173,6 +174,8 @@ def _find_failing_op(op: Operation) -> tuple[Operation | None, str, BaseExceptio
                 found, message, cause = _find_failing_op(child)
                 if found is not None:
                     return found, message, cause
+    if (message := _block_count_violation(op)) is not None:
+        return op, message, None  # checked first: custom verifiers read `region.block`
     try:
         op.verify(verify_nested_ops=False)
         for region in op.regions:  # the block-level checks skipped above (e.g. empty blocks)
@@ -182,6 +185,21 @@ def _find_failing_op(op: Operation) -> tuple[Operation | None, str, BaseExceptio
     except Exception as err:  # noqa: BLE001
         return op, _first_line(err), err
     return None, "", None
+
+
+def _block_count_violation(op: Operation) -> str | None:
+    """MLIR's message for a single-block region (IRDL `SingleBlockRegionDef`) with another
+    number of blocks, in ops whose regions are all fixed (non-variadic)."""
+    definition = getattr(type(op), "get_irdl_definition", None)
+    if definition is None:
+        return None
+    defs = definition().regions
+    if len(defs) != len(op.regions) or any(isinstance(d, (VarRegionDef, OptRegionDef)) for _, d in defs):
+        return None
+    for index, ((name, region_def), region) in enumerate(zip(defs, op.regions)):
+        if isinstance(region_def, SingleBlockRegionDef) and len(region.blocks) != 1:
+            return f"region #{index} ('{name}') failed to verify constraint: region with 1 blocks"
+    return None
 
 
 _VERIFY_PREFIX = "Operation does not verify: "

@@ -223,21 +223,28 @@ def _dims(m: AffineMap) -> list[int]:
 
 
 def _contract(inputs, init, in_maps, out_map, ranges) -> np.ndarray:
-    """init + sum over K of a*b, as an iteration-space array with size-1 reduction axes."""
+    """init + sum over K of a*b, as an iteration-space array with size-1 reduction axes.
+
+    The sum runs over the products a*b of every iteration point, as the body states and a
+    backend computes it: a reduction dim that one operand does not index is broadcast into it
+    (not factored out as `b * sum(a)`, which rounds differently), and output dims that neither
+    operand indexes are left to the final reshape, so a contraction with a broadcast or
+    unit-dim operand (what `linalg-fold-transpose-into-matmul` and `linalg-fold-unit-reshapes`
+    fold into matmuls) sums exactly as the matmul over the materialised operand did."""
     (acc,) = compute_dtype_args((np.asarray(init),))
     a, b = (x.astype(acc.dtype, copy=False) for x in compute_dtype_args(tuple(np.asarray(x) for x in inputs)))
     da, db, do = _dims(in_maps[0]), _dims(in_maps[1]), _dims(out_map)
-    batch = [d for d in do if d in da and d in db]
-    m_dims = [d for d in do if d in da and d not in db]
-    n_dims = [d for d in do if d in db and d not in da]
+    a, da = _broadcast_reductions(a, da, db, do, ranges)
+    b, db = _broadcast_reductions(b, db, da, do, ranges)
+    present = [d for d in do if d in da or d in db]  # the others: the same sum at every point
+    batch = [d for d in present if d in da and d in db]
+    m_dims = [d for d in present if d in da and d not in db]
+    n_dims = [d for d in present if d in db and d not in da]
     k_dims = [d for d in da if d in db and d not in do]
-    if sorted(batch + m_dims + k_dims) == sorted(da) and sorted(batch + n_dims + k_dims) == sorted(db) and sorted(batch + m_dims + n_dims) == sorted(do):
+    if sorted(batch + m_dims + k_dims) == sorted(da) and sorted(batch + n_dims + k_dims) == sorted(db):
         product = _matmul(a, b, da, db, batch, m_dims, n_dims, k_dims, ranges)
         prod_dims = batch + m_dims + n_dims
-    else:
-        # Output dims no input indexes (a broadcast operand) are left to the final reshape:
-        # einsum cannot create them, and every point along them gets the same sum.
-        present = [d for d in do if d in da or d in db]
+    else:  # a map repeating a dim (a diagonal)
         letters = string.ascii_letters
         spec = f"{''.join(letters[d] for d in da)},{''.join(letters[d] for d in db)}->{''.join(letters[d] for d in present)}"
         product, prod_dims = np.einsum(spec, a, b), present
@@ -245,6 +252,15 @@ def _contract(inputs, init, in_maps, out_map, ranges) -> np.ndarray:
     product = product.transpose(np.argsort(prod_dims)).reshape(full_shape)
     (init_view,) = compute_dtype_args((operand_view(init, out_map, ranges),))
     return (init_view + product).astype(init.dtype)
+
+
+def _broadcast_reductions(x: np.ndarray, dims: list[int], other: list[int], out: list[int], ranges: list[int]):
+    """`x` (indexed by `dims`) broadcast along the reduction dims only `other` indexes."""
+    missing = [d for d in other if d not in out and d not in dims]
+    if not missing:
+        return x, dims
+    expanded = x.reshape(x.shape + (1,) * len(missing))
+    return np.broadcast_to(expanded, x.shape + tuple(ranges[d] for d in missing)), dims + missing
 
 
 def _group(x: np.ndarray, dims: list[int], groups: list[list[int]], ranges: list[int]) -> np.ndarray:

@@ -141,6 +141,25 @@ def test_flow_region_with_two_blocks_is_an_error():
     assert "'flow.dispatch.region' op expects a region with one block, got 2" in err and err.startswith("<stdin>:2:"), err
 
 
+def test_single_block_regions_with_two_blocks_are_verifier_errors():
+    """Found by `fuzz.py --count 10000 --seed 1` (a swapped line in a `tensor.pad`): the pad's
+    verifier read `Region.block` of a two-block region (ValueError behind a clean message).
+    Every IRDL single-block region is now counted before the op's own verifier runs."""
+    text = """func.func @f(%a: tensor<?x?xf32>, %h: index, %v: f32) -> tensor<2x3xf32> {
+  %0 = tensor.pad %a low[0, 0] high[%h, %h] {
+    tensor.yield %v : f32
+  ^bb0(%i: index, %j: index):
+  } : tensor<?x?xf32> to tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+"""
+    for pipeline in ((), ("-p", "graph-to-dispatch")):
+        code, err, wrapped = run(text, *pipeline)
+        assert code == 1 and not wrapped, err
+        assert err.startswith("<stdin>:2:3: error: 'tensor.pad' op region #0 ('region') failed to verify constraint: "
+                              "region with 1 blocks"), err
+
+
 def test_value_defined_in_a_later_region_is_undeclared_at_the_use():
     """xDSL resolved `%in` against a block argument of a later region; the value dangled and
     the verifier hit a ValueError ("Forward declared values do not have an owner")."""

@@ -7,7 +7,9 @@ against a float64 run of the input program on the input family that failed.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from fusionopt.diagnostics import capture_diagnostics
 from fusionopt.interpreter import find_entry, run_function
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics, family_inputs
 
@@ -79,3 +81,69 @@ RUNTIME_REORDER = """func.func @main(%a0: tensor<1x1x3xf32>, %a1: tensor<2xf32>,
 def test_runtime_products_are_not_reordered():
     after = assert_pass_preserves_semantics(RUNTIME_REORDER, "graph-simplify")
     assert sum(op.name == "graph.dot" for op in after.walk()) == 3
+
+
+# Found by `property_run.py --count 2000 --seed 1` (programs 1451, 1776, 1777): after
+# `linalg-fold-transpose-into-matmul` folded a broadcast (a [4] vector seen as a 4x4 operand)
+# or a unit-dim expand_shape into a matmul's indexing maps, the linalg interpreter summed the
+# contraction with `np.einsum`, which factored the broadcast operand out of the sum
+# (`v * sum(x)`: other roundings, 7x the input program's error after a cancelling softmax on
+# the `offset` family) or summed overflowing bf16 products without the matmul's fused
+# multiply-adds (NaN where the input's matmul gave -inf, on `extreme`). A contraction now sums
+# the products of every point as a matmul: the fold changes no bit.
+BROADCAST_DOT_OPERAND = """func.func @main(%x: tensor<6x4xf32>, %v: tensor<4xf32>) -> tensor<6x4xf32> {
+    %b = graph.broadcast %v dims = [1] : tensor<4xf32> -> tensor<4x4xf32>
+    %d = graph.dot %x, %b : (tensor<6x4xf32>, tensor<4x4xf32>) -> tensor<6x4xf32>
+    func.return %d : tensor<6x4xf32>
+}
+"""
+UNIT_DIM_DOT_OPERAND = """func.func @main(%x: tensor<1x5xbf16>, %y: tensor<1x5x6xbf16>) -> tensor<1x6x1xbf16> {
+    %e = graph.reshape %x : tensor<1x5xbf16> -> tensor<1x1x5xbf16>
+    %d = graph.dot %e, %y : (tensor<1x1x5xbf16>, tensor<1x5x6xbf16>) -> tensor<1x1x6xbf16>
+    %t = graph.transpose %d perm = [0, 2, 1] : tensor<1x1x6xbf16> -> tensor<1x6x1xbf16>
+    %r = graph.relu %t : tensor<1x6x1xbf16>
+    func.return %r : tensor<1x6x1xbf16>
+}
+"""
+
+
+def _results(module, family: str, seed: int) -> list[np.ndarray]:
+    entry = find_entry(module, None)
+    return run_function(module, family_inputs(entry, family, seed), entry)
+
+
+@pytest.mark.parametrize("program", [BROADCAST_DOT_OPERAND, UNIT_DIM_DOT_OPERAND], ids=["broadcast", "unit-dim"])
+def test_folding_operands_into_matmul_changes_no_bit(program):
+    lowered = apply_pipeline(program, "convert-graph-to-linalg,linalg-fold-unit-reshapes")
+    folded = apply_pipeline(lowered.clone(), "linalg-fold-transpose-into-matmul")
+    assert "matmul indexing_maps" not in str(lowered) and "matmul indexing_maps" in str(folded)
+    for family in ("random", "offset", "extreme", "mask"):
+        for seed in range(3):
+            for before, after in zip(_results(lowered, family, seed), _results(folded, family, seed)):
+                np.testing.assert_array_equal(after.astype(np.float64), before.astype(np.float64), err_msg=family)
+
+
+# Property-run programs 1606/1607 (graph-simplify, `mask` family), reduced: A holds zeros, so
+# where x[i,k] = -inf the input forms -inf*0 = NaN across row i, which `greater` then takes
+# as false; the re-plan x*(A*C) gave -inf/+inf there and `where` picked it.
+MASKED_CHAIN_SELECT = """func.func @main(%x: tensor<5x6xf32>) -> tensor<5x5xf32> {
+    %a = arith.constant dense<[[-2.0, 2.0, 1.75, 0.25, 1.5], [0.0, -1.0, 1.0, 1.25, 2.0], [1.25, -1.0, -0.5, 1.0, -0.25], [-1.25, 0.5, -1.75, 2.0, 0.0], [1.75, -1.0, 1.5, 1.25, 1.75], [-1.0, 0.5, 1.25, 0.0, 1.75]]> : tensor<6x5xf32>
+    %0 = graph.dot %x, %a : (tensor<5x6xf32>, tensor<6x5xf32>) -> tensor<5x5xf32>
+    %c = arith.constant dense<-1.5> : tensor<5x5xf32>
+    %1 = graph.dot %0, %c : (tensor<5x5xf32>, tensor<5x5xf32>) -> tensor<5x5xf32>
+    %t = arith.constant dense<-0.75> : tensor<5x5xf32>
+    %g = graph.greater %1, %t : tensor<5x5xf32> -> tensor<5x5xi1>
+    %r = graph.where %g, %1, %t : tensor<5x5xi1>, tensor<5x5xf32>
+    func.return %r : tensor<5x5xf32>
+}
+"""
+
+
+def test_masked_chain_feeding_a_select_keeps_its_values():
+    """graph-reassociate-dots keeps the chain (a zero in A: its infinities rule); with finite
+    operands assumed it would re-plan it and fail exactly as the property run saw."""
+    with capture_diagnostics():
+        assert_pass_preserves_semantics(MASKED_CHAIN_SELECT, "graph-simplify", families=("mask",))
+        with pytest.raises(AssertionError, match="where the input program is finite"):
+            assert_pass_preserves_semantics(MASKED_CHAIN_SELECT, "graph-reassociate-dots{assume-finite=true}",
+                                            families=("mask",))

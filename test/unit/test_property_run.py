@@ -37,7 +37,8 @@ FLOORS = {
     "graph-horizontal-fuse-dots": 0.08,
     "graph-propagate-constants": 0.3,
     "graph-reassociate-dots": 0.24,
-    "linalg-fold-transpose-into-matmul": 0.4,
+    # Lower since graph-reassociate-dots keeps mixed-sign chains (fewer folded broadcast operands).
+    "linalg-fold-transpose-into-matmul": 0.29,
     "linalg-fold-unit-reshapes": 0.27,
     "linalg-fuse-elementwise": 0.47,
     "linalg-interchange-for-fusion": 0.17,

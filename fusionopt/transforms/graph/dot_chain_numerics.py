@@ -11,6 +11,9 @@ In every float type a re-plan must also keep the products of run-time values the
 forms: `x*(y*z)` for an input `(x*y)*z` forms `y*z`, which can overflow (or cancel) where the
 input's intermediates do not, e.g. at |values| ~ 1e34 in f32. Products of one run-time value
 with constants are free to regroup (the constants are known: their products are checked).
+
+`refusal` applies these rules and, in every float type, the infinities rule of
+dot_chain_nonfinite (unless the pass assumes finite run-time operands).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from fusionopt.graph_numpy import numpy_dtype
 from fusionopt.transforms.graph.dot_chain import Plan
+from fusionopt.transforms.graph.dot_chain_nonfinite import nonfinite_refusal
 from fusionopt.transforms.graph.dot_chain_read import Chain
 
 
@@ -43,11 +47,15 @@ def product_f64(a: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
     return np.matmul(a, b)
 
 
-def refusal(chain: Chain, plan: Plan) -> str | None:
-    """Why `plan` may not replace a float `chain` (None: allowed)."""
+def refusal(chain: Chain, plan: Plan, assume_finite: bool = False) -> str | None:
+    """Why `plan` may not replace a float `chain` (None: allowed). `assume_finite`: the
+    run-time operands hold no inf or NaN (the infinities rule of dot_chain_nonfinite is off)."""
     element = chain.element
     if isinstance(element, AnyFloat) and not _runtime_products(plan, chain)[1] <= _input_products(chain):
         return "it would multiply run-time values in another order (their products' magnitudes, and overflow, change)"
+    if isinstance(element, AnyFloat) and not assume_finite:
+        if (reason := nonfinite_refusal(chain, plan, _folded_products(chain, plan))) is not None:
+            return reason
     if not is_low_precision(element):
         return None
     add = _has_runtime_add(plan)
@@ -86,6 +94,21 @@ def _fold(chain: Chain, plan: Plan) -> tuple[np.ndarray | None, np.ndarray | Non
         product = product_f64(a, b, plan.parts[0].cols)  # type: ignore[arg-type]
         return (product, None) if exact_in(product, chain.element) else (None, product)
     return None, None
+
+
+def _folded_products(chain: Chain, plan: Plan) -> list[np.ndarray]:
+    """The float64 values of the constant products `plan` folds."""
+    if plan.kind == "dot" and plan.is_const:
+        return [_const_f64(chain, plan)]
+    children = [p for p in (plan.inner, *plan.parts) if isinstance(p, Plan)]
+    return [product for child in children for product in _folded_products(chain, child)]
+
+
+def _const_f64(chain: Chain, plan: Plan) -> np.ndarray:
+    if plan.kind == "leaf":
+        return chain.arrays[plan.factor.key].astype(np.float64)  # type: ignore[union-attr]
+    left, right = plan.parts
+    return product_f64(_const_f64(chain, left), _const_f64(chain, right), left.cols)
 
 
 Span = frozenset

@@ -46,12 +46,31 @@ Caveat: a correctly rounded value can still differ from the input program's by a
 consumer with a period below an ulp (cos of a bf16 value above 512, where one ulp is 4) turns
 that into an O(1) difference either way: there neither result carries information.
 
+Infinities and NaNs (every float type). A run-time operand may hold +-inf (a -inf mask, an
+overflow upstream). Where `x[i,k] = inf`, `(x*A)*C` forms `inf*A[k,l]` for every l -- NaN
+where A[k,l] = 0, `inf - inf = NaN` where the terms of a sum differ in sign -- while
+`x*(A*C)` forms `inf*(A*C)[k,j]`, +-inf unless that entry is 0; a `greater` + `where`, a
+`max` or an `exp` downstream then gives a different finite value. So a float chain is
+re-planned only when its constants are *sign-rigid* (`dot_chain_nonfinite`): each is finite
+and zero-free with a rank-1 sign pattern `sign(M) = r c^T`, adjacent constants agree on the
+signs they share, and the folded products stay finite and nonzero. Then every entry of every
+grouping is a positive combination of the same run-time entries (up to +-1 diagonal sign
+flips), so NaN, +inf and -inf land on the same elements in every order; without it a single
+infinity in x gives NaN in one order and inf in the other (the condition is necessary as
+well). Refusals say why: `kept 2-dot chain: a constant factor holds a zero (inf*0 = NaN in
+one order, not in the other)`. Mixed-sign weights -- nearly every trained layer -- are
+therefore kept by default; `assume-finite=true` (LLVM's `ninf`/`nnan` fast-math contract: the
+run-time operands hold no inf or NaN) turns the rule off and re-plans them. Integers are
+exact and re-planned either way.
+
 Chains end at anything else: a dot or add with a second user (its value is needed), views
 that touch the last dim (e.g. splitting heads), slices, converts (mixed precision),
 non-constant biases.
 
 Options:
   max-const-bytes (int, default 67108864 = 64 MiB): largest constant the pass may create.
+  assume-finite (bool, default false): run-time operands hold no inf/NaN; re-plan float chains
+    whatever their constants' signs (the f16/bf16 rounding rule still applies).
 """
 
 from __future__ import annotations
@@ -71,7 +90,7 @@ from fusionopt.diagnostics import emit_remark
 from fusionopt.dialects import graph
 from fusionopt.transforms.graph.dot_chain import Plan, best_plan
 from fusionopt.transforms.graph.dot_chain_ir import PlanEmitter
-from fusionopt.transforms.graph.dot_chain_numerics import refusal as low_precision_refusal
+from fusionopt.transforms.graph.dot_chain_numerics import refusal as numerics_refusal
 from fusionopt.transforms.graph.dot_add_patterns import distribute_patterns
 from fusionopt.transforms.graph.dot_chain_read import Chain, read_chain, stored_constant
 from fusionopt.transforms.graph.dot_scale_patterns import PushScaleIntoDot, PushScaleThroughDotOperand
@@ -117,11 +136,13 @@ class GraphReassociateDotsPass(ModulePass):
 
     Options:
       max-const-bytes (int, default 67108864): largest constant the pass may create.
+      assume-finite (bool, default false): no inf/NaN at run time (see module doc).
     """
 
     name = "graph-reassociate-dots"
 
     max_const_bytes: int = DEFAULT_MAX_CONST_BYTES
+    assume_finite: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         scales = [PushScaleIntoDot(self.max_const_bytes), PushScaleThroughDotOperand(self.max_const_bytes)]
@@ -159,7 +180,7 @@ class GraphReassociateDotsPass(ModulePass):
         if plan.cost >= before:
             emit_remark(chain.root, f"kept {size}: no cheaper order than {format_flops(before)}")
             return
-        if (reason := low_precision_refusal(chain, plan)) is not None:
+        if (reason := numerics_refusal(chain, plan, self.assume_finite)) is not None:
             emit_remark(chain.root, f"kept {size}: {reason}")
             return
         dots = sum(isinstance(op, graph.DotOp) for op in ops)

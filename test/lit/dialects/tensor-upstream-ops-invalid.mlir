@@ -44,3 +44,15 @@ func.func @fill_tensor_value(%t: tensor<4xf32>, %out: tensor<4xf32>) {
   %0 = linalg.fill ins(%t : tensor<4xf32>) outs(%out : tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+// A single-block region with a second block (MLIR's SizedRegion<1> message).
+func.func @pad_two_blocks(%a: tensor<?x?xf32>, %h: index, %v: f32) -> tensor<2x3xf32> {
+  // expected-error@+1 {{'tensor.pad' op region #0 ('region') failed to verify constraint: region with 1 blocks}}
+  %0 = tensor.pad %a low[0, 0] high[%h, %h] {
+    tensor.yield %v : f32
+  ^bb0(%i: index, %j: index):
+  } : tensor<?x?xf32> to tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -1,6 +1,9 @@
-// RUN: fusion-opt %s --split-input-file -p graph-reassociate-dots 2>/dev/null | filecheck %s
-// RUN: fusion-opt %s --split-input-file -p 'graph-reassociate-dots{max-const-bytes=32}' 2>/dev/null | filecheck %s --check-prefix=BUDGET
-// RUN: fusion-opt %s --split-input-file --verify-diagnostics -p graph-reassociate-dots
+// The re-planning itself, on weights of mixed signs and with zeros: finite run-time operands
+// are assumed (`assume-finite=true`); the default's infinities rule is
+// graph-reassociate-dots-nonfinite.mlir.
+// RUN: fusion-opt %s --split-input-file -p 'graph-reassociate-dots{assume-finite=true}' 2>/dev/null | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p 'graph-reassociate-dots{max-const-bytes=32 assume-finite=true}' 2>/dev/null | filecheck %s --check-prefix=BUDGET
+// RUN: fusion-opt %s --split-input-file --verify-diagnostics -p 'graph-reassociate-dots{assume-finite=true}'
 
 // Issue #4: X * (Y*A + b) * C with constant A, b, C -> X * (Y*(A*C) + b*C): 3 dots -> 2.
 // Splat weights make the folded values checkable: A*C = 4 * 0.5 * 0.25, b*C = 4 * 2 * 0.25.
