@@ -8,7 +8,8 @@
 - `linalg.map` (`MapOp`): short form `{ arith.addf }` and the explicit-region form;
 - convolutions and pooling (`linalg.conv_2d_nchw_fchw`, `conv_2d_nhwc_hwcf`, `conv_2d_ngchw_fgchw`,
   `depthwise_conv_2d_nchw_chw`/`_nhwc_hwc`, `pooling_nchw_max`/`_sum`, `pooling_nhwc_max`/`_sum`,
-  ... in linalg_conv.py): splat `dense<1> : vector<2xi64>` strides load, MLIR's bodies, shapes
+  ... in linalg_conv.py; 1-D/3-D, grouped NHWGC, depthwise with multiplier and min pooling in
+  linalg_conv_nd.py): splat `dense<1> : vector<2xi64>` strides load, MLIR's bodies, shapes
   verified against strides and dilations;
 - `linalg.softmax` (`SoftmaxOp`, linalg_softmax.py), `linalg.mmt4d` and `linalg.batch_mmt4d`
   (linalg_mmt4d.py), which xDSL lacks;
@@ -35,11 +36,12 @@ from fusionopt.dialects.linalg_contraction import (
 )
 from fusionopt.dialects.linalg_checked import checked_op
 from fusionopt.dialects.linalg_conv import WINDOW_OPS
+from fusionopt.dialects.linalg_conv_nd import WINDOW_ND_OPS
 from fusionopt.dialects.linalg_generic import GenericOp, MapOp
 from fusionopt.dialects.linalg_mmt4d import BatchMmt4DOp, Mmt4DOp
 from fusionopt.dialects.linalg_softmax import SoftmaxOp
 
-_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp, *WINDOW_OPS, SoftmaxOp, Mmt4DOp, BatchMmt4DOp)
+_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp, *WINDOW_OPS, *WINDOW_ND_OPS, SoftmaxOp, Mmt4DOp, BatchMmt4DOp)
 _OVERRIDDEN = {op.name for op in _OURS}
 
 Linalg = Dialect(
