@@ -1,7 +1,8 @@
 """The `linalg` dialect fusionopt parses: xDSL's ops plus the upstream ones it lacks.
 
 `Linalg` is xDSL 0.74's op list with these replaced or added (same MLIR syntax):
-- `linalg.matmul`, `linalg.batch_matmul` (`MatmulOp`, `BatchMatmulOp` in linalg_contraction.py):
+- `linalg.matmul`, `linalg.batch_matmul`, `linalg.batch_reduce_matmul`, `linalg.contract`
+  (`MatmulOp`, `BatchMatmulOp`, `BatchReduceMatmulOp`, `ContractOp` in linalg_contraction.py):
   explicit `indexing_maps = [...]`, MLIR's hidden region, `get_indexing_maps()` /
   `get_iterator_types()` accessors;
 - `linalg.generic` (`GenericOp`): also parses the multi-result custom form;
@@ -31,7 +32,9 @@ from fusionopt.dialects.linalg_contraction import (
     BATCH_MATMUL_MAPS,
     MATMUL_MAPS,
     BatchMatmulOp,
+    BatchReduceMatmulOp,
     ContractionOp,
+    ContractOp,
     MatmulOp,
 )
 from fusionopt.dialects.linalg_checked import checked_op
@@ -41,7 +44,7 @@ from fusionopt.dialects.linalg_generic import GenericOp, MapOp
 from fusionopt.dialects.linalg_mmt4d import BatchMmt4DOp, Mmt4DOp
 from fusionopt.dialects.linalg_softmax import SoftmaxOp
 
-_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp, *WINDOW_OPS, *WINDOW_ND_OPS, SoftmaxOp, Mmt4DOp, BatchMmt4DOp)
+_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp, BatchReduceMatmulOp, ContractOp, *WINDOW_OPS, *WINDOW_ND_OPS, SoftmaxOp, Mmt4DOp, BatchMmt4DOp)
 _OVERRIDDEN = {op.name for op in _OURS}
 
 Linalg = Dialect(
