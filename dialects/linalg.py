@@ -13,7 +13,7 @@
   linalg_conv_nd.py): splat `dense<1> : vector<2xi64>` strides load, MLIR's bodies, shapes
   verified against strides and dilations;
 - `linalg.softmax` (`SoftmaxOp`, linalg_softmax.py), `linalg.mmt4d` and `linalg.batch_mmt4d`
-  (linalg_mmt4d.py), which xDSL lacks;
+  (linalg_mmt4d.py), `linalg.pack` / `linalg.unpack` (linalg_pack.py), which xDSL lacks;
 - xDSL's other named ops (`linalg.fill`, `linalg.add`, ...) and `linalg.transpose` as checked
   subclasses (`linalg_checked.py`): the wrong number of operands, a non-numeric element type
   or a permutation out of range is a verifier error, not an IndexError/AssertionError inside
@@ -42,9 +42,10 @@ from fusionopt.dialects.linalg_conv import WINDOW_OPS
 from fusionopt.dialects.linalg_conv_nd import WINDOW_ND_OPS
 from fusionopt.dialects.linalg_generic import GenericOp, MapOp
 from fusionopt.dialects.linalg_mmt4d import BatchMmt4DOp, Mmt4DOp
+from fusionopt.dialects.linalg_pack import PACK_OPS
 from fusionopt.dialects.linalg_softmax import SoftmaxOp
 
-_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp, BatchReduceMatmulOp, ContractOp, *WINDOW_OPS, *WINDOW_ND_OPS, SoftmaxOp, Mmt4DOp, BatchMmt4DOp)
+_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp, BatchReduceMatmulOp, ContractOp, *WINDOW_OPS, *WINDOW_ND_OPS, SoftmaxOp, Mmt4DOp, BatchMmt4DOp, *PACK_OPS)
 _OVERRIDDEN = {op.name for op in _OURS}
 
 Linalg = Dialect(

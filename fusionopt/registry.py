@@ -17,10 +17,15 @@ from xdsl.dialects import get_all_dialects as xdsl_dialects
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
+from fusionopt.diagnostics import DialectLoadError
 
-def _lazy(module: str, attr: str) -> Callable[[], object]:
+
+def _lazy(module: str, attr: str, name: str = "") -> Callable[[], object]:
     def load():
-        return getattr(importlib.import_module(module), attr)
+        try:
+            return getattr(importlib.import_module(module), attr)
+        except Exception as err:  # noqa: BLE001 - an import failure must show its own cause
+            raise DialectLoadError(name or attr, module, err) from err
 
     return load
 
@@ -179,7 +184,7 @@ def _load_graph_dialect() -> Dialect:
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     dialects = dict(xdsl_dialects())
     for name, (module, attr) in _DIALECT_MODULES.items():
-        dialects[name] = _lazy(module, attr)  # type: ignore[assignment]
+        dialects[name] = _lazy(module, attr, name)  # type: ignore[assignment]
     dialects["graph"] = _load_graph_dialect
     return dialects
 

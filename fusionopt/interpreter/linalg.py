@@ -22,6 +22,7 @@ from xdsl.ir.affine import AffineMap
 from fusionopt.interpreter.common import as_type, functions_from_table
 from fusionopt.interpreter.linalg_conv import run_window_op
 from fusionopt.interpreter.linalg_generic import index_stack, run_structured
+from fusionopt.interpreter.linalg_pack import run_pack, run_unpack
 
 
 def _split(op: Operation, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -97,6 +98,8 @@ _DIRECT = {
     "linalg.reduce": _reduce,
     "linalg.map": _map,
     "linalg.index": _index,
+    "linalg.pack": run_pack,
+    "linalg.unpack": run_unpack,
 }
 def _linalg_op_classes() -> list[type[Operation]]:
     classes = list(XdslLinalg.operations)
