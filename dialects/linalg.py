@@ -2,7 +2,8 @@
 
 `Linalg` is xDSL 0.74's op list with these replaced or added (same MLIR syntax):
 - `linalg.matmul`, `linalg.batch_matmul`, `linalg.batch_reduce_matmul`, `linalg.contract`
-  (`MatmulOp`, `BatchMatmulOp`, `BatchReduceMatmulOp`, `ContractOp` in linalg_contraction.py):
+  (`MatmulOp`, `BatchMatmulOp`, `BatchReduceMatmulOp`, `ContractOp` in linalg_contraction.py;
+  also `linalg.matvec`, `vecmat`, `dot`, `batch_matvec` there):
   explicit `indexing_maps = [...]`, MLIR's hidden region, `get_indexing_maps()` /
   `get_iterator_types()` accessors;
 - `linalg.generic` (`GenericOp`): also parses the multi-result custom form;
@@ -36,6 +37,7 @@ from fusionopt.dialects.linalg_contraction import (
     ContractionOp,
     ContractOp,
     MatmulOp,
+    VECTOR_CONTRACTION_OPS,
 )
 from fusionopt.dialects.linalg_checked import checked_op
 from fusionopt.dialects.linalg_conv import WINDOW_OPS
@@ -45,7 +47,8 @@ from fusionopt.dialects.linalg_mmt4d import BatchMmt4DOp, Mmt4DOp
 from fusionopt.dialects.linalg_pack import PACK_OPS
 from fusionopt.dialects.linalg_softmax import SoftmaxOp
 
-_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp, BatchReduceMatmulOp, ContractOp, *WINDOW_OPS, *WINDOW_ND_OPS, SoftmaxOp, Mmt4DOp, BatchMmt4DOp, *PACK_OPS)
+_OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp, BatchReduceMatmulOp, ContractOp, *VECTOR_CONTRACTION_OPS,
+         *WINDOW_OPS, *WINDOW_ND_OPS, SoftmaxOp, Mmt4DOp, BatchMmt4DOp, *PACK_OPS)
 _OVERRIDDEN = {op.name for op in _OURS}
 
 Linalg = Dialect(

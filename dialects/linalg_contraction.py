@@ -278,3 +278,32 @@ class ContractOp(ContractionOp):
                 raise VerifyException(f"'{self.name}' op iteration dimension d{d} is not used by any operand")
         self.verify_extents()
         NamedOperation.verify_(self)
+
+
+def _named(class_name: str, op_name: str, maps: ArrayAttr[AffineMapAttr], doc: str) -> type[ContractionOp]:
+    cls = type(class_name, (ContractionOp,), {
+        "name": op_name,
+        "DEFAULT_MAPS": maps,
+        "indexing_maps": prop_def(ArrayAttr[AffineMapAttr], default_value=maps),
+        "__doc__": doc,
+        "__module__": __name__,
+        "__annotations__": {"DEFAULT_MAPS": "ClassVar[ArrayAttr[AffineMapAttr]]"},
+    })
+    return irdl_op_definition(cls)
+
+
+# Matrix-vector and dot products: the same `out += lhs * rhs` body over their default maps.
+MatvecOp = _named("MatvecOp", "linalg.matvec", _maps_attr((
+    AffineMap.from_callable(lambda m, k: (m, k)), AffineMap.from_callable(lambda m, k: (k,)),
+    AffineMap.from_callable(lambda m, k: (m,)))), "`linalg.matvec`: y[m] += A[m, k] * x[k].")
+VecmatOp = _named("VecmatOp", "linalg.vecmat", _maps_attr((
+    AffineMap.from_callable(lambda n, k: (k,)), AffineMap.from_callable(lambda n, k: (k, n)),
+    AffineMap.from_callable(lambda n, k: (n,)))), "`linalg.vecmat`: y[n] += x[k] * A[k, n].")
+DotOp = _named("DotOp", "linalg.dot", _maps_attr((
+    AffineMap.from_callable(lambda k: (k,)), AffineMap.from_callable(lambda k: (k,)),
+    AffineMap(1, 0, ()))), "`linalg.dot`: s += x[k] * y[k].")
+BatchMatvecOp = _named("BatchMatvecOp", "linalg.batch_matvec", _maps_attr((
+    AffineMap.from_callable(lambda b, m, k: (b, m, k)), AffineMap.from_callable(lambda b, m, k: (b, k)),
+    AffineMap.from_callable(lambda b, m, k: (b, m)))), "`linalg.batch_matvec`: y[b, m] += A[b, m, k] * x[b, k].")
+
+VECTOR_CONTRACTION_OPS = (MatvecOp, VecmatOp, DotOp, BatchMatvecOp)

@@ -1,5 +1,6 @@
 """`linalg.pack` and `linalg.unpack` (upstream ops xDSL 0.74 lacks; formerly `tensor.pack` /
-`tensor.unpack`): data-tiling relayouts, in MLIR's syntax and generic form:
+`tensor.unpack`): data-tiling relayouts, in MLIR's syntax and generic form (on tensors with a
+result, or on memrefs without one):
 
     %p = linalg.pack %src padding_value(%pad : f32) outer_dims_perm = [1, 0]
            inner_dims_pos = [0, 1] inner_tiles = [8, %t] into %dest
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, TensorType, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, MemRefType, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -29,8 +30,8 @@ from xdsl.irdl import (
     operand_def,
     opt_operand_def,
     opt_prop_def,
+    opt_result_def,
     prop_def,
-    result_def,
     traits_def,
     var_operand_def,
 )
@@ -56,13 +57,13 @@ class _PackLike(IRDLOperation):
     """Shared syntax, accessors and verifier of pack and unpack."""
 
     IS_PACK: ClassVar[bool]
-    source = operand_def(TensorType)
-    dest = operand_def(TensorType)
+    source = operand_def(TensorType | MemRefType)
+    dest = operand_def(TensorType | MemRefType)
     inner_tiles = var_operand_def(IndexType)
     outer_dims_perm = opt_prop_def(DenseArrayBase)
     inner_dims_pos = prop_def(DenseArrayBase)
     static_inner_tiles = prop_def(DenseArrayBase)
-    result = result_def(TensorType)
+    result = opt_result_def(TensorType)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(Pure())
 
@@ -94,8 +95,12 @@ class _PackLike(IRDLOperation):
             raise VerifyException("one inner_tiles operand is expected per dynamic tile")
         if any(t <= 0 and t != DYNAMIC_INDEX for t in tiles):
             raise VerifyException(f"tile sizes must be positive, got {list(tiles)}")
-        if self.result.type != self.dest.type:
+        if isinstance(self.source.type, MemRefType) != isinstance(self.dest.type, MemRefType):
+            raise VerifyException("source and destination must both be tensors or both memrefs")
+        if isinstance(self.dest.type, TensorType) and (self.result is None or self.result.type != self.dest.type):
             raise VerifyException("result type must be the destination type")
+        if isinstance(self.dest.type, MemRefType) and self.result is not None:
+            raise VerifyException("a pack/unpack on memrefs has no result")
         packed = self.packed_type().get_shape()
         for i, (tile, size) in enumerate(zip(tiles, packed[len(packed) - len(tiles):])):
             if tile != size:  # MLIR: a static tile is the packed size, a dynamic one a `?`
@@ -152,7 +157,8 @@ class _PackLike(IRDLOperation):
         if cls.IS_PACK:
             operands.append([parser.resolve_operand(*padding)] if padding else [])
         operands.append(dynamic)
-        op = cls(operands=operands, result_types=[dest_t], properties=props)
+        results = [dest_t] if isinstance(dest_t, TensorType) else []
+        op = cls(operands=operands, result_types=[results], properties=props)
         op.attributes |= attrs
         return op
 
@@ -195,8 +201,8 @@ def _parse_tile(parser: Parser):
 class PackOp(_PackLike):
     name = "linalg.pack"
     IS_PACK: ClassVar[bool] = True
-    source = operand_def(TensorType)
-    dest = operand_def(TensorType)
+    source = operand_def(TensorType | MemRefType)
+    dest = operand_def(TensorType | MemRefType)
     padding_value = opt_operand_def()
     inner_tiles = var_operand_def(IndexType)
 

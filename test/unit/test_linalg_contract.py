@@ -50,3 +50,24 @@ def test_contract_with_transposed_lhs_and_batch_reduction():
     # the batch loop b is in no output dimension: it is reduced along with k
     want = c + np.einsum("km,bnk->mn", a.astype(np.float64), b.astype(np.float64))
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_matvec_vecmat_dot_batch_matvec_match_numpy():
+    text = """func.func @main(%a: tensor<4x8xf32>, %x: tensor<8xf32>, %y: tensor<4xf32>, %s: tensor<f32>, %ba: tensor<2x4x8xf32>, %bx: tensor<2x8xf32>, %by: tensor<2x4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<2x4xf32>) {
+  %0 = linalg.matvec ins(%a, %x : tensor<4x8xf32>, tensor<8xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
+  %at = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%a : tensor<4x8xf32>) outs(%at : tensor<8x4xf32>) permutation = [1, 0]
+  %1 = linalg.vecmat ins(%x, %t : tensor<8xf32>, tensor<8x4xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
+  %2 = linalg.dot ins(%x, %x : tensor<8xf32>, tensor<8xf32>) outs(%s : tensor<f32>) -> tensor<f32>
+  %3 = linalg.batch_matvec ins(%ba, %bx : tensor<2x4x8xf32>, tensor<2x8xf32>) outs(%by : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<2x4xf32>
+}"""
+    rng = np.random.default_rng(2)
+    a, x, y = (rng.standard_normal(s).astype(np.float32) for s in ((4, 8), (8,), (4,)))
+    s = np.array(1.5, np.float32)
+    ba, bx, by = (rng.standard_normal(sh).astype(np.float32) for sh in ((2, 4, 8), (2, 8), (2, 4)))
+    got = [np.asarray(r) for r in run_module(parse_module(text), [a, x, y, s, ba, bx, by])]
+    np.testing.assert_allclose(got[0], y + a @ x, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got[1], y + x @ a.T, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got[2], s + x @ x, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got[3], by + np.einsum("bmk,bk->bm", ba, bx), rtol=1e-5, atol=1e-5)

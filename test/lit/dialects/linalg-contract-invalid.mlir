@@ -32,3 +32,11 @@ func.func @contract_without_maps(%a: tensor<3x5xf32>, %b: tensor<5x7xf32>, %c: t
   %0 = linalg.contract ins(%a, %b : tensor<3x5xf32>, tensor<5x7xf32>) outs(%c : tensor<3x7xf32>) -> tensor<3x7xf32>
   func.return
 }
+
+// -----
+
+func.func @matvec_k_mismatch(%a: tensor<4x8xf32>, %x: tensor<7xf32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{inferred input/output operand #1 has shape's dimension #0 to be 8, but found 7}}
+  %0 = linalg.matvec ins(%a, %x : tensor<4x8xf32>, tensor<7xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
+  func.return
+}

@@ -38,3 +38,11 @@ func.func @dynamic_tile_static_dim(%src: tensor<16x16xf32>, %dest: tensor<2x8x8x
   %0 = linalg.pack %src inner_dims_pos = [0, 1] inner_tiles = [%t, 2] into %dest : tensor<16x16xf32> -> tensor<2x8x8x2xf32>
   func.return
 }
+
+// -----
+
+func.func @mixed_tensor_memref(%src: tensor<16x16xf32>, %dest: memref<2x8x8x2xf32>) {
+  // expected-error@+1 {{source and destination must both be tensors or both memrefs}}
+  linalg.pack %src inner_dims_pos = [0, 1] inner_tiles = [8, 2] into %dest : tensor<16x16xf32> -> memref<2x8x8x2xf32>
+  func.return
+}
