@@ -64,6 +64,32 @@ def _parse_results(parser: Parser) -> list[Attribute]:
     return parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
 
 
+def _parse_ordering_op(parser: Parser, ins_required: bool):
+    """sort/topk: `dimension(d) attr-dict? [ins(...)] outs(...) region [-> types]`."""
+    dimension = _parse_dimension(parser)
+    attrs = parser.parse_optional_attr_dict()
+    if ins_required:
+        parser.parse_characters("ins")
+    ins = _typed_operands(parser) if ins_required or parser.parse_optional_characters("ins") else []
+    parser.parse_characters("outs")
+    outs = _typed_operands(parser)
+    region = parser.parse_region()
+    return dimension, attrs, ins, outs, region, _parse_results(parser)
+
+
+def _print_ordering_op(op: IRDLOperation, printer: Printer) -> None:
+    printer.print_string(f" dimension({op.dim()})")
+    printer.print_op_attributes(op.attributes)
+    if op.inputs:
+        _print_group(printer, "ins", op.inputs)
+    _print_group(printer, "outs", op.outputs)
+    printer.print_string(" ")
+    printer.print_region(op.region)
+    if op.results_:
+        printer.print_string(" -> ")
+        printer.print_list([r.type for r in op.results_], printer.print_attribute)
+
+
 def _check_comparator(op: IRDLOperation, element_types: list[Attribute]) -> None:
     block = op.regions[0].block
     expected = [t for e in element_types for t in (e, e)]
@@ -102,28 +128,13 @@ class SortOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> SortOp:
-        dimension = _parse_dimension(parser)
-        attrs = parser.parse_optional_attr_dict()
-        ins = _typed_operands(parser) if parser.parse_optional_characters("ins") else []
-        parser.parse_characters("outs")
-        outs = _typed_operands(parser)
-        region = parser.parse_region()
-        results = _parse_results(parser)
+        dimension, attrs, ins, outs, region, results = _parse_ordering_op(parser, ins_required=False)
         op = cls(operands=[ins, outs], result_types=[results], regions=[region], properties={"dimension": dimension})
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" dimension({self.dim()})")
-        printer.print_op_attributes(self.attributes)
-        if self.inputs:
-            _print_group(printer, "ins", self.inputs)
-        _print_group(printer, "outs", self.outputs)
-        printer.print_string(" ")
-        printer.print_region(self.region)
-        if self.results_:
-            printer.print_string(" -> ")
-            printer.print_list([r.type for r in self.results_], printer.print_attribute)
+        _print_ordering_op(self, printer)
 
 
 @irdl_op_definition
@@ -176,28 +187,13 @@ class TopkOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> TopkOp:
-        dimension = _parse_dimension(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_characters("ins")
-        ins = _typed_operands(parser)
-        parser.parse_characters("outs")
-        outs = _typed_operands(parser)
-        region = parser.parse_region()
-        results = _parse_results(parser)
+        dimension, attrs, ins, outs, region, results = _parse_ordering_op(parser, ins_required=True)
         op = cls(operands=[[*ins, *outs]], result_types=[results], regions=[region], properties={"dimension": dimension})
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" dimension({self.dim()})")
-        printer.print_op_attributes(self.attributes)
-        _print_group(printer, "ins", self.inputs)
-        _print_group(printer, "outs", self.outputs)
-        printer.print_string(" ")
-        printer.print_region(self.region)
-        if self.results_:
-            printer.print_string(" -> ")
-            printer.print_list([r.type for r in self.results_], printer.print_attribute)
+        _print_ordering_op(self, printer)
 
 
 @irdl_op_definition
