@@ -10,7 +10,9 @@ Linalg/Tensor/Arith dialect tests, ...) it records:
 The figure the project tracks (issue "read what IREE and MLIR write") is reread / iree: the
 share of the splits iree-opt accepts that we round-trip so that iree-opt reads our output.
 
-    python bench/parse_coverage.py FILE.mlir... [--reasons N] [--json OUT]
+    python bench/parse_coverage.py FILE.mlir|DIR... [--reasons N] [--json OUT]
+
+A directory argument stands for every `*.mlir` file in it (sorted).
 
 The test files are not fetched here (no network at test time); keep copies in the gitignored
 `bench/out/upstream/` (see bench/RESULTS.md for which files and commits were measured).
@@ -127,14 +129,18 @@ def print_report(results: list[SplitResult], reasons: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("files", nargs="+", type=Path, help="test files, or directories of *.mlir files")
     parser.add_argument("--reasons", type=int, default=25, help="how many failure causes to list")
     parser.add_argument("--json", type=Path, help="write every split's result here")
     args = parser.parse_args(argv)
     if shutil.which(IREE_OPT) is None:
         print("iree-opt is not on PATH (pip install iree-base-compiler)", file=sys.stderr)
         return 2
-    results = [r for path in args.files for r in measure_file(path)]
+    files = [f for path in args.files for f in (sorted(path.glob("*.mlir")) if path.is_dir() else [path])]
+    if not files:
+        print("no .mlir files given", file=sys.stderr)
+        return 2
+    results = [r for path in files for r in measure_file(path)]
     print_report(results, args.reasons)
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in results], indent=1))

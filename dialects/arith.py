@@ -6,6 +6,8 @@ the upstream ops it lacks added, in MLIR's syntax.
   tensor<4xf32>`): xDSL accepts scalars only. They are plain subclasses of xDSL's classes (same
   name and syntax, `isinstance` still holds) whose verifier checks the element kinds, widths
   and that both sides have the same shape.
+- `arith.cmpi` / `arith.cmpf` on tensors and vectors give i1 of the operands' shape (xDSL's
+  result is always a scalar i1).
 - Added: `arith.remf` (the remainder of a float division, sign of the dividend, C's fmod) and
   `arith.index_castui` (index casts that zero-extend).
 """
@@ -14,9 +16,9 @@ from __future__ import annotations
 
 from xdsl.dialects import arith as xdsl_arith
 from xdsl.dialects.arith import FloatingPointLikeBinaryOperation
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, ShapedType
-from xdsl.ir import Attribute, Dialect
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, IntegerType, ShapedType, TensorType, VectorType
+from xdsl.ir import Attribute, Dialect, SSAValue
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.parser import Parser
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -113,8 +115,63 @@ class IndexCastUIOp(IRDLOperation):
         _verify_cast(self, ({_INT, _INDEX}, {_INT, _INDEX}, None))
 
 
+
+
+def i1_like(t: Attribute) -> Attribute:
+    """The comparison result for operands of type `t`: i1, or i1 in the same shaped container."""
+    i1 = IntegerType(1)
+    if isinstance(t, TensorType):
+        return TensorType(i1, t.get_shape())
+    if isinstance(t, VectorType):
+        return VectorType(i1, t.get_shape(), t.scalable_dims)
+    return i1
+
+
+def _shaped_compare(base: type[IRDLOperation], operands_constr: object, **extra: object) -> type[IRDLOperation]:
+    """`base` (xDSL's cmpi/cmpf, whose result is always a scalar i1) with MLIR's result type:
+    i1 shaped like the operands (`arith.cmpi slt, %a, %b : tensor<8xi64>` gives
+    tensor<8xi1>). A subclass, so `isinstance(op, xdsl CmpiOp)` still holds."""
+
+    def __init__(self, operand1, operand2, *args):
+        probe = base(operand1, operand2, *args)  # xDSL's own predicate (and fastmath) handling
+        props, attrs = dict(probe.properties), dict(probe.attributes)
+        probe.drop_all_references()
+        lhs, rhs = SSAValue.get(operand1), SSAValue.get(operand2)
+        IRDLOperation.__init__(
+            self, operands=[lhs, rhs], result_types=[i1_like(lhs.type)], properties=props, attributes=attrs
+        )
+
+    def verify_(self) -> None:
+        expected = i1_like(self.lhs.type)
+        if self.result.type != expected:
+            raise VerifyException(f"'{self.name}' op result type must be {expected}, got {self.result.type}")
+
+    body = {
+        "name": base.name,
+        "predicate": prop_def(IntegerAttr),
+        "lhs": operand_def(operands_constr),
+        "rhs": operand_def(operands_constr),
+        "result": result_def(),
+        "traits": traits_def(Pure()),
+        **extra,
+        "__init__": __init__,
+        "verify_": verify_,
+        "__module__": __name__,
+        "__doc__": base.__doc__,
+    }
+    return irdl_op_definition(type(base.__name__, (base,), body))
+
+
+CmpiOp = _shaped_compare(xdsl_arith.CmpiOp, xdsl_arith.signlessIntegerLike)
+CmpfOp = _shaped_compare(
+    xdsl_arith.CmpfOp, xdsl_arith.floatingPointLike,
+    fastmath=prop_def(xdsl_arith.FastMathFlagsAttr, default_value=xdsl_arith.FastMathFlagsAttr("none")),
+)
+
+_COMPARES = {xdsl_arith.CmpiOp: CmpiOp, xdsl_arith.CmpfOp: CmpfOp}
+
 Arith = Dialect(
     "arith",
-    [CASTS.get(op, op) for op in xdsl_arith.Arith.operations] + [RemFOp, IndexCastUIOp],
+    [CASTS.get(op, _COMPARES.get(op, op)) for op in xdsl_arith.Arith.operations] + [RemFOp, IndexCastUIOp],
     list(xdsl_arith.Arith.attributes),
 )

@@ -1,4 +1,5 @@
-"""`linalg.matmul` and `linalg.batch_matmul` with MLIR's `indexing_maps = [...]` syntax.
+"""`linalg.matmul`, `linalg.batch_matmul`, `linalg.batch_reduce_matmul` and `linalg.contract`
+with MLIR's `indexing_maps = [...]` syntax.
 
 xDSL 0.74 lacks `linalg.batch_matmul`, and its `linalg.matmul` crashes on explicit
 `indexing_maps` (MLIR's way of spelling transposed operands). The decorated xDSL `MatmulOp`
@@ -27,13 +28,14 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     IntegerType,
+    ShapedType,
     TensorType,
 )
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, BlockArgument, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import irdl_op_definition, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -57,6 +59,14 @@ BATCH_MATMUL_MAPS = _maps_attr(
         AffineMap.from_callable(lambda b, m, n, k: (b, m, k)),
         AffineMap.from_callable(lambda b, m, n, k: (b, k, n)),
         AffineMap.from_callable(lambda b, m, n, k: (b, m, n)),
+    )
+)
+
+BATCH_REDUCE_MATMUL_MAPS = _maps_attr(
+    (
+        AffineMap.from_callable(lambda b, m, n, k: (b, m, k)),
+        AffineMap.from_callable(lambda b, m, n, k: (b, k, n)),
+        AffineMap.from_callable(lambda b, m, n, k: (m, n)),
     )
 )
 
@@ -154,7 +164,35 @@ class ContractionOp(NamedOperation, ABC):
                 f"'{self.name}' indexing maps must have {expected_loops} dims, "
                 f"got {self.get_num_loops()}"
             )
+        self.verify_extents()
         super().verify_()
+
+    def verify_extents(self) -> None:
+        """Every loop indexed by two operand dimensions sees the same static size (MLIR's
+        "inferred input/output operand ... shape's dimension" rule)."""
+        maps = [m.data for m in self.indexing_maps.data]
+        operands = (*self.inputs, *self.outputs)
+        if len(maps) != len(operands):
+            raise VerifyException(
+                f"'{self.name}' op expected {len(operands)} indexing maps, got {len(maps)}"
+            )
+        seen: dict[int, tuple[int, int, int]] = {}
+        for index, (value, amap) in enumerate(zip(operands, maps)):
+            shape = value.type.get_shape() if isinstance(value.type, ShapedType) else ()
+            if len(shape) != len(amap.results):
+                raise VerifyException(
+                    f"'{self.name}' op expected operand #{index} of rank {len(amap.results)} "
+                    f"(its indexing map), got {value.type}"
+                )
+            for dim, (size, expr) in enumerate(zip(shape, amap.results)):
+                if not isinstance(expr, AffineDimExpr) or size < 0:
+                    continue
+                first = seen.setdefault(expr.position, (size, index, dim))
+                if first[0] != size:
+                    raise VerifyException(
+                        f"'{self.name}' op inferred input/output operand #{index} has shape's dimension "
+                        f"#{dim} to be {first[0]}, but found {size}"
+                    )
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -194,3 +232,78 @@ class BatchMatmulOp(ContractionOp):
     name = "linalg.batch_matmul"
     DEFAULT_MAPS: ClassVar[ArrayAttr[AffineMapAttr]] = BATCH_MATMUL_MAPS
     indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=BATCH_MATMUL_MAPS)
+
+
+@irdl_op_definition
+class BatchReduceMatmulOp(ContractionOp):
+    """`linalg.batch_reduce_matmul`: C[m, n] += sum over b, k of A[b, m, k] * B[b, k, n]."""
+
+    name = "linalg.batch_reduce_matmul"
+    DEFAULT_MAPS: ClassVar[ArrayAttr[AffineMapAttr]] = BATCH_REDUCE_MATMUL_MAPS
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=BATCH_REDUCE_MATMUL_MAPS)
+
+
+@irdl_op_definition
+class ContractOp(ContractionOp):
+    """`linalg.contract`: C[out map] += A[lhs map] * B[rhs map] over any number of loops; the
+    three maps are required (MLIR prints them always); every loop must index some operand (a
+    loop no operand uses has no extent)."""
+
+    name = "linalg.contract"
+    DEFAULT_MAPS: ClassVar[ArrayAttr[AffineMapAttr]] = ArrayAttr(())
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        if not parser.parse_optional_keyword("indexing_maps"):
+            parser.raise_error("'linalg.contract' expects 'indexing_maps = [...]'")
+        parser.parse_punctuation("=")
+        pos = parser.pos
+        maps = parser.parse_attribute()
+        if not isinstance(maps, ArrayAttr) or not all(isinstance(m, AffineMapAttr) for m in maps.data):
+            parser.raise_error("expected a list of affine maps", pos, parser.pos)
+        op = cast(ContractOp, super(ContractionOp, cls).parse(parser))
+        op.properties["indexing_maps"] = maps
+        return op
+
+    def verify_(self) -> None:
+        if len(self.inputs) != 2 or len(self.outputs) != 1:
+            raise VerifyException(f"'{self.name}' expects 2 inputs and 1 output")
+        maps = [m.data for m in self.indexing_maps.data]
+        if len(maps) != 3 or len({m.num_dims for m in maps}) != 1:
+            raise VerifyException(f"'{self.name}' op expects 3 indexing maps over the same loops")
+        used = maps[0].used_dims() | maps[1].used_dims() | maps[2].used_dims()
+        for d in range(maps[0].num_dims):
+            if d not in used:
+                raise VerifyException(f"'{self.name}' op iteration dimension d{d} is not used by any operand")
+        self.verify_extents()
+        NamedOperation.verify_(self)
+
+
+def _named(class_name: str, op_name: str, maps: ArrayAttr[AffineMapAttr], doc: str) -> type[ContractionOp]:
+    cls = type(class_name, (ContractionOp,), {
+        "name": op_name,
+        "DEFAULT_MAPS": maps,
+        "indexing_maps": prop_def(ArrayAttr[AffineMapAttr], default_value=maps),
+        "__doc__": doc,
+        "__module__": __name__,
+        "__annotations__": {"DEFAULT_MAPS": "ClassVar[ArrayAttr[AffineMapAttr]]"},
+    })
+    return irdl_op_definition(cls)
+
+
+# Matrix-vector and dot products: the same `out += lhs * rhs` body over their default maps.
+MatvecOp = _named("MatvecOp", "linalg.matvec", _maps_attr((
+    AffineMap.from_callable(lambda m, k: (m, k)), AffineMap.from_callable(lambda m, k: (k,)),
+    AffineMap.from_callable(lambda m, k: (m,)))), "`linalg.matvec`: y[m] += A[m, k] * x[k].")
+VecmatOp = _named("VecmatOp", "linalg.vecmat", _maps_attr((
+    AffineMap.from_callable(lambda n, k: (k,)), AffineMap.from_callable(lambda n, k: (k, n)),
+    AffineMap.from_callable(lambda n, k: (n,)))), "`linalg.vecmat`: y[n] += x[k] * A[k, n].")
+DotOp = _named("DotOp", "linalg.dot", _maps_attr((
+    AffineMap.from_callable(lambda k: (k,)), AffineMap.from_callable(lambda k: (k,)),
+    AffineMap(1, 0, ()))), "`linalg.dot`: s += x[k] * y[k].")
+BatchMatvecOp = _named("BatchMatvecOp", "linalg.batch_matvec", _maps_attr((
+    AffineMap.from_callable(lambda b, m, k: (b, m, k)), AffineMap.from_callable(lambda b, m, k: (b, k)),
+    AffineMap.from_callable(lambda b, m, k: (b, m)))), "`linalg.batch_matvec`: y[b, m] += A[b, m, k] * x[b, k].")
+
+VECTOR_CONTRACTION_OPS = (MatvecOp, VecmatOp, DotOp, BatchMatvecOp)

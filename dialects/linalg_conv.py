@@ -60,8 +60,6 @@ from xdsl.utils.exceptions import VerifyException
 from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
 from fusionopt.dialects.linalg_contraction import _cast_to
 
-SPATIAL_RANK = 2
-
 
 @dataclass(frozen=True)
 class WindowSpec:
@@ -69,8 +67,8 @@ class WindowSpec:
 
     `domain`: loop names in MLIR's OpDSL order; `input`/`filter`/`output`: per operand
     dimension a loop name, or `("oh", "kh")` for `oh * stride + kh * dilation` (spatial
-    dimension i uses strides[i] and dilations[i]); `kind`: "conv" (O += I * K), "max"
-    (O = max(O, I)) or "sum" (O += I); `einsum`: the interpreter's contraction of the input
+    dimension i uses strides[i] and dilations[i]); `kind`: "conv" (O += I * K), "max" or "min"
+    (O = max(O, I), O = min(O, I)) or "sum" (O += I); `einsum`: the interpreter's contraction of the input
     windows (input dims, then kh, kw appended) with the filter (conv only).
     """
 
@@ -88,6 +86,10 @@ class WindowSpec:
     @property
     def windows(self) -> tuple[tuple[str, str], ...]:
         return tuple(d for d in self.input if isinstance(d, tuple))
+
+    @property
+    def spatial_rank(self) -> int:
+        return len(self.windows)
 
     def maps(self, strides: Sequence[int], dilations: Sequence[int]) -> tuple[AffineMap, ...]:
         dims = {name: AffineDimExpr(i) for i, name in enumerate(self.domain)}
@@ -108,17 +110,19 @@ class WindowSpec:
         )
 
 
-def _index_attr(values: Sequence[int] | DenseIntOrFPElementsAttr, what: str) -> DenseIntOrFPElementsAttr:
+def _index_attr(
+    values: Sequence[int] | DenseIntOrFPElementsAttr, what: str, rank: int
+) -> DenseIntOrFPElementsAttr:
     if isinstance(values, DenseIntOrFPElementsAttr):
         return values
     values = [int(v) for v in values]
-    if len(values) != SPATIAL_RANK:
-        raise ValueError(f"expected {SPATIAL_RANK} {what}, got {values}")
-    return numpy_to_dense(np.asarray(values, dtype=np.int64), VectorType(i64, [SPATIAL_RANK]))
+    if len(values) != rank:
+        raise ValueError(f"expected {rank} {what}, got {values}")
+    return numpy_to_dense(np.asarray(values, dtype=np.int64), VectorType(i64, [rank]))
 
 
-def _ones() -> DenseIntOrFPElementsAttr:
-    return _index_attr([1] * SPATIAL_RANK, "values")
+def _ones(rank: int) -> DenseIntOrFPElementsAttr:
+    return _index_attr([1] * rank, "values", rank)
 
 
 class WindowOp(NamedOperation, ABC):
@@ -134,20 +138,21 @@ class WindowOp(NamedOperation, ABC):
         self,
         inputs: Sequence[SSAValue],
         outputs: Sequence[SSAValue],
-        strides: Sequence[int] | DenseIntOrFPElementsAttr = (1, 1),
-        dilations: Sequence[int] | DenseIntOrFPElementsAttr = (1, 1),
+        strides: Sequence[int] | DenseIntOrFPElementsAttr | None = None,
+        dilations: Sequence[int] | DenseIntOrFPElementsAttr | None = None,
         res: Sequence[Attribute] | None = None,
         attributes: dict[str, Attribute] | None = None,
     ):
         if res is None:
             res = tuple(o.type for o in outputs if isinstance(o.type, TensorType))
+        rank = self.SPEC.spatial_rank
         super().__init__(
             ins=inputs,
             outs=outputs,
             result_types=res,
             properties={
-                "dilations": _index_attr(dilations, "dilations"),
-                "strides": _index_attr(strides, "strides"),
+                "dilations": _index_attr(dilations or [1] * rank, "dilations", rank),
+                "strides": _index_attr(strides or [1] * rank, "strides", rank),
             },
             attributes=attributes,
             hidden_region=self.get_hidden_region(inputs, outputs),
@@ -155,14 +160,14 @@ class WindowOp(NamedOperation, ABC):
 
     # --- attributes -------------------------------------------------------------------
 
-    @staticmethod
-    def _values(attr: DenseIntOrFPElementsAttr, what: str) -> tuple[int, ...]:
+    def _values(self, attr: DenseIntOrFPElementsAttr, what: str) -> tuple[int, ...]:
         if not isinstance(attr.get_element_type(), IntegerType):
             raise VerifyException(f"{what} must be a vector of i64, got {attr.type}")
         values = tuple(int(v) for v in np.asarray(dense_to_numpy(attr)).reshape(-1))
-        if len(values) != SPATIAL_RANK:
+        rank = self.SPEC.spatial_rank
+        if len(values) != rank:
             raise VerifyException(
-                f"{what} must have {SPATIAL_RANK} elements (one per spatial dimension), got {len(values)}"
+                f"{what} must have {rank} elements (one per spatial dimension), got {len(values)}"
             )
         return values
 
@@ -185,7 +190,7 @@ class WindowOp(NamedOperation, ABC):
         )
 
     def window_sizes(self) -> tuple[int, ...]:
-        """Kernel extent per spatial dimension (kh, kw), read off the filter."""
+        """Kernel extent per spatial dimension (e.g. kh, kw), read off the filter."""
         filter_shape = cast(ShapedType, self.inputs[1].type).get_shape()
         return tuple(filter_shape[self.SPEC.filter.index(k)] for _, k in self.SPEC.windows)
 
@@ -215,8 +220,11 @@ class WindowOp(NamedOperation, ABC):
                 add = arith.AddfOp if is_float else arith.AddiOp
                 product = mul(_cast_to(args[0], acc), _cast_to(args[1], acc))
                 YieldOp(add(args[2], product))
-            elif kind == "max":
-                op = arith.MaximumfOp if is_float else arith.MaxSIOp
+            elif kind in ("max", "min"):
+                if kind == "max":
+                    op = arith.MaximumfOp if is_float else arith.MaxSIOp
+                else:
+                    op = arith.MinimumfOp if is_float else arith.MinSIOp
                 YieldOp(op(args[2], _cast_to(args[0], acc)))
             else:
                 add = arith.AddfOp if is_float else arith.AddiOp
@@ -288,7 +296,7 @@ class WindowOp(NamedOperation, ABC):
         for key in ("strides", "dilations"):
             if key in op.attributes:  # an attribute dict that xDSL did not route to properties
                 op.properties[key] = op.attributes.pop(key)
-            op.properties.setdefault(key, _ones())
+            op.properties.setdefault(key, _ones(cls.SPEC.spatial_rank))
         return op
 
     def print(self, printer: Printer):

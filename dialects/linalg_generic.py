@@ -19,6 +19,7 @@ from xdsl.dialects.arith import FastMathFlagsAttr
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
+    DictionaryAttr,
     ShapedType,
     StringAttr,
     TensorType,
@@ -82,6 +83,17 @@ def _iterator_type(parser: Parser, attr: Attribute) -> IteratorTypeAttr:
     parser.raise_error(f"unknown iterator type {attr}")
 
 
+
+def _parse_trait(parser: Parser) -> dict[str, Attribute]:
+    """The generic's attribute dictionary, written inline or as an alias (`linalg.generic
+    #trait ins(...)`, with `#trait = {indexing_maps = ..., iterator_types = ...}` above)."""
+    if parser._current_token.text.startswith("#"):
+        attr = parser.parse_attribute()
+        if not isinstance(attr, DictionaryAttr):
+            parser.raise_error(f"expected a dictionary attribute for linalg.generic, got {attr}")
+        return dict(attr.data)
+    return parser.parse_optional_attr_dict()
+
 @irdl_op_definition
 class GenericOp(xlinalg.GenericOp):
     """xDSL's `linalg.generic`, parsing MLIR's multi-result custom form too."""
@@ -100,7 +112,7 @@ class GenericOp(xlinalg.GenericOp):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
-        attrs = parser.parse_optional_attr_dict()
+        attrs = _parse_trait(parser)
         maps = attrs.pop("indexing_maps", None)
         iterators = attrs.pop("iterator_types", None)
         if not isinstance(maps, ArrayAttr) or not isinstance(iterators, ArrayAttr):

@@ -99,6 +99,15 @@ def is_internal_exception(exc: BaseException | None) -> bool:
     return exc is not None and type(exc).__name__ not in USER_ERROR_TYPES
 
 
+class DialectLoadError(RuntimeError):
+    """A dialect module failed to import: a bug in fusionopt, reported with its real cause
+    rather than as whatever error the half-parsed op would produce."""
+
+    def __init__(self, what: str, module: str, cause: BaseException):
+        first = str(cause).strip().split("\n")[0]
+        super().__init__(f"internal error: '{what}' failed to load ({module}: {type(cause).__name__}: {first})")
+
+
 def note_wrapped_exception(exc: BaseException | None) -> str | None:
     """Record that `exc` is being turned into a user error; returns its type name when it is
     an internal exception (IndexError, KeyError, ...), else None (and records nothing)."""

@@ -293,7 +293,7 @@ _OP_NAME = re.compile(r'(?:[%#][^=]*=\s*)?(?:"([^"]+)"|([A-Za-z_][\w$.]*))')
 
 def _describe(exc: Exception) -> str:
     text = str(exc).strip().split("\n")[0] or type(exc).__name__
-    if type(exc).__name__ in ("VerifyException", "DiagnosticException"):
+    if type(exc).__name__ in ("VerifyException", "DiagnosticException", "DialectLoadError"):
         return text
     return f"invalid operation ({type(exc).__name__}: {text})"
 
@@ -326,6 +326,8 @@ def _out_of_range_literal(exc: Exception, text: str, start: int, end: int):
     """(MLIR's message, span) for the literal that made xDSL fail packing a constant; None when
     `exc` is not such a failure or no literal is found in the op's text so far."""
     reason = str(exc)
+    if not isinstance(exc, OverflowError | struct.error | ValueError) and type(exc).__name__ != "VerifyException":
+        return None  # any other failure (e.g. a dialect that failed to load) is not a literal's
     if isinstance(exc, ValueError) or type(exc).__name__ == "VerifyException":
         if not ("out of range" in reason and "Integer value" in reason):
             return None

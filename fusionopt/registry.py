@@ -17,10 +17,15 @@ from xdsl.dialects import get_all_dialects as xdsl_dialects
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
+from fusionopt.diagnostics import DialectLoadError
 
-def _lazy(module: str, attr: str) -> Callable[[], object]:
+
+def _lazy(module: str, attr: str, name: str = "") -> Callable[[], object]:
     def load():
-        return getattr(importlib.import_module(module), attr)
+        try:
+            return getattr(importlib.import_module(module), attr)
+        except Exception as err:  # noqa: BLE001 - an import failure must show its own cause
+            raise DialectLoadError(name or attr, module, err) from err
 
     return load
 
@@ -30,7 +35,7 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "graph": ("fusionopt.dialects.graph", "Graph"),
     "flow": ("fusionopt.dialects.flow", "Flow"),
     "linalg": ("fusionopt.dialects.linalg", "Linalg"),
-    "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext_scatter", "IreeLinalgExt"),  # + attention
+    "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext_sort", "IreeLinalgExt"),  # + attention, scatter
     "util": ("fusionopt.dialects.util", "Util"),
     "tensor": ("fusionopt.dialects.tensor", "Tensor"),
     "arith": ("fusionopt.dialects.arith", "Arith"),
@@ -184,7 +189,7 @@ def _load_graph_dialect() -> Dialect:
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     dialects = dict(xdsl_dialects())
     for name, (module, attr) in _DIALECT_MODULES.items():
-        dialects[name] = _lazy(module, attr)  # type: ignore[assignment]
+        dialects[name] = _lazy(module, attr, name)  # type: ignore[assignment]
     dialects["graph"] = _load_graph_dialect
     return dialects
 

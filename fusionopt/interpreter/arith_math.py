@@ -221,8 +221,9 @@ def _index_castui(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     return (as_type(source, op.results[0].type),)
 
 
-# Our shape-aware cast subclasses run as xDSL's casts; remf is C's fmod (sign of the dividend).
+# Our shape-aware cast and compare subclasses run as xDSL's casts and compares; remf is C's fmod (sign of the dividend).
 _TABLE |= {ours: _TABLE[xdsl_op] for xdsl_op, ours in fusion_arith.CASTS.items()}
+_TABLE |= {fusion_arith.CmpiOp: _TABLE[arith.CmpiOp], fusion_arith.CmpfOp: _TABLE[arith.CmpfOp]}
 _TABLE[fusion_arith.RemFOp] = elementwise(np.fmod)
 _TABLE[fusion_arith.IndexCastUIOp] = _index_castui
 

@@ -22,6 +22,7 @@ from xdsl.ir.affine import AffineMap
 from fusionopt.interpreter.common import as_type, functions_from_table
 from fusionopt.interpreter.linalg_conv import run_window_op
 from fusionopt.interpreter.linalg_generic import index_stack, run_structured
+from fusionopt.interpreter.linalg_pack import run_pack, run_unpack
 
 
 def _split(op: Operation, args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -97,15 +98,9 @@ _DIRECT = {
     "linalg.reduce": _reduce,
     "linalg.map": _map,
     "linalg.index": _index,
+    "linalg.pack": run_pack,
+    "linalg.unpack": run_unpack,
 }
-_WINDOW_OP_NAMES = (  # fusionopt.dialects.linalg_conv: convolutions and pooling
-    "linalg.conv_2d_nchw_fchw", "linalg.conv_2d_nhwc_hwcf", "linalg.conv_2d_nhwc_fhwc",
-    "linalg.conv_2d_ngchw_fgchw", "linalg.conv_2d_ngchw_gfchw",
-    "linalg.depthwise_conv_2d_nchw_chw", "linalg.depthwise_conv_2d_nhwc_hwc",
-    "linalg.pooling_nchw_max", "linalg.pooling_nchw_sum", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_sum",
-)
-
-
 def _linalg_op_classes() -> list[type[Operation]]:
     classes = list(XdslLinalg.operations)
     try:  # fusionopt's linalg extends xDSL's (batch_matmul, map, ...)
@@ -121,7 +116,7 @@ def _table() -> dict[type[Operation], Any]:
     for cls in _linalg_op_classes():
         if cls.name in _DIRECT:
             table[cls] = _DIRECT[cls.name]
-        elif cls.name in _WINDOW_OP_NAMES and hasattr(cls, "SPEC"):
+        elif hasattr(cls, "SPEC") and hasattr(cls, "window_sizes"):  # linalg_conv's WindowOp
             table[cls] = run_window_op
         elif issubclass(cls, LinalgStructuredOperation):
             table[cls] = _structured

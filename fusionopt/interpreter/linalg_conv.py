@@ -32,6 +32,14 @@ def windows(x: np.ndarray, axes: tuple[int, ...], kernel: tuple[int, ...], strid
     return view[tuple(index)]
 
 
+def _lowest(dtype: np.dtype) -> Any:
+    return -np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).min
+
+
+def _highest(dtype: np.dtype) -> Any:
+    return np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).max
+
+
 def run_window_op(interpreter: Interpreter, op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     spec = op.SPEC
     x, w, init = (np.asarray(a) for a in args)
@@ -45,11 +53,15 @@ def run_window_op(interpreter: Interpreter, op: Operation, args: tuple[Any, ...]
         value = np.einsum(spec.einsum, win, w.astype(out_dtype, copy=False), optimize=True)
         result = init + value.astype(out_dtype, copy=False)
     else:
-        # the window axes are the last two; the rest are in the input's order, which for every
+        # the window axes are the last ones; the rest are in the input's order, which for every
         # pooling op is the output's order
+        window_axes = tuple(range(-len(kernel), 0))
         if spec.kind == "max":
-            reduced = win.max(axis=(-2, -1)) if win.size else np.full(init.shape, -np.inf, out_dtype)
+            reduced = win.max(axis=window_axes) if win.size else np.full(init.shape, _lowest(out_dtype), out_dtype)
             result = np.maximum(init, reduced)
+        elif spec.kind == "min":
+            reduced = win.min(axis=window_axes) if win.size else np.full(init.shape, _highest(out_dtype), out_dtype)
+            result = np.minimum(init, reduced)
         else:
-            result = init + win.sum(axis=(-2, -1), dtype=out_dtype)
+            result = init + win.sum(axis=window_axes, dtype=out_dtype)
     return (np.asarray(result, dtype=out_dtype),)

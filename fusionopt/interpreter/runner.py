@@ -38,12 +38,13 @@ def _function_implementations() -> list[Any]:
     from fusionopt.interpreter.linalg import LinalgFunctions
     from fusionopt.interpreter.tensor import TensorFunctions
     from fusionopt.interpreter.iree_linalg_ext_scatter import IreeLinalgExtScatterFunctions
+    from fusionopt.interpreter.iree_linalg_ext_sort import IreeLinalgExtSortFunctions
     from fusionopt.interpreter.iree_tensor import IreeTensorFunctions
     from fusionopt.interpreter.util import UtilFunctions
 
     return [ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions,
             AssertFunctions, IreeLinalgExtFunctions, UtilFunctions, IreeTensorFunctions,
-            IreeLinalgExtScatterFunctions]
+            IreeLinalgExtScatterFunctions, IreeLinalgExtSortFunctions]
 
 
 class _OpTracker(Interpreter.Listener):

@@ -174,3 +174,19 @@ def test_fpowi_and_ipowi() -> None:
     }"""
     p, q = run(text, np.float32(2.0), np.int32(3), np.int32(-3))
     assert float(p) == 8.0 and int(q) == -27
+
+
+def test_cmpi_and_cmpf_on_tensors_give_shaped_i1() -> None:
+    text = """func.func @main(%a: tensor<2x3xi64>, %b: tensor<2x3xi64>, %x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<2x3xi1>, tensor<2x3xi1>) {
+  %0 = arith.cmpi slt, %a, %b : tensor<2x3xi64>
+  %1 = arith.cmpf ult, %x, %y : tensor<2x3xf32>
+  return %0, %1 : tensor<2x3xi1>, tensor<2x3xi1>
+}"""
+    a = np.array([[np.iinfo(np.int64).min, 0, 5], [7, -1, np.iinfo(np.int64).max]], np.int64)
+    b = np.array([[0, 0, 6], [-7, 1, 0]], np.int64)
+    x = np.array([[np.nan, 1.0, -np.inf], [2.0, 3.0, np.inf]], np.float32)
+    y = np.array([[0.0, 1.0, 0.0], [np.nan, 2.0, np.inf]], np.float32)
+    lt, ult = (np.asarray(r) for r in run_module(text, [a, b, x, y]))
+    np.testing.assert_array_equal(lt, a < b)
+    # ult: unordered (a NaN operand) or less than
+    np.testing.assert_array_equal(ult, np.isnan(x) | np.isnan(y) | (x < y))

@@ -37,3 +37,11 @@ func.func @index_both_sides(%i: index) {
   %0 = arith.index_castui %i : index to index
   return
 }
+
+// -----
+
+func.func @compare_result_shape(%a: tensor<4xi32>) {
+  // expected-error@+1 {{'arith.cmpi' op result type must be tensor<4xi1>, got i1}}
+  %0 = "arith.cmpi"(%a, %a) <{predicate = 2 : i64}> : (tensor<4xi32>, tensor<4xi32>) -> i1
+  return
+}

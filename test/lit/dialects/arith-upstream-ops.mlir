@@ -34,3 +34,18 @@ func.func @new_ops(%x: f32, %t: tensor<4xf32>, %i: index, %ti: tensor<4xi32>) {
   %3 = arith.index_castui %ti : tensor<4xi32> to tensor<4xindex>
   return
 }
+
+// -----
+
+// arith.cmpi / arith.cmpf on tensors and vectors: the result is i1 of the operands' shape.
+// CHECK-LABEL: func.func @shaped_compares
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<8x8xi64>
+// CHECK: arith.cmpf ult, %{{.*}}, %{{.*}} : vector<[8]xf64>
+// CHECK: arith.cmpi ult, %{{.*}}, %{{.*}} : vector<i64>
+// CHECK: return %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x8xi1>, vector<[8]xi1>, vector<i1>
+func.func @shaped_compares(%a: tensor<8x8xi64>, %f: vector<[8]xf64>, %z: vector<i64>) -> (tensor<8x8xi1>, vector<[8]xi1>, vector<i1>) {
+  %0 = arith.cmpi slt, %a, %a : tensor<8x8xi64>
+  %1 = arith.cmpf ult, %f, %f : vector<[8]xf64>
+  %2 = arith.cmpi ult, %z, %z : vector<i64>
+  return %0, %1, %2 : tensor<8x8xi1>, vector<[8]xi1>, vector<i1>
+}

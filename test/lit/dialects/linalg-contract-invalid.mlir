@@ -1,0 +1,42 @@
+// Verifiers of linalg.batch_reduce_matmul and linalg.contract.
+// RUN: fusion-opt %s --split-input-file --verify-diagnostics
+
+func.func @brgemm_k_mismatch(%a: tensor<8x16x32xf32>, %b: tensor<8x31x4xf32>, %c: tensor<16x4xf32>) {
+  // expected-error@+1 {{inferred input/output operand #1 has shape's dimension #1 to be 32}}
+  %0 = linalg.batch_reduce_matmul ins(%a, %b : tensor<8x16x32xf32>, tensor<8x31x4xf32>) outs(%c : tensor<16x4xf32>) -> tensor<16x4xf32>
+  func.return
+}
+
+// -----
+
+func.func @contract_rank(%a: tensor<3x5xf32>, %b: tensor<5x7xf32>, %c: tensor<3x7xf32>) {
+  // expected-error@+1 {{expected operand #0 of rank 3 (its indexing map)}}
+  %0 = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %b : tensor<3x5xf32>, tensor<5x7xf32>) outs(%c : tensor<3x7xf32>) -> tensor<3x7xf32>
+  func.return
+}
+
+// -----
+
+func.func @contract_unused_loop(%a: tensor<3x5xf32>, %b: tensor<5x7xf32>, %c: tensor<3x7xf32>) {
+  // expected-error@+1 {{iteration dimension d3 is not used by any operand}}
+  %0 = linalg.contract indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d2, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>]
+      ins(%a, %b : tensor<3x5xf32>, tensor<5x7xf32>) outs(%c : tensor<3x7xf32>) -> tensor<3x7xf32>
+  func.return
+}
+
+// -----
+
+func.func @contract_without_maps(%a: tensor<3x5xf32>, %b: tensor<5x7xf32>, %c: tensor<3x7xf32>) {
+  // expected-error@+1 {{'linalg.contract' expects 'indexing_maps = [...]'}}
+  %0 = linalg.contract ins(%a, %b : tensor<3x5xf32>, tensor<5x7xf32>) outs(%c : tensor<3x7xf32>) -> tensor<3x7xf32>
+  func.return
+}
+
+// -----
+
+func.func @matvec_k_mismatch(%a: tensor<4x8xf32>, %x: tensor<7xf32>, %y: tensor<4xf32>) {
+  // expected-error@+1 {{inferred input/output operand #1 has shape's dimension #0 to be 8, but found 7}}
+  %0 = linalg.matvec ins(%a, %x : tensor<4x8xf32>, tensor<7xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
+  func.return
+}
