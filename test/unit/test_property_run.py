@@ -20,6 +20,7 @@ from fusionopt import registry
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
+from support.graph_blocks import STRIDED_BLOCKS  # noqa: E402
 
 COUNT = 80
 SEED = 3
@@ -54,6 +55,10 @@ FORM_FLOORS = {
     "linalg-depthwise-conv-drop-batch": 0.17,
     "linalg-transpose-nt-operands": 0.12,
 }
+# Strided k x k convs (`graph_blocks.STRIDED_BLOCKS`), drawn on their own so FORM_FLOORS keep
+# the shares they were set from (~8 s).
+STRIDED_COUNT, STRIDED_OPS = 12, 3
+STRIDED_FLOORS = {"linalg-strided-conv-to-im2col": 0.4}
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +69,11 @@ def report():
 @pytest.fixture(scope="module")
 def form_report():
     return property_run.run_property(FORM_COUNT, SEED, max_ops=FORM_OPS, blocks=property_run.FORM_BLOCKS)
+
+
+@pytest.fixture(scope="module")
+def strided_report():
+    return property_run.run_property(STRIDED_COUNT, SEED, max_ops=STRIDED_OPS, blocks=STRIDED_BLOCKS)
 
 
 def test_every_program_through_every_pipeline_is_valid_and_equal(report):
@@ -77,8 +87,19 @@ def test_form_programs_through_every_pipeline_are_valid_and_equal(form_report):
     assert form_report.bad() == {}, form_report.table(show=3)
 
 
+def test_strided_conv_programs_through_every_pipeline_are_valid_and_equal(strided_report):
+    assert strided_report.count == STRIDED_COUNT
+    assert strided_report.bad() == {}, strided_report.table(show=3)
+
+
+@pytest.mark.parametrize("name", sorted(STRIDED_FLOORS))
+def test_strided_pass_changes_a_stated_share(strided_report, name):
+    assert strided_report.reached[name] == STRIDED_COUNT
+    assert strided_report.change_share(name) >= STRIDED_FLOORS[name], strided_report.table()
+
+
 def test_every_registered_pass_has_a_floor():
-    assert set(FLOORS) | set(FORM_FLOORS) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
+    assert set(FLOORS) | set(FORM_FLOORS) | set(STRIDED_FLOORS) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
 @pytest.mark.parametrize("name", sorted(FORM_FLOORS))
