@@ -96,7 +96,7 @@ _DISPATCH_CREATION_STAGES = (
     # whole (before it, the ONNX path's separate bias broadcasts would be cut off by reshapes).
     "linalg-conv-1x1-to-matmul",
     # Strided k x k convs become a patch gather + the same flat matmul form: IREE 3.13's conv
-    # kernel is 3-5x slower per output on strided windows, its matmul kernel is not (0.12x-0.61x
+    # kernel is 3-5x slower per output on strided windows, its matmul kernel is not (0.11x-0.60x
     # of the conv's time, gather included, on every strided conv of the corpus CNNs).
     "linalg-strided-conv-to-im2col",
     # A fused generic whose value ignores some of its loops (torch-mlir's attention mask: a

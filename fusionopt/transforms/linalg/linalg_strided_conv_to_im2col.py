@@ -5,14 +5,14 @@ IREE 3.13's llvm-cpu conv kernel is slow on strided windows: per output, a strid
 costs 3-5x a stride-1 one (resnet18's strided convs are ~40 % of its time,
 bench/RESULTS.md "Strided convolutions as im2col + matmul"). Gathering the windows first
 (im2col) makes the conv a plain F x (C*KH*KW) . (C*KH*KW) x (OH*OW) matrix multiply, which IREE
-gives its matmul kernel: 0.12x-0.61x of the conv's time on every strided conv of the corpus
+gives its matmul kernel: 0.11x-0.60x of the conv's time on every strided conv of the corpus
 CNNs, gather included; space-to-depth (a stride-1 conv over a rearranged input and a zero-padded
-filter) measured 0.5x-5.8x, and is not exact when a pixel is inf or NaN (the padded zero taps
+filter) measured 0.41x-6.6x, and is not exact when a pixel is inf or NaN (the padded zero taps
 multiply it). Rewrite, batch 1, static shapes:
 
     %p  = linalg.generic {(c, kh, kw, oh, ow): x(0, c, oh*sh + kh*dh, ow*sw + kw*dw)
-                          -> p(c, kh, kw, oh, ow)}             (a pure copy: its own dispatch,
-                                                                 the conv's pad fused into it)
+                          -> p(c, kh, kw, oh, ow)}             (a pure copy, its own dispatch;
+                                                                 a pad before the conv stays a copy)
     %pm = tensor.collapse_shape %p [[0, 1, 2], [3, 4]]       : (C*KH*KW) x (OH*OW), free
     %wm = tensor.collapse_shape %w [[0], [1, 2, 3]]           : F x (C*KH*KW), free
     %r  = linalg.generic {(f, p, c): wm(f, c) * pm(c, p) -> out(f, p)} ins(%wm, %pm) outs(init)
@@ -26,8 +26,8 @@ flat result is carried through the elementwise consumers the same way
 product of the conv is computed once, exactly as before: only the order of the sum over
 (c, kh, kw) may change, as in any conv kernel.
 
-Not rewritten: stride 1 (unless `stride-one`; IREE's stride-1 conv kernel is close to its
-matmul there), 1x1 windows (`linalg-conv-1x1-to-matmul`), batch > 1, grouped/depthwise, NHWC,
+Not rewritten: stride 1 (unless `stride-one`: measured 0.44x-1.2x of the conv, no threshold
+yet), 1x1 windows (`linalg-conv-1x1-to-matmul`), batch > 1, grouped/depthwise, NHWC,
 dynamic shapes.
 """
 
@@ -46,7 +46,6 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common.reshapes import collapse, expand
@@ -54,7 +53,7 @@ from fusionopt.transforms.linalg.conv_1x1_sinking import SinkFlatExpand
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
     CONV_NAME,
     FLAT_GROUPS,
-    erase_dead_init_chain,
+    replace_conv,
     reshaped_init,
 )
 
@@ -133,11 +132,8 @@ class StridedConvToIm2col(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_im2col_candidate(op, self.stride_one):
             return
-        old_init = op.operands[-1].owner
         new_ops, result = im2col_form(op)  # type: ignore[arg-type]
-        rewriter.replace(op, new_ops, [result])
-        erase_dead_init_chain(old_init, rewriter)
-        pass_statistics.count("strided convs as im2col + matmul")
+        replace_conv(op, new_ops, result, rewriter, "strided convs as im2col + matmul")
 
 
 @dataclass(frozen=True)
