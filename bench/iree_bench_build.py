@@ -12,6 +12,8 @@ Variants (all from the same corpus model, weights as function arguments):
   per attention block; opt-in: 1.6-1.9x slower per model on llvm-cpu, timed here for CUDA);
 - `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
   iree-default is the run's noise (A/A), the yardstick for every other ratio.
+- `ours-im2col-off` (not in the default set): `dispatch-creation` without
+  `linalg-strided-conv-to-im2col` (strided k x k convs left as convs), to time what it changes;
 Variants for the layer-norm decision (not in the default set; name them with `--variants`):
 - `ours-no-chains`: `dispatch-creation` with `form-dispatch-regions{reduction-chains=none}`
   (a layer norm's two reductions in two dispatches);
@@ -73,6 +75,8 @@ OURS_PIPELINES = {
     "ours-conv1x1-all": _dispatch_creation(
         linalg_conv_1x1_to_matmul="linalg-conv-1x1-to-matmul{min-channels=1 max-filters=100000 strided=true}"
     ),
+    # strided k x k convs left as convs (the pipeline before linalg-strided-conv-to-im2col)
+    "ours-im2col-off": _dispatch_creation(linalg_strided_conv_to_im2col=""),
     # dispatch-creation with attention raised to iree_linalg_ext.attention (opt-in pass)
     "ours-attention": _dispatch_creation(
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",

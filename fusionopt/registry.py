@@ -71,6 +71,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
     "linalg-depthwise-conv-drop-batch": ("fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch", "LinalgDepthwiseConvDropBatchPass"),
     "linalg-conv-1x1-to-matmul": ("fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul", "LinalgConv1x1ToMatmulPass"),
+    "linalg-strided-conv-to-im2col": ("fusionopt.transforms.linalg.linalg_strided_conv_to_im2col", "LinalgStridedConvToIm2colPass"),
 }
 
 
@@ -104,6 +105,10 @@ _DISPATCH_CREATION_STAGES = (
     # each conv's bias/activation epilogue is then one generic that moves to the flat layout
     # whole (before it, the ONNX path's separate bias broadcasts would be cut off by reshapes).
     "linalg-conv-1x1-to-matmul",
+    # Strided k x k convs become a patch gather + the same flat matmul form: IREE 3.13's conv
+    # kernel is 3-5x slower per output on strided windows, its matmul kernel is not (0.11x-0.60x
+    # of the conv's time, gather included, on every strided conv of the corpus CNNs).
+    "linalg-strided-conv-to-im2col",
     # A fused generic whose value ignores some of its loops (torch-mlir's attention mask: a
     # gather broadcast over query rows) is computed once over the loops it depends on;
     # consumers broadcast it through their indexing maps instead of a recomputing kernel.

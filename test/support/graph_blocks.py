@@ -19,15 +19,17 @@ that make the pass refuse (a second use, a mismatched op, a gap in a tiling):
                        (linalg-merge-sibling-reductions, region formation);
 - `block_attention`:   softmax(Q.K^T * s [+ mask]) . V (linalg-raise-attention);
 - `block_conv_pool`:   conv (+ bias, relu) + pool on NCHW data (the CNN lowering);
-- `block_conv_affine`, `block_sibling_convs`, `block_wide_1x1_conv`, `block_depthwise_conv`:
-                       graph-fold-conv-affine, graph-horizontal-fuse-convs,
-                       linalg-conv-1x1-to-matmul, linalg-depthwise-conv-drop-batch.
+- `block_conv_affine`, `block_sibling_convs`, `block_wide_1x1_conv`, `block_depthwise_conv`,
+  `block_strided_conv`: graph-fold-conv-affine, graph-horizontal-fuse-convs,
+                       linalg-conv-1x1-to-matmul, linalg-depthwise-conv-drop-batch,
+                       linalg-strided-conv-to-im2col.
 `FORM_BLOCKS` (drawn on their own, so the mix above keeps the shares its floors were set from):
 the conv blocks (a per-channel affine after a conv, sibling convs over one input, a 1x1 conv over
 >= 24 channels, a depthwise conv) and `block_projected_attention` (attention with batch dims whose
-K is computed, the case of linalg-transpose-nt-operands). `block_position_embedding` (a gather at
-constant consecutive ids, linalg-fold-constant-gather-indices) is drawn alone (the property test's
-gather run).
+K is computed, the case of linalg-transpose-nt-operands). Drawn alone, each in a run of its own in
+the property test: `block_position_embedding` (a gather at constant consecutive ids,
+linalg-fold-constant-gather-indices) and `STRIDED_BLOCKS` (a strided k x k conv,
+linalg-strided-conv-to-im2col).
 Each returns the block's last value (already in the pool) or None when it does not apply.
 """
 
@@ -394,9 +396,26 @@ def block_position_embedding(b):
     rows_read = b.emit(f"graph.gather {table.name}, {idx.name} axis = 0 : ({table.type}, {idx.type}) -> "
                        f"tensor<{count}x{width}x{element}>", b.fresh((count, width), element), table)
     return _binary(b, "add", rows_read, _activation(b, (count, width), element))
+def block_strided_conv(b):
+    """a strided k x k conv (k in 2..3, stride 2, + bias, relu): linalg-strided-conv-to-im2col."""
+    x = _conv_input(b)
+    if x is None:
+        return None
+    n, c, h, w = x.shape
+    k, pad = b.draw(st.integers(2, 3)), b.draw(st.integers(0, 1))
+    filt = _weight(b, (b.draw(st.integers(1, 4)), c, k, k), b.element)
+    out = b.fresh((n, filt.shape[0], (h + 2 * pad - k) // 2 + 1, (w + 2 * pad - k) // 2 + 1), x.element)
+    if min(out.shape[2:]) < 1:
+        return None
+    y = b.emit(f"graph.conv {x.name}, {filt.name} strides = [2, 2] dilations = [1, 1] "
+               f"pads = [{pad}, {pad}, {pad}, {pad}] group = 1 : ({x.type}, {filt.type}) -> {out.type}",
+               out, x, filt)
+    return _unary(b, "relu", _bias(b, y))
 
 
 BLOCKS = (block_dot_chain, block_shared_input_dots, block_towers, block_sliced_pointwise, block_viewed_dot,
           block_softmax, block_layer_norm, block_attention, block_conv_pool)
 FORM_BLOCKS = (block_depthwise_conv, block_wide_1x1_conv, block_projected_attention, block_sibling_convs,
                block_conv_affine)
+# Drawn on their own too (FORM_BLOCKS' shares were set without them).
+STRIDED_BLOCKS = (block_strided_conv,)

@@ -20,7 +20,7 @@ from fusionopt import registry
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
-from support.graph_blocks import block_position_embedding  # noqa: E402  (property_run puts test/ on the path)
+from support.graph_blocks import STRIDED_BLOCKS, block_position_embedding  # noqa: E402  (property_run puts test/ on the path)
 
 COUNT = 80
 SEED = 3
@@ -60,6 +60,10 @@ FORM_FLOORS = {
 # of `block_position_embedding` (~5 s). Its seed gives 0.83.
 GATHER_COUNT = 12
 GATHER_FLOORS = {"linalg-fold-constant-gather-indices": 0.6}
+# Strided k x k convs (`graph_blocks.STRIDED_BLOCKS`), drawn on their own so FORM_FLOORS keep
+# the shares they were set from (~8 s).
+STRIDED_COUNT, STRIDED_OPS = 12, 3
+STRIDED_FLOORS = {"linalg-strided-conv-to-im2col": 0.4}
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +79,8 @@ def form_report():
 @pytest.fixture(scope="module")
 def gather_report():
     return property_run.run_property(GATHER_COUNT, SEED, max_ops=2, blocks=(block_position_embedding,))
+def strided_report():
+    return property_run.run_property(STRIDED_COUNT, SEED, max_ops=STRIDED_OPS, blocks=STRIDED_BLOCKS)
 
 
 def test_every_program_through_every_pipeline_is_valid_and_equal(report):
@@ -88,8 +94,20 @@ def test_form_programs_through_every_pipeline_are_valid_and_equal(form_report):
     assert form_report.bad() == {}, form_report.table(show=3)
 
 
+def test_strided_conv_programs_through_every_pipeline_are_valid_and_equal(strided_report):
+    assert strided_report.count == STRIDED_COUNT
+    assert strided_report.bad() == {}, strided_report.table(show=3)
+
+
+@pytest.mark.parametrize("name", sorted(STRIDED_FLOORS))
+def test_strided_pass_changes_a_stated_share(strided_report, name):
+    assert strided_report.reached[name] == STRIDED_COUNT
+    assert strided_report.change_share(name) >= STRIDED_FLOORS[name], strided_report.table()
+
+
 def test_every_registered_pass_has_a_floor():
-    assert set(FLOORS) | set(FORM_FLOORS) | set(GATHER_FLOORS) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
+    assert set(FLOORS) | set(FORM_FLOORS) | set(GATHER_FLOORS) | set(STRIDED_FLOORS) == (
+        set(registry.get_all_passes()) - set(property_run.NOT_REACHED))
 
 
 @pytest.mark.parametrize("name", sorted(FORM_FLOORS))

@@ -196,6 +196,16 @@ def erase_dead_init_chain(op: Operation | object, rewriter: PatternRewriter) -> 
         rewriter.erase(current)
 
 
+def replace_conv(op: Operation, new_ops: list[Operation], result: SSAValue, rewriter: PatternRewriter,
+                 statistic: str) -> None:
+    """Replace the conv `op` by `new_ops` computing `result`, drop its now dead init chain and
+    count the rewrite under `statistic`."""
+    old_init = op.operands[-1].owner
+    rewriter.replace(op, new_ops, [result])
+    erase_dead_init_chain(old_init, rewriter)
+    pass_statistics.count(statistic)
+
+
 @dataclass
 class Conv1x1ToMatmul(RewritePattern):
     collapse_spatial: bool
@@ -204,11 +214,8 @@ class Conv1x1ToMatmul(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_1x1_conv(op) or not self.choice.wants(op):  # type: ignore[arg-type]
             return
-        old_init = op.operands[-1].owner
         new_ops, result = matmul_form(op, self.collapse_spatial)  # type: ignore[arg-type]
-        rewriter.replace(op, new_ops, [result])
-        erase_dead_init_chain(old_init, rewriter)
-        pass_statistics.count("1x1 convs as matmul")
+        replace_conv(op, new_ops, result, rewriter, "1x1 convs as matmul")
 
 
 @dataclass(frozen=True)

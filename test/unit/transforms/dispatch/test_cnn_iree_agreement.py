@@ -1,8 +1,8 @@
 """The torch-mlir CNNs (`../shared/models/cnn/*`) through `dispatch-creation` build with IREE and
 compute what IREE's own build of the original file computes (regression for IREE 3.13's
 low-padding `tensor.pad` miscompile in pre-formed regions: such pads stay outside our regions,
-where IREE writes them itself), and every conv, or the matmul a 1x1 conv became, is the root of
-a region of ours."""
+where IREE writes them itself), and every conv, or the matmul a 1x1 or strided conv became, is
+the root of a region of ours."""
 
 from __future__ import annotations
 
@@ -21,8 +21,9 @@ from fusionopt.ir_io import parse_file, print_module
 sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "bench"))
 from iree_bench_inputs import model_inputs  # noqa: E402
 
-# model -> 1x1 convs that become matmuls (resnet_mini's two are strided: they stay convs)
-MATMULS = {"cnn/resnet_mini": 0, "cnn/mobilenet_mini": 26}
+# model -> convs that become matmuls: 1x1 convs (resnet_mini's two are strided: they stay convs)
+# and strided k x k convs as im2col + matmul (resnet_mini's two 3x3, mobilenet_mini's stem)
+MATMULS = {"cnn/resnet_mini": 2, "cnn/mobilenet_mini": 27}
 MODELS = tuple(MATMULS)
 # well-conditioned families (with unit-variance weights "ids-edge" makes mobilenet's f32 output
 # differ from its f64 value by 65% in every build, IREE's default included)
@@ -45,7 +46,8 @@ def test_cnn_dispatch_creation_agrees_with_iree_default(model, tmp_path):
     formed = apply_pipeline(parse_file(str(ours)), "cse")
     source_convs = sum(is_conv(op) for op in parse_file(str(source)).walk())
     convs = [op for op in formed.walk() if is_conv(op)]
-    # the 1x1 convs `linalg-conv-1x1-to-matmul` rewrote: contraction generics
+    # the convs `linalg-conv-1x1-to-matmul` and `linalg-strided-conv-to-im2col` rewrote:
+    # contraction generics
     matmuls = [op for op in formed.walk() if op.name == "linalg.generic" and du.is_contraction(op)]
     assert len(matmuls) == MATMULS[model]
     assert len(convs) + len(matmuls) == source_convs

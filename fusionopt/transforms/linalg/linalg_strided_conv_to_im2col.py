@@ -1,0 +1,153 @@
+"""`linalg-strided-conv-to-im2col`: a strided k x k `linalg.conv_2d_nchw_fchw` becomes a patch
+gather and a matmul-like contraction.
+
+IREE 3.13's llvm-cpu conv kernel is slow on strided windows: per output, a stride-2 3x3 conv
+costs 3-5x a stride-1 one (resnet18's strided convs are ~40 % of its time,
+bench/RESULTS.md "Strided convolutions as im2col + matmul"). Gathering the windows first
+(im2col) makes the conv a plain F x (C*KH*KW) . (C*KH*KW) x (OH*OW) matrix multiply, which IREE
+gives its matmul kernel: 0.11x-0.60x of the conv's time on every strided conv of the corpus
+CNNs, gather included; space-to-depth (a stride-1 conv over a rearranged input and a zero-padded
+filter) measured 0.41x-6.6x, and is not exact when a pixel is inf or NaN (the padded zero taps
+multiply it). Rewrite, batch 1, static shapes:
+
+    %p  = linalg.generic {(c, kh, kw, oh, ow): x(0, c, oh*sh + kh*dh, ow*sw + kw*dw)
+                          -> p(c, kh, kw, oh, ow)}             (a pure copy, its own dispatch;
+                                                                 a pad before the conv stays a copy)
+    %pm = tensor.collapse_shape %p [[0, 1, 2], [3, 4]]       : (C*KH*KW) x (OH*OW), free
+    %wm = tensor.collapse_shape %w [[0], [1, 2, 3]]           : F x (C*KH*KW), free
+    %r  = linalg.generic {(f, p, c): wm(f, c) * pm(c, p) -> out(f, p)} ins(%wm, %pm) outs(init)
+    %o  = tensor.expand_shape %r [[0, 1], [2, 3]]            : back to 1 x F x OH x OW
+
+The contraction is a plain matmul, filter first: with the patches as the first operand (the
+order `linalg-conv-1x1-to-matmul` writes) IREE 3.13 gave it a 2-4x slower kernel (e.g. resnet18's
+64->128 conv: 0.34 vs 0.14 ms). Its bias init is rebuilt flat as the 1x1 pass does, and its
+flat result is carried through the elementwise consumers the same way
+(`SinkFlatExpand`), so the bias/ReLU/residual epilogue stays in the matmul's dispatch. Every
+product of the conv is computed once, exactly as before: only the order of the sum over
+(c, kh, kw) may change, as in any conv kernel.
+
+Not rewritten: stride 1 (unless `stride-one`: measured 0.44x-1.2x of the conv, no threshold
+yet), 1x1 windows (`linalg-conv-1x1-to-matmul`), batch > 1, grouped/depthwise, NHWC,
+dynamic shapes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects import tensor
+from xdsl.dialects.linalg.ops import YieldOp
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+
+from fusionopt.dialects.linalg import GenericOp
+from fusionopt.dialects.linalg_conv import WindowOp
+from fusionopt.transforms.common.reshapes import collapse, expand
+from fusionopt.transforms.linalg.conv_1x1_sinking import SinkFlatExpand
+from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
+    CONV_NAME,
+    FLAT_GROUPS,
+    replace_conv,
+    reshaped_init,
+)
+
+
+def is_im2col_candidate(op: Operation, stride_one: bool) -> bool:
+    """A batch-1, static NCHW/FCHW conv with a window larger than 1x1, strided (or any stride
+    when `stride_one`)."""
+    if op.name != CONV_NAME or not isinstance(op, WindowOp):
+        return False
+    shapes = [value.type.get_shape() for value in (*op.inputs, *op.outputs)]  # type: ignore[attr-defined]
+    if any(d < 0 for shape in shapes for d in shape) or shapes[0][0] != 1:
+        return False
+    if op.window_sizes() == (1, 1):
+        return False
+    return stride_one or op.stride_values() != (1, 1)
+
+
+def patch_maps(strides: tuple[int, ...], dilations: tuple[int, ...]) -> tuple[AffineMap, AffineMap]:
+    """Loops (c, kh, kw, oh, ow): the input pixel each window tap reads, and the patch element."""
+    c, kh, kw, oh, ow = (AffineDimExpr(i) for i in range(5))
+    rows = oh * strides[0] + kh * dilations[0]
+    cols = ow * strides[1] + kw * dilations[1]
+    return AffineMap(5, 0, (AffineConstantExpr(0), c, rows, cols)), AffineMap(5, 0, (c, kh, kw, oh, ow))
+
+
+def matmul_maps() -> tuple[AffineMap, ...]:
+    """Loops (f, p, c): filter (f, c), patches (c, p), output (f, p): a plain matmul."""
+    f, p, c = (AffineDimExpr(i) for i in range(3))
+    return AffineMap(3, 0, (f, c)), AffineMap(3, 0, (c, p)), AffineMap(3, 0, (f, p))
+
+
+def copy_body(element) -> Region:
+    block = Block(arg_types=[element, element])
+    block.add_op(YieldOp(block.args[0]))
+    return Region(block)
+
+
+def gather_patches(op: WindowOp) -> list[Operation]:
+    """The im2col generic (C x KH x KW x OH x OW) and its collapse to (C*KH*KW) x (OH*OW)."""
+    source = op.inputs[0]
+    element = source.type.get_element_type()  # type: ignore[attr-defined]
+    c = source.type.get_shape()[1]  # type: ignore[attr-defined]
+    oh, ow = op.outputs[0].type.get_shape()[2:]  # type: ignore[attr-defined]
+    kh, kw = op.window_sizes()
+    shape = TensorType(element, [c, kh, kw, oh, ow])
+    empty = tensor.EmptyOp([], shape)
+    maps = patch_maps(op.stride_values(), op.dilation_values())
+    gather = GenericOp(
+        [source], [empty.tensor], copy_body(element), [AffineMapAttr(m) for m in maps],
+        [IteratorTypeAttr.parallel()] * 5, [shape],
+    )
+    flat = collapse(gather.results[0], [[0, 1, 2], [3, 4]], TensorType(element, [c * kh * kw, oh * ow]))
+    return [empty, gather, flat]
+
+
+def im2col_form(op: WindowOp) -> tuple[list[Operation], SSAValue]:
+    new_ops = gather_patches(op)
+    weight = op.inputs[1]
+    f, *rest = weight.type.get_shape()  # type: ignore[attr-defined]
+    weight_2d = collapse(weight, [[0], [1, 2, 3]], TensorType(weight.type.get_element_type(), [f, prod(rest)]))  # type: ignore[attr-defined]
+    init, init_ops = reshaped_init(op.outputs[0], FLAT_GROUPS)
+    maps = matmul_maps()
+    matmul = GenericOp(
+        [weight_2d.results[0], new_ops[-1].results[0]], [init], op.regions[0].clone(),
+        [AffineMapAttr(m) for m in maps],
+        [IteratorTypeAttr.parallel()] * 2 + [IteratorTypeAttr.reduction()], [init.type],
+    )
+    back = expand(matmul.results[0], FLAT_GROUPS, op.results[0].type)  # type: ignore[arg-type]
+    return [*new_ops, weight_2d, *init_ops, matmul, back], back.results[0]
+
+
+@dataclass
+class StridedConvToIm2col(RewritePattern):
+    stride_one: bool
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not is_im2col_candidate(op, self.stride_one):
+            return
+        new_ops, result = im2col_form(op)  # type: ignore[arg-type]
+        replace_conv(op, new_ops, result, rewriter, "strided convs as im2col + matmul")
+
+
+@dataclass(frozen=True)
+class LinalgStridedConvToIm2colPass(ModulePass):
+    """Rewrite strided k x k NCHW convolutions (batch 1) as a patch gather + matmul.
+
+    Options:
+      stride-one -- also rewrite stride-1 k x k convs. Default false (see bench/RESULTS.md).
+    """
+
+    name = "linalg-strided-conv-to-im2col"
+
+    stride_one: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(StridedConvToIm2col(self.stride_one), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(SinkFlatExpand()).rewrite_module(op)
