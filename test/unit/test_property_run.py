@@ -79,6 +79,9 @@ def form_report():
 @pytest.fixture(scope="module")
 def gather_report():
     return property_run.run_property(GATHER_COUNT, SEED, max_ops=2, blocks=(block_position_embedding,))
+
+
+@pytest.fixture(scope="module")
 def strided_report():
     return property_run.run_property(STRIDED_COUNT, SEED, max_ops=STRIDED_OPS, blocks=STRIDED_BLOCKS)
 
