@@ -15,8 +15,8 @@ Top-level ops only (never inside a `flow.dispatch.region`):
   `tensor.empty` into a global that every call copies into a fresh buffer (a transfer command
   buffer of its own: ~20 us a call on inception_mini's two concats, bench/RESULTS.md);
 - `tensor.expand_shape`/`collapse_shape` -> `flow.tensor.reshape`;
-- `linalg.fill` (a fill nobody cloned into a region) -> `flow.tensor.splat`, unless a linalg
-  op left outside the regions (for IREE to form) reads it;
+- `linalg.fill` (a fill nobody cloned into a region) -> `flow.tensor.splat`, unless it is the
+  init of a padded 1x1 conv left for IREE to form (`common/iree_padded_producers.py`);
 - anything else that moves data non-contiguously (slices, inserts, concats, pads) gets a
   dispatch region of its own: that is IREE's "slow copy" dispatch, and it is counted as one;
   except a `tensor.pad`, left as it is for IREE's own DispatchCreation, which writes it as fill +
@@ -48,6 +48,7 @@ from fusionopt.dialects.flow import (
 )
 from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.iree_padded_producers import is_iree_padded_1x1
 from fusionopt.transforms.dispatch.copy_as_generic import rewrite_copy
 from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
 from fusionopt.transforms.dispatch.region_dims import add_result_dims
@@ -148,8 +149,8 @@ def convert_reshape(op: Operation) -> bool:
 def convert_fill(op: Operation) -> bool:
     if len(op.operands) != 2 or not _is_static(op.results[0]):
         return False
-    if any(du.is_linalg(use.operation) for use in op.results[0].uses):
-        return False  # the init of a linalg op left for IREE to form: IREE clones it in
+    if any(is_iree_padded_1x1(use.operation) for use in op.results[0].uses):
+        return False  # the init of a conv left for IREE to form: IREE clones it in
     Rewriter.replace_op(op, TensorSplatOp(op.operands[0], op.results[0].type))
     return True
 
