@@ -68,15 +68,25 @@ OURS_PIPELINES = {
     "ours-nt": _dispatch_creation(
         linalg_fold_transpose_into_matmul="linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands",
     ),
-    # depthwise convs as rank-3 generics (the unit batch dim dropped)
-    "ours-dw3": "linalg-depthwise-conv-drop-batch," + _dispatch_creation(),
+    # depthwise convs kept as 4-D named ops (no rank-3 rewrite), or all of them rank-3
+    "ours-dw4": _dispatch_creation(linalg_depthwise_conv_drop_batch=""),
+    "ours-dw3-all": _dispatch_creation(
+        linalg_depthwise_conv_drop_batch="linalg-depthwise-conv-drop-batch{min-pixels=1}"
+    ),
+    # padded 1x1 convs formed by us too (no hand-over to IREE's formation)
+    "ours-padded-ours": _dispatch_creation(
+        linalg_conv_1x1_to_matmul="linalg-conv-1x1-to-matmul{padded-min-pixels=0}",
+        form_dispatch_regions="form-dispatch-regions{padded-min-pixels=0}",
+    ),
     # 1x1 convolutions left as convs, or all of them (strided too) as matmuls
     "ours-conv1x1-off": _dispatch_creation(linalg_conv_1x1_to_matmul=""),
     "ours-conv1x1-all": _dispatch_creation(
-        linalg_conv_1x1_to_matmul="linalg-conv-1x1-to-matmul{min-channels=1 max-filters=100000 strided=true}"
+        linalg_conv_1x1_to_matmul="linalg-conv-1x1-to-matmul{min-channels=1 max-filters=100000 strided=true padded-min-pixels=0}"
     ),
     # strided k x k convs left as convs (the pipeline before linalg-strided-conv-to-im2col)
     "ours-im2col-off": _dispatch_creation(linalg_strided_conv_to_im2col=""),
+    # the linalg preparation only: IREE forms the dispatches (what our region formation adds)
+    "ours-prep-only": _dispatch_creation(form_dispatch_regions="", cse="", canonicalize=""),
     # dispatch-creation with attention raised to iree_linalg_ext.attention (opt-in pass)
     "ours-attention": _dispatch_creation(
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",

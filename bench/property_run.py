@@ -63,8 +63,10 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,")
 # dispatch-creation with the other opt-in linalg passes (row-major copies of NT contraction
 # operands; batch-1 depthwise convs as rank-3 generics).
-_OPT_IN = "linalg-depthwise-conv-drop-batch," + registry.PIPELINES["dispatch-creation"].spec.replace(
-    "linalg-fold-transpose-into-matmul,", "linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands,")
+# (small drawn images: the depthwise rewrite at every output size, min-pixels=1)
+_OPT_IN = registry.PIPELINES["dispatch-creation"].spec.replace(
+    "linalg-fold-transpose-into-matmul,", "linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands,"
+).replace("linalg-depthwise-conv-drop-batch,", "linalg-depthwise-conv-drop-batch{min-pixels=1},")
 # run name -> (pipeline, on the lowered program?, input families not judged). The attention op
 # computes exp2(scores * log2 e) as IREE does, which overflows where the decomposed softmax is
 # still finite on the `extreme` family (the documented exactness limit of linalg-raise-attention).

@@ -15,6 +15,7 @@ flow_constant.py).
     %u = flow.tensor.update %upd, %dst[%c0, %c1] : tensor<2x3xf32> -> %dst as tensor<4x8xf32>
     %t = flow.tensor.reshape %u : tensor<4x8xf32> -> tensor<32xf32>
     %p = flow.tensor.splat %v : tensor<4x8xf32>
+    %e = flow.tensor.empty : tensor<4x8xf32>
 """
 
 from __future__ import annotations
@@ -363,8 +364,33 @@ class TensorSplatOp(IRDLOperation):
             raise VerifyException("splat value type must be the result element type")
 
 
+@irdl_op_definition
+class TensorEmptyOp(IRDLOperation):
+    """`flow.tensor.empty`: a tensor with undefined contents, allocated per call.
+
+    Unlike a top-level `tensor.empty`, which IREE 3.13 hoists into a global that every call
+    then copies (its own transfer command buffer), this is a fresh transient buffer."""
+
+    name = "flow.tensor.empty"
+    result_dims = var_operand_def(IndexType)
+    result = result_def(TensorType)
+    assembly_format = "`:` type($result) (`{` $result_dims^ `}`)? attr-dict-with-keyword"
+    traits = traits_def(Pure())
+
+    def __init__(self, result_type: Attribute, result_dims: Sequence[SSAValue] = ()):
+        super().__init__(operands=[list(result_dims)], result_types=[result_type])
+
+    def verify_(self) -> None:
+        dynamic = sum(1 for d in self.result.type.get_shape() if d < 0)
+        if len(self.result_dims) != dynamic:
+            raise VerifyException(f"{len(self.result_dims)} result dims for {dynamic} dynamic dimensions")
+
+
 Flow = Dialect(
     "flow",
-    [DispatchRegionOp, ReturnOp, TensorSliceOp, TensorUpdateOp, TensorReshapeOp, TensorSplatOp, *FLOW_EXTRA_OPS],
+    [
+        DispatchRegionOp, ReturnOp, TensorSliceOp, TensorUpdateOp, TensorReshapeOp, TensorSplatOp, TensorEmptyOp,
+        *FLOW_EXTRA_OPS,
+    ],
     FLOW_ATTRIBUTES,
 )

@@ -38,7 +38,7 @@ from fusionopt.stats import (
 )
 
 RENDERERS = ("dot", "graphviz-pure")
-HIDDEN_OPS = frozenset({"tensor.empty", "flow.return", *RETURN_OPS})
+HIDDEN_OPS = frozenset({"tensor.empty", "flow.tensor.empty", "flow.return", *RETURN_OPS})
 
 
 def is_drawn(op: Operation) -> bool:

@@ -88,6 +88,10 @@ PIPELINES: dict[str, Pipeline] = {}
 # dispatch-creation: linalg on tensors -> flow.dispatch.regions, IREE's DispatchCreation
 # (region formation unified with conversion to flow); one stage per line, with why it is there.
 _DISPATCH_CREATION_STAGES = (
+    # Batch-1 depthwise convs with 4x4+ outputs become rank-3 generics over (oh, ow, c, kh, kw),
+    # IREE's own unit-dim-folded form: its kernel for the 4-D named op in our regions ran
+    # 1.3-2x slower. First, so that the unit reshapes it leaves fold in the next stage.
+    "linalg-depthwise-conv-drop-batch",
     # torch-mlir wraps ops in unit-dim expand/collapse_shapes and keeps reduced dims as
     # constant-0 output maps; IREE's CPU codegen cannot tile+fuse through either.
     "linalg-fold-unit-reshapes",

@@ -44,6 +44,7 @@ VIEW_OPS = frozenset(
     }
 )
 FILL_OPS = frozenset({"linalg.fill", "flow.tensor.splat"})
+EMPTY_OPS = frozenset({"tensor.empty", "flow.tensor.empty"})
 # Ops that read only the part of their source they return.
 SLICE_OPS = frozenset({"tensor.extract_slice", "graph.slice", "flow.tensor.slice"})
 # linalg ops that print their payload region; the others keep it hidden (not counted in `ops`).
@@ -109,7 +110,7 @@ def is_free_op(op: Operation) -> bool:
     """Metadata ops that never become kernels: views, constants, empties, init-only fills."""
     return (
         op.name in VIEW_OPS
-        or op.name == "tensor.empty"
+        or op.name in EMPTY_OPS
         or is_constant(op)
         or is_init_only_fill(op)
     )
@@ -150,7 +151,7 @@ def needs_no_read(value: SSAValue) -> bool:
     owner = storage_root(value).owner
     if not isinstance(owner, Operation):
         return False
-    if owner.name == "tensor.empty" or is_init_only_fill(owner):
+    if owner.name in EMPTY_OPS or is_init_only_fill(owner):
         return True
     return is_constant(owner) and is_splat_constant(owner)
 

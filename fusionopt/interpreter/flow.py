@@ -17,6 +17,7 @@ from xdsl.interpreter import (
 
 from fusionopt.dialects import flow
 from fusionopt.interpreter.common import result_shape, splat
+from fusionopt.interpreter.values import element_dtype
 
 
 def _ints(args: PythonValues, start: int, count: int) -> list[int]:
@@ -54,6 +55,13 @@ class FlowFunctions(InterpreterFunctions):
     @impl(flow.TensorReshapeOp)
     def run_reshape(self, interpreter: Interpreter, op: flow.TensorReshapeOp, args: PythonValues) -> PythonValues:
         return (np.asarray(args[0]).reshape(result_shape(op)),)
+
+    @impl(flow.TensorEmptyOp)
+    def run_empty(self, interpreter: Interpreter, op: flow.TensorEmptyOp, args: PythonValues) -> PythonValues:
+        # contents are undefined (as tensor.empty's: zeros); dynamic sizes are the operands
+        dims = iter(int(v) for v in args)
+        shape = [d if d >= 0 else next(dims) for d in op.result.type.get_shape()]
+        return (np.zeros(shape, dtype=element_dtype(op.result.type)),)
 
     @impl(flow.TensorSplatOp)
     def run_splat(self, interpreter: Interpreter, op: flow.TensorSplatOp, args: PythonValues) -> PythonValues:

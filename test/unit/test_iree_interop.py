@@ -39,6 +39,16 @@ func.func @flow_ops(%src: tensor<4x8xf32>, %v: f32) -> (tensor<32xf32>, tensor<4
 }
 """
 
+FLOW_EMPTY_PROGRAM = """
+func.func @flow_empty(%u: tensor<2x8xf32>, %n: index) -> (tensor<4x8xf32>, tensor<?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %e = flow.tensor.empty : tensor<4x8xf32>
+  %0 = flow.tensor.update %u, %e[%c0, %c0] : tensor<2x8xf32> -> %e as tensor<4x8xf32>
+  %d = flow.tensor.empty : tensor<?x8xf32>{%n}
+  func.return %0, %d : tensor<4x8xf32>, tensor<?x8xf32>
+}
+"""
+
 LINALG_PROGRAM = """
 #id = affine_map<(d0) -> (d0)>
 func.func @linalg_ops(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4xf32>,
@@ -63,7 +73,9 @@ func.func @linalg_ops(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4xf32>,
 """
 
 
-@pytest.mark.parametrize("program", [FLOW_PROGRAM, LINALG_PROGRAM], ids=["flow", "linalg"])
+@pytest.mark.parametrize(
+    "program", [FLOW_PROGRAM, FLOW_EMPTY_PROGRAM, LINALG_PROGRAM], ids=["flow", "flow-empty", "linalg"]
+)
 @pytest.mark.parametrize("generic", [False, True], ids=["custom", "generic"])
 def test_round_trip_through_iree_is_a_fixpoint(program: str, generic: bool, tmp_path: Path):
     ours = print_module(parse_module(program), generic=generic)
@@ -72,7 +84,9 @@ def test_round_trip_through_iree_is_a_fixpoint(program: str, generic: bool, tmp_
     assert iree_opt(ours_again, tmp_path) == iree_first
 
 
-@pytest.mark.parametrize("program", [FLOW_PROGRAM, LINALG_PROGRAM], ids=["flow", "linalg"])
+@pytest.mark.parametrize(
+    "program", [FLOW_PROGRAM, FLOW_EMPTY_PROGRAM, LINALG_PROGRAM], ids=["flow", "flow-empty", "linalg"]
+)
 def test_we_parse_iree_generic_output(program: str, tmp_path: Path):
     iree_generic = iree_opt(program, tmp_path, "--mlir-print-op-generic")
     from_generic = print_module(parse_module(iree_generic, "iree-generic.mlir"))

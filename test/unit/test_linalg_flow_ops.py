@@ -105,13 +105,14 @@ def test_tensor_update_result_must_be_tied_to_target():
     [
         ("%0 = flow.tensor.reshape %a : tensor<4x8xf32> -> tensor<30xf32>", "preserve the number"),
         ("%0 = flow.tensor.splat %s : tensor<4xi32>", "expects different type than prior uses: 'i32' vs 'f32'"),
+        ("%0 = flow.tensor.empty : tensor<?x8xf32>", "0 result dims for 1 dynamic dimensions"),
         (
             "%c = arith.constant 0 : index\n"
             "%0 = flow.tensor.slice %a[%c for %c] : tensor<4x8xf32> -> tensor<1x1xf32>",
             "expected 2 start indices and lengths",
         ),
     ],
-    ids=["reshape-count", "splat-type", "slice-rank"],
+    ids=["reshape-count", "splat-type", "empty-dims", "slice-rank"],
 )
 def test_flow_tensor_op_errors(body: str, message: str):
     with pytest.raises(FusionError, match=message):

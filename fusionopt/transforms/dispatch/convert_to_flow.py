@@ -9,10 +9,14 @@ Top-level ops only (never inside a `flow.dispatch.region`):
   slice drops unit dims): a zero-copy sub-range, so no dispatch captures the whole tensor and
   serialises everything touching it (the false-dependency argument on IREE PR #8662);
 - contiguous `tensor.insert_slice` -> `flow.tensor.update`;
-- `tensor.concat` whose pieces are contiguous ranges of the result -> `tensor.empty` followed by
-  one `flow.tensor.update` per piece (a free concat);
+- `tensor.concat` whose pieces are contiguous ranges of the result -> `flow.tensor.empty`
+  followed by one `flow.tensor.update` per piece (a free concat); likewise a `tensor.empty`
+  that only flow updates write into becomes `flow.tensor.empty`: IREE 3.13 hoists a top-level
+  `tensor.empty` into a global that every call copies into a fresh buffer (a transfer command
+  buffer of its own: ~20 us a call on inception_mini's two concats, bench/RESULTS.md);
 - `tensor.expand_shape`/`collapse_shape` -> `flow.tensor.reshape`;
-- `linalg.fill` (a fill nobody cloned into a region) -> `flow.tensor.splat`;
+- `linalg.fill` (a fill nobody cloned into a region) -> `flow.tensor.splat`, unless it is the
+  init of a padded 1x1 conv left for IREE to form (`common/iree_padded_producers.py`);
 - anything else that moves data non-contiguously (slices, inserts, concats, pads) gets a
   dispatch region of its own: that is IREE's "slow copy" dispatch, and it is counted as one;
   except a `tensor.pad`, left as it is for IREE's own DispatchCreation, which writes it as fill +
@@ -36,6 +40,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from fusionopt.dialects.flow import (
     DispatchRegionOp,
     ReturnOp,
+    TensorEmptyOp,
     TensorReshapeOp,
     TensorSliceOp,
     TensorSplatOp,
@@ -43,6 +48,7 @@ from fusionopt.dialects.flow import (
 )
 from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.iree_padded_producers import is_iree_padded_1x1
 from fusionopt.transforms.dispatch.copy_as_generic import rewrite_copy
 from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
 from fusionopt.transforms.dispatch.region_dims import add_result_dims
@@ -116,9 +122,9 @@ def convert_concat(op: Operation) -> bool:
         sizes = list(piece.type.get_shape())
         if not du.is_contiguous_slice((offsets, sizes, [1] * len(sizes)), full):
             return False
-    empty = tensor.EmptyOp([], result_type)
+    empty = TensorEmptyOp(result_type)
     Rewriter.insert_op(empty, _before(op))
-    target: SSAValue = empty.tensor
+    target: SSAValue = empty.result
     for piece, offsets in pieces:
         update = TensorUpdateOp(piece, target, _index_constants(offsets, op))
         Rewriter.insert_op(update, _before(op))
@@ -143,7 +149,20 @@ def convert_reshape(op: Operation) -> bool:
 def convert_fill(op: Operation) -> bool:
     if len(op.operands) != 2 or not _is_static(op.results[0]):
         return False
+    if any(is_iree_padded_1x1(use.operation) for use in op.results[0].uses):
+        return False  # the init of a conv left for IREE to form: IREE clones it in
     Rewriter.replace_op(op, TensorSplatOp(op.operands[0], op.results[0].type))
+    return True
+
+
+def convert_empty(op: Operation) -> bool:
+    """A static top-level `tensor.empty` that only `flow.tensor.update`s write into."""
+    uses = list(op.results[0].uses)
+    if not uses or not _is_static(op.results[0]):
+        return False
+    if not all(isinstance(u.operation, TensorUpdateOp) and u.operation.target is op.results[0] for u in uses):
+        return False
+    Rewriter.replace_op(op, TensorEmptyOp(op.results[0].type))
     return True
 
 
@@ -212,6 +231,8 @@ def convert_block_to_flow(block: Block) -> list[DispatchRegionOp]:
         converter = _CONVERTERS.get(op.name)
         if converter is not None:
             converter(op)
+    for op in [op for op in block.ops if op.name == "tensor.empty"]:  # updates exist only now
+        convert_empty(op)
     erase_dead_clonables(block)  # e.g. the tensor.empty under a fill that became a splat
     return copy_regions
 

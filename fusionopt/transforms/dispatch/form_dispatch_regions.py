@@ -11,6 +11,8 @@ region); this file only materialises it:
 3. clone cheap producers (fills, `tensor.empty`, small constants, index math, non-contiguous
    slices) into every region that uses them (IREE's CloneProducersIntoDispatchRegions), so each
    region is self-contained and no dispatch is spent on them;
+   A group rooted at a 1x1 conv that only a `tensor.pad` reads is not formed: IREE forms it and
+   writes the pad in its dispatch (`common/iree_padded_producers.py`);
 4. unless `convert-to-flow=false`, convert what is left outside regions with the same
    contiguity rules (`convert_to_flow.convert_block_to_flow`): contiguous slices become
    `flow.tensor.slice/update`, reshapes `flow.tensor.reshape`, lone fills `flow.tensor.splat`,
@@ -29,6 +31,7 @@ from xdsl.passes import ModulePass
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.util import functions_with_body
+from fusionopt.transforms.common.iree_padded_producers import MIN_PIXELS, is_iree_padded_1x1
 from fusionopt.transforms.dispatch.region_dims import add_result_dims
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
@@ -138,17 +141,28 @@ def rebuild_block(block: Block, analysis: FusionAnalysis) -> list[DispatchRegion
     return regions
 
 
+def leave_padded_1x1_to_iree(analysis: FusionAnalysis, min_pixels: int) -> None:
+    """Drop the groups rooted at a 1x1 conv only a pad reads: their ops stay bare linalg."""
+    for group in [g for g in analysis.groups if is_iree_padded_1x1(g.root, min_pixels)]:
+        analysis.groups.remove(group)
+        for op in group.ops:
+            del analysis.group_of[op]
+        pass_statistics.count("padded 1x1 convs left to IREE")
+
+
 def form_regions_in_block(
-    block: Block, aggressive: bool, reduction_chains: str = "none", split_slices: bool = True
+    block: Block, aggressive: bool, reduction_chains: str = "none", split_slices: bool = True,
+    padded_min_pixels: int = MIN_PIXELS,
 ) -> list[DispatchRegionOp]:
     if split_slices:
         def trial(copy: Block) -> None:
-            form_regions_in_block(copy, aggressive, reduction_chains, split_slices=False)
+            form_regions_in_block(copy, aggressive, reduction_chains, False, padded_min_pixels)
             convert_block_to_flow(copy)
 
         if split := split_sliced_roots(block, trial):
             pass_statistics.count("roots split per slice", split)
     analysis = decide_fusion_groups(block, aggressive, reduction_chains)
+    leave_padded_1x1_to_iree(analysis, padded_min_pixels)
     regions = rebuild_block(block, analysis)
     for region_op in regions:
         clone_producers_into_region(region_op)
@@ -172,6 +186,9 @@ class FormDispatchRegionsPass(ModulePass):
                          a layer norm's mean then variance: one dispatch, exact two-pass
                          numerics, as fast as two dispatches on llvm-cpu); `all` (also
                          softmax's max, exp, sum: measured 1.8x slower on llvm-cpu).
+      padded-min-pixels -- a 1x1 conv (with its epilogue) that only a tensor.pad reads, over
+                         at least this many output pixels, gets no region: IREE forms it and
+                         writes the pad in its dispatch instead of a copy (16; 0: off).
     """
 
     name = "form-dispatch-regions"
@@ -179,6 +196,7 @@ class FormDispatchRegionsPass(ModulePass):
     aggressive: bool = False
     convert_to_flow: bool = True
     reduction_chains: str = "normalization"
+    padded_min_pixels: int = MIN_PIXELS
 
     def __post_init__(self) -> None:
         if self.reduction_chains not in CHAIN_STARTS and self.reduction_chains != "none":
@@ -189,7 +207,9 @@ class FormDispatchRegionsPass(ModulePass):
         # Every block of a multi-block body (cf.br) forms its own regions; values from
         # dominating blocks are captured from above like function arguments.
         for block in [b for func in functions_with_body(op) for b in func.body.blocks]:
-            regions = form_regions_in_block(block, self.aggressive, self.reduction_chains)
+            regions = form_regions_in_block(
+                block, self.aggressive, self.reduction_chains, padded_min_pixels=self.padded_min_pixels
+            )
             pass_statistics.count("regions formed", len(regions))
             if self.convert_to_flow:
                 convert_block_to_flow(block)

@@ -38,6 +38,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from fusionopt import pass_statistics
+from fusionopt.transforms.common.iree_padded_producers import MIN_PIXELS, is_iree_padded_1x1
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.linalg.conv_1x1_sinking import SinkFlatExpand
@@ -85,15 +86,19 @@ class MatmulChoice:
     (an expansion from 8 or 16 channels) or above (a 1280-channel head over 2x2 pixels) the
     conv kernel IREE gives our regions was faster. A strided 1x1 conv in our regions runs as
     fast as a conv (5-10 us) and 10-30x slower as strided slice + matmul: kept unless
-    `strided`."""
+    `strided`. A conv only a pad reads, over `padded_min_pixels`+ pixels, is left to IREE's
+    own formation, which writes the pad in the conv's dispatch (`iree_padded_producers`)."""
 
     min_channels: int
     max_filters: int
     strided: bool
+    padded_min_pixels: int = MIN_PIXELS
 
     def wants(self, op: WindowOp) -> bool:
         f, c = op.inputs[1].type.get_shape()[:2]  # type: ignore[attr-defined]
         if is_strided(op) and not self.strided:
+            return False
+        if is_iree_padded_1x1(op, self.padded_min_pixels):
             return False
         return c >= self.min_channels and f <= self.max_filters
 
@@ -232,7 +237,10 @@ class LinalgConv1x1ToMatmulPass(ModulePass):
       max-filters      -- rewrite only convs with at most this many output channels (512).
       strided          -- also rewrite strided 1x1 convs (strided slice + matmul). Default
                           false: measured 10-30x slower than the conv in our regions.
-    (`min-channels=1 max-filters=<large> strided=true`: every 1x1 conv.)
+      padded-min-pixels -- keep a conv that only a tensor.pad reads (through its epilogue)
+                          and has at least this many output pixels (16): IREE forms it and
+                          writes the pad in its dispatch. 0: rewrite those too.
+    (`min-channels=1 max-filters=<large> strided=true padded-min-pixels=0`: every 1x1 conv.)
     """
 
     name = "linalg-conv-1x1-to-matmul"
@@ -241,9 +249,10 @@ class LinalgConv1x1ToMatmulPass(ModulePass):
     min_channels: int = 24
     max_filters: int = 512
     strided: bool = False
+    padded_min_pixels: int = MIN_PIXELS
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        choice = MatmulChoice(self.min_channels, self.max_filters, self.strided)
+        choice = MatmulChoice(self.min_channels, self.max_filters, self.strided, self.padded_min_pixels)
         pattern = Conv1x1ToMatmul(self.collapse_spatial, choice)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
         if self.collapse_spatial:

@@ -1,5 +1,5 @@
 """`linalg-depthwise-conv-drop-batch`: a batch-1 `linalg.depthwise_conv_2d_nchw_chw` becomes a
-C x OH x OW generic without the unit batch loop.
+C x OH x OW generic without the unit batch loop, when its output has enough pixels.
 
 IREE's own DispatchCreation folds unit dims (FoldUnitExtentDims) before it forms dispatches,
 so its depthwise convs are rank-3 generics; a named 4-D depthwise conv that we hand it inside
@@ -15,7 +15,13 @@ single-dispatch module; per dispatch in the model, bench/RESULTS.md). Rewrite, s
 The unit collapse is a free reshape between dispatches; `linalg-fold-unit-reshapes` (run
 after this pass) folds the unit expand into the elementwise consumers, which then join the
 generic's dispatch as they joined the conv's. The bias init is rebuilt rank-3
-(`linalg_conv_1x1_to_matmul.reshaped_init`). No options.
+(`linalg_conv_1x1_to_matmul.reshaped_init`).
+
+Option `min-pixels` (default 16): rewrite only convs with at least this many output pixels
+(OH * OW). Per dispatch in mobilenet_mini (bench/RESULTS.md, "Depthwise convs as rank-3
+generics"), the rank-3 form won from 4x4 outputs up (`4x4x144` 49 -> 36 us, `16x16x48`
+184 -> 92 us) and lost at 2x2 (`2x2x336` 20 -> 24 us, `2x2x192` 3.5 -> 4.6 us), where the
+named op's kernel is the faster one.
 """
 
 from __future__ import annotations
@@ -44,11 +50,15 @@ from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
 DEPTHWISE_NAME = "linalg.depthwise_conv_2d_nchw_chw"
 
 
-def is_batch1_depthwise(op: Operation) -> bool:
+def is_batch1_depthwise(op: Operation, min_pixels: int = 1) -> bool:
+    """A static batch-1 NCHW depthwise conv with at least `min_pixels` output pixels."""
     if op.name != DEPTHWISE_NAME or not isinstance(op, WindowOp):
         return False
     shapes = [value.type.get_shape() for value in (*op.inputs, *op.outputs)]  # type: ignore[attr-defined]
-    return all(d >= 0 for shape in shapes for d in shape) and shapes[0][0] == 1
+    if any(d < 0 for shape in shapes for d in shape) or shapes[0][0] != 1:
+        return False
+    out_h, out_w = shapes[-1][2:]
+    return out_h * out_w >= min_pixels
 
 
 def rank3_maps(strides: tuple[int, ...], dilations: tuple[int, ...]) -> tuple[AffineMap, ...]:
@@ -76,9 +86,12 @@ def rank3_form(op: WindowOp) -> tuple[list[Operation], Operation]:
     return [*new_ops, generic, back], back
 
 
+@dataclass
 class DepthwiseDropBatch(RewritePattern):
+    min_pixels: int
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not is_batch1_depthwise(op):
+        if not is_batch1_depthwise(op, self.min_pixels):
             return
         old_init = op.operands[-1].owner
         new_ops, back = rank3_form(op)  # type: ignore[arg-type]
@@ -89,9 +102,17 @@ class DepthwiseDropBatch(RewritePattern):
 
 @dataclass(frozen=True)
 class LinalgDepthwiseConvDropBatchPass(ModulePass):
-    """Rewrite batch-1 NCHW depthwise convolutions as rank-3 generics."""
+    """Rewrite batch-1 NCHW depthwise convolutions as rank-3 generics.
+
+    Options:
+      min-pixels -- rewrite only convs with at least this many output pixels (16); smaller
+                    ones keep the named op, whose kernel measured faster there.
+    """
 
     name = "linalg-depthwise-conv-drop-batch"
 
+    min_pixels: int = 16
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(DepthwiseDropBatch(), apply_recursively=False).rewrite_module(op)
+        pattern = DepthwiseDropBatch(self.min_pixels)
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

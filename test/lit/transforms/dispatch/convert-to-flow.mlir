@@ -33,16 +33,42 @@ func.func @non_contiguous(%src: tensor<5x24x48xf32>) -> tensor<1x2x24xf32> {
 
 // -----
 
-// A concat whose pieces are contiguous ranges of the result is free: empty + updates.
+// A concat whose pieces are contiguous ranges of the result is free: empty + updates. The
+// empty is flow's (a fresh buffer per call): IREE hoists a top-level tensor.empty into a
+// global and copies it into the updated buffer on every call.
 // CHECK-LABEL: func.func @concat_free
 // CHECK-SAME:    (%[[A:.*]]: tensor<1x64xf32>, %[[B:.*]]: tensor<1x64xf32>)
-// CHECK:         %[[E:.*]] = tensor.empty() : tensor<1x128xf32>
+// CHECK-NOT:     tensor.empty()
+// CHECK:         %[[E:.*]] = flow.tensor.empty : tensor<1x128xf32>
 // CHECK:         %[[U:.*]] = flow.tensor.update %[[A]], %[[E]][%{{.*}}, %{{.*}}] : tensor<1x64xf32> -> %[[E]] as tensor<1x128xf32>
 // CHECK:         %[[C:.*]] = flow.tensor.update %[[B]], %[[U]][%{{.*}}, %{{.*}}] : tensor<1x64xf32> -> %[[U]] as tensor<1x128xf32>
 // CHECK:         func.return %[[C]]
 func.func @concat_free(%a: tensor<1x64xf32>, %b: tensor<1x64xf32>) -> tensor<1x128xf32> {
   %c = tensor.concat dim(1) %a, %b : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x128xf32>
   func.return %c : tensor<1x128xf32>
+}
+
+// -----
+
+// An insert into a tensor.empty (contiguous: an update) writes into a flow.tensor.empty; an
+// empty that something else reads (here a region's init) stays a tensor.empty.
+// CHECK-LABEL: func.func @empty_update_target
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x16xf32>)
+// CHECK:         %[[E:.*]] = flow.tensor.empty : tensor<4x16xf32>
+// CHECK:         flow.tensor.update %[[A]], %[[E]][%{{.*}}, %{{.*}}] : tensor<2x16xf32> -> %[[E]] as tensor<4x16xf32>
+// CHECK:         %[[KEPT:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK:         flow.dispatch.region -> (tensor<8xf32>)
+// CHECK-NOT:     flow.tensor.empty
+func.func @empty_update_target(%a: tensor<2x16xf32>) -> (tensor<4x16xf32>, tensor<8xf32>) {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %u = tensor.insert_slice %a into %e[2, 0] [2, 16] [1, 1] : tensor<2x16xf32> into tensor<4x16xf32>
+  %kept = tensor.empty() : tensor<8xf32>
+  %r = flow.dispatch.region -> (tensor<8xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%zero : f32) outs(%kept : tensor<8xf32>) -> tensor<8xf32>
+    flow.return %f : tensor<8xf32>
+  }
+  func.return %u, %r : tensor<4x16xf32>, tensor<8xf32>
 }
 
 // -----

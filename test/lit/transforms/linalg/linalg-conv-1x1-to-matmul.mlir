@@ -1,5 +1,5 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-conv-1x1-to-matmul | filecheck %s
-// RUN: fusion-opt %s --split-input-file -p 'linalg-conv-1x1-to-matmul{min-channels=1 strided=true}' | filecheck %s --check-prefix=ALL
+// RUN: fusion-opt %s --split-input-file -p 'linalg-conv-1x1-to-matmul{min-channels=1 strided=true padded-min-pixels=0}' | filecheck %s --check-prefix=ALL
 
 // A stride-1 1x1 conv with torch-mlir's broadcast bias init => F x C . C x (H*W) over a flat
 // bias init; its clip consumer is rewritten on the flat shape, and one expand_shape follows.
@@ -31,28 +31,29 @@ func.func @pointwise(%x: tensor<1x32x4x4xf32>, %w: tensor<16x32x1x1xf32>, %b: te
 // -----
 
 // A residual add of two flat results reads both flat (no collapse of either); a pad, which
-// needs the image layout, reads the expand_shape.
+// needs the image layout, reads the expand_shape (2x2 pixels: below padded-min-pixels, so the
+// padded convs are ours to rewrite).
 // CHECK-LABEL: func.func @residual_then_pad
 // CHECK-COUNT-2: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
 // CHECK:         %[[ADD:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
 // CHECK:         %[[IMG:.*]] = tensor.expand_shape %[[ADD]]
 // CHECK:         tensor.pad %[[IMG]] low[0, 0, 1, 1] high[0, 0, 1, 1]
-func.func @residual_then_pad(%x: tensor<1x32x4x4xf32>, %w: tensor<24x32x1x1xf32>, %v: tensor<24x32x1x1xf32>) -> tensor<1x24x6x6xf32> {
+func.func @residual_then_pad(%x: tensor<1x32x2x2xf32>, %w: tensor<24x32x1x1xf32>, %v: tensor<24x32x1x1xf32>) -> tensor<1x24x4x4xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x24x4x4xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x24x4x4xf32>) -> tensor<1x24x4x4xf32>
-  %a = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x32x4x4xf32>, tensor<24x32x1x1xf32>) outs(%f : tensor<1x24x4x4xf32>) -> tensor<1x24x4x4xf32>
-  %b = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %v : tensor<1x32x4x4xf32>, tensor<24x32x1x1xf32>) outs(%f : tensor<1x24x4x4xf32>) -> tensor<1x24x4x4xf32>
-  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a, %b : tensor<1x24x4x4xf32>, tensor<1x24x4x4xf32>) outs(%e : tensor<1x24x4x4xf32>) {
+  %e = tensor.empty() : tensor<1x24x2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x24x2x2xf32>) -> tensor<1x24x2x2xf32>
+  %a = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x32x2x2xf32>, tensor<24x32x1x1xf32>) outs(%f : tensor<1x24x2x2xf32>) -> tensor<1x24x2x2xf32>
+  %b = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %v : tensor<1x32x2x2xf32>, tensor<24x32x1x1xf32>) outs(%f : tensor<1x24x2x2xf32>) -> tensor<1x24x2x2xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a, %b : tensor<1x24x2x2xf32>, tensor<1x24x2x2xf32>) outs(%e : tensor<1x24x2x2xf32>) {
   ^bb0(%i: f32, %j: f32, %out: f32):
     %t = arith.addf %i, %j : f32
     linalg.yield %t : f32
-  } -> tensor<1x24x4x4xf32>
+  } -> tensor<1x24x2x2xf32>
   %p = tensor.pad %s low[0, 0, 1, 1] high[0, 0, 1, 1] {
   ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
     tensor.yield %zero : f32
-  } : tensor<1x24x4x4xf32> to tensor<1x24x6x6xf32>
-  func.return %p : tensor<1x24x6x6xf32>
+  } : tensor<1x24x2x2xf32> to tensor<1x24x4x4xf32>
+  func.return %p : tensor<1x24x4x4xf32>
 }
 
 // -----
@@ -117,4 +118,39 @@ func.func @not_1x1(%x: tensor<1x32x10x10xf32>, %w: tensor<4x32x3x3xf32>, %init: 
 func.func @batched(%x: tensor<2x32x4x4xf32>, %w: tensor<8x32x1x1xf32>, %init: tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32> {
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x32x4x4xf32>, tensor<8x32x1x1xf32>) outs(%init : tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
   func.return %r : tensor<2x8x4x4xf32>
+}
+
+// -----
+
+// A conv whose epilogue's only reader is a pad, over 4x4 = 16 pixels: kept as a conv, for
+// IREE to form as a rank-3 matmul-like that writes the pad in its own dispatch
+// (padded-min-pixels=0 rewrites it). The same conv read by a second user is rewritten.
+// CHECK-LABEL: func.func @padded_left_to_iree
+// CHECK:         %[[KEPT:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %[[W:.*]] : tensor<1x32x4x4xf32>, tensor<24x32x1x1xf32>)
+// CHECK:         %[[RELU:.*]] = linalg.generic {{.*}} ins(%[[KEPT]] : tensor<1x24x4x4xf32>)
+// CHECK:         tensor.pad %[[RELU]] low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+// ALL-LABEL:     func.func @padded_left_to_iree
+// ALL-NOT:       linalg.conv_2d_nchw_fchw
+func.func @padded_left_to_iree(%x: tensor<1x32x4x4xf32>, %w: tensor<24x32x1x1xf32>, %v: tensor<24x32x1x1xf32>) -> (tensor<1x24x6x6xf32>, tensor<1x24x6x6xf32>, tensor<1x24x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x24x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x24x4x4xf32>) -> tensor<1x24x4x4xf32>
+  %a = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x32x4x4xf32>, tensor<24x32x1x1xf32>) outs(%f : tensor<1x24x4x4xf32>) -> tensor<1x24x4x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a : tensor<1x24x4x4xf32>) outs(%e : tensor<1x24x4x4xf32>) {
+  ^bb0(%i: f32, %out: f32):
+    %t = arith.maximumf %i, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<1x24x4x4xf32>
+  %p = tensor.pad %r low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x24x4x4xf32> to tensor<1x24x6x6xf32>
+  %b = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %v : tensor<1x32x4x4xf32>, tensor<24x32x1x1xf32>) outs(%f : tensor<1x24x4x4xf32>) -> tensor<1x24x4x4xf32>
+  %q = tensor.pad %b low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x24x4x4xf32> to tensor<1x24x6x6xf32>
+  func.return %p, %q, %b : tensor<1x24x6x6xf32>, tensor<1x24x6x6xf32>, tensor<1x24x4x4xf32>
 }

@@ -1,4 +1,10 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-depthwise-conv-drop-batch | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p 'linalg-depthwise-conv-drop-batch{min-pixels=1}' | filecheck %s --check-prefix=ALL
+
+// ALL-LABEL: func.func @few_pixels
+// ALL-NOT:     linalg.depthwise_conv_2d
+// ALL:         linalg.generic {{.*}} outs(%{{.*}} : tensor<4x3x3xf32>)
+// ALL:         linalg.generic {{.*}} outs(%{{.*}} : tensor<4x8x2xf32>)
 
 // A batch-1 depthwise 3x3 conv with torch-mlir's bias init => a rank-3 generic over
 // (oh, ow, c, kh, kw) reading the unit-collapsed input, a rank-3 bias init, one unit expand.
@@ -20,15 +26,29 @@ func.func @depthwise(%x: tensor<1x8x6x6xf32>, %k: tensor<8x3x3xf32>, %b: tensor<
 
 // Stride 2 and dilation 2 go into the input map; a fill init is rebuilt rank-3.
 // CHECK-LABEL: func.func @strided_dilated
-// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x3x3xf32>)
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x4x4xf32>)
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, ((d0 * 2) + (d3 * 2)), ((d1 * 2) + (d4 * 2)))>
 // CHECK-NOT:     linalg.depthwise_conv_2d
-func.func @strided_dilated(%x: tensor<1x4x9x9xf32>, %k: tensor<4x3x3xf32>) -> tensor<1x4x3x3xf32> {
+func.func @strided_dilated(%x: tensor<1x4x11x11xf32>, %k: tensor<4x3x3xf32>) -> tensor<1x4x4x4xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x4x3x3xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
-  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<2> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %k : tensor<1x4x9x9xf32>, tensor<4x3x3xf32>) outs(%f : tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
-  func.return %r : tensor<1x4x3x3xf32>
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<2> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %k : tensor<1x4x11x11xf32>, tensor<4x3x3xf32>) outs(%f : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  func.return %r : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// Not rewritten at the default min-pixels=16: a 3x3 output (9 pixels) keeps the named op,
+// whose kernel measured faster on few pixels; the edge case 16 pixels (8x2) is rewritten.
+// CHECK-LABEL: func.func @few_pixels
+// CHECK:         linalg.depthwise_conv_2d_nchw_chw {{.*}} -> tensor<1x4x3x3xf32>
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<4x8x2xf32>)
+// CHECK-NOT:     linalg.depthwise_conv_2d
+func.func @few_pixels(%x: tensor<1x4x5x5xf32>, %k: tensor<4x3x3xf32>, %init: tensor<1x4x3x3xf32>, %y: tensor<1x4x10x4xf32>, %i2: tensor<1x4x8x2xf32>) -> (tensor<1x4x3x3xf32>, tensor<1x4x8x2xf32>) {
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %k : tensor<1x4x5x5xf32>, tensor<4x3x3xf32>) outs(%init : tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %s = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%y, %k : tensor<1x4x10x4xf32>, tensor<4x3x3xf32>) outs(%i2 : tensor<1x4x8x2xf32>) -> tensor<1x4x8x2xf32>
+  func.return %r, %s : tensor<1x4x3x3xf32>, tensor<1x4x8x2xf32>
 }
 
 // -----

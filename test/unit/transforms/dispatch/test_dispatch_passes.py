@@ -27,6 +27,8 @@ PASS_FILES = {
     "form-dispatch-regions{aggressive=true}": "dispatch/form-dispatch-regions.mlir",
     "form-dispatch-regions{reduction-chains=all}": "dispatch/form-dispatch-regions.mlir",
     "form-dispatch-regions{reduction-chains=none}": "dispatch/form-dispatch-regions.mlir",
+    "form-dispatch-regions{padded-min-pixels=16}": "dispatch/form-dispatch-regions-padded-1x1.mlir",
+    "form-dispatch-regions{padded-min-pixels=0}": "dispatch/form-dispatch-regions-padded-1x1.mlir",
     "convert-to-flow": "dispatch/convert-to-flow.mlir",
     "linalg-fold-transpose-into-matmul": "linalg/linalg-fold-transpose-into-matmul.mlir",
     "linalg-fold-unit-reshapes": "linalg/linalg-fold-unit-reshapes.mlir",

@@ -16,7 +16,7 @@ from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 DEFAULT = "linalg-conv-1x1-to-matmul"
-EVERY_CONV = "linalg-conv-1x1-to-matmul{min-channels=1 strided=true}"
+EVERY_CONV = "linalg-conv-1x1-to-matmul{min-channels=1 strided=true padded-min-pixels=0}"
 # case -> 1x1 convs rewritten by (default, every-conv)
 REWRITTEN = {
     "pointwise": (1, 1),
@@ -25,6 +25,7 @@ REWRITTEN = {
     "expansion": (0, 1),
     "not_1x1": (0, 0),
     "batched": (1, 1),
+    "padded_left_to_iree": (1, 2),
 }
 
 

@@ -11,7 +11,7 @@ from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "linalg-depthwise-conv-drop-batch"
 # case -> depthwise convs rewritten
-REWRITTEN = {"depthwise": 1, "strided_dilated": 1, "not_batch1": 0}
+REWRITTEN = {"depthwise": 1, "strided_dilated": 1, "not_batch1": 0, "few_pixels": 1}
 
 
 def count_depthwise(module) -> int:
@@ -24,3 +24,9 @@ def test_rank3_depthwise_computes_the_same(name: str):
     before = count_depthwise(apply_pipeline(text, "cse"))
     after = assert_pass_preserves_semantics(text, PASS)
     assert before - count_depthwise(after) == REWRITTEN[name]
+
+
+def test_min_pixels_option_rewrites_small_outputs_too():
+    text = lit_functions(LIT_TRANSFORMS / "linalg" / "linalg-depthwise-conv-drop-batch.mlir")["few_pixels"]
+    after = assert_pass_preserves_semantics(text, PASS + "{min-pixels=1}")
+    assert count_depthwise(after) == 0

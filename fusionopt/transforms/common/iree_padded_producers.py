@@ -1,0 +1,74 @@
+"""1x1 convolutions whose result only a `tensor.pad` reads: left to IREE's own dispatch formation.
+
+IREE 3.13 writes a `tensor.pad` into the dispatch of its producer (a fill of the padded buffer,
+then the producer stores into its interior) when that dispatch is all rank-3 ops: it folds the
+unit batch dim of a 1x1 conv, turns the conv into a C x H x W matmul-like contraction and
+fuses the epilogue and the pad's insert. A pad whose source is one of *our* regions cannot get
+that treatment (a 4-D root, or a flat matmul behind a reshape) and becomes a `slow_memcpy`
+dispatch of its own, one extra dispatch per padded conv input (18 in mobilenet_mini, 4 in
+inception_mini). So such a conv, its elementwise epilogue and the pad stay outside our regions
+and in the conv's original form: IREE forms that subgraph exactly as it would in its own
+pipeline, and our regions take the padded result as input.
+
+Measured threshold (bench/RESULTS.md, "CNNs: pads written by IREE's 1x1 producers"): IREE's
+rank-3 matmul-like form is fast from 4x4 pixels up (`24x8x8x56` 2.8 us, `16x16x16x32` 4.5 us)
+but 2.4x slower than our flat matmul at 2x2 (`336x2x2x56` 43 vs 18 us for three sites), so
+only convs with at least `MIN_PIXELS` output pixels are handed over.
+
+`linalg-conv-1x1-to-matmul` (keeps the conv) and `form-dispatch-regions` (forms no region for
+it) must agree on which convs these are, hence one predicate here.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation, SSAValue
+
+from fusionopt.transforms.common import dispatch_utils as du
+
+CONV_NAME = "linalg.conv_2d_nchw_fchw"
+# Output pixels (H * W) from which IREE's own form of a padded 1x1 conv is the faster one.
+MIN_PIXELS = 16
+
+
+def _static_shape(value: SSAValue) -> list[int] | None:
+    shape = list(value.type.get_shape())  # type: ignore[attr-defined]
+    return shape if all(d >= 0 for d in shape) else None
+
+
+def is_unit_stride_1x1_conv(op: Operation) -> bool:
+    """A static batch-1 NCHW conv with a 1x1 filter, stride 1: IREE's 1x1-to-matmul case."""
+    if op.name != CONV_NAME or len(op.operands) != 3:
+        return False
+    x, w, out = (_static_shape(v) for v in op.operands)
+    if x is None or w is None or out is None:
+        return False
+    return x[0] == 1 and w[2:] == [1, 1] and x[2:] == out[2:]
+
+
+def padded_consumer(value: SSAValue) -> Operation | None:
+    """The `tensor.pad` that is the only reader of `value`, through single-use elementwise
+    linalg ops reading it with identity maps (the conv's epilogue), if there is one."""
+    while True:
+        uses = list(value.uses)
+        if len(uses) != 1:
+            return None
+        user = uses[0].operation
+        if user.name == "tensor.pad":
+            return user if uses[0].index == 0 else None
+        if not du.is_elementwise_linalg(user) or len(user.results) != 1:
+            return None
+        value_map = du.operand_map(user, value)
+        if value_map is None or not du.is_identity_map(value_map):
+            return None
+        if user.results[0].type != value.type:
+            return None
+        value = user.results[0]
+
+
+def is_iree_padded_1x1(op: Operation, min_pixels: int = MIN_PIXELS) -> bool:
+    """A 1x1 conv whose (epilogue's) result only a pad reads, over at least `min_pixels`
+    output pixels: formed by IREE, not by us (module docstring). `min_pixels=0` turns it off."""
+    if min_pixels <= 0 or not is_unit_stride_1x1_conv(op):
+        return False
+    height, width = op.results[0].type.get_shape()[2:]  # type: ignore[attr-defined]
+    return height * width >= min_pixels and padded_consumer(op.results[0]) is not None
