@@ -103,7 +103,8 @@ time_round() {  # model round
   local v raw
   load_args "$1" random
   for v in $(shuffled "$1" "$2"); do
-    raw=$RESULTS/raw/$1.$v.r$2.json
+    raw=$RESULTS/raw/$1.$v.r$2.json  # a corpus model may be "cnn/NAME"
+    [ "$DRY" = 1 ] || mkdir -p "$(dirname "$raw")"
     if [ "$DRY" = 1 ]; then
       run "$BENCH" --device="$DEVICE" --module="$(field "$1" "$v" 3)" --function=$FUNCTION "${ARGS[@]}" \
         --benchmark_min_time="${ITERATIONS}x" --benchmark_format=json

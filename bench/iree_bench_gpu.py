@@ -59,8 +59,9 @@ def write_inputs(bundle: Path, model: str, family: str, seed: int) -> None:
     values = model_inputs(model, family, seed)
     folder = bundle / "inputs" / model / family
     lines = [input_arg(v, folder / f"arg{i}.npy", bundle) for i, v in enumerate(values)]
-    (bundle / "args").mkdir(parents=True, exist_ok=True)
-    (bundle / "args" / f"{model}.{family}.args").write_text("\n".join(lines) + "\n")
+    args_file = bundle / "args" / f"{model}.{family}.args"  # a corpus model may be "cnn/NAME"
+    args_file.parent.mkdir(parents=True, exist_ok=True)
+    args_file.write_text("\n".join(lines) + "\n")
 
 
 def copy_tools(bundle: Path) -> None:

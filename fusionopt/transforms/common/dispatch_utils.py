@@ -17,7 +17,6 @@ otherwise, so ops added by `fusionopt.dialects.linalg` (batch_matmul, ...) work 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -28,6 +27,16 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+
+# Use/def queries live in their own module; re-exported so passes keep one vocabulary (`du.`).
+from fusionopt.transforms.common.use_def import (  # noqa: F401
+    defining_op_in,
+    is_inside,
+    top_level_user,
+    use_count,
+    values_captured_by,
+    values_used_inside,
+)
 
 # --- op kinds -----------------------------------------------------------------------------
 
@@ -369,53 +378,6 @@ def slice_is_contiguous(op: Operation) -> bool:
     return is_contiguous_slice(params, tuple(full.get_shape()))
 
 
-# --- use/def helpers ----------------------------------------------------------------------
-
-
-def values_used_inside(op: Operation) -> Iterator[SSAValue]:
-    """Operands of `op` and every value its nested regions capture from above."""
-    yield from op.operands
-    yield from values_captured_by(op)
-
-
-def values_captured_by(op: Operation) -> Iterator[SSAValue]:
-    """Values used inside `op`'s regions but defined outside `op` (e.g. a gather's table)."""
-    for region in op.regions:
-        for inner in region.walk():
-            for operand in inner.operands:
-                if not _defined_inside(operand, op):
-                    yield operand
-
-
-def _defined_inside(value: SSAValue, op: Operation) -> bool:
-    owner = value.owner
-    where = owner.parent_op() if isinstance(owner, Block) else owner
-    return is_inside(where, op)
-
-
-def is_inside(candidate: Operation | None, ancestor: Operation) -> bool:
-    """`candidate` is `ancestor` or nested (at any depth) in one of its regions."""
-    while candidate is not None:
-        if candidate is ancestor:
-            return True
-        candidate = candidate.parent_op()
-    return False
-
-
-def top_level_user(block: Block, user: Operation) -> Operation | None:
-    """The op of `block` that contains `user` (itself when it is directly in the block)."""
-    while user is not None and user.parent_block() is not block:
-        user = user.parent_op()
-    return user
-
-
-def defining_op_in(block: Block, value: SSAValue) -> Operation | None:
-    owner = value.owner
-    if isinstance(owner, Operation) and owner.parent_block() is block:
-        return owner
-    return None
-
-
 def loop_extents(op: Operation) -> list[int | None]:
     """Static trip count of each loop of a structured op, read off its operand shapes."""
     maps = indexing_maps(op)
@@ -426,7 +388,3 @@ def loop_extents(op: Operation) -> list[int | None]:
             if isinstance(expr, AffineDimExpr) and size >= 0:
                 extents[expr.position] = size
     return extents
-
-
-def use_count(value: SSAValue) -> int:
-    return sum(1 for _ in value.uses)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, IntegerAttr, TensorType, i32
-from xdsl.dialects.linalg import LinalgStructuredOperation
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 

@@ -1,0 +1,57 @@
+"""Use/def queries over nested regions: which values an op (with its regions) reads from above,
+whether an op sits inside another, which top-level op of a block holds a nested user. Shared by
+dispatch-region formation, flow conversion and the linalg stage (through `dispatch_utils`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.ir import Block, Operation, SSAValue
+
+
+def values_used_inside(op: Operation) -> Iterator[SSAValue]:
+    """Operands of `op` and every value its nested regions capture from above."""
+    yield from op.operands
+    yield from values_captured_by(op)
+
+
+def values_captured_by(op: Operation) -> Iterator[SSAValue]:
+    """Values used inside `op`'s regions but defined outside `op` (e.g. a gather's table)."""
+    for region in op.regions:
+        for inner in region.walk():
+            for operand in inner.operands:
+                if not _defined_inside(operand, op):
+                    yield operand
+
+
+def _defined_inside(value: SSAValue, op: Operation) -> bool:
+    owner = value.owner
+    where = owner.parent_op() if isinstance(owner, Block) else owner
+    return is_inside(where, op)
+
+
+def is_inside(candidate: Operation | None, ancestor: Operation) -> bool:
+    """`candidate` is `ancestor` or nested (at any depth) in one of its regions."""
+    while candidate is not None:
+        if candidate is ancestor:
+            return True
+        candidate = candidate.parent_op()
+    return False
+
+
+def top_level_user(block: Block, user: Operation) -> Operation | None:
+    """The op of `block` that contains `user` (itself when it is directly in the block)."""
+    while user is not None and user.parent_block() is not block:
+        user = user.parent_op()
+    return user
+
+
+def defining_op_in(block: Block, value: SSAValue) -> Operation | None:
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.parent_block() is block:
+        return owner
+    return None
+
+
+def use_count(value: SSAValue) -> int:
+    return sum(1 for _ in value.uses)
