@@ -262,6 +262,10 @@ def is_scalar_type(ty: Attribute) -> bool:
     return not isinstance(ty, TensorType) and not hasattr(ty, "get_shape")
 
 
+def is_static_tensor(value: SSAValue) -> bool:
+    return isinstance(value.type, TensorType) and all(d >= 0 for d in value.type.get_shape())
+
+
 def is_clonable_into_dispatch(op: Operation) -> bool:
     """Cheap producers duplicated into each dispatch that uses them (IREE's isClonableIntoDispatchOp).
 

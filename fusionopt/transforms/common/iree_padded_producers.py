@@ -24,25 +24,18 @@ from __future__ import annotations
 from xdsl.ir import Operation, SSAValue
 
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.window_ops import is_1x1_conv
 
-CONV_NAME = "linalg.conv_2d_nchw_fchw"
 # Output pixels (H * W) from which IREE's own form of a padded 1x1 conv is the faster one.
 MIN_PIXELS = 16
 
 
-def _static_shape(value: SSAValue) -> list[int] | None:
-    shape = list(value.type.get_shape())  # type: ignore[attr-defined]
-    return shape if all(d >= 0 for d in shape) else None
-
-
 def is_unit_stride_1x1_conv(op: Operation) -> bool:
     """A static batch-1 NCHW conv with a 1x1 filter, stride 1: IREE's 1x1-to-matmul case."""
-    if op.name != CONV_NAME or len(op.operands) != 3:
+    if not is_1x1_conv(op):
         return False
-    x, w, out = (_static_shape(v) for v in op.operands)
-    if x is None or w is None or out is None:
-        return False
-    return x[0] == 1 and w[2:] == [1, 1] and x[2:] == out[2:]
+    x, out = op.operands[0].type.get_shape(), op.results[0].type.get_shape()  # type: ignore[attr-defined]
+    return x[0] == 1 and x[2:] == out[2:]
 
 
 def padded_consumer(value: SSAValue) -> Operation | None:

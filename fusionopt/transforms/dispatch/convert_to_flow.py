@@ -133,21 +133,17 @@ def convert_concat(op: Operation) -> bool:
     return True
 
 
-def _is_static(value: SSAValue) -> bool:
-    return isinstance(value.type, TensorType) and all(d >= 0 for d in value.type.get_shape())
-
-
 def convert_reshape(op: Operation) -> bool:
     # A dynamic reshape stays a tensor op: flow's form would need its {dims}; iree-compile
     # converts the tensor op itself.
-    if not (_is_static(op.operands[0]) and _is_static(op.results[0])):
+    if not (du.is_static_tensor(op.operands[0]) and du.is_static_tensor(op.results[0])):
         return False
     Rewriter.replace_op(op, TensorReshapeOp(op.operands[0], op.results[0].type))
     return True
 
 
 def convert_fill(op: Operation) -> bool:
-    if len(op.operands) != 2 or not _is_static(op.results[0]):
+    if len(op.operands) != 2 or not du.is_static_tensor(op.results[0]):
         return False
     if any(is_iree_padded_1x1(use.operation) for use in op.results[0].uses):
         return False  # the init of a conv left for IREE to form: IREE clones it in
@@ -158,7 +154,7 @@ def convert_fill(op: Operation) -> bool:
 def convert_empty(op: Operation) -> bool:
     """A static top-level `tensor.empty` that only `flow.tensor.update`s write into."""
     uses = list(op.results[0].uses)
-    if not uses or not _is_static(op.results[0]):
+    if not uses or not du.is_static_tensor(op.results[0]):
         return False
     if not all(isinstance(u.operation, TensorUpdateOp) and u.operation.target is op.results[0] for u in uses):
         return False

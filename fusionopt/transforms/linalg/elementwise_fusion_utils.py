@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorT
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
 
+from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.elementwise_fusion_index import IndexSpace, IndexTuple
 from fusionopt.transforms.linalg.elementwise_fusion_views import (
     Bound,
@@ -77,10 +78,6 @@ def tensor_bytes(value: SSAValue) -> int:
     return prod(ty.get_shape()) * max(bits, 8) // 8
 
 
-def is_static_tensor(value: SSAValue) -> bool:
-    return isinstance(value.type, TensorType) and all(d >= 0 for d in value.type.get_shape())
-
-
 def generic_output_map(op: Operation):
     return op.indexing_maps.data[-1].data  # type: ignore[attr-defined]
 
@@ -98,7 +95,7 @@ def is_elementwise_generic(op: Operation) -> bool:
     out_map = generic_output_map(op)
     if out_map.num_symbols or out_map.inverse_permutation() is None:
         return False
-    if len(out_map.results) != out_map.num_dims or not is_static_tensor(op.results[0]):
+    if len(out_map.results) != out_map.num_dims or not du.is_static_tensor(op.results[0]):
         return False
     body = op.regions[0].block
     nested = (o for top in body.ops for o in top.walk() if o is not top)
@@ -118,7 +115,7 @@ def pad_value(op: Operation) -> SSAValue | Operation | None:
 
 
 def is_static_view(op: Operation) -> bool:
-    if op.name not in VIEW_OPS or len(op.results) != 1 or not is_static_tensor(op.results[0]):
+    if op.name not in VIEW_OPS or len(op.results) != 1 or not du.is_static_tensor(op.results[0]):
         return False
     if op.name == "tensor.extract_slice":
         return not (op.offsets or op.sizes or op.strides)  # type: ignore[attr-defined]
@@ -131,13 +128,13 @@ def is_fusable_pad(op: Operation) -> bool:
     return (
         op.name == "tensor.pad"
         and not (op.low or op.high)  # type: ignore[attr-defined]
-        and is_static_tensor(op.results[0])
+        and du.is_static_tensor(op.results[0])
         and pad_value(op) is not None
     )
 
 
 def is_fill(op: Operation) -> bool:
-    return op.name == "linalg.fill" and len(op.results) == 1 and is_static_tensor(op.results[0])
+    return op.name == "linalg.fill" and len(op.results) == 1 and du.is_static_tensor(op.results[0])
 
 
 def is_fusable_producer(op: Operation, options: FusionOptions) -> bool:
@@ -147,7 +144,7 @@ def is_fusable_producer(op: Operation, options: FusionOptions) -> bool:
     if not options.aggressive:
         return options.pad_groups and is_fusable_pad(op)
     if op.name == "tensor.concat":
-        return is_static_tensor(op.results[0])
+        return du.is_static_tensor(op.results[0])
     return is_static_view(op) or is_fusable_pad(op)
 
 

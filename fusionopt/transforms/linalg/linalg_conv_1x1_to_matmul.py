@@ -43,8 +43,8 @@ from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.linalg.conv_1x1_sinking import SinkFlatExpand
 from fusionopt.transforms.common.reshapes import collapse, expand as expand_to
+from fusionopt.transforms.common.window_ops import is_1x1_conv
 
-CONV_NAME = "linalg.conv_2d_nchw_fchw"
 # 1 x C x H x W as C x (H*W) (stride 1: a free reshape), or C x H x W (strided: the slice
 # that picks the pixels must stay a view IREE can clone into the dispatch, and a collapse of
 # a strided slice would materialise it as a copy dispatch).
@@ -62,15 +62,6 @@ def _maps(spatial: int, batched: bool) -> tuple[AffineMap, ...]:
         AffineMap(count, 0, (f, c)),
         AffineMap(count, 0, (*n, f, *pixels)),
     )
-
-
-def is_1x1_conv(op: Operation) -> bool:
-    if op.name != CONV_NAME or not isinstance(op, WindowOp):
-        return False
-    shapes = [value.type.get_shape() for value in (*op.inputs, *op.outputs)]  # type: ignore[attr-defined]
-    if any(d < 0 for shape in shapes for d in shape):
-        return False
-    return op.window_sizes() == (1, 1)
 
 
 def is_strided(op: WindowOp) -> bool:

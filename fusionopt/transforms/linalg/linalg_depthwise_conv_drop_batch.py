@@ -39,6 +39,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
+from fusionopt.transforms.common.window_ops import static_window_shapes
 from fusionopt.transforms.common.reshapes import expand
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
     PIXEL_GROUPS,
@@ -52,10 +53,8 @@ DEPTHWISE_NAME = "linalg.depthwise_conv_2d_nchw_chw"
 
 def is_batch1_depthwise(op: Operation, min_pixels: int = 1) -> bool:
     """A static batch-1 NCHW depthwise conv with at least `min_pixels` output pixels."""
-    if op.name != DEPTHWISE_NAME or not isinstance(op, WindowOp):
-        return False
-    shapes = [value.type.get_shape() for value in (*op.inputs, *op.outputs)]  # type: ignore[attr-defined]
-    if any(d < 0 for shape in shapes for d in shape) or shapes[0][0] != 1:
+    shapes = static_window_shapes(op, DEPTHWISE_NAME)
+    if shapes is None or shapes[0][0] != 1:
         return False
     out_h, out_w = shapes[-1][2:]
     return out_h * out_w >= min_pixels

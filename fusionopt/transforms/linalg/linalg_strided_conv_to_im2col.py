@@ -50,8 +50,8 @@ from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.linalg.conv_1x1_sinking import SinkFlatExpand
+from fusionopt.transforms.common.window_ops import CONV_NAME, static_window_shapes
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
-    CONV_NAME,
     FLAT_GROUPS,
     replace_conv,
     reshaped_init,
@@ -61,14 +61,12 @@ from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
 def is_im2col_candidate(op: Operation, stride_one: bool) -> bool:
     """A batch-1, static NCHW/FCHW conv with a window larger than 1x1, strided (or any stride
     when `stride_one`)."""
-    if op.name != CONV_NAME or not isinstance(op, WindowOp):
+    shapes = static_window_shapes(op, CONV_NAME)
+    if shapes is None or shapes[0][0] != 1:
         return False
-    shapes = [value.type.get_shape() for value in (*op.inputs, *op.outputs)]  # type: ignore[attr-defined]
-    if any(d < 0 for shape in shapes for d in shape) or shapes[0][0] != 1:
+    if op.window_sizes() == (1, 1):  # type: ignore[attr-defined]
         return False
-    if op.window_sizes() == (1, 1):
-        return False
-    return stride_one or op.stride_values() != (1, 1)
+    return stride_one or op.stride_values() != (1, 1)  # type: ignore[attr-defined]
 
 
 def patch_maps(strides: tuple[int, ...], dilations: tuple[int, ...]) -> tuple[AffineMap, AffineMap]:

@@ -1,0 +1,26 @@
+"""Shape queries on convolutions that the linalg passes (`linalg-conv-1x1-to-matmul`,
+`linalg-strided-conv-to-im2col`, `linalg-depthwise-conv-drop-batch`) and the padded-1x1
+handover to IREE (`iree_padded_producers`) all start from: which ops are a statically shaped
+window op of a given name, and which of those are 1x1 NCHW convolutions."""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+
+from fusionopt.dialects.linalg_conv import WindowOp
+
+CONV_NAME = "linalg.conv_2d_nchw_fchw"
+
+
+def static_window_shapes(op: Operation, name: str) -> list[tuple[int, ...]] | None:
+    """The shapes of `op`'s inputs then outputs when `op` is the window op `name` and every
+    shape is static; None otherwise."""
+    if op.name != name or not isinstance(op, WindowOp):
+        return None
+    shapes = [tuple(value.type.get_shape()) for value in (*op.inputs, *op.outputs)]  # type: ignore[attr-defined]
+    return None if any(d < 0 for shape in shapes for d in shape) else shapes
+
+
+def is_1x1_conv(op: Operation) -> bool:
+    """A statically shaped NCHW/FCHW conv with a 1x1 window (any stride, any batch)."""
+    return static_window_shapes(op, CONV_NAME) is not None and op.window_sizes() == (1, 1)  # type: ignore[attr-defined]
