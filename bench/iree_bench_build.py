@@ -12,6 +12,8 @@ Variants (all from the same corpus model, weights as function arguments):
   per attention block; opt-in: 1.6-1.9x slower per model on llvm-cpu, timed here for CUDA);
 - `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
   iree-default is the run's noise (A/A), the yardstick for every other ratio.
+- `ours-padded-kxk` (not in the default set): `form-dispatch-regions{padded-kxk-min-pixels=1}`,
+  stride-1 k x k convs whose result only a pad reads left to IREE's formation (no pad copy);
 - `ours-im2col-off` (not in the default set): `dispatch-creation` without
   `linalg-strided-conv-to-im2col` (strided k x k convs left as convs), to time what it changes;
 Variants for the layer-norm decision (not in the default set; name them with `--variants`):
@@ -77,6 +79,11 @@ OURS_PIPELINES = {
     "ours-padded-ours": _dispatch_creation(
         linalg_conv_1x1_to_matmul="linalg-conv-1x1-to-matmul{padded-min-pixels=0}",
         form_dispatch_regions="form-dispatch-regions{padded-min-pixels=0}",
+    ),
+    # stride-1 k x k convs whose result only a pad reads formed by IREE too (it writes the pad
+    # in the conv's dispatch: no copy; its conv kernel instead of ours)
+    "ours-padded-kxk": _dispatch_creation(
+        form_dispatch_regions="form-dispatch-regions{padded-kxk-min-pixels=1}",
     ),
     # 1x1 convolutions left as convs, or all of them (strided too) as matmuls
     "ours-conv1x1-off": _dispatch_creation(linalg_conv_1x1_to_matmul=""),

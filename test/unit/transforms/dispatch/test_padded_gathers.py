@@ -101,3 +101,35 @@ def test_iree_builds_the_padded_gather_and_agrees(name: str, tmp_path: Path):
     want = run_vmfb(compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("generic")), inputs, entry)
     for a, b in zip(got, want):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+# --- opt-in: stride-1 k x k convs whose result only a pad reads, formed by IREE -------------
+
+KXK_LIT = LIT_TRANSFORMS / "dispatch" / "form-dispatch-regions-padded-kxk.mlir"
+KXK = "form-dispatch-regions{padded-kxk-min-pixels=1}"
+
+
+@pytest.mark.parametrize("name", sorted(lit_functions(KXK_LIT)))
+def test_padded_kxk_handover_computes_the_same(name: str):
+    after = assert_pass_preserves_semantics(lit_functions(KXK_LIT)[name], KXK)
+    bare_convs = [
+        op for op in after.walk()
+        if op.name == "linalg.conv_2d_nchw_fchw" and not isinstance(op.parent_op(), DispatchRegionOp)
+    ]
+    assert len(bare_convs) == (1 if name == "padded_3x3" else 0)
+
+
+@pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)
+def test_iree_writes_the_pad_of_a_handed_over_kxk_conv(tmp_path: Path):
+    text = lit_functions(KXK_LIT)["padded_3x3"]
+    ours = tmp_path / "ours.mlir"
+    ours.write_text(print_module(apply_pipeline(text, f"linalg-fold-unit-reshapes,{KXK},cse,canonicalize")))
+    reference = tmp_path / "reference.mlir"
+    reference.write_text(print_module(parse_module(text)))
+    names = flow_dispatch_names(ours, cpu_flags("generic"))
+    assert len(names) == 2 and not any("slow_memcpy" in n for n in names)
+    rng = np.random.default_rng(0)
+    inputs = [rng.standard_normal(s).astype(np.float32) for s in ((1, 8, 6, 6), (8, 8, 3, 3), (8, 8, 3, 3))]
+    got = run_vmfb(compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("generic")), inputs, "padded_3x3")
+    want = run_vmfb(compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("generic")), inputs, "padded_3x3")
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-5)
