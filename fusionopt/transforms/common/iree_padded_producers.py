@@ -16,7 +16,10 @@ but 2.4x slower than our flat matmul at 2x2 (`336x2x2x56` 43 vs 18 us for three 
 only convs with at least `MIN_PIXELS` output pixels are handed over.
 
 `linalg-conv-1x1-to-matmul` (keeps the conv) and `form-dispatch-regions` (forms no region for
-it) must agree on which convs these are, hence one predicate here.
+it) must agree on which convs these are, hence one predicate here. Opt-in
+(`form-dispatch-regions{padded-kxk-min-pixels=N}`), stride-1 k x k convs only a pad reads are
+left to IREE the same way (`is_iree_padded_kxk`): IREE folds their unit batch dim, runs its own
+conv kernel and writes the pad in that dispatch; off by default until measured faster.
 """
 
 from __future__ import annotations

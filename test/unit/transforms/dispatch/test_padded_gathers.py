@@ -1,5 +1,5 @@
 """A conv's low pad read by its im2col patch gather is formed into the gather's dispatch
-(`common/padded_gathers.py`): the regions compute what the input program computes (random and
+(`dispatch/padded_gathers.py`): the regions compute what the input program computes (random and
 adversarial inputs against a float64 run), no top-level pad is left for IREE to copy, and IREE
 builds the regions, computes the same numbers as its own formation and makes no `slow_memcpy`."""
 
