@@ -37,7 +37,6 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.dispatch.padded_gathers import is_pad_of_window_gather
 
 
 @dataclass(eq=False)
@@ -198,9 +197,6 @@ def is_fusable_with_producer(
     (an elementwise op on a matmul's LHS keeps its own dispatch, as in IREE)."""
     if producer in analysis.group_of or du.is_root_op(producer) or du.is_clonable_into_dispatch(producer):
         return False
-    if is_pad_of_window_gather(producer, consumer):
-        # An im2col gather reads its conv's pad in its own dispatch (dispatch/padded_gathers.py).
-        return analysis.keeps_group_convex(group, producer)
     if du.has_low_padding(producer):
         # A low pad stays at top level, where IREE writes it itself (fill + insert): inside a
         # pre-formed region with its producer IREE 3.13 computes it wrongly, and inside the

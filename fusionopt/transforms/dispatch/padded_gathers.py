@@ -56,3 +56,20 @@ def is_pad_of_window_gather(pad: Operation, consumer: Operation) -> bool:
         return False
     uses = list(pad.results[0].uses)
     return len(uses) == 1 and uses[0].operation is consumer and du.is_static_tensor(pad.results[0]) and du.is_static_tensor(pad.operands[0])
+
+
+def pull_pads_into_gathers(analysis) -> int:
+    """Add each top-level pad read only by a window gather to the gather's group (after the
+    groups are decided: no other rule of formation changes). Returns how many moved."""
+    moved = 0
+    for pad in analysis.ops:
+        if pad.name != "tensor.pad" or pad in analysis.group_of or len(analysis.users[pad]) != 1:
+            continue
+        (gather,) = analysis.users[pad]
+        group = analysis.group_of.get(gather)
+        if group is None or not is_pad_of_window_gather(pad, gather):
+            continue
+        if analysis.keeps_group_convex(group, pad):
+            analysis.add(group, pad)
+            moved += 1
+    return moved

@@ -1,8 +1,10 @@
-// RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{padded-kxk-min-pixels=1}" | filecheck %s
-// RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s --check-prefix=OFF
+// RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{padded-kxk-min-pixels=0}" | filecheck %s --check-prefix=OFF
+// RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{padded-kxk-min-pixels=17}" | filecheck %s --check-prefix=OFF
 
-// Opt-in: a stride-1 3x3 conv whose ReLU only a pad reads gets no region of ours (IREE forms
-// it and writes the pad in its dispatch); the conv reading the pad is ours. Off by default.
+// A stride-1 3x3 conv whose ReLU only a pad reads gets no region of ours (IREE forms it and
+// writes the pad in its dispatch); the conv reading the pad is ours. Off with
+// padded-kxk-min-pixels=0, or above the conv's 16 output pixels.
 // CHECK-LABEL: func.func @padded_3x3
 // CHECK:         %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} -> tensor<1x8x4x4xf32>
 // CHECK-NEXT:    %[[R:.*]] = linalg.generic {{.*}} ins(%[[C]] : tensor<1x8x4x4xf32>)
@@ -35,7 +37,7 @@ func.func @padded_3x3(%x: tensor<1x8x6x6xf32>, %w: tensor<8x8x3x3xf32>, %k: tens
 
 // -----
 
-// Formed by us even with the option: a strided 3x3 conv, and a 3x3 conv whose result is also
+// Formed by us: a strided 3x3 conv, and a 3x3 conv whose result is also
 // returned (the pad is not its only reader).
 // CHECK-LABEL: func.func @not_left_to_iree
 // CHECK:         flow.dispatch.region -> (tensor<1x8x2x2xf32>)

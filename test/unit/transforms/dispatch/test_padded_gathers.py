@@ -1,5 +1,5 @@
-"""A conv's low pad read by its im2col patch gather is formed into the gather's dispatch
-(`dispatch/padded_gathers.py`): the regions compute what the input program computes (random and
+"""With `form-dispatch-regions{pads-into-gathers=true}` (opt-in), a conv's low pad read by its
+im2col patch gather is formed into the gather's dispatch (`dispatch/padded_gathers.py`): the regions compute what the input program computes (random and
 adversarial inputs against a float64 run), no top-level pad is left for IREE to copy, and IREE
 builds the regions, computes the same numbers as its own formation and makes no `slow_memcpy`."""
 
@@ -13,11 +13,15 @@ import pytest
 from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
+from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 LIT = LIT_TRANSFORMS / "dispatch" / "form-dispatch-regions-padded-gather.mlir"
 IM2COL_LIT = LIT_TRANSFORMS / "linalg" / "linalg-strided-conv-to-im2col.mlir"
+GATHERS = "form-dispatch-regions{pads-into-gathers=true}"
+# dispatch-creation with the option
+DISPATCH_CREATION = PIPELINES["dispatch-creation"].spec.replace("form-dispatch-regions", GATHERS)
 IREE_MISSING = "IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed"
 
 # A residual-style block: 3x3 conv + ReLU (a region of ours), its result padded and read by a
@@ -64,21 +68,22 @@ def top_level_pads(module) -> int:
 
 @pytest.mark.parametrize("name", sorted(lit_functions(LIT)))
 def test_formation_computes_the_same(name: str):
-    assert_pass_preserves_semantics(lit_functions(LIT)[name], "form-dispatch-regions")
+    assert_pass_preserves_semantics(lit_functions(LIT)[name], GATHERS)
 
 
 def test_only_the_gathered_pad_moves():
     cases = lit_functions(LIT)
-    assert top_level_pads(apply_pipeline(cases["pad_into_gather"], "form-dispatch-regions")) == 0
-    assert top_level_pads(apply_pipeline(cases["pad_read_twice"], "form-dispatch-regions")) == 1
-    assert top_level_pads(apply_pipeline(cases["not_a_gather"], "form-dispatch-regions")) == 2
-    assert top_level_pads(apply_pipeline(cases["odd_width"], "form-dispatch-regions")) == 1
+    assert top_level_pads(apply_pipeline(cases["pad_into_gather"], GATHERS)) == 0
+    assert top_level_pads(apply_pipeline(cases["pad_into_gather"], "form-dispatch-regions")) == 1  # default
+    assert top_level_pads(apply_pipeline(cases["pad_read_twice"], GATHERS)) == 1
+    assert top_level_pads(apply_pipeline(cases["not_a_gather"], GATHERS)) == 2
+    assert top_level_pads(apply_pipeline(cases["odd_width"], GATHERS)) == 1
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_dispatch_creation_leaves_no_pad_before_a_gather(name: str):
     text, pads, left = CASES[name]
-    after = assert_pass_preserves_semantics(text, "dispatch-creation")
+    after = assert_pass_preserves_semantics(text, DISPATCH_CREATION)
     assert sum(op.name == "tensor.pad" for op in after.walk()) == pads
     assert top_level_pads(after) == left
 
@@ -88,7 +93,7 @@ def test_dispatch_creation_leaves_no_pad_before_a_gather(name: str):
 def test_iree_builds_the_padded_gather_and_agrees(name: str, tmp_path: Path):
     text, _, left = CASES[name]
     ours = tmp_path / "ours.mlir"
-    ours.write_text(print_module(apply_pipeline(text, "dispatch-creation")))
+    ours.write_text(print_module(apply_pipeline(text, DISPATCH_CREATION)))
     reference = tmp_path / "reference.mlir"  # IREE's own formation of the input program
     reference.write_text(print_module(parse_module(text)))
     names = flow_dispatch_names(ours, cpu_flags("generic"))
