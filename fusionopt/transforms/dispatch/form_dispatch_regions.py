@@ -202,7 +202,7 @@ class FormDispatchRegionsPass(ModulePass):
                          IREE writes the pad, its conv kernel measured as fast as ours in
                          the resnets, bench/RESULTS.md; 0: off).
       pads-into-gathers -- a conv's low pad read only by its im2col patch gather joins the
-                         gather's region: no copy dispatch, but the gather measured 1.4-2.4x
+                         gather's region: no copy dispatch, but the gather measured 1.3-2.3x
                          slower (bench/RESULTS.md); default false.
     """
 

@@ -1,21 +1,22 @@
-"""A `tensor.pad` whose only reader is a window gather (an im2col patch copy): one dispatch.
+"""`form-dispatch-regions{pads-into-gathers=true}` (opt-in): a `tensor.pad` whose only reader is
+a window gather (an im2col patch copy) joins the gather's dispatch.
 
 `linalg-strided-conv-to-im2col` turns a strided conv into a patch gather + matmul; the conv's
-input pad then sat at top level and IREE 3.13 made it a `slow_memcpy` dispatch of its own, so a
-strided conv cost three dispatches (pad copy, gather, matmul) where IREE's own formation spends
+input pad sits at top level and IREE 3.13 makes it a `slow_memcpy` dispatch of its own, so a
+strided conv costs three dispatches (pad copy, gather, matmul) where IREE's own formation spends
 two (pad copy, conv). IREE builds the pad as a producer inside the gather's region and computes
-it right (the gather reads the padded window directly, the padded buffer is never written):
-measured on every strided conv of the corpus CNNs, with the pad's source a region result or a
-function argument (bench/RESULTS.md, "CNNs: pads read by im2col gathers"), as long as the
-gather's innermost extent (the conv's output width) is a power of two: at 3, 5, 6, 7, 10, 12,
-14, 24, 48 or 112 output columns IREE 3.13's CPU codegen fails on the region ("failed to run
-translation"; 1-256 in powers of two build, measured on single-conv modules), so those pads
-stay copies. Elsewhere a low pad
-stays at top level (`dispatch_utils.has_low_padding`: behind a producer in a region IREE
-computes it wrongly; in a conv consumer's region the conv runs 1.4-2.2x slower).
+it right (the gather reads the padded window directly, the padded buffer is never written),
+with the pad's source a region result or a function argument, as long as the gather's innermost
+extent (the conv's output width) is a power of two: at 3, 5, 6, 7, 10, 12, 14, 24, 48 or 112
+output columns IREE 3.13's CPU codegen fails on the region ("failed to run translation"; 1-256
+in powers of two build, measured on single-conv modules), so those pads stay copies.
 
-Not done, measured: the gather and its collapse inside the matmul's region (one dispatch per
-strided conv) fails IREE 3.13's CPU codegen, with or without the pad there.
+Off by default: the gather with the pad in it measured 1.3-2.3x slower per dispatch (resnet18's
+stem gather 114 -> 257 us) for 3 us of copy saved per pad (bench/RESULTS.md, "CNNs: dispatch
+counts against IREE's"). Elsewhere a low pad stays at top level (`dispatch_utils.has_low_padding`:
+behind a producer in a region IREE computes it wrongly; in a conv consumer's region the conv
+runs 1.4-2.2x slower). Not built: the gather and its collapse inside the matmul's region (one
+dispatch per strided conv) fails IREE 3.13's CPU codegen, with or without the pad there.
 """
 
 from __future__ import annotations
