@@ -12,6 +12,10 @@ Variants (all from the same corpus model, weights as function arguments):
   per attention block; opt-in: 1.6-1.9x slower per model on llvm-cpu, timed here for CUDA);
 - `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
   iree-default is the run's noise (A/A), the yardstick for every other ratio.
+- `ours-padded-kxk-off` (not in the default set): `form-dispatch-regions{padded-kxk-min-pixels=0}`,
+  stride-1 k x k convs whose result only a pad reads formed by us (a pad copy each), as before;
+- `ours-pads-into-gathers` (not in the default set): `form-dispatch-regions{pads-into-gathers=true}`,
+  a conv's pad read only by its im2col gather formed into the gather's dispatch (no copy);
 - `ours-im2col-off` (not in the default set): `dispatch-creation` without
   `linalg-strided-conv-to-im2col` (strided k x k convs left as convs), to time what it changes;
 Variants for the layer-norm decision (not in the default set; name them with `--variants`):
@@ -77,6 +81,15 @@ OURS_PIPELINES = {
     "ours-padded-ours": _dispatch_creation(
         linalg_conv_1x1_to_matmul="linalg-conv-1x1-to-matmul{padded-min-pixels=0}",
         form_dispatch_regions="form-dispatch-regions{padded-min-pixels=0}",
+    ),
+    # stride-1 k x k convs whose result only a pad reads formed by us (the default leaves them
+    # to IREE, which writes the pad in the conv's dispatch: no copy)
+    "ours-padded-kxk-off": _dispatch_creation(
+        form_dispatch_regions="form-dispatch-regions{padded-kxk-min-pixels=0}",
+    ),
+    # a conv's pad read only by its im2col gather formed into the gather's dispatch (no copy)
+    "ours-pads-into-gathers": _dispatch_creation(
+        form_dispatch_regions="form-dispatch-regions{pads-into-gathers=true}",
     ),
     # 1x1 convolutions left as convs, or all of them (strided too) as matmuls
     "ours-conv1x1-off": _dispatch_creation(linalg_conv_1x1_to_matmul=""),

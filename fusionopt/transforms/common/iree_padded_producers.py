@@ -16,7 +16,12 @@ but 2.4x slower than our flat matmul at 2x2 (`336x2x2x56` 43 vs 18 us for three 
 only convs with at least `MIN_PIXELS` output pixels are handed over.
 
 `linalg-conv-1x1-to-matmul` (keeps the conv) and `form-dispatch-regions` (forms no region for
-it) must agree on which convs these are, hence one predicate here.
+it) must agree on which convs these are, hence one predicate here. Stride-1 k x k convs only a
+pad reads are left to IREE the same way (`is_iree_padded_kxk`, `form-dispatch-regions{padded-kxk-min-pixels}`,
+only formation decides it): IREE folds their unit batch dim, runs its own conv kernel and
+writes the pad in that dispatch. Its kernel measured as fast as our 4-D named op in our region
+on every such conv of resnet_mini and resnet18 (2x2 to 32x32 pixels), and the copy is saved,
+so all of them are left (threshold 1 pixel).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from __future__ import annotations
 from xdsl.ir import Operation, SSAValue
 
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.common.window_ops import is_1x1_conv
+from fusionopt.transforms.common.window_ops import CONV_NAME, is_1x1_conv, static_window_shapes
 
 # Output pixels (H * W) from which IREE's own form of a padded 1x1 conv is the faster one.
 MIN_PIXELS = 16
@@ -62,6 +67,24 @@ def is_iree_padded_1x1(op: Operation, min_pixels: int = MIN_PIXELS) -> bool:
     """A 1x1 conv whose (epilogue's) result only a pad reads, over at least `min_pixels`
     output pixels: formed by IREE, not by us (module docstring). `min_pixels=0` turns it off."""
     if min_pixels <= 0 or not is_unit_stride_1x1_conv(op):
+        return False
+    height, width = op.results[0].type.get_shape()[2:]  # type: ignore[attr-defined]
+    return height * width >= min_pixels and padded_consumer(op.results[0]) is not None
+
+
+def is_unit_stride_window_conv(op: Operation) -> bool:
+    """A static batch-1 NCHW conv with a window larger than 1x1, stride 1 and dilation 1."""
+    shapes = static_window_shapes(op, CONV_NAME)
+    if shapes is None or shapes[0][0] != 1 or op.window_sizes() == (1, 1):  # type: ignore[attr-defined]
+        return False
+    return op.stride_values() == (1, 1) and op.dilation_values() == (1, 1)  # type: ignore[attr-defined]
+
+
+def is_iree_padded_kxk(op: Operation, min_pixels: int) -> bool:
+    """A stride-1 k x k conv whose (epilogue's) result only a pad reads, over at least
+    `min_pixels` output pixels (0 turns it off). IREE forms it in its rank-3 form and writes
+    the pad in the conv's dispatch; the conv kernel is then IREE's, not ours (module docstring)."""
+    if min_pixels <= 0 or not is_unit_stride_window_conv(op):
         return False
     height, width = op.results[0].type.get_shape()[2:]  # type: ignore[attr-defined]
     return height * width >= min_pixels and padded_consumer(op.results[0]) is not None

@@ -31,11 +31,12 @@ from xdsl.passes import ModulePass
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.util import functions_with_body
-from fusionopt.transforms.common.iree_padded_producers import MIN_PIXELS, is_iree_padded_1x1
+from fusionopt.transforms.common.iree_padded_producers import MIN_PIXELS, is_iree_padded_1x1, is_iree_padded_kxk
 from fusionopt.transforms.dispatch.region_dims import add_result_dims
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.dispatch.convert_to_flow import convert_block_to_flow
+from fusionopt.transforms.dispatch.padded_gathers import pull_pads_into_gathers
 from fusionopt.transforms.dispatch.fusion_groups import CHAIN_STARTS, FusionAnalysis, FusionGroup, decide_fusion_groups
 from fusionopt.transforms.dispatch.sliced_roots import split_sliced_roots
 from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
@@ -141,9 +142,13 @@ def rebuild_block(block: Block, analysis: FusionAnalysis) -> list[DispatchRegion
     return regions
 
 
-def leave_padded_1x1_to_iree(analysis: FusionAnalysis, min_pixels: int) -> None:
-    """Drop the groups rooted at a 1x1 conv only a pad reads: their ops stay bare linalg."""
-    for group in [g for g in analysis.groups if is_iree_padded_1x1(g.root, min_pixels)]:
+def leave_padded_1x1_to_iree(analysis: FusionAnalysis, min_pixels: int, kxk_min_pixels: int = 0) -> None:
+    """Drop the groups rooted at a 1x1 conv (with `kxk_min_pixels`, a stride-1 k x k conv)
+    only a pad reads: their ops stay bare linalg."""
+    def left(root):
+        return is_iree_padded_1x1(root, min_pixels) or is_iree_padded_kxk(root, kxk_min_pixels)
+
+    for group in [g for g in analysis.groups if left(g.root)]:
         analysis.groups.remove(group)
         for op in group.ops:
             del analysis.group_of[op]
@@ -152,17 +157,21 @@ def leave_padded_1x1_to_iree(analysis: FusionAnalysis, min_pixels: int) -> None:
 
 def form_regions_in_block(
     block: Block, aggressive: bool, reduction_chains: str = "none", split_slices: bool = True,
-    padded_min_pixels: int = MIN_PIXELS,
+    padded_min_pixels: int = MIN_PIXELS, padded_kxk_min_pixels: int = 0, pads_into_gathers: bool = False,
 ) -> list[DispatchRegionOp]:
     if split_slices:
         def trial(copy: Block) -> None:
-            form_regions_in_block(copy, aggressive, reduction_chains, False, padded_min_pixels)
+            form_regions_in_block(
+                copy, aggressive, reduction_chains, False, padded_min_pixels, padded_kxk_min_pixels, pads_into_gathers
+            )
             convert_block_to_flow(copy)
 
         if split := split_sliced_roots(block, trial):
             pass_statistics.count("roots split per slice", split)
     analysis = decide_fusion_groups(block, aggressive, reduction_chains)
-    leave_padded_1x1_to_iree(analysis, padded_min_pixels)
+    leave_padded_1x1_to_iree(analysis, padded_min_pixels, padded_kxk_min_pixels)
+    if pads_into_gathers and (moved := pull_pads_into_gathers(analysis)):
+        pass_statistics.count("pads formed into their im2col gather's region", moved)
     regions = rebuild_block(block, analysis)
     for region_op in regions:
         clone_producers_into_region(region_op)
@@ -189,6 +198,12 @@ class FormDispatchRegionsPass(ModulePass):
       padded-min-pixels -- a 1x1 conv (with its epilogue) that only a tensor.pad reads, over
                          at least this many output pixels, gets no region: IREE forms it and
                          writes the pad in its dispatch instead of a copy (16; 0: off).
+      padded-kxk-min-pixels -- the same for stride-1 k x k convs (1, the default: all of them;
+                         IREE writes the pad, its conv kernel measured as fast as ours in
+                         the resnets, bench/RESULTS.md; 0: off).
+      pads-into-gathers -- a conv's low pad read only by its im2col patch gather joins the
+                         gather's region: no copy dispatch, but the gather measured 1.3-2.3x
+                         slower (bench/RESULTS.md); default false.
     """
 
     name = "form-dispatch-regions"
@@ -197,6 +212,8 @@ class FormDispatchRegionsPass(ModulePass):
     convert_to_flow: bool = True
     reduction_chains: str = "normalization"
     padded_min_pixels: int = MIN_PIXELS
+    padded_kxk_min_pixels: int = 1
+    pads_into_gathers: bool = False
 
     def __post_init__(self) -> None:
         if self.reduction_chains not in CHAIN_STARTS and self.reduction_chains != "none":
@@ -208,7 +225,8 @@ class FormDispatchRegionsPass(ModulePass):
         # dominating blocks are captured from above like function arguments.
         for block in [b for func in functions_with_body(op) for b in func.body.blocks]:
             regions = form_regions_in_block(
-                block, self.aggressive, self.reduction_chains, padded_min_pixels=self.padded_min_pixels
+                block, self.aggressive, self.reduction_chains, padded_min_pixels=self.padded_min_pixels,
+                padded_kxk_min_pixels=self.padded_kxk_min_pixels, pads_into_gathers=self.pads_into_gathers,
             )
             pass_statistics.count("regions formed", len(regions))
             if self.convert_to_flow:
