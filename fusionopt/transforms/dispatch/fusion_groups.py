@@ -47,6 +47,7 @@ from fusionopt.transforms.dispatch.iree_rules import (
     clones_into_consumers,
     init_producer_escapes_only,
     is_dequantization_like,
+    pack_joins_producer,
     takes_consumers,
     takes_input_producers,
 )
@@ -168,6 +169,8 @@ def is_consumer_kind(op: Operation, group: FusionGroup) -> bool:
 def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consumer: Operation) -> bool:
     if consumer in analysis.group_of or du.is_root_op(consumer) or du.is_clonable_into_dispatch(consumer):
         return False
+    if consumer.name == "linalg.pack":
+        return pack_joins_producer(consumer) and analysis.keeps_group_convex(group, consumer)
     if not is_consumer_kind(consumer, group):
         return False
     if not group.is_elementwise_only and (not takes_consumers(group.root) or is_dequantization_like(consumer)):
@@ -214,6 +217,8 @@ def is_fusable_with_producer(
         return False
     if clones_into_consumers(producer):
         return False  # cloned into each consumer's region instead (iree_rules)
+    if consumer.name == "linalg.pack" and not pack_joins_producer(consumer):
+        return False
     if du.has_low_padding(producer):
         # A low pad stays at top level, where IREE writes it itself (fill + insert): inside a
         # pre-formed region with its producer IREE 3.13 computes it wrongly, and inside the

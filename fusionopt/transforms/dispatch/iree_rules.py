@@ -92,6 +92,17 @@ def init_producer_escapes_only(producer: Operation, consumer: Operation) -> bool
     return all(not du.is_linalg(user) for user in others)
 
 
+def pack_joins_producer(pack: Operation) -> bool:
+    """A `linalg.pack` joins the dispatch of the op producing its source (IREE's pack_fusion /
+    pack_elementwise_fusion) unless that op writes its result transposed: IREE's CPU codegen
+    cannot tile a transpose followed by a pack as one (its transpose_pack_fusion)."""
+    producer = pack.operands[0].owner
+    if not isinstance(producer, Operation) or not du.is_linalg(producer) or producer.name.startswith("linalg.pack"):
+        return True
+    result_map = du.result_map(producer, list(producer.results).index(pack.operands[0]))
+    return result_map is not None and du.is_identity_map(result_map)
+
+
 def takes_consumers(root: Operation) -> bool:
     """A data-tiled `linalg.mmt4d` / `batch_mmt4d` root runs as a microkernel writing its own
     tile layout: IREE fuses no elementwise consumer into it (its no_batch_mmt4d_fusion test)."""

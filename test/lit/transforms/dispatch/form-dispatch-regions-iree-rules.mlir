@@ -442,3 +442,46 @@ func.func @dot_reduction_keeps_broadcasting_consumer_out(%a1: tensor<128x384xf32
   } -> tensor<128x384xf32>
   func.return %42 : tensor<128x384xf32>
 }
+
+// -----
+
+// A pack joins the dispatch of the elementwise op producing its source (IREE's
+// pack_elementwise_fusion).
+// CHECK-LABEL: func.func @pack_joins_elementwise_producer
+// CHECK:         flow.dispatch.region -> (tensor<2x2x8x32xf32>) {
+// CHECK:           arith.addf
+// CHECK:           linalg.pack
+// CHECK:           flow.return
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+func.func @pack_joins_elementwise_producer(%a: tensor<16x64xf32>, %b: tensor<64xf32>) -> tensor<2x2x8x32xf32> {
+  %e = tensor.empty() : tensor<16x64xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<16x64xf32>, tensor<64xf32>) outs(%e : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  %d = tensor.empty() : tensor<2x2x8x32xf32>
+  %p = linalg.pack %g inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %d : tensor<16x64xf32> -> tensor<2x2x8x32xf32>
+  func.return %p : tensor<2x2x8x32xf32>
+}
+
+// -----
+
+// Negative: not after an op writing its result transposed (IREE's transpose_pack_fusion: its CPU
+// codegen cannot tile the transpose and the pack as one).
+// CHECK-LABEL: func.func @pack_after_transpose_separate
+// CHECK:         %[[T:.*]] = flow.dispatch.region -> (tensor<16x64xf32>) {
+// CHECK:           linalg.generic
+// CHECK:         flow.dispatch.region -> (tensor<2x2x8x32xf32>) {
+// CHECK:           linalg.pack %[[T]]
+func.func @pack_after_transpose_separate(%a: tensor<64x16xf32>) -> tensor<2x2x8x32xf32> {
+  %e = tensor.empty() : tensor<16x64xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x16xf32>) outs(%e : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<16x64xf32>
+  %d = tensor.empty() : tensor<2x2x8x32xf32>
+  %p = linalg.pack %g inner_dims_pos = [0, 1] inner_tiles = [8, 32] into %d : tensor<16x64xf32> -> tensor<2x2x8x32xf32>
+  func.return %p : tensor<2x2x8x32xf32>
+}
