@@ -19,7 +19,7 @@ them into every region that uses them.
 Invariants kept by construction:
 - one root per group: roots never join another group, so a region never holds two
   contractions or a contraction and a reduction. The one exception, with
-  `reduction_chains`, is a chain of reductions over the same rows joined by elementwise ops
+  `reduction_chains` (reduction_chains.py), is a chain of reductions over the same rows joined by elementwise ops
   (softmax's max then sum, a layer norm's mean then variance): IREE's aggressive fusion
   keeps such a chain in one region (its `softmax_like_fusion` test) and codegens it as one
   kernel tiled along the rows, with the input program's exact two-pass numerics;
@@ -27,6 +27,8 @@ Invariants kept by construction:
   groups condense into a DAG and each can become a single region;
 - trailing views (reshapes/slices whose results leave the group) are trimmed, so reshapes
   outside regions stay free `flow.tensor.reshape`s.
+Rules taken from IREE's tests (dequantizations cloned, packs, mmt4d, aggressive input fusion)
+are predicates in iree_rules.py.
 """
 
 from __future__ import annotations

@@ -8,14 +8,14 @@ with the input program's exact two-pass numerics. Used by `fusion_groups.decide_
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from xdsl.ir import Operation
 
 from fusionopt.transforms.common import dispatch_utils as du
 
-if TYPE_CHECKING:
-    from fusionopt.transforms.dispatch.fusion_groups import FusionAnalysis
+# fusion_groups.FusionAnalysis (not imported: fusion_groups imports this module).
+FusionAnalysis = Any
 
 
 def reduces_same_rows(first: Operation, second: Operation) -> bool:
