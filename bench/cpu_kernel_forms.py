@@ -23,6 +23,10 @@ form is ours, `<first>_aa` a second call of it: its ratio is the noise. Sets:
 - `matmul-tiles`: 16 chained [64,384]x[384,384] matmuls with 16 different weights (minilm_l6's
   projections, weights streamed from memory as in the model), IREE's own tile choice vs
   `compilation_info` tile sizes.
+- `producer-reduction-consumer` (flow regions as written): IREE's avoid_illegal_consumer_fusion
+  shape, y = x + x; s = rowsum(y); z = y - s[row] over [1024, 2048]: one region (`one_region`,
+  ours with aggressive fusion), IREE's aggressive grouping {y, s} + {z} (`iree_y_s_then_z`), and
+  ours without aggressive fusion {y} + {s, z} (`ours_y_then_s_z`).
 Prints median (min) us per call and the ratio to the first form.
 """
 
@@ -250,6 +254,65 @@ def matmul_tiles(layers: int = 16, m: int = 64, k: int = 384) -> str:
     return "\n".join(fns)
 
 
+def producer_reduction_consumer(rows: int = 1024, cols: int = 2048) -> str:
+    x, r = t(rows, cols), t(rows)
+    full, row = amap(2, "(d0, d1)"), amap(2, "(d0)")
+    y = f"""%ey = tensor.empty() : {x}
+    %y = linalg.generic {{indexing_maps = [{full}, {full}], iterator_types = ["parallel", "parallel"]}} ins(%x : {x}) outs(%ey : {x}) {{
+    ^bb0(%a: f32, %o: f32):
+      %d = arith.addf %a, %a : f32
+      linalg.yield %d : f32
+    }} -> {x}"""
+    s_ = f"""%z0 = arith.constant 0.0 : f32
+    %es = tensor.empty() : {r}
+    %fs = linalg.fill ins(%z0 : f32) outs(%es : {r}) -> {r}
+    %s = linalg.generic {{indexing_maps = [{full}, {row}], iterator_types = ["parallel", "reduction"]}} ins(%Y : {x}) outs(%fs : {r}) {{
+    ^bb0(%a: f32, %o: f32):
+      %d = arith.addf %a, %o : f32
+      linalg.yield %d : f32
+    }} -> {r}"""
+    z = f"""%ez = tensor.empty() : {x}
+    %z = linalg.generic {{indexing_maps = [{full}, {row}, {full}], iterator_types = ["parallel", "parallel"]}} ins(%Y, %S : {x}, {r}) outs(%ez : {x}) {{
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %d = arith.subf %a, %b : f32
+      linalg.yield %d : f32
+    }} -> {x}"""
+    one = f"""func.func @one_region(%x: {x}) -> {x} {{
+  %r = flow.dispatch.region -> ({x}) {{
+    {y}
+    {s_.replace("%Y", "%y")}
+    {z.replace("%Y", "%y").replace("%S", "%s")}
+    flow.return %z : {x}
+  }}
+  return %r : {x}
+}}"""
+    iree = f"""func.func @iree_y_s_then_z(%x: {x}) -> {x} {{
+  %ys:2 = flow.dispatch.region -> ({x}, {r}) {{
+    {y}
+    {s_.replace("%Y", "%y")}
+    flow.return %y, %s : {x}, {r}
+  }}
+  %r = flow.dispatch.region -> ({x}) {{
+    {z.replace("%Y", "%ys#0").replace("%S", "%ys#1")}
+    flow.return %z : {x}
+  }}
+  return %r : {x}
+}}"""
+    ours = f"""func.func @ours_y_then_s_z(%x: {x}) -> {x} {{
+  %yy = flow.dispatch.region -> ({x}) {{
+    {y}
+    flow.return %y : {x}
+  }}
+  %r = flow.dispatch.region -> ({x}) {{
+    {s_.replace("%Y", "%yy")}
+    {z.replace("%Y", "%yy").replace("%S", "%s")}
+    flow.return %z : {x}
+  }}
+  return %r : {x}
+}}"""
+    return "\n".join([one, iree, ours])
+
+
 # set -> (module text maker, pipeline run first or None)
 SETS = {
     "kt-projection": (kt_projection, "dispatch-creation"),
@@ -257,6 +320,7 @@ SETS = {
     "softmax-argmax": (softmax_argmax, "dispatch-creation"),
     "position-gather": (position_gather, "WITHOUT_GATHER_FOLD"),
     "matmul-tiles": (matmul_tiles, None),
+    "producer-reduction-consumer": (lambda: "module {\n" + producer_reduction_consumer() + "\n}", None),
 }
 
 

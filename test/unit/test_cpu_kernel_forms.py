@@ -41,7 +41,8 @@ def _run_all(text: str, pipeline: str | None, tmp_path: Path) -> dict[str, np.nd
 
 
 @needs_iree
-@pytest.mark.parametrize("name", ["kt-projection", "kt-in-region", "softmax-argmax", "position-gather"])
+@pytest.mark.parametrize("name", ["kt-projection", "kt-in-region", "softmax-argmax", "position-gather",
+                                  "producer-reduction-consumer"])
 def test_forms_agree(name, tmp_path):
     make, pipeline = forms.SETS[name]
     results = _run_all(make(), pipeline, tmp_path)

@@ -125,10 +125,14 @@ def is_contraction(op: Operation) -> bool:
         return True
     if op.name != "linalg.generic" or not has_reduction_loops(op) or len(dps_inputs(op)) != 2:
         return False
-    body_ops = [o.name for o in op.regions[0].block.ops]
-    return any(n in ("arith.mulf", "arith.muli") for n in body_ops) and any(
-        n in ("arith.addf", "arith.addi") for n in body_ops
-    )
+    body = list(op.regions[0].block.ops)
+    return any(_multiplies_two_values(o) for o in body) and any(o.name in ("arith.addf", "arith.addi") for o in body)
+
+
+def _multiplies_two_values(op: Operation) -> bool:
+    """A product of two different values: a squared term (`d * d`, a variance) is a
+    reduction, not a contraction."""
+    return op.name in ("arith.mulf", "arith.muli") and op.operands[0] is not op.operands[1]
 
 
 def is_elementwise_linalg(op: Operation) -> bool:

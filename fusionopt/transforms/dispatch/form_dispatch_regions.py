@@ -39,6 +39,7 @@ from fusionopt.transforms.dispatch.convert_to_flow import convert_block_to_flow
 from fusionopt.transforms.dispatch.padded_gathers import pull_pads_into_gathers
 from fusionopt.transforms.dispatch.fusion_groups import CHAIN_STARTS, FusionAnalysis, FusionGroup, decide_fusion_groups
 from fusionopt.transforms.dispatch.sliced_roots import split_sliced_roots
+from fusionopt.transforms.dispatch.iree_rules import region_forming_blocks
 from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
 
 Node = Operation | FusionGroup
@@ -173,7 +174,9 @@ def form_regions_in_block(
     if pads_into_gathers and (moved := pull_pads_into_gathers(analysis)):
         pass_statistics.count("pads formed into their im2col gather's region", moved)
     regions = rebuild_block(block, analysis)
-    for region_op in regions:
+    # Regions already in the input (IREE's clone_producers tests start from them) get their
+    # cheap producers cloned in like the new ones.
+    for region_op in [op for op in block.ops if isinstance(op, DispatchRegionOp)]:
         clone_producers_into_region(region_op)
     erase_dead_clonables(block)
     return regions
@@ -222,12 +225,19 @@ class FormDispatchRegionsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Collect first: rebuilding a body while walking it would revisit the moved ops.
         # Every block of a multi-block body (cf.br) forms its own regions; values from
-        # dominating blocks are captured from above like function arguments.
-        for block in [b for func in functions_with_body(op) for b in func.body.blocks]:
+        # dominating blocks are captured from above like function arguments; bodies of scf
+        # ops form their own regions too.
+        # All blocks form their regions before any is converted: a slice in one block read by
+        # a region in a later block is cloned into that region, not copied out first.
+        blocks = [b for func in functions_with_body(op) for b in region_forming_blocks(list(func.body.blocks))]
+        for block in blocks:
             regions = form_regions_in_block(
                 block, self.aggressive, self.reduction_chains, padded_min_pixels=self.padded_min_pixels,
                 padded_kxk_min_pixels=self.padded_kxk_min_pixels, pads_into_gathers=self.pads_into_gathers,
             )
             pass_statistics.count("regions formed", len(regions))
-            if self.convert_to_flow:
+        for block in blocks:
+            erase_dead_clonables(block)  # originals cloned into regions of later blocks
+        if self.convert_to_flow:
+            for block in blocks:
                 convert_block_to_flow(block)

@@ -19,7 +19,7 @@ them into every region that uses them.
 Invariants kept by construction:
 - one root per group: roots never join another group, so a region never holds two
   contractions or a contraction and a reduction. The one exception, with
-  `reduction_chains`, is a chain of reductions over the same rows joined by elementwise ops
+  `reduction_chains` (reduction_chains.py), is a chain of reductions over the same rows joined by elementwise ops
   (softmax's max then sum, a layer norm's mean then variance): IREE's aggressive fusion
   keeps such a chain in one region (its `softmax_like_fusion` test) and codegens it as one
   kernel tiled along the rows, with the input program's exact two-pass numerics;
@@ -27,6 +27,8 @@ Invariants kept by construction:
   groups condense into a DAG and each can become a single region;
 - trailing views (reshapes/slices whose results leave the group) are trimmed, so reshapes
   outside regions stay free `flow.tensor.reshape`s.
+Rules taken from IREE's tests (dequantizations cloned, packs, mmt4d, aggressive input fusion)
+are predicates in iree_rules.py.
 """
 
 from __future__ import annotations
@@ -37,6 +39,20 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.dispatch.reduction_chains import (  # noqa: F401  (re-exported)
+    CHAIN_STARTS,
+    chain_reductions,
+    is_sum_reduction,
+    reduces_same_rows,
+)
+from fusionopt.transforms.dispatch.iree_rules import (
+    clones_into_consumers,
+    init_producer_escapes_only,
+    is_dequantization_like,
+    pack_joins_producer,
+    takes_consumers,
+    takes_input_producers,
+)
 
 
 @dataclass(eq=False)
@@ -155,8 +171,12 @@ def is_consumer_kind(op: Operation, group: FusionGroup) -> bool:
 def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consumer: Operation) -> bool:
     if consumer in analysis.group_of or du.is_root_op(consumer) or du.is_clonable_into_dispatch(consumer):
         return False
+    if consumer.name == "linalg.pack":
+        return pack_joins_producer(consumer) and analysis.keeps_group_convex(group, consumer)
     if not is_consumer_kind(consumer, group):
         return False
+    if not group.is_elementwise_only and (not takes_consumers(group.root) or is_dequantization_like(consumer)):
+        return False  # iree_rules: mmt4d microkernels; a widening cast stays out of a root's dispatch
     if (du.is_convolution(group.root) or du.is_contraction(group.root)) and _replicates_group_value(analysis, group, consumer):
         return False
     for value in _values_from_group(analysis, group, consumer):
@@ -197,6 +217,10 @@ def is_fusable_with_producer(
     (an elementwise op on a matmul's LHS keeps its own dispatch, as in IREE)."""
     if producer in analysis.group_of or du.is_root_op(producer) or du.is_clonable_into_dispatch(producer):
         return False
+    if clones_into_consumers(producer):
+        return False  # cloned into each consumer's region instead (iree_rules)
+    if consumer.name == "linalg.pack" and not pack_joins_producer(consumer):
+        return False
     if du.has_low_padding(producer):
         # A low pad stays at top level, where IREE writes it itself (fill + insert): inside a
         # pre-formed region with its producer IREE 3.13 computes it wrongly, and inside the
@@ -205,11 +229,14 @@ def is_fusable_with_producer(
         return False
     if not (du.is_elementwise_linalg(producer) or du.is_reshape(producer)):
         return False
-    if not analysis.all_uses_in(producer, group):
+    feeds_init = any(v.owner is producer for v in du.dps_inits(consumer))
+    if not analysis.all_uses_in(producer, group) and not (
+        analysis.aggressive and feeds_init and init_producer_escapes_only(producer, consumer)
+    ):
         return False
-    restricted = not analysis.aggressive and not group.is_elementwise_only
-    if restricted and not any(v.owner is producer for v in du.dps_inits(consumer)):
-        return False
+    if not group.is_elementwise_only and not feeds_init:
+        if not analysis.aggressive or not takes_input_producers(consumer):
+            return False
     return analysis.keeps_group_convex(group, producer)
 
 
@@ -272,120 +299,13 @@ def decide_fusion_groups(block: Block, aggressive: bool = False, reduction_chain
         # Clonable broadcasts are duplicated into their consumers' regions instead.
         if op in analysis.group_of or not du.is_elementwise_linalg(op) or du.is_clonable_into_dispatch(op):
             continue
+        if clones_into_consumers(op):
+            continue  # no dispatch of its own: cloned into its consumers' regions
         group = analysis.new_group(op)
         while _fuse_producers(analysis, group) | _fuse_consumers(analysis, group):
             pass
         _trim_trailing_views(analysis, group)
     return analysis
-
-
-# --- reduction chains (IREE's softmax-like fusion) -----------------------------------------
-
-
-def reduces_same_rows(first: Operation, second: Operation) -> bool:
-    """Both reductions (not contractions) walk the same loops and write the same row layout."""
-    return (
-        du.has_reduction_loops(first) and not du.is_contraction(first)
-        and du.has_reduction_loops(second) and not du.is_contraction(second)
-        and du.loop_extents(first) == du.loop_extents(second)
-        and du.iterator_kinds(first) == du.iterator_kinds(second)
-        and du.result_map(first, 0) == du.result_map(second, 0)
-    )
-
-
-def ops_between(analysis: FusionAnalysis, sources: set[Operation], target: Operation) -> set[Operation]:
-    """Every op on a path from `sources` to `target` (exclusive)."""
-    forward: set[Operation] = set()
-    stack = [u for s in sources for u in analysis.users[s]]
-    while stack:
-        op = stack.pop()
-        if op not in forward and op is not target and analysis.position[op] < analysis.position[target]:
-            forward.add(op)
-            stack.extend(analysis.users[op])
-    between: set[Operation] = set()
-    stack = [p for p in analysis.producers[target] if p in forward]
-    while stack:
-        op = stack.pop()
-        if op not in between:
-            between.add(op)
-            stack.extend(p for p in analysis.producers[op] if p in forward)
-    return between
-
-
-def tiles_with_rows(analysis: FusionAnalysis, op: Operation, first: Operation, links: set[Operation]) -> bool:
-    """An elementwise op over the reductions' whole iteration space, writing it in loop order,
-    reading the chain's values so that tiling along the rows fuses it."""
-    if not du.is_elementwise_linalg(op) or du.loop_extents(op) != du.loop_extents(first):
-        return False
-    if len(op.results) != 1 or not du.is_identity_map(du.result_map(op, 0)):
-        return False
-    for value in du.values_used_inside(op):
-        producer = du.defining_op_in(analysis.block, value)
-        if producer is None or producer not in links:
-            continue
-        operand_map = du.operand_map(op, value)
-        if operand_map is None:
-            return False
-        if du.is_root_op(producer):
-            if not du.reads_root_result_compatibly(producer, op, value):
-                return False
-        elif not du.is_identity_map(operand_map):
-            return False
-    return True
-
-
-def is_sum_reduction(op: Operation) -> bool:
-    """A reduction whose payload only adds (a sum or mean: the first step of a normalization)."""
-    body = [o for o in op.regions[0].block.ops] if op.regions and op.regions[0].blocks else []
-    return bool(body) and all(o.name in ("arith.addf", "linalg.yield") for o in body)
-
-
-def any_reduction(op: Operation) -> bool:
-    return True
-
-
-# `reduction-chains` modes: which first reductions may start a chain. Normalizations (sum,
-# then sum of squared deviations) run as fast chained as split on llvm-cpu; softmax-like
-# chains (max first) ran 1.8x slower chained (bench/RESULTS.md), so only "all" takes them.
-CHAIN_STARTS = {"normalization": is_sum_reduction, "all": any_reduction}
-
-
-def chain_source(analysis: FusionAnalysis, second: Operation, starts_chain) -> tuple[Operation, set[Operation]] | None:
-    """The nearest earlier reduction that `second` reads only through row-wise elementwise ops."""
-    candidates = [
-        op for op in analysis.ops
-        if analysis.position[op] < analysis.position[second] and reduces_same_rows(op, second)
-        and (starts_chain(op) or op in analysis.group_of)
-    ]
-    for first in reversed(candidates):
-        sources = set(analysis.group_of[first].ops) if first in analysis.group_of else {first}
-        between = ops_between(analysis, sources, second)
-        if not between or any(analysis.group_of.get(op) is not None for op in between):
-            continue
-        links = between | sources
-        if not all(tiles_with_rows(analysis, op, first, links) for op in between):
-            continue
-        if not all(du.is_identity_map(du.operand_map(second, v)) for v in du.dps_inputs(second)
-                   if du.defining_op_in(analysis.block, v) in between):
-            continue
-        return first, between
-    return None
-
-
-def chain_reductions(analysis: FusionAnalysis, starts_chain) -> None:
-    """Groups for chains of same-row reductions (first reduction, elementwise links, next)."""
-    for op in analysis.ops:
-        if not du.is_root_op(op) or du.is_contraction(op) or not du.has_reduction_loops(op):
-            continue
-        found = chain_source(analysis, op, starts_chain)
-        if found is None:
-            continue
-        first, between = found
-        group = analysis.group_of.get(first) or analysis.new_group(first)
-        group.chained.append(group.root)
-        group.root = op
-        for member in (*between, op):
-            analysis.add(group, member)
 
 
 def _replicates_group_value(analysis: FusionAnalysis, group: FusionGroup, consumer: Operation) -> bool:

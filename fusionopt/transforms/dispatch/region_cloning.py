@@ -12,12 +12,14 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.dispatch.iree_rules import clones_into_consumers, is_dequantization_like, is_dynamic_slice
 
 
 def should_clone(op: Operation) -> bool:
-    """Cheap ops plus non-contiguous slices (and reshapes of them): inside the consumer's
-    dispatch they are an indexed read of the captured tensor instead of a slow copy."""
-    if du.is_clonable_into_dispatch(op):
+    """Cheap ops plus non-contiguous or dynamic slices (and reshapes of them): inside the
+    consumer's dispatch they are an indexed read of the captured tensor instead of a slow copy.
+    Dequantizations are cloned too (`iree_rules.clones_into_consumers`)."""
+    if du.is_clonable_into_dispatch(op) or clones_into_consumers(op) or is_dynamic_slice(op):
         return True
     if du.is_reshape(op):
         source = op.operands[0].owner
@@ -30,9 +32,7 @@ def clone_producers_into_region(region_op: DispatchRegionOp) -> None:
     to_clone = _clonable_closure(region_op)
     if not to_clone:
         return
-    block = to_clone[0].parent_block()
-    position = {op: i for i, op in enumerate(block.ops)} if block is not None else {}
-    to_clone.sort(key=lambda op: position.get(op, 0))
+    to_clone = _in_dependence_order(to_clone)
     body = region_op.body.block
     anchor = body.first_op
     clones: dict[SSAValue, SSAValue] = {}
@@ -44,6 +44,21 @@ def clone_producers_into_region(region_op: DispatchRegionOp) -> None:
         for index, operand in enumerate(inner.operands):
             if operand in clones:
                 inner.operands[index] = clones[operand]
+
+
+def _in_dependence_order(ops: list[Operation]) -> list[Operation]:
+    """`ops` ordered so each follows the ones it uses (they may come from several blocks, e.g.
+    a slice in the entry block cast in the next one); the original order breaks ties."""
+    block = ops[0].parent_block()
+    position = {op: i for i, op in enumerate(block.ops)} if block is not None else {}
+    pending = sorted(ops, key=lambda op: position.get(op, 0))
+    members, ordered, placed = set(ops), [], set()
+    while pending:
+        ready = next(op for op in pending if all(o.owner in placed or o.owner not in members for o in op.operands))
+        pending.remove(ready)
+        ordered.append(ready)
+        placed.add(ready)
+    return ordered
 
 
 def _clonable_closure(region_op: DispatchRegionOp) -> list[Operation]:
@@ -63,6 +78,8 @@ def _clonable_closure(region_op: DispatchRegionOp) -> list[Operation]:
 
 
 def erase_dead_clonables(block: Block) -> None:
+    """Originals left without users once cloned (a dequantization counts even though, unused,
+    it no longer passes `clones_into_consumers`)."""
     for op in reversed(list(block.ops)):
-        if should_clone(op) and all(not r.uses for r in op.results):
+        if (should_clone(op) or is_dequantization_like(op)) and all(not r.uses for r in op.results):
             block.erase_op(op)

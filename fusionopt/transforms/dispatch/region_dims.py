@@ -3,7 +3,7 @@ results (IREE rejects a region without them).
 
 A result's size is reified from outside the region, as IREE's
 ReifyRankedShapedTypeOpInterface does: a value defined outside is measured with `tensor.dim`;
-a linalg op's result has its init (`outs`) operand's size; `tensor.empty` has its size
+a linalg op's result has its init (`outs`) operand's size (a pack's, its `dest`'s); `tensor.empty` has its size
 operands; a `tensor.cast` keeps its source's size where both are dynamic. When none applies the size cannot be named outside, and forming the region
 is a user error (not a crash).
 """
@@ -32,6 +32,8 @@ def _dim_outside(value: SSAValue, dim: int, region_op: DispatchRegionOp) -> SSAV
         return size.result
     if isinstance(owner, LinalgStructuredOperation):
         return _dim_outside(owner.outputs[list(owner.results).index(value)], dim, region_op)
+    if owner.name in ("linalg.pack", "linalg.unpack"):
+        return _dim_outside(owner.dest, dim, region_op)  # destination-passing: the dest's size
     if isinstance(owner, tensor.ExtractSliceOp) and len(owner.static_sizes.get_values()) == len(value.type.get_shape()):
         return _mixed_size(owner.static_sizes.get_values(), owner.sizes, dim, region_op)
     if isinstance(owner, tensor.CastOp) and owner.source.type.get_shape()[dim] == DYNAMIC_INDEX:

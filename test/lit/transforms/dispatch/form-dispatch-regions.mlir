@@ -37,20 +37,19 @@ func.func @matmul_bias_relu(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>, %bias: 
 
 // -----
 
-// Non-aggressive: an elementwise op on the matmul's LHS keeps its own dispatch (IREE's
-// keep_separate_dispatches_for_producer); aggressive mode fuses it.
+// An elementwise op on a named matmul's LHS keeps its own dispatch, aggressive or not (IREE's
+// keep_separate_dispatches_for_producer, run with aggressive-fusion): only a linalg.generic
+// consumer takes input producers (`iree_rules.takes_input_producers`).
 // CHECK-LABEL: func.func @elementwise_on_lhs
 // CHECK:         %[[NEG:.*]] = flow.dispatch.region -> (tensor<8x16xf32>) {
 // CHECK:           arith.negf
 // CHECK:         flow.dispatch.region -> (tensor<8x32xf32>) {
 // CHECK:           linalg.matmul ins(%[[NEG]], %{{.*}} :
 // AGG-LABEL:   func.func @elementwise_on_lhs
-// AGG:           flow.dispatch.region -> (tensor<8x32xf32>) {
+// AGG:           %[[NEG:.*]] = flow.dispatch.region -> (tensor<8x16xf32>) {
 // AGG:             arith.negf
-// AGG:             linalg.matmul
-// AGG:             flow.return
-// AGG-NEXT:      }
-// AGG-NEXT:      func.return
+// AGG:           flow.dispatch.region -> (tensor<8x32xf32>) {
+// AGG:             linalg.matmul ins(%[[NEG]], %{{.*}} :
 func.func @elementwise_on_lhs(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>) -> tensor<8x32xf32> {
   %zero = arith.constant 0.0 : f32
   %ea = tensor.empty() : tensor<8x16xf32>
@@ -417,18 +416,16 @@ func.func @broadcast_into_matmul_lhs_not_cloned(%v: tensor<16xf32>, %w: tensor<1
 
 // -----
 
-// Negative (aggressive mode fuses it): a broadcast only on the matmul's LHS, not returned.
+// Negative: a broadcast only on a named matmul's LHS, not returned, keeps its own dispatch,
+// aggressive or not (only a linalg.generic consumer takes input producers, as in IREE).
 // CHECK-LABEL: func.func @broadcast_lhs_only
 // CHECK:         %[[BB:.*]] = flow.dispatch.region -> (tensor<4x16xf32>) {
 // CHECK:         flow.dispatch.region -> (tensor<4x8xf32>) {
 // CHECK:           linalg.matmul ins(%[[BB]], %{{.*}} :
 // AGG-LABEL:   func.func @broadcast_lhs_only
+// AGG:           %[[BB:.*]] = flow.dispatch.region -> (tensor<4x16xf32>) {
 // AGG:           flow.dispatch.region -> (tensor<4x8xf32>) {
-// AGG:             %[[G:.*]] = linalg.generic
-// AGG:             linalg.matmul ins(%[[G]], %{{.*}} :
-// AGG:             flow.return
-// AGG-NEXT:      }
-// AGG-NEXT:      func.return
+// AGG:             linalg.matmul ins(%[[BB]], %{{.*}} :
 func.func @broadcast_lhs_only(%v: tensor<16xf32>, %w: tensor<16x8xf32>) -> tensor<4x8xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x16xf32>
@@ -439,6 +436,40 @@ func.func @broadcast_lhs_only(%v: tensor<16xf32>, %w: tensor<16x8xf32>) -> tenso
   %eo = tensor.empty() : tensor<4x8xf32>
   %f = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x8xf32>) -> tensor<4x8xf32>
   %m = linalg.matmul ins(%bb, %w : tensor<4x16xf32>, tensor<16x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  func.return %m : tensor<4x8xf32>
+}
+
+// -----
+
+// Aggressive mode fuses an input producer into a linalg.generic consumer (here a contraction
+// written as a generic); without it the producer keeps its own dispatch.
+// CHECK-LABEL: func.func @negate_into_generic_contraction
+// CHECK:         %[[NEG:.*]] = flow.dispatch.region -> (tensor<4x16xf32>) {
+// CHECK:         flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:           linalg.generic {{.*}} ins(%[[NEG]], %{{.*}} :
+// AGG-LABEL:   func.func @negate_into_generic_contraction
+// AGG:           flow.dispatch.region -> (tensor<4x8xf32>) {
+// AGG:             %[[N:.*]] = linalg.generic
+// AGG:             linalg.generic {{.*}} ins(%[[N]], %{{.*}} :
+// AGG:             flow.return
+// AGG-NEXT:      }
+// AGG-NEXT:      func.return
+func.func @negate_into_generic_contraction(%a: tensor<4x16xf32>, %w: tensor<16x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x16xf32>
+  %eo = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%n, %w : tensor<4x16xf32>, tensor<16x8xf32>) outs(%f : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
   func.return %m : tensor<4x8xf32>
 }
 

@@ -52,21 +52,29 @@ def function_names(text: str) -> list[str]:
     ]
 
 
-def _case(pipeline: str, index: int, entry: str):
-    return pytest.param(pipeline, index, entry, id=f"{pipeline}-{entry}")
+# IREE's region rules (iree_rules.py) have their own lit file, checked with both modes.
+IREE_RULES_FILE = "dispatch/form-dispatch-regions-iree-rules.mlir"
+PASS_FILE_PAIRS = [*PASS_FILES.items()] + [
+    ("form-dispatch-regions", IREE_RULES_FILE),
+    ("form-dispatch-regions{aggressive=true}", IREE_RULES_FILE),
+]
+
+
+def _case(pipeline: str, filename: str, index: int, entry: str):
+    return pytest.param(pipeline, filename, index, entry, id=f"{pipeline}-{entry}")
 
 
 CASES = [
-    _case(pipeline, index, entry)
-    for pipeline, filename in PASS_FILES.items()
+    _case(pipeline, filename, index, entry)
+    for pipeline, filename in PASS_FILE_PAIRS
     for index, chunk in enumerate(lit_cases(filename))
     for entry in function_names(chunk)
 ]
 
 
-@pytest.mark.parametrize("pipeline,index,entry", CASES)
-def test_lit_case_preserves_semantics(pipeline: str, index: int, entry: str):
-    text = lit_cases(PASS_FILES[pipeline])[index]
+@pytest.mark.parametrize("pipeline,filename,index,entry", CASES)
+def test_lit_case_preserves_semantics(pipeline: str, filename: str, index: int, entry: str):
+    text = lit_cases(filename)[index]
     assert_pass_preserves_semantics(text, pipeline, seeds=(0,), rtol=1e-5, atol=1e-5, entry=entry)
 
 
@@ -76,6 +84,23 @@ def test_formed_regions_compile_with_iree(tmp_path: Path):
     for index, text in enumerate(lit_cases("dispatch/form-dispatch-regions.mlir")):
         out = tmp_path / f"case{index}.mlir"
         out.write_text(print_module(apply_pipeline(text, "dispatch-creation")))
+        result = subprocess.run(
+            [IREE_COMPILE, str(out), "--iree-hal-target-device=local",
+             "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=generic",
+             "-o", str(tmp_path / f"case{index}.vmfb")],
+            capture_output=True, text=True, timeout=120,
+        )
+        assert result.returncode == 0, f"case {index}:\n{result.stderr[-2000:]}"
+
+
+@pytest.mark.skipif(IREE_COMPILE is None, reason="iree-compile is not on PATH")
+@pytest.mark.parametrize("pipeline", ["form-dispatch-regions", "form-dispatch-regions{aggressive=true}"])
+def test_iree_rule_regions_compile_with_iree(tmp_path: Path, pipeline: str):
+    """The regions IREE's rules give (cloned dequantizations, regions in scf bodies, dynamic
+    slices read inside a dispatch, row statistics in a chain, multi-result init fusion) build."""
+    for index, text in enumerate(lit_cases(IREE_RULES_FILE)):
+        out = tmp_path / f"case{index}.mlir"
+        out.write_text(print_module(apply_pipeline(text, pipeline)))
         result = subprocess.run(
             [IREE_COMPILE, str(out), "--iree-hal-target-device=local",
              "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=generic",

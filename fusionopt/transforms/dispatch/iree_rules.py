@@ -1,0 +1,132 @@
+"""Region-formation rules learned from IREE's DispatchCreation tests, one predicate each.
+
+Each predicate states where our grouping follows IREE's on purpose, with IREE's reason (what
+its CPU codegen or its cost model needs); `bench/region_parity.py` measures how often our
+regions match IREE's test expectations, and bench/RESULTS.md ("Region formation vs IREE's
+tests") lists the cases where we differ on purpose, with the measurement behind each.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, Operation
+
+from fusionopt.transforms.common import dispatch_utils as du
+
+# Payload ops a dequantization may use: widening casts, then a scale and a zero point.
+_DEQUANT_PAYLOAD = frozenset(
+    {
+        "arith.extf", "arith.extsi", "arith.extui", "arith.sitofp", "arith.uitofp",
+        "arith.subf", "arith.mulf", "arith.addf", "arith.subi", "arith.muli", "arith.addi",
+        "linalg.yield",
+    }
+)
+
+
+def _element_bits(value) -> int | None:
+    ty = value.type
+    element = ty.element_type if isinstance(ty, TensorType) else ty
+    return getattr(element, "bitwidth", None)
+
+
+def is_dequantization_like(op: Operation) -> bool:
+    """An all-parallel generic that widens a narrow input (i4/i8/f16 -> i32/f32), optionally
+    with scales and zero points: IREE's isDequantizationLikeOp / bit-extend ops.
+
+    IREE never gives such an op a dispatch of its own, nor fuses it as a consumer: it is
+    cloned into each consumer's dispatch, so the wide tensor is never written to memory (4x
+    the bytes of an i8 weight); its clone_producers and form_dispatch_regions tests
+    (clone_dequantization, no_dequantization_fusion, softmax_like_fusion's extf) expect that."""
+    if op.name != "linalg.generic" or len(op.results) != 1 or not du.is_all_parallel(op):
+        return False
+    if not du.is_identity_map(du.result_map(op, 0)):
+        return False
+    if any(inner.name not in _DEQUANT_PAYLOAD for inner in op.regions[0].block.ops):
+        return False
+    out_bits = _element_bits(op.results[0])
+    inputs = du.dps_inputs(op)
+    if out_bits is None or not inputs:
+        return False
+    narrow = [v for v in inputs if (b := _element_bits(v)) is not None and b < out_bits]
+    return bool(narrow) and all(
+        (m := du.operand_map(op, v)) is not None and m.is_projected_permutation(allow_zero_in_results=True)
+        for v in inputs
+    )
+
+
+def clones_into_consumers(op: Operation) -> bool:
+    """A dequantization whose every user is a linalg op (so lands in a dispatch): cloned there.
+    One whose value leaves the function (or feeds a non-linalg op) gets a dispatch of its own,
+    as in IREE's no_fuse_consumer_dequantize_op."""
+    if not is_dequantization_like(op):
+        return False
+    users = [use.operation for result in op.results for use in result.uses]
+    return bool(users) and all(du.is_linalg(user) or user.name == "flow.dispatch.region" or _in_region(user) for user in users)
+
+
+def _in_region(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if parent.name == "flow.dispatch.region":
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+def takes_input_producers(consumer: Operation) -> bool:
+    """Under aggressive fusion IREE fuses producers of a consumer's *inputs* only when the
+    consumer is a `linalg.generic`: a named contraction (matmul, batch_matmul, conv) keeps its
+    operands' producers in their own dispatch (IREE's keep_separate_dispatches_for_producer),
+    since a matmul tile reads each input element many times and would recompute the producer
+    for each of them. Init producers are fused either way."""
+    return consumer.name == "linalg.generic"
+
+
+def init_producer_escapes_only(producer: Operation, consumer: Operation) -> bool:
+    """Under aggressive fusion IREE fuses the producer of a root's init even when the value is
+    also used elsewhere, returning it from the dispatch as a second result (its
+    keep_original_producer_uses test): the producer is computed once, in the dispatch that
+    consumes it. We take that only when the other uses are not linalg ops (a function result,
+    a flow op), so no other dispatch waits on this one for it."""
+    others = [use.operation for r in producer.results for use in r.uses if use.operation is not consumer]
+    return all(not du.is_linalg(user) for user in others)
+
+
+def pack_joins_producer(pack: Operation) -> bool:
+    """A `linalg.pack` joins the dispatch of the op producing its source (IREE's pack_fusion /
+    pack_elementwise_fusion) unless that op writes its result transposed: IREE's CPU codegen
+    cannot tile a transpose followed by a pack as one (its transpose_pack_fusion)."""
+    producer = pack.operands[0].owner
+    if not isinstance(producer, Operation) or not du.is_linalg(producer) or producer.name.startswith("linalg.pack"):
+        return True
+    result_map = du.result_map(producer, list(producer.results).index(pack.operands[0]))
+    return result_map is not None and du.is_identity_map(result_map)
+
+
+def takes_consumers(root: Operation) -> bool:
+    """A data-tiled `linalg.mmt4d` / `batch_mmt4d` root runs as a microkernel writing its own
+    tile layout: IREE fuses no elementwise consumer into it (its no_batch_mmt4d_fusion test)."""
+    return root.name not in ("linalg.mmt4d", "linalg.batch_mmt4d")
+
+
+def is_dynamic_slice(op: Operation) -> bool:
+    """A `tensor.extract_slice` with dynamic offsets, sizes or strides: IREE reads it inside
+    each consumer's dispatch (a load at those offsets; its inline_dag tests) instead of
+    copying it out first; it cannot become a `flow.tensor.slice` we can prove contiguous."""
+    return op.name == "tensor.extract_slice" and du.static_slice_params(op) is None
+
+
+def region_forming_blocks(body_blocks: list[Block]) -> list[Block]:
+    """The function's blocks plus the blocks of `scf` ops in them (recursively): IREE forms
+    dispatches inside `scf.if` / `scf.for` bodies as well (its scf_nested_dispatch test), so a
+    generic under control flow is not left without a dispatch."""
+    found: list[Block] = []
+    stack = list(reversed(body_blocks))
+    while stack:
+        block = stack.pop()
+        found.append(block)
+        for op in block.ops:
+            if op.name.startswith("scf."):
+                for region in op.regions:
+                    stack.extend(reversed(list(region.blocks)))
+    return found

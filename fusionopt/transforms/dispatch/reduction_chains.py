@@ -1,0 +1,160 @@
+"""Chains of reductions over the same rows in one dispatch (IREE's softmax-like fusion).
+
+A layer norm's mean then variance (or softmax's max then sum), joined by row-wise elementwise
+ops, is one group rooted at the last reduction: IREE's aggressive fusion keeps such a chain in
+one region (its `softmax_like_fusion` test) and codegens it as one kernel tiled along the rows,
+with the input program's exact two-pass numerics. Used by `fusion_groups.decide_fusion_groups`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.ir import Operation
+
+from fusionopt.transforms.common import dispatch_utils as du
+
+# fusion_groups.FusionAnalysis (not imported: fusion_groups imports this module).
+FusionAnalysis = Any
+
+
+def reduces_same_rows(first: Operation, second: Operation) -> bool:
+    """Both reductions (not contractions) walk the same loops and write the same row layout."""
+    return (
+        du.has_reduction_loops(first) and not du.is_contraction(first)
+        and du.has_reduction_loops(second) and not du.is_contraction(second)
+        and du.loop_extents(first) == du.loop_extents(second)
+        and du.iterator_kinds(first) == du.iterator_kinds(second)
+        and du.result_map(first, 0) == du.result_map(second, 0)
+    )
+
+
+def ops_between(analysis: FusionAnalysis, sources: set[Operation], target: Operation) -> set[Operation]:
+    """Every op on a path from `sources` to `target` (exclusive)."""
+    forward: set[Operation] = set()
+    stack = [u for s in sources for u in analysis.users[s]]
+    while stack:
+        op = stack.pop()
+        if op not in forward and op is not target and analysis.position[op] < analysis.position[target]:
+            forward.add(op)
+            stack.extend(analysis.users[op])
+    between: set[Operation] = set()
+    stack = [p for p in analysis.producers[target] if p in forward]
+    while stack:
+        op = stack.pop()
+        if op not in between:
+            between.add(op)
+            stack.extend(p for p in analysis.producers[op] if p in forward)
+    return between
+
+
+def row_extents(first: Operation) -> list[int | None] | None:
+    """The extents of a reduction's rows (its parallel loops), when its result is laid out
+    as those loops in order; None otherwise."""
+    kinds = du.iterator_kinds(first)
+    parallel = [i for i, kind in enumerate(kinds) if kind == "parallel"]
+    result = du.result_map(first, 0)
+    if result is None or du.dims_read(result) != parallel:
+        return None
+    extents = du.loop_extents(first)
+    return [extents[i] for i in parallel]
+
+
+def is_row_statistic_op(op: Operation, first: Operation) -> bool:
+    """An elementwise op over the rows alone (a mean = sum / n between a layer norm's two
+    reductions): one value per row, read and written in the reductions' row layout. IREE keeps
+    it in the chain's dispatch (softmax_like_fusion); tiling along the rows fuses it."""
+    rows = row_extents(first)
+    return (
+        rows is not None and du.is_elementwise_linalg(op) and len(op.results) == 1
+        and du.loop_extents(op) == rows and all(du.is_identity_map(m) for m in du.indexing_maps(op))
+    )
+
+
+def tiles_with_rows(analysis: FusionAnalysis, op: Operation, first: Operation, links: set[Operation]) -> bool:
+    """An elementwise op over the reductions' whole iteration space, writing it in loop order,
+    reading the chain's values so that tiling along the rows fuses it (or a row statistic)."""
+    if is_row_statistic_op(op, first):
+        return True
+    if not du.is_elementwise_linalg(op) or du.loop_extents(op) != du.loop_extents(first):
+        return False
+    if len(op.results) != 1 or not du.is_identity_map(du.result_map(op, 0)):
+        return False
+    for value in du.values_used_inside(op):
+        producer = du.defining_op_in(analysis.block, value)
+        if producer is None or producer not in links:
+            continue
+        operand_map = du.operand_map(op, value)
+        if operand_map is None:
+            return False
+        if du.is_root_op(producer):
+            if not du.reads_root_result_compatibly(producer, op, value):
+                return False
+        elif not du.is_identity_map(operand_map):
+            return False
+    return True
+
+
+def is_sum_reduction(op: Operation) -> bool:
+    """A reduction whose payload only adds (a sum or mean: the first step of a normalization)."""
+    body = [o for o in op.regions[0].block.ops] if op.regions and op.regions[0].blocks else []
+    return bool(body) and all(o.name in ("arith.addf", "linalg.yield") for o in body)
+
+
+def any_reduction(op: Operation) -> bool:
+    return True
+
+
+# `reduction-chains` modes: which first reductions may start a chain. Normalizations (sum,
+# then sum of squared deviations) run as fast chained as split on llvm-cpu; softmax-like
+# chains (max first) ran 1.8x slower chained (bench/RESULTS.md), so only "all" takes them.
+CHAIN_STARTS = {"normalization": is_sum_reduction, "all": any_reduction}
+
+
+def chain_source(analysis: FusionAnalysis, second: Operation, starts_chain) -> tuple[Operation, set[Operation]] | None:
+    """The nearest earlier reduction that `second` reads only through row-wise elementwise ops."""
+    candidates = [
+        op for op in analysis.ops
+        if analysis.position[op] < analysis.position[second] and reduces_same_rows(op, second)
+        and (starts_chain(op) or op in analysis.group_of)
+    ]
+    for first in reversed(candidates):
+        sources = set(analysis.group_of[first].ops) if first in analysis.group_of else {first}
+        between = ops_between(analysis, sources, second)
+        if not between or any(analysis.group_of.get(op) is not None for op in between):
+            continue
+        links = between | sources
+        if not all(tiles_with_rows(analysis, op, first, links) for op in between):
+            continue
+        if not all(_reads_link_in_step(analysis, second, v, first) for v in du.dps_inputs(second)
+                   if du.defining_op_in(analysis.block, v) in between):
+            continue
+        return first, between
+    return None
+
+
+def _reads_link_in_step(analysis: FusionAnalysis, second: Operation, value, first: Operation) -> bool:
+    """The second reduction reads a link element by element: identity for a full-size link,
+    its own row layout for a row statistic."""
+    operand_map = du.operand_map(second, value)
+    if operand_map is None:
+        return False
+    if is_row_statistic_op(du.defining_op_in(analysis.block, value), first):
+        return operand_map == du.result_map(second, 0)
+    return du.is_identity_map(operand_map)
+
+
+def chain_reductions(analysis: FusionAnalysis, starts_chain) -> None:
+    """Groups for chains of same-row reductions (first reduction, elementwise links, next)."""
+    for op in analysis.ops:
+        if not du.is_root_op(op) or du.is_contraction(op) or not du.has_reduction_loops(op):
+            continue
+        found = chain_source(analysis, op, starts_chain)
+        if found is None:
+            continue
+        first, between = found
+        group = analysis.group_of.get(first) or analysis.new_group(first)
+        group.chained.append(group.root)
+        group.root = op
+        for member in (*between, op):
+            analysis.add(group, member)
