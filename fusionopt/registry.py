@@ -42,6 +42,10 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "iree_encoding": ("fusionopt.dialects.iree_encoding", "IreeEncoding"),
     "hal": ("fusionopt.dialects.hal", "Hal"),
     "iree_tensor_ext": ("fusionopt.dialects.iree_tensor_ext", "IreeTensorExt"),
+    "iree_codegen": ("fusionopt.dialects.iree_codegen", "IreeCodegen"),
+    "scf": ("fusionopt.dialects.scf", "Scf"),
+    "iree_cpu": ("fusionopt.dialects.iree_codegen", "IreeCpu"),
+    "iree_gpu": ("fusionopt.dialects.iree_codegen", "IreeGpu"),
 }
 
 # pass name -> (module, class). Upstream xDSL passes we reuse are listed with their xDSL module.

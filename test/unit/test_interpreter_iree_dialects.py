@@ -268,3 +268,19 @@ def test_mmt4d_and_batch_mmt4d_are_tiled_matmuls():
     batched, tiled = run(text, a, b, c, d)
     np.testing.assert_array_equal(batched, np.einsum("bmkxz,bnkyz->bmnxy", a.astype(np.int64), b.astype(np.int64)))
     np.testing.assert_allclose(tiled, 1 + np.einsum("mkxz,nkyz->mnxy", c.astype(np.float64), d.astype(np.float64)), rtol=1e-5)
+
+
+def test_hal_tensor_boundary_ops_pass_values_through():
+    text = """
+    util.func public @main(%a: tensor<3xf32>, %b: tensor<2xi32>, %fence: !hal.fence) -> (tensor<3xf32>, tensor<2xi32>) {
+      %r:2 = hal.tensor.barrier join(%a, %b : tensor<3xf32>, tensor<2xi32>) => %fence : !hal.fence
+      %v = hal.tensor.export %r#0 "out" : tensor<3xf32> -> !hal.buffer_view
+      %t = hal.tensor.import wait(%fence) => %v "in" : !hal.buffer_view -> tensor<3xf32>
+      util.return %t, %r#1 : tensor<3xf32>, tensor<2xi32>
+    }
+    """
+    a = np.array([np.finfo(np.float32).max, -0.0, np.nan], np.float32)
+    b = np.array([np.iinfo(np.int32).min, np.iinfo(np.int32).max], np.int32)
+    ta, tb = run(text, a, b, None)
+    np.testing.assert_array_equal(ta, a)
+    np.testing.assert_array_equal(tb, b)
