@@ -44,6 +44,7 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "iree_tensor_ext": ("fusionopt.dialects.iree_tensor_ext", "IreeTensorExt"),
     "iree_codegen": ("fusionopt.dialects.iree_codegen", "IreeCodegen"),
     "scf": ("fusionopt.dialects.scf", "Scf"),
+    "check": ("fusionopt.dialects.check", "Check"),
     "iree_cpu": ("fusionopt.dialects.iree_codegen", "IreeCpu"),
     "iree_gpu": ("fusionopt.dialects.iree_codegen", "IreeGpu"),
 }

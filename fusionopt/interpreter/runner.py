@@ -32,6 +32,7 @@ _ENTRY_NAMES = ("main", "main_graph")
 
 def _function_implementations() -> list[Any]:
     from fusionopt.interpreter.arith_math import ArithMathFunctions
+    from fusionopt.interpreter.check import CheckFunctions
     from fusionopt.interpreter.flow import FlowFunctions
     from fusionopt.interpreter.func import AssertFunctions, FuncFunctions
     from fusionopt.interpreter.graph import GraphFunctions
@@ -46,7 +47,8 @@ def _function_implementations() -> list[Any]:
 
     return [ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions,
             AssertFunctions, IreeLinalgExtFunctions, UtilFunctions, IreeTensorFunctions,
-            IreeLinalgExtScatterFunctions, IreeLinalgExtSortFunctions, HalFunctions]
+            IreeLinalgExtScatterFunctions, IreeLinalgExtSortFunctions, HalFunctions,
+            CheckFunctions]
 
 
 class _OpTracker(Interpreter.Listener):

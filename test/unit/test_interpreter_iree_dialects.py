@@ -284,3 +284,20 @@ def test_hal_tensor_boundary_ops_pass_values_through():
     ta, tb = run(text, a, b, None)
     np.testing.assert_array_equal(ta, a)
     np.testing.assert_array_equal(tb, b)
+
+
+def test_check_expectations_hold_or_fail_the_run():
+    template = """
+    func.func @main(%a: tensor<3xf32>) {{
+      %b = arith.addf %a, %a : tensor<3xf32>
+      %c = arith.mulf %a, %a : tensor<3xf32>
+      check.expect_almost_eq(%b, %c{tol}) : tensor<3xf32>
+      return
+    }}
+    """
+    two = np.array([2, 2, 2], np.float32)  # 2 + 2 == 2 * 2
+    assert run(template.format(tol=""), two) == []
+    off = np.array([2, 2, 2.01], np.float32)  # differs by 0.0099: fails at IREE's default 1e-4
+    with pytest.raises(FusionError, match="check.expect_almost_eq failed"):
+        run(template.format(tol=""), off)
+    assert run(template.format(tol=", atol 1.0e-01"), off) == []
