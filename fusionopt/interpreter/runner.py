@@ -34,6 +34,7 @@ def _function_implementations() -> list[Any]:
     from fusionopt.interpreter.arith_math import ArithMathFunctions
     from fusionopt.interpreter.check import CheckFunctions
     from fusionopt.interpreter.flow import FlowFunctions
+    from fusionopt.interpreter.flow_workgroups import FlowWorkgroupsFunctions
     from fusionopt.interpreter.func import AssertFunctions, FuncFunctions
     from fusionopt.interpreter.graph import GraphFunctions
     from fusionopt.interpreter.hal import HalFunctions
@@ -48,7 +49,7 @@ def _function_implementations() -> list[Any]:
     return [ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions,
             AssertFunctions, IreeLinalgExtFunctions, UtilFunctions, IreeTensorFunctions,
             IreeLinalgExtScatterFunctions, IreeLinalgExtSortFunctions, HalFunctions,
-            CheckFunctions]
+            CheckFunctions, FlowWorkgroupsFunctions]
 
 
 class _OpTracker(Interpreter.Listener):
