@@ -25,7 +25,9 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
+    operand_def,
     opt_prop_def,
+    result_def,
     region_def,
     var_operand_def,
     var_result_def,
@@ -188,4 +190,36 @@ def _parse_result(parser: Parser, keys, arguments) -> tuple[Attribute, list, int
     return arguments[index].type, parse_optional_dims(parser), index
 
 
-FLOW_WORKGROUPS_OPS = [DispatchWorkgroupsOp]
+@irdl_op_definition
+class DispatchTieShapeOp(IRDLOperation):
+    """`%b = flow.dispatch.tie_shape %binding : !iree_tensor_ext.dispatch.tensor<...>{%d0, %d1}`:
+    names the dynamic dimensions of a binding; its value is the binding."""
+
+    name = "flow.dispatch.tie_shape"
+    operand = operand_def()
+    dynamic_dims = var_operand_def(IndexType)
+    result = result_def()
+
+    def verify_(self) -> None:
+        tensor = getattr(self.operand.type, "tensor", self.operand.type)
+        if self.result.type != self.operand.type or len(self.dynamic_dims) != dynamic_count(tensor):
+            raise VerifyException(f"expected the operand's type with {dynamic_count(tensor)} dims")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(" : ")
+        print_typed(printer, self.result.type, self.dynamic_dims)
+        printer.print_op_attributes(self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        name = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        op = cls(operands=[parser.resolve_operand(name, t), parse_optional_dims(parser)], result_types=[t])
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+
+FLOW_WORKGROUPS_OPS = [DispatchWorkgroupsOp, DispatchTieShapeOp]

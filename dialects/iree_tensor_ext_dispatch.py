@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import Self
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, StringAttr, TensorType, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, IntegerAttr, StringAttr, TensorType, i64
 from xdsl.dialects.utils import parse_dynamic_index_list_without_types, print_dynamic_index_list
 from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
@@ -194,4 +194,34 @@ class DispatchTensorStoreOp(_SliceAccess):
         return op
 
 
-DISPATCH_TENSOR_OPS = [DispatchTensorLoadOp, DispatchTensorStoreOp]
+@irdl_op_definition
+class DispatchWorkloadOrdinalOp(IRDLOperation):
+    """`%v = iree_tensor_ext.dispatch.workload.ordinal %arg, 2 : index`: marks a dispatch body
+    value as the workload entry with that position; its value is the operand's."""
+
+    name = "iree_tensor_ext.dispatch.workload.ordinal"
+    operand = operand_def(IndexType)
+    ordinal = prop_def(IntegerAttr)
+    result = result_def(IndexType)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(f", {self.ordinal.value.data} : ")
+        printer.print_attribute(self.result.type)
+        printer.print_op_attributes(self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        name = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        ordinal = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        op = cls(operands=[parser.resolve_operand(name, t)], result_types=[t],
+                 properties={"ordinal": IntegerAttr(ordinal, IndexType())})
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+
+DISPATCH_TENSOR_OPS = [DispatchTensorLoadOp, DispatchTensorStoreOp, DispatchWorkloadOrdinalOp]

@@ -51,6 +51,14 @@ class FlowWorkgroupsFunctions(InterpreterFunctions):
         interpreter.run_ssacfg_region(op.workgroup_body, (*operands, *fresh), "flow.dispatch.workgroups")
         return tuple(b.array for b in outputs)
 
+    @impl(flow_workgroups.DispatchTieShapeOp)
+    def run_tie_shape(self, interpreter: Interpreter, op: flow_workgroups.DispatchTieShapeOp, args: PythonValues) -> PythonValues:
+        return (args[0],)
+
+    @impl(dispatch.DispatchWorkloadOrdinalOp)
+    def run_ordinal(self, interpreter: Interpreter, op: dispatch.DispatchWorkloadOrdinalOp, args: PythonValues) -> PythonValues:
+        return (args[0],)
+
     @impl(dispatch.DispatchTensorLoadOp)
     def run_load(self, interpreter: Interpreter, op: dispatch.DispatchTensorLoadOp, args: PythonValues) -> PythonValues:
         binding: Binding = args[0]

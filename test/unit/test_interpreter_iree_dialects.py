@@ -309,14 +309,16 @@ util.func public @main(%a: tensor<?x4xf32>, %b: tensor<4xf32>, %n: index) -> (te
       (%in: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x4xf32>>, %acc: !iree_tensor_ext.dispatch.tensor<readwrite:tensor<4xf32>>,
        %m: index, %out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x4xf32>>) {
     %c1 = arith.constant 1 : index
-    %t = iree_tensor_ext.dispatch.tensor.load %in, offsets = [0, 0], sizes = [%m, 4], strides = [1, 1]
+    %k = iree_tensor_ext.dispatch.workload.ordinal %m, 0 : index
+    %o = flow.dispatch.tie_shape %out : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x4xf32>>{%k}
+    %t = iree_tensor_ext.dispatch.tensor.load %in, offsets = [0, 0], sizes = [%k, 4], strides = [1, 1]
         : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x4xf32>>{%m} -> tensor<?x4xf32>
     %row = iree_tensor_ext.dispatch.tensor.load %in, offsets = [%c1, 0], sizes = [1, 4], strides = [1, 1]
         : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x4xf32>>{%m} -> tensor<4xf32>
     %s = iree_tensor_ext.dispatch.tensor.load %acc, offsets = [0], sizes = [4], strides = [1] : !iree_tensor_ext.dispatch.tensor<readwrite:tensor<4xf32>> -> tensor<4xf32>
     %d = arith.addf %t, %t : tensor<?x4xf32>
     %e = arith.addf %s, %row : tensor<4xf32>
-    iree_tensor_ext.dispatch.tensor.store %d, %out, offsets = [0, 0], sizes = [%m, 4], strides = [1, 1]
+    iree_tensor_ext.dispatch.tensor.store %d, %o, offsets = [0, 0], sizes = [%m, 4], strides = [1, 1]
         : tensor<?x4xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x4xf32>>{%m}
     iree_tensor_ext.dispatch.tensor.store %e, %acc, offsets = [0], sizes = [4], strides = [1] : tensor<4xf32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<4xf32>>
     flow.return

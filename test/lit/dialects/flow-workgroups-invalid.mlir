@@ -36,3 +36,11 @@ util.func public @sizes_do_not_match(%a: tensor<4xf32>) -> tensor<4xf32> {
   }
   util.return %r : tensor<4xf32>
 }
+
+// -----
+
+util.func public @tie_shape_missing_dims(%out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>) {
+  // expected-error @+1 {{expected the operand's type with 1 dims}}
+  %o = flow.dispatch.tie_shape %out : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>
+  util.return
+}

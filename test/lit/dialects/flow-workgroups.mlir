@@ -43,3 +43,15 @@ util.func public @workgroups_tied(%a: tensor<8xf32>) -> tensor<8xf32> {
   }
   util.return %r : tensor<8xf32>
 }
+
+// -----
+
+// Inside a dispatch body: the workload ordinal of an index and a binding's tied shape.
+// CHECK-LABEL: util.func public @ordinal_tie_shape
+// CHECK: %[[K:.*]] = iree_tensor_ext.dispatch.workload.ordinal %{{.*}}, 2 : index
+// CHECK: flow.dispatch.tie_shape %{{.*}} : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>{%[[K]]}
+util.func public @ordinal_tie_shape(%n: index, %out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>) {
+  %k = iree_tensor_ext.dispatch.workload.ordinal %n, 2 : index
+  %o = flow.dispatch.tie_shape %out : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?xf32>>{%k}
+  util.return
+}
