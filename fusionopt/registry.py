@@ -45,6 +45,7 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "iree_codegen": ("fusionopt.dialects.iree_codegen", "IreeCodegen"),
     "scf": ("fusionopt.dialects.scf", "Scf"),
     "check": ("fusionopt.dialects.check", "Check"),
+    "memref": ("fusionopt.dialects.memref", "MemRef"),
     "iree_cpu": ("fusionopt.dialects.iree_codegen", "IreeCpu"),
     "iree_gpu": ("fusionopt.dialects.iree_codegen", "IreeGpu"),
 }
