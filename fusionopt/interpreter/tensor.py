@@ -135,7 +135,7 @@ class TensorFunctions(InterpreterFunctions):
 
     @impl(fusion_tensor.ReshapeOp)
     def run_reshape_unranked(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
-        return self.run_reshape(interpreter, op, args)
+        return (np.asarray(args[0]).reshape([int(d) for d in np.asarray(args[1]).reshape(-1)]),)
 
     @impl(tensor.CastOp)
     def run_cast(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
