@@ -39,6 +39,7 @@ def _function_implementations() -> list[Any]:
     from fusionopt.interpreter.graph import GraphFunctions
     from fusionopt.interpreter.hal import HalFunctions
     from fusionopt.interpreter.iree_linalg_ext import IreeLinalgExtFunctions
+    from fusionopt.interpreter.iree_linalg_ext_argcompare import IreeLinalgExtArgCompareFunctions
     from fusionopt.interpreter.linalg import LinalgFunctions
     from fusionopt.interpreter.tensor import TensorFunctions
     from fusionopt.interpreter.iree_linalg_ext_scatter import IreeLinalgExtScatterFunctions
@@ -49,7 +50,7 @@ def _function_implementations() -> list[Any]:
     return [ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions,
             AssertFunctions, IreeLinalgExtFunctions, UtilFunctions, IreeTensorFunctions,
             IreeLinalgExtScatterFunctions, IreeLinalgExtSortFunctions, HalFunctions,
-            CheckFunctions, FlowWorkgroupsFunctions]
+            CheckFunctions, FlowWorkgroupsFunctions, IreeLinalgExtArgCompareFunctions]
 
 
 class _OpTracker(Interpreter.Listener):
