@@ -162,5 +162,6 @@ class GraphHorizontalFuseConvsPass(ModulePass):
     allow_runtime_concat: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for func in functions_with_body(op):  # func.func and util.func alike
-            fuse_block(func.body.block, max(2, self.min_group), self.allow_runtime_concat)
+        for func in functions_with_body(op):  # func.func and util.func alike, every block
+            for block in func.body.blocks:
+                fuse_block(block, max(2, self.min_group), self.allow_runtime_concat)
