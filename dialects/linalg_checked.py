@@ -74,7 +74,7 @@ def _fill_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAVa
 def _fill_verify(self) -> None:
     for value in self.inputs:
         if not isinstance(value.type, AnyFloat | IntegerType | ComplexType | VectorType):
-            raise VerifyException(f"fill value must be a scalar or a vector, not {value.type}")
+            raise VerifyException(f"fill value must be a scalar, not {value.type}")  # or a vector of the output elements
         outputs = [_element_type(o) for o in self.outputs]
         if isinstance(value.type, VectorType) and outputs != [value.type]:
             raise VerifyException(f"a vector fill value needs outputs of {value.type} elements, got {', '.join(map(str, outputs))}")
