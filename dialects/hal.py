@@ -12,11 +12,9 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 from fusionopt.dialects.hal_tensor import HAL_TENSOR_OPS
+from fusionopt.dialects.hal_types import HAL_TYPES
 from fusionopt.dialects.opaque import opaque_attribute
 
-HAL_TYPES = [opaque_attribute(f"hal.{name}", is_type=True)
-             for name in ("buffer_view", "buffer", "fence", "device", "allocator", "command_buffer",
-                          "element_type", "encoding_type")]
 # A device target carries the device type (`#hal.device.target<...> : !hal.device`) when it
 # initializes a `util.global`.
 HAL_ATTRIBUTES = [opaque_attribute("hal.device.target", typed=True)] + [

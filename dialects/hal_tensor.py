@@ -31,6 +31,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from fusionopt.dialects.dynamic_dims import dynamic_count, parse_optional_dims, print_typed
+from fusionopt.dialects.hal_types import FENCE_TYPE
 
 _SEGMENTS = (AttrSizedOperandSegments(as_property=True),)
 
@@ -246,10 +247,7 @@ def _print_name(printer: Printer, name: StringAttr | None) -> None:
 
 
 def _fence_type():
-    from fusionopt.dialects.hal import HAL_TYPES  # noqa: PLC0415 - hal.py imports this module
-
-    fence = next(t for t in HAL_TYPES if t.name == "hal.fence")
-    return fence(StringAttr(""))
+    return FENCE_TYPE(StringAttr(""))
 
 
 HAL_TENSOR_OPS = [TensorImportOp, TensorExportOp, TensorBarrierOp, TensorAliasOp]
