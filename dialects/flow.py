@@ -44,6 +44,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from fusionopt.dialects.dynamic_dims import dynamic_count, parse_optional_dims, print_typed
 from fusionopt.dialects.flow_constant import FLOW_ATTRIBUTES, FLOW_EXTRA_OPS
+from fusionopt.dialects.flow_workgroups import FLOW_WORKGROUPS_OPS, DispatchWorkgroupsOp, parse_count_region, print_count_region
 
 _SEGMENTS = (AttrSizedOperandSegments(as_property=True),)
 
@@ -55,12 +56,13 @@ def _num_elements(tensor_type: Attribute) -> int:
 
 @irdl_op_definition
 class ReturnOp(IRDLOperation):
-    """`flow.return`: yields a dispatch region's results."""
+    """`flow.return`: yields a dispatch region's results (nothing in a `flow.dispatch.workgroups`
+    body, whose results are stored to bindings; the workgroup count in a `count` region)."""
 
     name = "flow.return"
     values = var_operand_def()
     assembly_format = "attr-dict ($values^ `:` type($values))?"
-    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(DispatchRegionOp), Pure()))
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(DispatchRegionOp, DispatchWorkgroupsOp), Pure()))
 
     def __init__(self, values: Sequence[SSAValue] = ()):
         super().__init__(operands=[values])
@@ -115,7 +117,7 @@ class DispatchRegionOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_region(self.body)
         if self.workgroup_count.blocks:
-            _print_count_region(printer, self.workgroup_count)
+            print_count_region(printer, self.workgroup_count)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -134,7 +136,7 @@ class DispatchRegionOp(IRDLOperation):
                                start + 1)
         if body.block.last_op is None or not isinstance(body.block.last_op, ReturnOp):
             body.block.add_op(ReturnOp())
-        count = _parse_count_region(parser)
+        count = parse_count_region(parser)
         op = cls([t for t, _ in typed], body, [d for _, ds in typed for d in ds], workload, count)
         if attributes is not None:
             op.attributes |= attributes.data
@@ -158,25 +160,6 @@ def _print_shaped_type(printer: Printer, t: Attribute, dims) -> None:
 def _parse_shaped_type(parser: Parser) -> tuple[Attribute, list[SSAValue]]:
     """`type` or `type{%d0, %d1}` (the values of its dynamic dimensions)."""
     return parser.parse_type(), parse_optional_dims(parser)
-
-
-def _print_count_region(printer: Printer, region: Region) -> None:
-    printer.print_string(" count(")
-    printer.print_list(region.block.args, printer.print_block_argument)
-    printer.print_string(") -> (")
-    printer.print_list(region.block.last_op.operand_types if region.block.last_op else (), printer.print_attribute)
-    printer.print_string(") ")
-    printer.print_region(region, print_entry_block_args=False)
-
-
-def _parse_count_region(parser: Parser) -> Region:
-    """IREE's workgroup count region, `count(%b0: index, ...) -> (index, index, index) {...}`."""
-    if parser.parse_optional_keyword("count") is None:
-        return Region()
-    args = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_argument)
-    parser.parse_punctuation("->")
-    parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_type)
-    return parser.parse_region(args)
 
 
 @irdl_op_definition
@@ -390,7 +373,7 @@ Flow = Dialect(
     "flow",
     [
         DispatchRegionOp, ReturnOp, TensorSliceOp, TensorUpdateOp, TensorReshapeOp, TensorSplatOp, TensorEmptyOp,
-        *FLOW_EXTRA_OPS,
+        *FLOW_EXTRA_OPS, *FLOW_WORKGROUPS_OPS,
     ],
     FLOW_ATTRIBUTES,
 )

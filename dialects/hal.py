@@ -1,6 +1,6 @@
 """The parts of IREE's `hal` dialect that appear in the IR fusionopt reads: the runtime types
 at a module's boundary (`!hal.buffer_view`, `!hal.fence`, ...) and target/affinity attributes,
-kept as opaque text (dialects/opaque.py), plus `hal.tensor.import` / `hal.tensor.export`,
+kept as opaque text (dialects/opaque.py), plus the `hal.tensor.*` ops (dialects/hal_tensor.py),
 which turn a buffer view into a tensor and back.
 
     %t = hal.tensor.import %view "input0" : !hal.buffer_view -> tensor<4xf32>
@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
+from fusionopt.dialects.hal_tensor import HAL_TENSOR_OPS
+from fusionopt.dialects.hal_types import HAL_TYPES
 from fusionopt.dialects.opaque import opaque_attribute
 
-HAL_TYPES = [opaque_attribute(f"hal.{name}", is_type=True)
-             for name in ("buffer_view", "buffer", "fence", "device", "allocator", "command_buffer",
-                          "element_type", "encoding_type")]
-HAL_ATTRIBUTES = [opaque_attribute(f"hal.{name}")
-                  for name in ("executable.target", "device.target", "device.affinity", "device.promise",
+# A device target carries the device type (`#hal.device.target<...> : !hal.device`) when it
+# initializes a `util.global`.
+HAL_ATTRIBUTES = [opaque_attribute("hal.device.target", typed=True)] + [
+    opaque_attribute(f"hal.{name}")
+    for name in ("executable.target", "device.affinity", "device.promise",
                                "device.alias", "device.optimal", "device.select", "device.fallback",
                                "pipeline.layout", "pipeline.binding", "descriptor_type", "memory_type",
                                "buffer_usage", "collective", "dispatch.entry")]
 
-Hal = Dialect("hal", [], [*HAL_TYPES, *HAL_ATTRIBUTES])
+Hal = Dialect("hal", HAL_TENSOR_OPS, [*HAL_TYPES, *HAL_ATTRIBUTES])

@@ -32,6 +32,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from fusionopt.dialects.dynamic_dims import dynamic_count, parse_optional_dims, print_typed
+from fusionopt.dialects.iree_tensor_ext_dispatch import DISPATCH_TENSOR_OPS, DispatchTensorType
 
 
 def _check_dims(op: IRDLOperation, t: Attribute, dims, what: str) -> None:
@@ -143,5 +144,7 @@ class WorkgroupCountFromSliceOp(IRDLOperation):
 
 
 IreeTensorExt = Dialect(
-    "iree_tensor_ext", [BitCastOp, ComputeBarrierStartOp, ComputeBarrierEndOp, WorkgroupCountFromSliceOp]
+    "iree_tensor_ext",
+    [BitCastOp, ComputeBarrierStartOp, ComputeBarrierEndOp, WorkgroupCountFromSliceOp, *DISPATCH_TENSOR_OPS],
+    [DispatchTensorType],
 )

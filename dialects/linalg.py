@@ -42,13 +42,16 @@ from fusionopt.dialects.linalg_contraction import (
 from fusionopt.dialects.linalg_checked import checked_op
 from fusionopt.dialects.linalg_conv import WINDOW_OPS
 from fusionopt.dialects.linalg_conv_nd import WINDOW_ND_OPS
+from fusionopt.dialects.linalg_conv_q import QUANTIZED_CONV_OPS
 from fusionopt.dialects.linalg_generic import GenericOp, MapOp
 from fusionopt.dialects.linalg_mmt4d import BatchMmt4DOp, Mmt4DOp
 from fusionopt.dialects.linalg_pack import PACK_OPS
+from fusionopt.dialects.linalg_reduce import ReduceOp
+from fusionopt.dialects.linalg_winograd import WINOGRAD_OPS
 from fusionopt.dialects.linalg_softmax import SoftmaxOp
 
 _OURS = (GenericOp, MapOp, MatmulOp, BatchMatmulOp, BatchReduceMatmulOp, ContractOp, *VECTOR_CONTRACTION_OPS,
-         *WINDOW_OPS, *WINDOW_ND_OPS, SoftmaxOp, Mmt4DOp, BatchMmt4DOp, *PACK_OPS)
+         *WINDOW_OPS, *WINDOW_ND_OPS, *QUANTIZED_CONV_OPS, SoftmaxOp, Mmt4DOp, BatchMmt4DOp, *PACK_OPS, ReduceOp, *WINOGRAD_OPS)
 _OVERRIDDEN = {op.name for op in _OURS}
 
 Linalg = Dialect(

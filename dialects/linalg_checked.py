@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import AnyFloat, ComplexType, IntegerType, MemRefType, TensorType
+from xdsl.dialects.builtin import AnyFloat, ComplexType, IntegerType, MemRefType, TensorType, VectorType
 from xdsl.dialects.linalg.ops import FillOp, IndexOp, TransposeOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -47,8 +47,9 @@ def check_named_operands(name: str, inputs: Sequence[SSAValue], outputs: Sequenc
             f"'{name}' op expects {_plural(expected[0], 'input')} and {_plural(expected[1], 'output')}, "
             f"but got {_plural(len(inputs), 'input')} and {_plural(len(outputs), 'output')}"
         )
-    # MLIR's fill takes any scalar; xDSL's builder only numbers, so complex gets its own body.
-    allowed = AnyFloat | IntegerType | ComplexType if name == "linalg.fill" else AnyFloat | IntegerType
+    # MLIR's fill takes any scalar or vector value (a tensor or memref of vectors is filled with
+    # it); xDSL's builder only numbers, so complex and vector values get their own body.
+    allowed = AnyFloat | IntegerType | ComplexType | VectorType if name == "linalg.fill" else AnyFloat | IntegerType
     for index, value in enumerate((*inputs, *outputs)):
         if not isinstance(_element_type(value), allowed):
             raise VerifyException(
@@ -72,8 +73,11 @@ def _fill_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAVa
 
 def _fill_verify(self) -> None:
     for value in self.inputs:
-        if not isinstance(value.type, AnyFloat | IntegerType | ComplexType):
-            raise VerifyException(f"fill value must be a scalar, not {value.type}")
+        if not isinstance(value.type, AnyFloat | IntegerType | ComplexType | VectorType):
+            raise VerifyException(f"fill value must be a scalar, not {value.type}")  # or a vector of the output elements
+        outputs = [_element_type(o) for o in self.outputs]
+        if isinstance(value.type, VectorType) and outputs != [value.type]:
+            raise VerifyException(f"a vector fill value needs outputs of {value.type} elements, got {', '.join(map(str, outputs))}")
 
 
 def _checked_transpose_verify(self) -> None:

@@ -196,18 +196,7 @@ class WindowOp(NamedOperation, ABC):
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
-        if len(inputs) != 2 or len(outputs) != 1:
-            raise VerifyException(
-                f"'{cls.name}' op expects 2 inputs (input, {'filter' if cls.SPEC.kind == 'conv' else 'window'}) "
-                f"and 1 output, but got {len(inputs)} and {len(outputs)}"
-            )
-        for index, value in enumerate((*inputs, *outputs)):
-            ty = value.type
-            element = ty.get_element_type() if isinstance(ty, ShapedType) else ty
-            if not isinstance(element, AnyFloat | IntegerType):
-                raise VerifyException(
-                    f"'{cls.name}' op operand #{index} must be a tensor of integers or floats, but got '{ty}'"
-                )
+        cls._check_operand_kinds(inputs, outputs)
         arg_types = cls.body_arg_types((*inputs, *outputs))
         acc = arg_types[-1]
         is_float = isinstance(acc, AnyFloat)
@@ -232,16 +221,34 @@ class WindowOp(NamedOperation, ABC):
 
         return hidden_region
 
+    # Quantized variants (linalg_conv_q.py) take two more scalar inputs: they override these.
+    EXTRA_INPUTS: ClassVar[int] = 0
+
+    @classmethod
+    def _check_operand_kinds(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> None:
+        if len(inputs) != 2 + cls.EXTRA_INPUTS or len(outputs) != 1:
+            raise VerifyException(
+                f"'{cls.name}' op expects 2 inputs (input, {'filter' if cls.SPEC.kind == 'conv' else 'window'}) "
+                f"and 1 output, but got {len(inputs)} and {len(outputs)}"
+            )
+        for index, value in enumerate((*inputs, *outputs)):
+            ty = value.type
+            element = ty.get_element_type() if isinstance(ty, ShapedType) else ty
+            if not isinstance(element, AnyFloat | IntegerType):
+                raise VerifyException(
+                    f"'{cls.name}' op operand #{index} must be a tensor of integers or floats, but got '{ty}'"
+                )
+
     # --- verification ---------------------------------------------------------------------
 
     def verify_(self) -> None:
-        if len(self.inputs) != 2 or len(self.outputs) != 1:
-            raise VerifyException(f"'{self.name}' op expects 2 inputs and 1 output")
+        if len(self.inputs) != 2 + self.EXTRA_INPUTS or len(self.outputs) != 1:
+            raise VerifyException(f"'{self.name}' op expects {2 + self.EXTRA_INPUTS} inputs and 1 output")
         strides, dilations = self.stride_values(), self.dilation_values()
         for what, values in (("strides", strides), ("dilations", dilations)):
             if any(v < 1 for v in values):
                 raise VerifyException(f"'{self.name}' op {what} must be positive, got {list(values)}")
-        operands = (*self.inputs, *self.outputs)
+        operands = (self.inputs[0], self.inputs[1], self.outputs[0])
         specs = (self.SPEC.input, self.SPEC.filter, self.SPEC.output)
         shapes: list[tuple[int, ...]] = []
         for index, (value, spec) in enumerate(zip(operands, specs)):

@@ -121,6 +121,8 @@ class GenericOp(xlinalg.GenericOp):
             )
         doc = attrs.pop("doc", None)
         library_call = attrs.pop("library_call", None)
+        # MLIR's shared structured-op syntax allows a second dictionary before `ins`.
+        attrs |= parser.parse_optional_attr_dict()
         ins = parse_operand_group(parser, "ins")
         outs = parse_operand_group(parser, "outs")
         extra: dict[str, Attribute] = {}

@@ -14,6 +14,9 @@ which would hide typos in every other dialect.
 
 from __future__ import annotations
 
+import re
+from io import StringIO
+
 from xdsl.dialects.builtin import NoneAttr, StringAttr
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
@@ -33,10 +36,32 @@ class OpaqueAttribute(ParametrizedAttribute):
             return [StringAttr("")]
         # xDSL's raw scan of a dialect symbol body (MLIR's parseDialectSymbolBody): balanced
         # brackets and string literals, the text kept byte for byte.
-        return [StringAttr(f"<{parser._parse_dialect_symbol_body()}>")]  # noqa: SLF001
+        body = parser._parse_dialect_symbol_body()  # noqa: SLF001
+        return [StringAttr(f"<{_expand_aliases(body, parser.attribute_aliases)}>")]
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(self.body.data)
+
+
+_ALIAS_USE = re.compile(r'"(?:[^"\\]|\\.)*"|([#!][A-Za-z_][\w$]*)(?![\w$.])')
+
+
+def _expand_aliases(body: str, aliases: dict[str, Attribute]) -> str:
+    """`body` with each use of a file alias (`[#exec_target]`) replaced by the attribute it
+    names: the aliases are not printed back, so a kept reference would dangle. Names with a
+    dot are dialect attributes, text in quotes is left alone."""
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name is None or name not in aliases:
+            return match.group(0)
+        return _attribute_text(aliases[name])
+    return _ALIAS_USE.sub(replace, body)
+
+
+def _attribute_text(attribute: Attribute) -> str:
+    stream = StringIO()
+    Printer(stream=stream).print_attribute(attribute)
+    return stream.getvalue()
 
 
 class TypedOpaqueAttribute(OpaqueAttribute):

@@ -16,10 +16,11 @@ shape is static (`tensor<?x?xf32> to tensor<2x3xf32>` with dynamic pads is valid
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 from xdsl.dialects import tensor as xdsl_tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, TensorType, UnitAttr, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, TensorType, UnitAttr, UnrankedTensorType, i64
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -222,7 +223,38 @@ def _print_indexed(printer: Printer, base: SSAValue, indices: SSAValue) -> None:
     printer.print_string("] ")
 
 
-_ADDED = (PadOp, RankOp, GenerateOp, GatherOp, ScatterOp)
+@irdl_op_definition
+class ReshapeOp(IRDLOperation):
+    """`tensor.reshape %t(%shape) : (T, tensor<Nxi64>) -> U`: the elements of `%t` in the shape
+    the values of `%shape` give. Unlike xDSL's op, the source and result may be unranked
+    (`tensor<*xf32>`), as MLIR allows."""
+
+    name = "tensor.reshape"
+    source = operand_def(TensorType | UnrankedTensorType)
+    shape = operand_def(TensorType)
+    result = result_def(TensorType | UnrankedTensorType)
+    assembly_format = "attr-dict $source `(` $shape `)` `:` `(` type($source) `,` type($shape) `)` `->` type($result)"
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        source, shape, result = self.source.type, self.shape.type, self.result.type
+        if source.get_element_type() != result.get_element_type():
+            raise VerifyException("element types of source and result tensor types should be the same")
+        if shape.get_num_dims() != 1:
+            raise VerifyException("shape tensor must have a rank one")
+        length = shape.get_shape()[0]
+        if isinstance(result, UnrankedTensorType):
+            if length != DYNAMIC_INDEX:
+                raise VerifyException("an unranked result needs a shape operand of dynamic length")
+            return
+        if length != DYNAMIC_INDEX and length != result.get_num_dims():
+            raise VerifyException("length of shape operand differs from the result's tensor rank")
+        shapes = [t.get_shape() for t in (source, result) if isinstance(t, TensorType)]
+        if len(shapes) == 2 and all(d != DYNAMIC_INDEX for s in shapes for d in s) and math.prod(shapes[0]) != math.prod(shapes[1]):
+            raise VerifyException("source and result tensor should have the same number of elements")
+
+
+_ADDED = (PadOp, RankOp, GenerateOp, GatherOp, ScatterOp, ReshapeOp)
 _REPLACED = {op.name for op in _ADDED}
 
 Tensor = Dialect(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import (
     FlatSymbolRefAttrConstr,
     FunctionType,
+    NoneAttr,
     StringAttr,
     SymbolNameConstraint,
     SymbolRefAttr,
@@ -33,6 +34,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
+
+from fusionopt.dialects.opaque import TypedOpaqueAttribute
 
 
 @irdl_op_definition
@@ -80,9 +83,9 @@ class GlobalOp(IRDLOperation):
         type_ = parser.parse_type() if parser.parse_optional_punctuation(":") else None
         value = parser.parse_attribute() if parser.parse_optional_punctuation("=") else None
         if type_ is None:
-            if not isinstance(value, TypedAttribute):
+            type_ = _initial_value_type(value)
+            if type_ is None:
                 parser.raise_error("util.global needs a type: `: type` or a typed initial value")
-            type_ = value.get_type()
         props: dict[str, Attribute | None] = {
             "sym_name": name, "sym_visibility": visibility, "type": type_,
             "is_mutable": UnitAttr() if mutable else None, "initial_value": value,
@@ -100,12 +103,22 @@ class GlobalOp(IRDLOperation):
         printer.print_symbol_name(self.sym_name.data)
         printer.print_op_attributes(self.attributes)
         value = self.initial_value
-        if value is None or not isinstance(value, TypedAttribute) or value.get_type() != self.type:
+        if value is None or _initial_value_type(value) != self.type:
             printer.print_string(" : ")
             printer.print_attribute(self.type)
         if value is not None:
             printer.print_string(" = ")
             printer.print_attribute(value)
+
+
+def _initial_value_type(value: Attribute | None) -> Attribute | None:
+    """The type an initial value carries: a typed builtin attribute's, or the `: type` of a
+    typed opaque one (`#hal.device.target<...> : !hal.device`); None when it has none."""
+    if isinstance(value, TypedAttribute):
+        return value.get_type()
+    if isinstance(value, TypedOpaqueAttribute) and not isinstance(value.type, NoneAttr):
+        return value.type
+    return None
 
 
 def _lookup_global(op: Operation, symbol: SymbolRefAttr, value_type: Attribute) -> GlobalOp:

@@ -35,13 +35,19 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "graph": ("fusionopt.dialects.graph", "Graph"),
     "flow": ("fusionopt.dialects.flow", "Flow"),
     "linalg": ("fusionopt.dialects.linalg", "Linalg"),
-    "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext_sort", "IreeLinalgExt"),  # + attention, scatter
+    "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext_argcompare", "IreeLinalgExt"),  # + sort, attention, scatter
     "util": ("fusionopt.dialects.util", "Util"),
     "tensor": ("fusionopt.dialects.tensor", "Tensor"),
     "arith": ("fusionopt.dialects.arith", "Arith"),
     "iree_encoding": ("fusionopt.dialects.iree_encoding", "IreeEncoding"),
     "hal": ("fusionopt.dialects.hal", "Hal"),
     "iree_tensor_ext": ("fusionopt.dialects.iree_tensor_ext", "IreeTensorExt"),
+    "iree_codegen": ("fusionopt.dialects.iree_codegen", "IreeCodegen"),
+    "scf": ("fusionopt.dialects.scf", "Scf"),
+    "check": ("fusionopt.dialects.check", "Check"),
+    "memref": ("fusionopt.dialects.memref", "MemRef"),
+    "iree_cpu": ("fusionopt.dialects.iree_codegen", "IreeCpu"),
+    "iree_gpu": ("fusionopt.dialects.iree_codegen", "IreeGpu"),
 }
 
 # pass name -> (module, class). Upstream xDSL passes we reuse are listed with their xDSL module.

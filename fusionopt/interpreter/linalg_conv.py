@@ -42,8 +42,11 @@ def _highest(dtype: np.dtype) -> Any:
 
 def run_window_op(interpreter: Interpreter, op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     spec = op.SPEC
-    x, w, init = (np.asarray(a) for a in args)
+    x, w, *zero_points, init = (np.asarray(a) for a in args)
     out_dtype = init.dtype
+    if zero_points:  # a quantized conv: (I - izp) * (K - kzp), widened to the output type first
+        x = x.astype(out_dtype) - zero_points[0].astype(out_dtype)
+        w = w.astype(out_dtype) - zero_points[1].astype(out_dtype)
     axes = spec.input_spatial_axes
     out_sizes = tuple(init.shape[spec.output.index(o)] for o, _ in spec.windows)
     kernel = tuple(w.shape[spec.filter.index(k)] for _, k in spec.windows)

@@ -21,6 +21,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from fusionopt.diagnostics import FusionError, location_of
+from fusionopt.dialects.opaque import OpaqueAttribute
 from fusionopt.dialects.util import functions_with_body, is_function
 from fusionopt.interpreter.input_families import DEFAULT_INT_RANGE, family_inputs
 from fusionopt.interpreter.values import UnsupportedValue, compute_float64, element_dtype, storage_dtype
@@ -31,10 +32,14 @@ _ENTRY_NAMES = ("main", "main_graph")
 
 def _function_implementations() -> list[Any]:
     from fusionopt.interpreter.arith_math import ArithMathFunctions
+    from fusionopt.interpreter.check import CheckFunctions
     from fusionopt.interpreter.flow import FlowFunctions
+    from fusionopt.interpreter.flow_workgroups import FlowWorkgroupsFunctions
     from fusionopt.interpreter.func import AssertFunctions, FuncFunctions
     from fusionopt.interpreter.graph import GraphFunctions
+    from fusionopt.interpreter.hal import HalFunctions
     from fusionopt.interpreter.iree_linalg_ext import IreeLinalgExtFunctions
+    from fusionopt.interpreter.iree_linalg_ext_argcompare import IreeLinalgExtArgCompareFunctions
     from fusionopt.interpreter.linalg import LinalgFunctions
     from fusionopt.interpreter.tensor import TensorFunctions
     from fusionopt.interpreter.iree_linalg_ext_scatter import IreeLinalgExtScatterFunctions
@@ -45,7 +50,8 @@ def _function_implementations() -> list[Any]:
 
     return [ScfFunctions, ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions,
             AssertFunctions, IreeLinalgExtFunctions, UtilFunctions, IreeTensorFunctions,
-            IreeLinalgExtScatterFunctions, IreeLinalgExtSortFunctions]
+            IreeLinalgExtScatterFunctions, IreeLinalgExtSortFunctions, HalFunctions,
+            CheckFunctions, FlowWorkgroupsFunctions, IreeLinalgExtArgCompareFunctions]
 
 
 class _OpTracker(Interpreter.Listener):
@@ -119,6 +125,9 @@ def check_inputs(func_op: FuncOp, inputs: Sequence[Any]) -> list[Any]:
                           location_of(func_op))
     checked = []
     for i, (value, t) in enumerate(zip(inputs, types)):
+        if isinstance(t, OpaqueAttribute):  # a runtime handle (!hal.fence, !hal.buffer_view): as given
+            checked.append(value)
+            continue
         value = np.asarray(value)
         shape = tuple(t.get_shape()) if isinstance(t, TensorType) else ()
         if not _shape_matches(value.shape, shape):  # a dynamic `?` dimension takes any size

@@ -131,7 +131,11 @@ class TensorFunctions(InterpreterFunctions):
 
     @impl(tensor.ReshapeOp)
     def run_reshape(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
-        return (args[0].reshape(result_shape(op)),)
+        return (np.asarray(args[0]).reshape([int(d) for d in np.asarray(args[1]).reshape(-1)]),)
+
+    @impl(fusion_tensor.ReshapeOp)
+    def run_reshape_unranked(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        return (np.asarray(args[0]).reshape([int(d) for d in np.asarray(args[1]).reshape(-1)]),)
 
     @impl(tensor.CastOp)
     def run_cast(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:

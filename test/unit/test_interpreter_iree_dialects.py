@@ -268,3 +268,73 @@ def test_mmt4d_and_batch_mmt4d_are_tiled_matmuls():
     batched, tiled = run(text, a, b, c, d)
     np.testing.assert_array_equal(batched, np.einsum("bmkxz,bnkyz->bmnxy", a.astype(np.int64), b.astype(np.int64)))
     np.testing.assert_allclose(tiled, 1 + np.einsum("mkxz,nkyz->mnxy", c.astype(np.float64), d.astype(np.float64)), rtol=1e-5)
+
+
+def test_hal_tensor_boundary_ops_pass_values_through():
+    text = """
+    util.func public @main(%a: tensor<3xf32>, %b: tensor<2xi32>, %fence: !hal.fence) -> (tensor<3xf32>, tensor<2xi32>) {
+      %r:2 = hal.tensor.barrier join(%a, %b : tensor<3xf32>, tensor<2xi32>) => %fence : !hal.fence
+      %v = hal.tensor.export %r#0 "out" : tensor<3xf32> -> !hal.buffer_view
+      %t = hal.tensor.import wait(%fence) => %v "in" : !hal.buffer_view -> tensor<3xf32>
+      util.return %t, %r#1 : tensor<3xf32>, tensor<2xi32>
+    }
+    """
+    a = np.array([np.finfo(np.float32).max, -0.0, np.nan], np.float32)
+    b = np.array([np.iinfo(np.int32).min, np.iinfo(np.int32).max], np.int32)
+    ta, tb = run(text, a, b, None)
+    np.testing.assert_array_equal(ta, a)
+    np.testing.assert_array_equal(tb, b)
+
+
+def test_check_expectations_hold_or_fail_the_run():
+    template = """
+    func.func @main(%a: tensor<3xf32>) {{
+      %b = arith.addf %a, %a : tensor<3xf32>
+      %c = arith.mulf %a, %a : tensor<3xf32>
+      check.expect_almost_eq(%b, %c{tol}) : tensor<3xf32>
+      return
+    }}
+    """
+    two = np.array([2, 2, 2], np.float32)  # 2 + 2 == 2 * 2
+    assert run(template.format(tol=""), two) == []
+    off = np.array([2, 2, 2.01], np.float32)  # differs by 0.0099: fails at IREE's default 1e-4
+    with pytest.raises(FusionError, match="check.expect_almost_eq failed"):
+        run(template.format(tol=""), off)
+    assert run(template.format(tol=", atol 1.0e-01"), off) == []
+
+
+WORKGROUPS = """
+util.func public @main(%a: tensor<?x4xf32>, %b: tensor<4xf32>, %n: index) -> (tensor<?x4xf32>, tensor<4xf32>) {
+  %r:2 = flow.dispatch.workgroups[%n](%a, %b, %n) : (tensor<?x4xf32>{%n}, tensor<4xf32>, index) -> (tensor<?x4xf32>{%n}, %b) =
+      (%in: !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x4xf32>>, %acc: !iree_tensor_ext.dispatch.tensor<readwrite:tensor<4xf32>>,
+       %m: index, %out: !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x4xf32>>) {
+    %c1 = arith.constant 1 : index
+    %k = iree_tensor_ext.dispatch.workload.ordinal %m, 0 : index
+    %o = flow.dispatch.tie_shape %out : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x4xf32>>{%k}
+    %t = iree_tensor_ext.dispatch.tensor.load %in, offsets = [0, 0], sizes = [%k, 4], strides = [1, 1]
+        : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x4xf32>>{%m} -> tensor<?x4xf32>
+    %row = iree_tensor_ext.dispatch.tensor.load %in, offsets = [%c1, 0], sizes = [1, 4], strides = [1, 1]
+        : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x4xf32>>{%m} -> tensor<4xf32>
+    %s = iree_tensor_ext.dispatch.tensor.load %acc, offsets = [0], sizes = [4], strides = [1] : !iree_tensor_ext.dispatch.tensor<readwrite:tensor<4xf32>> -> tensor<4xf32>
+    %d = arith.addf %t, %t : tensor<?x4xf32>
+    %e = arith.addf %s, %row : tensor<4xf32>
+    iree_tensor_ext.dispatch.tensor.store %d, %o, offsets = [0, 0], sizes = [%m, 4], strides = [1, 1]
+        : tensor<?x4xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x4xf32>>{%m}
+    iree_tensor_ext.dispatch.tensor.store %e, %acc, offsets = [0], sizes = [4], strides = [1] : tensor<4xf32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<4xf32>>
+    flow.return
+  } count(%w: index) -> (index, index, index) {
+    %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%w)
+    flow.return %x, %y, %z : index, index, index
+  }
+  util.return %r#0, %r#1 : tensor<?x4xf32>, tensor<4xf32>
+}
+"""
+
+
+def test_dispatch_workgroups_loads_stores_and_ties_in_place():
+    a = np.array([[1, 2, 3, 4], [-1e30, 0.5, np.inf, -0.0], [7, 8, 9, 10]], np.float32)
+    b = np.array([1e30, -2, 0, 3], np.float32)
+    doubled, accumulated = run(WORKGROUPS, a, b, np.int64(3))
+    np.testing.assert_array_equal(doubled, a + a)
+    np.testing.assert_array_equal(accumulated, b + a[1])
+    np.testing.assert_array_equal(b, np.array([1e30, -2, 0, 3], np.float32))  # the caller's copy is untouched

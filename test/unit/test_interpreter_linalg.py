@@ -367,3 +367,24 @@ def test_contraction_with_a_broadcast_lhs_map() -> None:
     c = np.array([[0, 0, 0, 0], [10, 10, 10, 10]], dtype=np.float32)
     (result,) = run(text, a, b, c)
     np.testing.assert_array_equal(result, c + (a @ b)[None, :])
+
+
+def test_variadic_reduce_is_an_argmax_with_ties_to_the_first():
+    from fusionopt.ir_io import parse_module as _parse
+    from fusionopt.testing import run_module as _run
+
+    text = """func.func @main(%v: tensor<3x4xf32>, %k: tensor<3x4xi64>, %s0: tensor<3xf32>, %i0: tensor<3xi64>) -> (tensor<3xf32>, tensor<3xi64>) {
+      %s, %i = linalg.reduce ins(%v, %k : tensor<3x4xf32>, tensor<3x4xi64>) outs(%s0, %i0 : tensor<3xf32>, tensor<3xi64>) dimensions = [1]
+        (%a: f32, %b: i64, %acc: f32, %iacc: i64) {
+          %gt = arith.cmpf ogt, %a, %acc : f32
+          %m = arith.select %gt, %a, %acc : f32
+          %j = arith.select %gt, %b, %iacc : i64
+          linalg.yield %m, %j : f32, i64
+        }
+      return %s, %i : tensor<3xf32>, tensor<3xi64>
+    }"""
+    v = np.array([[1, 5, 5, -1], [-np.inf, -np.inf, -np.inf, -np.inf], [3e38, -3e38, 0, 3e38]], np.float32)
+    k = np.tile(np.arange(4, dtype=np.int64), (3, 1))
+    s, i = _run(_parse(text), [v, k, np.full(3, -np.inf, np.float32), np.full(3, -1, np.int64)])
+    np.testing.assert_array_equal(s, np.array([5, -np.inf, 3e38], np.float32))
+    np.testing.assert_array_equal(i, [1, -1, 0])

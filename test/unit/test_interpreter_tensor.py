@@ -104,3 +104,19 @@ def test_out_of_bounds_extract_is_an_error_not_a_wraparound() -> None:
         with pytest.raises(FusionError, match="out of bounds") as info:
             run(text, A, np.int64(bad))
         assert info.value.location is not None and info.value.location.line == 4
+
+
+def test_reshape_follows_the_shape_operand_even_through_unranked_tensors():
+    from fusionopt.ir_io import parse_module as _parse
+    from fusionopt.testing import run_module as _run
+
+    text = """func.func @main(%t: tensor<2x6xf32>, %s1: tensor<1xi32>, %s2: tensor<3xi64>) -> tensor<?x?x?xf32> {
+      %u = tensor.cast %t : tensor<2x6xf32> to tensor<*xf32>
+      %v = tensor.reshape %u(%s1) : (tensor<*xf32>, tensor<1xi32>) -> tensor<?xf32>
+      %w = tensor.reshape %v(%s2) : (tensor<?xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+      return %w : tensor<?x?x?xf32>
+    }"""
+    t = np.arange(12, dtype=np.float32).reshape(2, 6)
+    t[0, 0] = -np.inf
+    (w,) = _run(_parse(text), [t, np.array([12], np.int32), np.array([3, 2, 2], np.int64)])
+    np.testing.assert_array_equal(w, t.reshape(3, 2, 2))

@@ -75,3 +75,27 @@ def test_gather_out_of_range_index_is_an_error():
     i[1, 2, 1] = 5  # source dim 0 has 5 rows
     with pytest.raises(Exception, match="outside"):
         run_module(GATHER, [s, i, np.zeros((2, 3, 3), np.float32)])
+
+
+ARGMAX = """util.func public @main(%x: tensor<3x5xf32>, %v: tensor<3xf32>, %i: tensor<3xi32>, %b: index) -> (tensor<3xf32>, tensor<3xi32>) {
+  %r:2 = iree_linalg_ext.arg_compare dimension(1) ins(%x : tensor<3x5xf32>) outs(%v, %i : tensor<3xf32>, tensor<3xi32>) index_base(%b : index) {
+    ^bb0(%a: f32, %c: f32):
+      %gt = arith.cmpf ogt, %a, %c : f32
+      iree_linalg_ext.yield %gt : i1
+  } -> tensor<3xf32>, tensor<3xi32>
+  util.return %r#0, %r#1 : tensor<3xf32>, tensor<3xi32>
+}"""
+
+
+def test_arg_compare_is_argmax_first_index_on_ties_and_keeps_a_better_init():
+    from fusionopt.ir_io import parse_module as _parse
+    from fusionopt.testing import run_module as _run
+
+    x = np.array([[1, 7, 7, -3, 0], [-np.inf, -np.inf, -np.inf, -np.inf, -np.inf], [3e38, -3e38, np.nan, 3e38, 1]], np.float32)
+    init_v = np.array([-np.inf, -np.inf, 3.4e38], np.float32)
+    init_i = np.array([-1, -1, -7], np.int32)
+    v, i = _run(_parse(ARGMAX), [x, init_v, init_i, np.int64(10)])
+    np.testing.assert_array_equal(v, np.array([7, -np.inf, 3.4e38], np.float32))
+    np.testing.assert_array_equal(i, np.array([11, -1, -7], np.int32))  # ties keep the first; -inf never beats -inf
+    want = np.argmax(x[0]) + 10
+    assert i[0] == want

@@ -87,7 +87,7 @@ def test_dispatch_region_return_types_must_match():
 
 
 def test_flow_return_outside_a_region_is_rejected():
-    with pytest.raises(FusionError, match="expects parent op 'flow.dispatch.region'"):
+    with pytest.raises(FusionError, match="expects parent op to be one of 'flow.dispatch.region', 'flow.dispatch.workgroups'"):
         parse("flow.return %a : tensor<4xf32>", "%a: tensor<4xf32>")
 
 

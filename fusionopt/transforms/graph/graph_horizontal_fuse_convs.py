@@ -32,13 +32,13 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from fusionopt import pass_statistics
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import element_of, shape_of
+from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.graph.conv_channels import bias_add_of, canonical_bias
 from fusionopt.transforms.graph.graph_ir import (
     OpBuilder,
@@ -162,6 +162,6 @@ class GraphHorizontalFuseConvsPass(ModulePass):
     allow_runtime_concat: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for func in op.walk():
-            if isinstance(func, FuncOp) and func.body.blocks:
-                fuse_block(func.body.block, max(2, self.min_group), self.allow_runtime_concat)
+        for func in functions_with_body(op):  # func.func and util.func alike, every block
+            for block in func.body.blocks:
+                fuse_block(block, max(2, self.min_group), self.allow_runtime_concat)

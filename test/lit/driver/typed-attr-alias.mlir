@@ -5,7 +5,8 @@
 // RUN: fusion-opt %s | filecheck %s
 // RUN: sed 's/hal[.]device[.]target/nodialect.target/' %s | not fusion-opt - 2>&1 | filecheck %s --check-prefix=UNREGISTERED
 
-// CHECK: module attributes {test.target = #hal.device.target<"local">}
+// A device target keeps its type (iree-opt prints it so too).
+// CHECK: module attributes {test.target = #hal.device.target<"local"> : !hal.device}
 // UNREGISTERED: <stdin>:[[# @LINE + 1]]:{{[0-9]+}}: error: 'nodialect.target' is not registered
 #target = #hal.device.target<"local"> : !hal.device
 module attributes {test.target = #target} {

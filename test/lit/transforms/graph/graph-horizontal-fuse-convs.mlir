@@ -91,3 +91,21 @@ func.func @argument_weights(%x: tensor<1x2x4x4xf32>, %w0: tensor<1x2x1x1xf32>, %
   %b = graph.conv %x, %w1 strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] group = 1 : (tensor<1x2x4x4xf32>, tensor<3x2x1x1xf32>) -> tensor<1x3x4x4xf32>
   func.return %a, %b : tensor<1x1x4x4xf32>, tensor<1x3x4x4xf32>
 }
+
+// -----
+
+// A util.func body is fused like a func.func body.
+// CHECK-LABEL: util.func public @util_func_siblings
+// CHECK:         graph.conv %x, %{{.*}} {{.*}} -> tensor<1x2x3x3xf32>
+// CHECK-NOT:     graph.conv
+// CHECK:         util.return
+// RUNTIME-LABEL: util.func public @util_func_siblings
+util.func public @util_func_siblings(%x: tensor<1x2x3x3xf32>) -> (tensor<1x1x3x3xf32>, tensor<1x1x3x3xf32>) {
+  %w0 = arith.constant dense<[[[[1.0]], [[2.0]]]]> : tensor<1x2x1x1xf32>
+  %w1 = arith.constant dense<[[[[3.0]], [[4.0]]]]> : tensor<1x2x1x1xf32>
+  %y0 = graph.conv %x, %w0 strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] group = 1 : (tensor<1x2x3x3xf32>, tensor<1x2x1x1xf32>) -> tensor<1x1x3x3xf32>
+  %y1 = graph.conv %x, %w1 strides = [1, 1] dilations = [1, 1] pads = [0, 0, 0, 0] group = 1 : (tensor<1x2x3x3xf32>, tensor<1x2x1x1xf32>) -> tensor<1x1x3x3xf32>
+  %r0 = graph.relu %y0 : tensor<1x1x3x3xf32>
+  %r1 = graph.relu %y1 : tensor<1x1x3x3xf32>
+  util.return %r0, %r1 : tensor<1x1x3x3xf32>, tensor<1x1x3x3xf32>
+}

@@ -1,0 +1,27 @@
+"""IREE's `hal.tensor.*` boundary ops. A buffer view holds its tensor's values, so importing,
+exporting, aliasing and joining on a fence all pass the values through unchanged."""
+
+from __future__ import annotations
+
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+
+from fusionopt.dialects import hal_tensor
+
+
+@register_impls
+class HalFunctions(InterpreterFunctions):
+    @impl(hal_tensor.TensorImportOp)
+    def run_import(self, interpreter: Interpreter, op: hal_tensor.TensorImportOp, args: PythonValues) -> PythonValues:
+        return (args[1] if op.wait_fence is not None else args[0],)
+
+    @impl(hal_tensor.TensorExportOp)
+    def run_export(self, interpreter: Interpreter, op: hal_tensor.TensorExportOp, args: PythonValues) -> PythonValues:
+        return (args[0],)
+
+    @impl(hal_tensor.TensorBarrierOp)
+    def run_barrier(self, interpreter: Interpreter, op: hal_tensor.TensorBarrierOp, args: PythonValues) -> PythonValues:
+        return tuple(args[: len(op.sources)])
+
+    @impl(hal_tensor.TensorAliasOp)
+    def run_alias(self, interpreter: Interpreter, op: hal_tensor.TensorAliasOp, args: PythonValues) -> PythonValues:
+        return (args[1] if op.wait_fence is not None else args[0],)

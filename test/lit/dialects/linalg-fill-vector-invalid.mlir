@@ -1,0 +1,7 @@
+// RUN: fusion-opt %s --split-input-file --verify-diagnostics
+
+func.func @vector_into_scalars(%v: vector<2x4xf32>, %t: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{a vector fill value needs outputs of vector<2x4xf32> elements, got f32}}
+  %r = linalg.fill ins(%v : vector<2x4xf32>) outs(%t : tensor<8xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
