@@ -62,6 +62,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "convert-graph-to-linalg": ("fusionopt.transforms.lowering.convert_graph_to_linalg", "ConvertGraphToLinalg"),
     "form-dispatch-regions": ("fusionopt.transforms.dispatch.form_dispatch_regions", "FormDispatchRegionsPass"),
     "convert-to-flow": ("fusionopt.transforms.dispatch.convert_to_flow", "ConvertToFlowPass"),
+    "dispatch-matmul-to-mmt4d": ("fusionopt.transforms.dispatch.matmul_regions_to_mmt4d", "DispatchMatmulToMmt4DPass"),
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
     "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
