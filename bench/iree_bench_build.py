@@ -54,7 +54,6 @@ def _graph_to_dispatch_without(pass_name: str) -> str:
     return ",".join(p for p in PIPELINES["graph-to-dispatch"].spec.split(",") if p != pass_name)
 
 
-PIPELINES_PLUS_MMT4D = "dispatch-creation,dispatch-matmul-to-mmt4d"
 OURS_PIPELINES = {
     "ours": "dispatch-creation",
     "ours-no-chains": _dispatch_creation(form_dispatch_regions="form-dispatch-regions{reduction-chains=none}"),
@@ -88,8 +87,9 @@ OURS_PIPELINES = {
     "ours-im2col-off": _dispatch_creation(linalg_strided_conv_to_im2col=""),
     # the linalg preparation only: IREE forms the dispatches (what our region formation adds)
     "ours-prep-only": _dispatch_creation(form_dispatch_regions="", cse="", canonicalize=""),
-    # dispatch-creation + wide matmul regions over weight arguments as pack + batch_mmt4d (opt-in)
-    "ours-mmt4d": PIPELINES_PLUS_MMT4D,
+    # dispatch-creation + wide matmul regions over weight arguments as pack + batch_mmt4d
+    # (llvm-cpu only: the regions carry an IREE CPU lowering config)
+    "ours-mmt4d": "dispatch-creation-llvm-cpu",
     # dispatch-creation with attention raised to iree_linalg_ext.attention (opt-in pass)
     "ours-attention": _dispatch_creation(
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",

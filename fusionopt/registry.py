@@ -137,6 +137,15 @@ PIPELINES["dispatch-creation"] = Pipeline(
     ",".join(_DISPATCH_CREATION_STAGES),
 )
 
+# dispatch-creation for IREE's llvm-cpu backend only: wide matmul regions over weight arguments
+# become pack + batch_mmt4d with an IREE CPU lowering config (a CUDA build would reject it, so
+# it is not part of the target-neutral pipeline above).
+PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
+    "dispatch-creation, then wide matmul regions over weight arguments as pack + batch_mmt4d "
+    "(llvm-cpu only)",
+    "dispatch-creation,dispatch-matmul-to-mmt4d",
+)
+
 
 # graph-simplify: graph algebra before horizontal fusion (MIGraphX simplify_algebra).
 _GRAPH_SIMPLIFY_STAGES = (
