@@ -24,7 +24,7 @@ its 32 KiB limit, so the mmt4d carries an IREE `compilation_info` (one 16-column
 workgroup, all of M); printed as written, it needs `--allow-unregistered-dialect` to be read back.
 
 Applied to `linalg.batch_matmul` reading [1, M, K] x [K, N] (the broadcast weight map
-`linalg-fold-transpose-into-matmul` writes) into a zero-or-any `linalg.fill` of the region, f32,
+`linalg-fold-transpose-into-matmul` writes; a [1, K, N] weight needs no expand_shape) into a zero-or-any `linalg.fill` of the region, f32,
 static, M and N multiples of 16, a [K, 16] weight tile within the stack limit (K < 512), N at least
 `min-n` (1024: the narrower matmuls of the corpus measured slower packed: bench/RESULTS.md), and
 the activation defined outside the region. Opt-in (bench variant `ours-mmt4d`).
@@ -59,6 +59,11 @@ BROADCAST_WEIGHT_MAPS = (
     AffineMap.from_callable(lambda b, m, n, k: (k, n)),
     AffineMap.from_callable(lambda b, m, n, k: (b, m, n)),
 )
+BATCH_MATMUL_MAPS = (
+    AffineMap.from_callable(lambda b, m, n, k: (b, m, k)),
+    AffineMap.from_callable(lambda b, m, n, k: (b, k, n)),
+    AffineMap.from_callable(lambda b, m, n, k: (b, m, n)),
+)
 
 
 # IREE's attribute, which we carry without modelling it (the parser's unregistered-attribute class).
@@ -83,13 +88,14 @@ def static_f32_shape(value: SSAValue) -> tuple[int, ...] | None:
 
 
 def matmul_sizes(op: Operation) -> tuple[int, int, int] | None:
-    """(M, K, N) of a batch-1 matmul over a broadcast [K, N] weight, else None."""
-    if op.name != "linalg.batch_matmul" or tuple(du.indexing_maps(op)) != BROADCAST_WEIGHT_MAPS:
+    """(M, K, N) of a batch-1 matmul over a broadcast [K, N] weight (torch-mlir's form) or a
+    [1, K, N] one (the graph lowering's), else None."""
+    if op.name != "linalg.batch_matmul" or tuple(du.indexing_maps(op)) not in (BROADCAST_WEIGHT_MAPS, BATCH_MATMUL_MAPS):
         return None
     shapes = [static_f32_shape(v) for v in (*du.dps_inputs(op), *du.dps_inits(op))]
-    if None in shapes or len(shapes) != 3 or shapes[0][0] != 1:
+    if None in shapes or len(shapes) != 3 or shapes[0][0] != 1 or shapes[1][:-2] not in ((), (1,)):
         return None
-    (_, m, k), (_, n) = shapes[0], shapes[1]
+    (_, m, k), n = shapes[0], shapes[1][-1]
     return m, k, n
 
 
@@ -138,8 +144,8 @@ class MatmulToMmt4D(RewritePattern):
         empty_x, pack_x = pack(x, f32_tensor(1, m // TILE, k, TILE, 1), [1, 2], [TILE, 1])
         x_region = DispatchRegionOp([pack_x.result.type], Region(Block([empty_x, pack_x, ReturnOp([pack_x.result])])))
         rewriter.insert_op(x_region, InsertPoint.before(region))
-        w3 = expand(w, [[0, 1], [2]], f32_tensor(1, k, n))
-        empty_w, pack_w = pack(w3.results[0], f32_tensor(1, n // TILE, k, TILE, 1), [2, 1], [TILE, 1], [0, 2, 1])
+        w3 = [expand(w, [[0, 1], [2]], f32_tensor(1, k, n))] if len(static_f32_shape(w)) == 2 else []
+        empty_w, pack_w = pack(w3[0].results[0] if w3 else w, f32_tensor(1, n // TILE, k, TILE, 1), [2, 1], [TILE, 1], [0, 2, 1])
         acc_type = f32_tensor(1, m // TILE, n // TILE, TILE, TILE)
         empty_c = tensor.EmptyOp([], acc_type)
         fill = FillOp([init.owner.inputs[0]], [empty_c.tensor], [acc_type])
@@ -150,7 +156,7 @@ class MatmulToMmt4D(RewritePattern):
             properties={"inner_dims_pos": DenseArrayBase.from_list(i64, [1, 2]),
                         "static_inner_tiles": DenseArrayBase.from_list(i64, [TILE, TILE])},
             result_types=[op.results[0].type])
-        rewriter.replace(op, [w3, empty_w, pack_w, empty_c, fill, mmt4d, unpack], [unpack.result])
+        rewriter.replace(op, [*w3, empty_w, pack_w, empty_c, fill, mmt4d, unpack], [unpack.result])
         pass_statistics.count("matmuls packed (batch_mmt4d)")
 
 

@@ -170,3 +170,43 @@ func.func @plain_matmul_stays(%x: tensor<32x16xf32>, %w: tensor<16x64xf32>) -> t
   }
   func.return %r : tensor<32x64xf32>
 }
+
+// -----
+
+// A [1, K, N] weight (the graph lowering's batch_matmul, default maps) is packed as it is.
+
+// CHECK-LABEL: func.func @batch_one_weight
+// CHECK:       %[[PX:.*]] = flow.dispatch.region -> (tensor<1x1x4x16x1xf32>)
+// CHECK:       flow.dispatch.region -> (tensor<1x16x32xf32>) {
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         %[[PW:.*]] = linalg.pack %w outer_dims_perm = [0, 2, 1] inner_dims_pos = [2, 1] inner_tiles = [16, 1] into %{{.*}} : tensor<1x4x32xf32> -> tensor<1x2x4x16x1xf32>
+// CHECK:         linalg.batch_mmt4d {{.*}} ins(%[[PX]], %[[PW]] : tensor<1x1x4x16x1xf32>, tensor<1x2x4x16x1xf32>)
+// CHECK:         linalg.unpack
+func.func @batch_one_weight(%x: tensor<1x16x4xf32>, %w: tensor<1x4x32xf32>) -> tensor<1x16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = flow.dispatch.region -> (tensor<1x16x32xf32>) {
+    %e = tensor.empty() : tensor<1x16x32xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x32xf32>) -> tensor<1x16x32xf32>
+    %mm = linalg.batch_matmul ins(%x, %w : tensor<1x16x4xf32>, tensor<1x4x32xf32>) outs(%f : tensor<1x16x32xf32>) -> tensor<1x16x32xf32>
+    flow.return %mm : tensor<1x16x32xf32>
+  }
+  func.return %r : tensor<1x16x32xf32>
+}
+
+// -----
+
+// Negative: a batch of 2 (attention's per-head products) is not a weight projection.
+
+// CHECK-LABEL: func.func @batch_two_stays
+// CHECK-NOT:   linalg.pack
+// CHECK:       linalg.batch_matmul
+func.func @batch_two_stays(%x: tensor<2x16x4xf32>, %w: tensor<2x4x32xf32>) -> tensor<2x16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = flow.dispatch.region -> (tensor<2x16x32xf32>) {
+    %e = tensor.empty() : tensor<2x16x32xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+    %mm = linalg.batch_matmul ins(%x, %w : tensor<2x16x4xf32>, tensor<2x4x32xf32>) outs(%f : tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+    flow.return %mm : tensor<2x16x32xf32>
+  }
+  func.return %r : tensor<2x16x32xf32>
+}

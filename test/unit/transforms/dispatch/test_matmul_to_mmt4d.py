@@ -73,3 +73,8 @@ def test_minilm_ffn1_matmuls_only():
     regions = [op for op in ops if op.name == "flow.dispatch.region"]
     pack_regions = [r for r in regions if [o.name for o in r.regions[0].block.ops][-2:] == ["linalg.pack", "flow.return"]]
     assert len(pack_regions) == 6 and len(regions) == 87 + 6
+
+
+def test_batch_one_weight_preserves_semantics():
+    after = assert_pass_preserves_semantics(lit_case("batch_one_weight"), PASS)
+    assert "linalg.batch_mmt4d" in print_module(after)
