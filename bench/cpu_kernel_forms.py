@@ -20,6 +20,10 @@ form is ours, `<first>_aa` a second call of it: its ratio is the noise. Sets:
   bert_mini's embedding (word rows at the input ids + position rows at constant ids 0..63 +
   token-type row 0) as torch-mlir writes it (`gather_asserts`: ids wrapped and bounds-checked per
   element) and as that pass writes it (`gather_loop_index`: the position row is `linalg.index`).
+- `matmul-forms`: every matmul shape of bert_mini, gpt2_mini and minilm_l6 as we emit it, as a 2-D
+  matmul, as pack + mmt4d + unpack, with prepacked weights, and with IREE's data tiling
+  (`cpu_matmul_forms.py` says which); ratios per shape group (`<group>__<form>`), `--groups`
+  picks groups; each group has its own A/A.
 - `matmul-tiles`: 16 chained [64,384]x[384,384] matmuls with 16 different weights (minilm_l6's
   projections, weights streamed from memory as in the model), IREE's own tile choice vs
   `compilation_info` tile sizes.
@@ -45,6 +49,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fusionopt.iree_tools import benchmark_vmfb, compile_vmfb, save_inputs, target_flags  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cpu_matmul_forms  # noqa: E402
 
 ROW = '["parallel", "parallel", "reduction"]'
 BATCHED = '["parallel", "parallel", "parallel", "reduction"]'
@@ -321,6 +328,7 @@ SETS = {
     "position-gather": (position_gather, "WITHOUT_GATHER_FOLD"),
     "matmul-tiles": (matmul_tiles, None),
     "producer-reduction-consumer": (lambda: "module {\n" + producer_reduction_consumer() + "\n}", None),
+    "matmul-forms": (cpu_matmul_forms.matmul_forms, None),
 }
 
 
@@ -349,7 +357,7 @@ def arguments(args: Args, rng: np.random.Generator) -> list[np.ndarray]:
             for s, elt in args]
 
 
-def compile_forms(text: str, pipeline: str | None, work: Path, stem: str) -> Path:
+def compile_forms(text: str, pipeline: str | None, work: Path, stem: str, extra_flags: list[str] | None = None) -> Path:
     """Compile a module of forms for llvm-cpu (through `pipeline` of ours first if given)."""
     source = work / f"{stem}.mlir"
     source.write_text(text)
@@ -358,29 +366,56 @@ def compile_forms(text: str, pipeline: str | None, work: Path, stem: str) -> Pat
         subprocess.run(["fusion-opt", str(source), "-p", pipeline_spec(pipeline), "-o", str(formed)],
                        check=True, capture_output=True, text=True)
         source = formed
-    return compile_vmfb(source, work / f"{stem}.vmfb", target_flags("llvm-cpu"))
+    return compile_vmfb(source, work / f"{stem}.vmfb", target_flags("llvm-cpu") + (extra_flags or []))
 
 
-def build(name: str, work: Path) -> tuple[Path, list[tuple[str, Args]]]:
-    """Set `name`'s module compiled, with its functions' names and argument types."""
+def flagged(fn: str) -> list[str]:
+    """Extra iree-compile flags of a form (matmul-forms' IREE data-tiling reference), else []."""
+    return next((f for suffix, f in cpu_matmul_forms.FORM_FLAGS.items() if fn.endswith(suffix)), [])
+
+
+def build(name: str, work: Path, groups: str | None = None) -> tuple[dict[str, Path], list[tuple[str, Args]]]:
+    """Set `name`'s module compiled (a second build with the extra flags of the forms that have
+    them), with the vmfb of each function and its functions' names and argument types."""
     make, ours = SETS[name]
-    text = make()
-    return compile_forms(text, ours, work, name), functions(text)
+    text = make(tuple(groups.split(","))) if groups and name == "matmul-forms" else make()
+    fns = functions(text)
+    plain = compile_forms(text, ours, work, name)
+    vmfbs = {fn: plain for fn, _ in fns}
+    for flags in {tuple(flagged(fn)) for fn, _ in fns} - {()}:
+        extra = compile_forms(text, ours, work, f"{name}.{len(flags)}", list(flags))
+        vmfbs.update({fn: extra for fn, _ in fns if tuple(flagged(fn)) == flags})
+    return vmfbs, fns
 
 
-def time_set(name: str, work: Path, rounds: int, iterations: int) -> dict[str, list[float]]:
-    vmfb, fns = build(name, work)
+def baselines(fns: list[tuple[str, Args]]) -> list[str]:
+    """The forms that get an A/A copy: the first form of the set, or of each `<group>__` group."""
+    firsts: dict[str, str] = {}
+    for fn, _ in fns:
+        firsts.setdefault(fn.split("__")[0] if "__" in fn else "", fn)
+    return list(firsts.values())
+
+
+def time_set(name: str, work: Path, rounds: int, iterations: int, groups: str | None = None) -> dict[str, list[float]]:
+    vmfbs, fns = build(name, work, groups)
     rng = np.random.default_rng(0)
-    inputs = {fn: save_inputs(arguments(args, rng), work / f"{name}.{fn}") for fn, args in fns}
-    runs = [fn for fn, _ in fns] + [fns[0][0] + "_aa"]
+    inputs: dict[str, tuple[list[Path], list[np.ndarray]]] = {}
+    for fn, args in fns:
+        # a group's forms get its first form's values, laid out as each form takes them
+        first = next((f for f in baselines(fns) if "__" in fn and f.startswith(fn.split("__")[0] + "__")), fn)
+        values = arguments(args, rng) if first == fn else cpu_matmul_forms.relayout(fn, inputs[first][1])
+        inputs[fn] = (save_inputs(values, work / f"{name}.{fn}"), values)
+    order_names = [fn for fn, _ in fns] + [fn + "_aa" for fn in baselines(fns)]
+    runs = list(order_names)
     times: dict[str, list[float]] = {r: [] for r in runs}
     order = random.Random(0)
     for _ in range(rounds):
         order.shuffle(runs)
         for run in runs:
             fn = run.removesuffix("_aa")
-            times[run].append(1000 * benchmark_vmfb(vmfb, inputs[fn], fn, iterations, device="local-sync").ms_per_call)
-    return {r: times[r] for r in [fn for fn, _ in fns] + [fns[0][0] + "_aa"]}
+            ms = benchmark_vmfb(vmfbs[fn], inputs[fn][0], fn, iterations, device="local-sync").ms_per_call
+            times[run].append(1000 * ms)
+    return {r: times[r] for r in order_names}
 
 
 def main(argv=None) -> None:
@@ -388,16 +423,18 @@ def main(argv=None) -> None:
     p.add_argument("--sets", default=",".join(SETS))
     p.add_argument("--rounds", type=int, default=11)
     p.add_argument("--iterations", type=int, default=100)
+    p.add_argument("--groups", default=None, help="matmul-forms: comma-separated shape groups (default: all)")
     args = p.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="cpu_kernel_forms_"))
     for name in args.sets.split(","):
-        times = time_set(name, work, args.rounds, args.iterations)
-        first = next(iter(times))
-        base = statistics.median(times[first])
+        times = time_set(name, work, args.rounds, args.iterations, args.groups)
         print(f"\n{name}: us per call, median (min) of {args.rounds} interleaved rounds")
-        print(f"| form | median us | min us | / {first} |\n|---|---:|---:|---:|")
+        print("| form | median us | min us | / first form median (min) |\n|---|---:|---:|---:|")
         for run, ts in times.items():
-            print(f"| {run} | {statistics.median(ts):.2f} | {min(ts):.2f} | {statistics.median(ts) / base:.2f}x |")
+            group = run.split("__")[0] if "__" in run else ""
+            first = next(r for r in times if (r.split("__")[0] if "__" in r else "") == group)
+            ratio = f"{statistics.median(ts) / statistics.median(times[first]):.2f}x ({min(ts) / min(times[first]):.2f}x)"
+            print(f"| {run} | {statistics.median(ts):.2f} | {min(ts):.2f} | {ratio} |")
 
 
 if __name__ == "__main__":

@@ -100,6 +100,9 @@ OURS_PIPELINES = {
     "ours-im2col-off": _dispatch_creation(linalg_strided_conv_to_im2col=""),
     # the linalg preparation only: IREE forms the dispatches (what our region formation adds)
     "ours-prep-only": _dispatch_creation(form_dispatch_regions="", cse="", canonicalize=""),
+    # dispatch-creation + wide matmul regions over weight arguments as pack + batch_mmt4d
+    # (llvm-cpu only: the regions carry an IREE CPU lowering config)
+    "ours-mmt4d": "dispatch-creation-llvm-cpu",
     # dispatch-creation with attention raised to iree_linalg_ext.attention (opt-in pass)
     "ours-attention": _dispatch_creation(
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",

@@ -11,8 +11,8 @@ program goes through every run of `RUNS`, pass by pass:
   dispatch-creation    the program lowered by `convert-graph-to-linalg`
   dispatch-attention   the same with `linalg-raise-attention` (opt-in, not in any pipeline;
                        judged on every family but `extreme`, see RUNS)
-  dispatch-opt-in      the same with the other opt-in linalg passes (`linalg-transpose-nt-operands`,
-                       `linalg-depthwise-conv-drop-batch`)
+  dispatch-opt-in      the same with the other opt-in passes (`linalg-transpose-nt-operands`,
+                       `linalg-depthwise-conv-drop-batch`, `dispatch-matmul-to-mmt4d`)
   convert-to-flow      the lowered program (the pass on its own)
   dce                  the graph program (on its own: in graph-simplify the passes before it
                        already erase dead ops)
@@ -61,12 +61,14 @@ from support.graph_strategies import graph_programs  # noqa: E402
 
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,")
-# dispatch-creation with the other opt-in linalg passes (row-major copies of NT contraction
-# operands; batch-1 depthwise convs as rank-3 generics).
-# (small drawn images: the depthwise rewrite at every output size, min-pixels=1)
+# dispatch-creation with the other opt-in passes (row-major copies of NT contraction
+# operands; batch-1 depthwise convs as rank-3 generics; matmul regions as pack + batch_mmt4d).
+# (small drawn shapes: the depthwise rewrite at every output size, min-pixels=1; mmt4d at
+# every output width, min-n=16)
 _OPT_IN = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-fold-transpose-into-matmul,", "linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands,"
-).replace("linalg-depthwise-conv-drop-batch,", "linalg-depthwise-conv-drop-batch{min-pixels=1},")
+).replace("linalg-depthwise-conv-drop-batch,", "linalg-depthwise-conv-drop-batch{min-pixels=1},") + (
+    ",dispatch-matmul-to-mmt4d{min-n=16}")
 # run name -> (pipeline, on the lowered program?, input families not judged). The attention op
 # computes exp2(scores * log2 e) as IREE does, which overflows where the decomposed softmax is
 # still finite on the `extreme` family (the documented exactness limit of linalg-raise-attention).

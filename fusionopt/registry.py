@@ -68,6 +68,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "convert-graph-to-linalg": ("fusionopt.transforms.lowering.convert_graph_to_linalg", "ConvertGraphToLinalg"),
     "form-dispatch-regions": ("fusionopt.transforms.dispatch.form_dispatch_regions", "FormDispatchRegionsPass"),
     "convert-to-flow": ("fusionopt.transforms.dispatch.convert_to_flow", "ConvertToFlowPass"),
+    "dispatch-matmul-to-mmt4d": ("fusionopt.transforms.dispatch.matmul_regions_to_mmt4d", "DispatchMatmulToMmt4DPass"),
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
     "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
@@ -140,6 +141,15 @@ _DISPATCH_CREATION_STAGES = (
 PIPELINES["dispatch-creation"] = Pipeline(
     "linalg on tensors -> flow.dispatch.regions (one root each) + flow tensor ops",
     ",".join(_DISPATCH_CREATION_STAGES),
+)
+
+# dispatch-creation for IREE's llvm-cpu backend only: wide matmul regions over weight arguments
+# become pack + batch_mmt4d with an IREE CPU lowering config (a CUDA build would reject it, so
+# it is not part of the target-neutral pipeline above).
+PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
+    "dispatch-creation, then wide matmul regions over weight arguments as pack + batch_mmt4d "
+    "(llvm-cpu only)",
+    "dispatch-creation,dispatch-matmul-to-mmt4d",
 )
 
 

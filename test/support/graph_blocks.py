@@ -413,9 +413,20 @@ def block_strided_conv(b):
     return _unary(b, "relu", _bias(b, y))
 
 
+def block_projection(b):
+    """a batch-1 projection over a weight argument, 16-row multiples (+ bias or relu):
+    dispatch-matmul-to-mmt4d (min-n=16)."""
+    if b.element != "f32":
+        return None
+    rows, k, cols = 16 * b.draw(st.integers(1, 2)), b.draw(st.integers(1, 8)), 16 * b.draw(st.integers(1, 2))
+    y = _dot(b, _activation(b, (1, rows, k), "f32"), b.new_arg((1, k, cols), "f32"))
+    return _epilogue(b, y, b.draw(st.sampled_from(("bias", "relu", "none"))))
+
+
 BLOCKS = (block_dot_chain, block_shared_input_dots, block_towers, block_sliced_pointwise, block_viewed_dot,
           block_softmax, block_layer_norm, block_attention, block_conv_pool)
 FORM_BLOCKS = (block_depthwise_conv, block_wide_1x1_conv, block_projected_attention, block_sibling_convs,
                block_conv_affine)
 # Drawn on their own too (FORM_BLOCKS' shares were set without them).
 STRIDED_BLOCKS = (block_strided_conv,)
+PROJECTION_BLOCKS = (block_projection,)

@@ -80,3 +80,27 @@ def test_the_fold_writes_the_loop_index_form(tmp_path):
     (asserts,) = [c for c in text.split("func.func")[1:2]]
     folded = print_module(apply_pipeline("func.func" + asserts, "linalg-fold-constant-gather-indices"))
     assert "cf.assert" not in folded and "tensor.extract %positions[%0, %col]" in folded
+
+
+@needs_iree
+def test_matmul_forms_agree(tmp_path):
+    """Every matmul form (IREE's data-tiled build included) equals numpy's product on one
+    projection group with weights packed in-function, one with a fused pack, and one attention group."""
+    groups = ("bert_qkvo_64x128x128", "gpt2_qkv_64x128x384", "bert_qk_2x64x64x64")
+    vmfbs, fns = forms.build("matmul-forms", tmp_path, ",".join(groups))
+    names = [name for name, _ in fns]
+    assert any(n.endswith("__mmt4d_fused") for n in names) and any(n.endswith("__mm_dt") for n in names)
+    assert vmfbs[names[0]] != vmfbs[next(n for n in names if n.endswith("__mm_dt"))]
+    rng = np.random.default_rng(1)
+    for group in groups:
+        first = next(name for name, types in fns if name.startswith(group + "__"))
+        values = forms.arguments(dict(fns)[first], rng)
+        batch = forms.cpu_matmul_forms.SHAPES[group][0]
+        expected = [values[0] @ values[1]] if batch else [values[0] @ w for w in values[1:]]
+        for name in (n for n in names if n.startswith(group + "__")):
+            args = forms.cpu_matmul_forms.relayout(name, values)
+            assert [list(a.shape) for a in args] == [s for s, _ in dict(fns)[name]], name
+            got = run_vmfb(vmfbs[name], args, name)
+            assert len(got) == len(expected), name
+            for g, e in zip(got, expected):
+                np.testing.assert_allclose(g, e, rtol=1e-4, atol=1e-4, err_msg=name)

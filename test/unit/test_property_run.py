@@ -20,7 +20,7 @@ from fusionopt import registry
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
-from support.graph_blocks import STRIDED_BLOCKS, block_position_embedding  # noqa: E402  (property_run puts test/ on the path)
+from support.graph_blocks import PROJECTION_BLOCKS, STRIDED_BLOCKS, block_position_embedding  # noqa: E402  (property_run puts test/ on the path)
 
 COUNT = 80
 SEED = 3
@@ -64,6 +64,10 @@ GATHER_FLOORS = {"linalg-fold-constant-gather-indices": 0.6}
 # the shares they were set from (~8 s).
 STRIDED_COUNT, STRIDED_OPS = 12, 3
 STRIDED_FLOORS = {"linalg-strided-conv-to-im2col": 0.4}
+# Batch-1 projections over weight arguments (`graph_blocks.PROJECTION_BLOCKS`, ~3 s), which the
+# opt-in run packs into batch_mmt4d (min-n=16). Its seed gives 0.5.
+PROJECTION_COUNT, PROJECTION_OPS = 12, 2
+PROJECTION_FLOORS = {"dispatch-matmul-to-mmt4d": 0.35}
 
 
 @pytest.fixture(scope="module")
@@ -108,8 +112,21 @@ def test_strided_pass_changes_a_stated_share(strided_report, name):
     assert strided_report.change_share(name) >= STRIDED_FLOORS[name], strided_report.table()
 
 
+@pytest.fixture(scope="module")
+def projection_report():
+    return property_run.run_property(PROJECTION_COUNT, SEED, max_ops=PROJECTION_OPS, blocks=PROJECTION_BLOCKS)
+
+
+def test_projection_programs_are_valid_and_equal_and_packed(projection_report):
+    assert projection_report.count == PROJECTION_COUNT
+    assert projection_report.bad() == {}, projection_report.table(show=3)
+    for name, floor in PROJECTION_FLOORS.items():
+        assert projection_report.reached[name] == PROJECTION_COUNT
+        assert projection_report.change_share(name) >= floor, projection_report.table()
+
+
 def test_every_registered_pass_has_a_floor():
-    assert set(FLOORS) | set(FORM_FLOORS) | set(GATHER_FLOORS) | set(STRIDED_FLOORS) == (
+    assert set(FLOORS) | set(FORM_FLOORS) | set(GATHER_FLOORS) | set(STRIDED_FLOORS) | set(PROJECTION_FLOORS) == (
         set(registry.get_all_passes()) - set(property_run.NOT_REACHED))
 
 
