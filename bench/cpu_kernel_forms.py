@@ -52,6 +52,8 @@ from fusionopt.iree_tools import benchmark_vmfb, compile_vmfb, save_inputs, targ
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cpu_matmul_forms  # noqa: E402
+import cpu_region_forms  # noqa: E402
+from kernel_ir import amap, t  # noqa: E402
 
 ROW = '["parallel", "parallel", "reduction"]'
 BATCHED = '["parallel", "parallel", "parallel", "reduction"]'
@@ -59,14 +61,6 @@ MAC = """^bb0(%a: f32, %b: f32, %o: f32):
     %m = arith.mulf %a, %b : f32
     %s = arith.addf %o, %m : f32
     linalg.yield %s : f32"""
-
-
-def t(*dims: int, elt: str = "f32") -> str:
-    return "tensor<" + "x".join(map(str, dims)) + f"x{elt}>"
-
-
-def amap(n: int, result: str) -> str:
-    return f"affine_map<({', '.join(f'd{i}' for i in range(n))}) -> {result}>"
 
 
 def _scaled_scores(k: str, k_type: str, k_map: str, mask: bool = False) -> str:
@@ -261,65 +255,6 @@ def matmul_tiles(layers: int = 16, m: int = 64, k: int = 384) -> str:
     return "\n".join(fns)
 
 
-def producer_reduction_consumer(rows: int = 1024, cols: int = 2048) -> str:
-    x, r = t(rows, cols), t(rows)
-    full, row = amap(2, "(d0, d1)"), amap(2, "(d0)")
-    y = f"""%ey = tensor.empty() : {x}
-    %y = linalg.generic {{indexing_maps = [{full}, {full}], iterator_types = ["parallel", "parallel"]}} ins(%x : {x}) outs(%ey : {x}) {{
-    ^bb0(%a: f32, %o: f32):
-      %d = arith.addf %a, %a : f32
-      linalg.yield %d : f32
-    }} -> {x}"""
-    s_ = f"""%z0 = arith.constant 0.0 : f32
-    %es = tensor.empty() : {r}
-    %fs = linalg.fill ins(%z0 : f32) outs(%es : {r}) -> {r}
-    %s = linalg.generic {{indexing_maps = [{full}, {row}], iterator_types = ["parallel", "reduction"]}} ins(%Y : {x}) outs(%fs : {r}) {{
-    ^bb0(%a: f32, %o: f32):
-      %d = arith.addf %a, %o : f32
-      linalg.yield %d : f32
-    }} -> {r}"""
-    z = f"""%ez = tensor.empty() : {x}
-    %z = linalg.generic {{indexing_maps = [{full}, {row}, {full}], iterator_types = ["parallel", "parallel"]}} ins(%Y, %S : {x}, {r}) outs(%ez : {x}) {{
-    ^bb0(%a: f32, %b: f32, %o: f32):
-      %d = arith.subf %a, %b : f32
-      linalg.yield %d : f32
-    }} -> {x}"""
-    one = f"""func.func @one_region(%x: {x}) -> {x} {{
-  %r = flow.dispatch.region -> ({x}) {{
-    {y}
-    {s_.replace("%Y", "%y")}
-    {z.replace("%Y", "%y").replace("%S", "%s")}
-    flow.return %z : {x}
-  }}
-  return %r : {x}
-}}"""
-    iree = f"""func.func @iree_y_s_then_z(%x: {x}) -> {x} {{
-  %ys:2 = flow.dispatch.region -> ({x}, {r}) {{
-    {y}
-    {s_.replace("%Y", "%y")}
-    flow.return %y, %s : {x}, {r}
-  }}
-  %r = flow.dispatch.region -> ({x}) {{
-    {z.replace("%Y", "%ys#0").replace("%S", "%ys#1")}
-    flow.return %z : {x}
-  }}
-  return %r : {x}
-}}"""
-    ours = f"""func.func @ours_y_then_s_z(%x: {x}) -> {x} {{
-  %yy = flow.dispatch.region -> ({x}) {{
-    {y}
-    flow.return %y : {x}
-  }}
-  %r = flow.dispatch.region -> ({x}) {{
-    {s_.replace("%Y", "%yy")}
-    {z.replace("%Y", "%yy").replace("%S", "%s")}
-    flow.return %z : {x}
-  }}
-  return %r : {x}
-}}"""
-    return "\n".join([one, iree, ours])
-
-
 # set -> (module text maker, pipeline run first or None)
 SETS = {
     "kt-projection": (kt_projection, "dispatch-creation"),
@@ -327,7 +262,7 @@ SETS = {
     "softmax-argmax": (softmax_argmax, "dispatch-creation"),
     "position-gather": (position_gather, "WITHOUT_GATHER_FOLD"),
     "matmul-tiles": (matmul_tiles, None),
-    "producer-reduction-consumer": (lambda: "module {\n" + producer_reduction_consumer() + "\n}", None),
+    "producer-reduction-consumer": (lambda: "module {\n" + cpu_region_forms.producer_reduction_consumer() + "\n}", None),
     "matmul-forms": (cpu_matmul_forms.matmul_forms, None),
 }
 

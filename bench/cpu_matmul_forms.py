@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from kernel_ir import t
+
 TILE = 16  # M0 = N0 = 16, K0 = 1: IREE's data-tiling choice for f32 on AVX-512
 
 # group name -> (batch (0: projection), M, K, N, layers)
@@ -49,10 +51,6 @@ PROJECTION_FORMS = ("ours", "mm", "mm_dt", "mmt4d", "mmt4d_fused", "mmt4d_prepac
 ATTENTION_FORMS = ("ours", "mm_dt", "mmt4d")
 # function-name suffix -> extra iree-compile flags (built as a module of their own)
 FORM_FLAGS = {"__mm_dt": ["--iree-opt-data-tiling"]}
-
-
-def t(*dims: int) -> str:
-    return "tensor<" + "x".join(map(str, dims)) + "xf32>"
 
 
 def _filled(name: str, ty: str) -> str:
