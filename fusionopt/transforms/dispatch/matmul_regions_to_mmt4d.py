@@ -21,7 +21,7 @@ pack stays inside, so each workgroup packs the 16 columns it multiplies (a separ
 measured 1.2x slower: the packed weight's round trip through memory costs what the kernel saves).
 IREE's own tile choice for that region would keep a [6, K, 16, 1] weight tile on the stack, over
 its 32 KiB limit, so the mmt4d carries an IREE `compilation_info` (one 16-column N tile per
-workgroup, all of M); printed as written, it needs `--allow-unregistered-dialect` to be read back.
+workgroup, all of M), kept as opaque text that fusion-opt and iree-opt both read back.
 
 Applied to `linalg.batch_matmul` reading [1, M, K] x [K, N] (the broadcast weight map
 `linalg-fold-transpose-into-matmul` writes; a [1, K, N] weight needs no expand_shape) into a zero-or-any `linalg.fill` of the region, f32,

@@ -78,3 +78,12 @@ def test_minilm_ffn1_matmuls_only():
 def test_batch_one_weight_preserves_semantics():
     after = assert_pass_preserves_semantics(lit_case("batch_one_weight"), PASS)
     assert "linalg.batch_mmt4d" in print_module(after)
+
+
+def test_printed_form_reads_back(tmp_path):
+    """The `compilation_info` the pass writes is IREE's attribute syntax, kept as opaque text:
+    fusion-opt reads its own output back without `--allow-unregistered-dialect`, unchanged."""
+    printed = print_module(apply_pipeline(parse_file_text(ffn1_module(), tmp_path), "dispatch-matmul-to-mmt4d"))
+    reread = print_module(parse_file_text(printed, tmp_path))
+    assert "#iree_cpu.lowering_config" in reread
+    assert reread == printed
