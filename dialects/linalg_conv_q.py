@@ -19,7 +19,7 @@ from typing import ClassVar
 from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, ShapedType
-from xdsl.dialects.linalg import YieldOp
+from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import BlockArgument, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition

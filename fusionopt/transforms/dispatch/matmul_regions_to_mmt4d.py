@@ -143,7 +143,7 @@ class MatmulToMmt4D(RewritePattern):
         region = op.parent_op()
         empty_x, pack_x = pack(x, f32_tensor(1, m // TILE, k, TILE, 1), [1, 2], [TILE, 1])
         x_region = DispatchRegionOp([pack_x.result.type], Region(Block([empty_x, pack_x, ReturnOp([pack_x.result])])))
-        rewriter.insert_op(x_region, InsertPoint.before(region))
+        rewriter.insert(x_region, InsertPoint.before(region))
         w3 = [expand(w, [[0, 1], [2]], f32_tensor(1, k, n))] if len(static_f32_shape(w)) == 2 else []
         empty_w, pack_w = pack(w3[0].results[0] if w3 else w, f32_tensor(1, n // TILE, k, TILE, 1), [2, 1], [TILE, 1], [0, 2, 1])
         acc_type = f32_tensor(1, m // TILE, n // TILE, TILE, TILE)
