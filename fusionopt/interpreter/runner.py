@@ -46,7 +46,7 @@ def _function_implementations() -> list[Any]:
     from fusionopt.interpreter.iree_linalg_ext_sort import IreeLinalgExtSortFunctions
     from fusionopt.interpreter.iree_tensor import IreeTensorFunctions
     from fusionopt.interpreter.util import UtilFunctions
-    from xdsl.interpreters.scf import ScfFunctions  # scf.if / for / while: xDSL's own semantics
+    from fusionopt.interpreter.scf import ScfFunctions  # scf.if / for / while: xDSL's own semantics
 
     return [ScfFunctions, ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions,
             AssertFunctions, IreeLinalgExtFunctions, UtilFunctions, IreeTensorFunctions,

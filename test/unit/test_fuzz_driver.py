@@ -66,6 +66,8 @@ def _in_func(body: str, args: str = "%c: f32, %i: index") -> str:
         ("%0 = arith.constant dense<[1.0, 3.5e38]> : tensor<2xf32>\n",
          "floating point value too large for attribute", 33),
         ("%0 = arith.constant 0x7fffffffffffffffff : f32\n", "hexadecimal constant out of range for type", 21),
+        # an integer literal for a float type (MLIR reads `7 : f16` as 7.0) too large for it
+        ("%0 = arith.constant -99999999999999999999 : f16\n", "floating point value too large for attribute", 21),
         ("%0 = arith.constant dense<1.0> : tensor<2xf32>\n"
          "%1 = graph.slice %0 axes = [0x7fffffffffffffffff] starts = [0] ends = [1] : tensor<2xf32> -> tensor<1xf32>\n",
          "integer constant out of range for attribute", 29),
