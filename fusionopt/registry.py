@@ -48,6 +48,7 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "memref": ("fusionopt.dialects.memref", "MemRef"),
     "iree_cpu": ("fusionopt.dialects.iree_codegen", "IreeCpu"),
     "iree_gpu": ("fusionopt.dialects.iree_codegen", "IreeGpu"),
+    "stream": ("fusionopt.dialects.stream", "Stream"),
 }
 
 # pass name -> (module, class). Upstream xDSL passes we reuse are listed with their xDSL module.
