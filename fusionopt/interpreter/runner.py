@@ -40,6 +40,7 @@ def _function_implementations() -> list[Any]:
     from fusionopt.interpreter.hal import HalFunctions
     from fusionopt.interpreter.iree_linalg_ext import IreeLinalgExtFunctions
     from fusionopt.interpreter.iree_linalg_ext_argcompare import IreeLinalgExtArgCompareFunctions
+    from fusionopt.interpreter.iree_linalg_ext_scan import IreeLinalgExtScanFunctions
     from fusionopt.interpreter.linalg import LinalgFunctions
     from fusionopt.interpreter.tensor import TensorFunctions
     from fusionopt.interpreter.iree_linalg_ext_scatter import IreeLinalgExtScatterFunctions
@@ -51,7 +52,8 @@ def _function_implementations() -> list[Any]:
     return [ScfFunctions, ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions,
             AssertFunctions, IreeLinalgExtFunctions, UtilFunctions, IreeTensorFunctions,
             IreeLinalgExtScatterFunctions, IreeLinalgExtSortFunctions, HalFunctions,
-            CheckFunctions, FlowWorkgroupsFunctions, IreeLinalgExtArgCompareFunctions]
+            CheckFunctions, FlowWorkgroupsFunctions, IreeLinalgExtArgCompareFunctions,
+            IreeLinalgExtScanFunctions]
 
 
 class _OpTracker(Interpreter.Listener):
