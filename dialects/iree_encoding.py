@@ -40,7 +40,7 @@ ENCODING_ATTRIBUTES = [
     opaque_attribute(f"iree_encoding.{name}")
     for name in ("encoding", "testing", "layout", "matmul_k", "padding", "identity",
                  "unspecialized_encoding", "specialized_encoding", "pad_encoding_layout",
-                 "encoding_nop_layout", "unsupported_encoding")
+                 "encoding_nop_layout", "unsupported_encoding", "packed_storage")
 ]
 
 

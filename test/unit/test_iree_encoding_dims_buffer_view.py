@@ -85,3 +85,34 @@ def test_stream_parameter_global_round_trips():
     text = 'util.global private mutable @w = #stream.parameter.named<"model"::"w"> : tensor<1x1x10xf32>\n'
     printed = print_module(parse_module(text, "<test>"))
     assert '#stream.parameter.named<"model"::"w"> : tensor<1x1x10xf32>' in printed
+
+
+def test_flow_bitcast_reinterprets_bytes_and_refuses_packed_bits():
+    text = """
+    util.func public @main(%a: tensor<2xf32>) -> tensor<2xi32> {
+      %b = flow.tensor.bitcast %a : tensor<2xf32> -> tensor<2xi32>
+      util.return %b : tensor<2xi32>
+    }
+    """
+    a = np.array([-0.0, np.finfo(np.float32).max], np.float32)
+    (out,) = run(text, a)
+    np.testing.assert_array_equal(out, a.view(np.int32))
+    packed = """
+    util.func public @main(%a: tensor<4xi8>) -> tensor<4x8xi1, #iree_encoding.packed_storage> {
+      %b = flow.tensor.bitcast %a : tensor<4xi8> -> tensor<4x8xi1, #iree_encoding.packed_storage>
+      util.return %b : tensor<4x8xi1, #iree_encoding.packed_storage>
+    }
+    """
+    with pytest.raises(FusionError, match="packed sub-byte encodings are not interpreted"):
+        run(packed, np.array([1, 2, 3, -128], np.int8))
+
+
+def test_expand_shape_of_a_0d_tensor():
+    text = """
+    func.func @main(%a: tensor<f32>) -> tensor<1x1x1xf32> {
+      %e = tensor.expand_shape %a [] output_shape [1, 1, 1] : tensor<f32> into tensor<1x1x1xf32>
+      return %e : tensor<1x1x1xf32>
+    }
+    """
+    (out,) = run(text, np.array(-np.inf, np.float32))
+    assert out.shape == (1, 1, 1) and out[0, 0, 0] == -np.inf
