@@ -80,6 +80,9 @@ def _fill_verify(self) -> None:
         if not isinstance(value.type, FILL_VALUE_TYPES):
             raise VerifyException(f"fill value must be a scalar, not {value.type}")  # or a vector of the output elements
         outputs = [_element_type(o) for o in self.outputs]
+        if isinstance(value.type, IndexType) and outputs != [value.type]:  # MLIR's wording
+            raise VerifyException(f"expected fill value type ('index') to match output element type "
+                                  f"('{', '.join(map(str, outputs))}')")
         if isinstance(value.type, VectorType) and outputs != [value.type]:
             raise VerifyException(f"a vector fill value needs outputs of {value.type} elements, got {', '.join(map(str, outputs))}")
 
