@@ -41,6 +41,7 @@ def _function_implementations() -> list[Any]:
     from fusionopt.interpreter.iree_linalg_ext import IreeLinalgExtFunctions
     from fusionopt.interpreter.iree_linalg_ext_argcompare import IreeLinalgExtArgCompareFunctions
     from fusionopt.interpreter.iree_linalg_ext_scan import IreeLinalgExtScanFunctions
+    from fusionopt.interpreter.scf import FusionScfFunctions
     from fusionopt.interpreter.linalg import LinalgFunctions
     from fusionopt.interpreter.tensor import TensorFunctions
     from fusionopt.interpreter.iree_linalg_ext_scatter import IreeLinalgExtScatterFunctions
@@ -53,7 +54,7 @@ def _function_implementations() -> list[Any]:
             AssertFunctions, IreeLinalgExtFunctions, UtilFunctions, IreeTensorFunctions,
             IreeLinalgExtScatterFunctions, IreeLinalgExtSortFunctions, HalFunctions,
             CheckFunctions, FlowWorkgroupsFunctions, IreeLinalgExtArgCompareFunctions,
-            IreeLinalgExtScanFunctions]
+            IreeLinalgExtScanFunctions, FusionScfFunctions]
 
 
 class _OpTracker(Interpreter.Listener):
