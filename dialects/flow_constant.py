@@ -1,4 +1,4 @@
-"""`flow.tensor.constant`, including constants loaded from a parameter archive
+"""`flow.tensor.constant` (and `flow.tensor.bitcast`, built as iree_tensor_ext's bitcast), including constants loaded from a parameter archive
 (`#flow.parameter.named<"scope"::"key">`, kept as opaque text, see dialects/opaque.py).
 (A region's `count(...)` computations are `iree_tensor_ext` ops in IREE 3.13.)
 
@@ -16,6 +16,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from fusionopt.dialects.iree_tensor_ext import bitcast_op
 from fusionopt.dialects.opaque import TypedOpaqueAttribute, opaque_attribute
 
 FLOW_ATTRIBUTES = [opaque_attribute("flow.parameter.named", typed=True)]
@@ -65,4 +66,8 @@ class TensorConstantOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
 
 
-FLOW_EXTRA_OPS = [TensorConstantOp]
+# `flow.tensor.bitcast %t : T{dims} -> U{dims}`: iree_tensor_ext.bitcast at flow level (the same
+# bytes read as another element type, or as a packed encoding such as `packed_storage`).
+TensorBitCastOp = bitcast_op("flow.tensor.bitcast", "TensorBitCastOp")
+
+FLOW_EXTRA_OPS = [TensorConstantOp, TensorBitCastOp]

@@ -9,3 +9,4 @@ HAL_TYPES = [opaque_attribute(f"hal.{name}", is_type=True)
              for name in ("buffer_view", "buffer", "fence", "device", "allocator", "command_buffer",
                           "element_type", "encoding_type")]
 FENCE_TYPE = next(t for t in HAL_TYPES if t.name == "hal.fence")
+BUFFER_VIEW_TYPE = next(t for t in HAL_TYPES if t.name == "hal.buffer_view")

@@ -40,49 +40,59 @@ def _check_dims(op: IRDLOperation, t: Attribute, dims, what: str) -> None:
         raise VerifyException(f"'{op.name}' op {len(dims)} {what} dims for {dynamic_count(t)} dynamic dimensions of {t}")
 
 
-@irdl_op_definition
-class BitCastOp(IRDLOperation):
-    name = "iree_tensor_ext.bitcast"
-    source = operand_def(TensorType)
-    source_dims = var_operand_def(IndexType)
-    result_dims = var_operand_def(IndexType)
-    result = result_def(TensorType)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(Pure())
+def bitcast_op(op_name: str, class_name: str) -> type[IRDLOperation]:
+    """The bitcast op under `op_name`: `iree_tensor_ext.bitcast` and `flow.tensor.bitcast` are
+    the same op at two levels of IREE's pipeline (same syntax, same reinterpretation)."""
 
-    def verify_(self) -> None:
-        _check_dims(self, self.source.type, self.source_dims, "source")
-        _check_dims(self, self.result.type, self.result_dims, "result")
-        src, res = self.source.type, self.result.type
-        static = [d for d in (*src.get_shape(), *res.get_shape()) if d == DYNAMIC_INDEX]
-        if not static:
-            bits = [math.prod(t.get_shape()) * t.element_type.bitwidth for t in (src, res)]
-            if bits[0] != bits[1]:
-                raise VerifyException(f"bitcast from {src} to {res} changes the number of bits")
+    @irdl_op_definition
+    class BitCast(IRDLOperation):
+        name = op_name
+        source = operand_def(TensorType)
+        source_dims = var_operand_def(IndexType)
+        result_dims = var_operand_def(IndexType)
+        result = result_def(TensorType)
+        irdl_options = (AttrSizedOperandSegments(as_property=True),)
+        traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> BitCastOp:
-        source = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        source_type = parser.parse_type()
-        source_dims = parse_optional_dims(parser)
-        parser.parse_punctuation("->")
-        result_type = parser.parse_type()
-        result_dims = parse_optional_dims(parser)
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(operands=[parser.resolve_operand(source, source_type), source_dims, result_dims],
-                 result_types=[result_type])
-        op.attributes |= attrs
-        return op
+        def verify_(self) -> None:
+            _check_dims(self, self.source.type, self.source_dims, "source")
+            _check_dims(self, self.result.type, self.result_dims, "result")
+            src, res = self.source.type, self.result.type
+            static = [d for d in (*src.get_shape(), *res.get_shape()) if d == DYNAMIC_INDEX]
+            if not static:
+                bits = [math.prod(t.get_shape()) * t.element_type.bitwidth for t in (src, res)]
+                if bits[0] != bits[1]:
+                    raise VerifyException(f"bitcast from {src} to {res} changes the number of bits")
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_string(" : ")
-        print_typed(printer, self.source.type, self.source_dims)
-        printer.print_string(" -> ")
-        print_typed(printer, self.result.type, self.result_dims)
-        printer.print_op_attributes(self.attributes)
+        @classmethod
+        def parse(cls, parser: Parser) -> IRDLOperation:
+            source = parser.parse_unresolved_operand()
+            parser.parse_punctuation(":")
+            source_type = parser.parse_type()
+            source_dims = parse_optional_dims(parser)
+            parser.parse_punctuation("->")
+            result_type = parser.parse_type()
+            result_dims = parse_optional_dims(parser)
+            attrs = parser.parse_optional_attr_dict()
+            op = cls(operands=[parser.resolve_operand(source, source_type), source_dims, result_dims],
+                     result_types=[result_type])
+            op.attributes |= attrs
+            return op
+
+        def print(self, printer: Printer) -> None:
+            printer.print_string(" ")
+            printer.print_operand(self.source)
+            printer.print_string(" : ")
+            print_typed(printer, self.source.type, self.source_dims)
+            printer.print_string(" -> ")
+            print_typed(printer, self.result.type, self.result_dims)
+            printer.print_op_attributes(self.attributes)
+
+    BitCast.__name__ = BitCast.__qualname__ = class_name
+    return BitCast
+
+
+BitCastOp = bitcast_op("iree_tensor_ext.bitcast", "BitCastOp")
 
 
 class _BarrierOp(IRDLOperation):

@@ -3,7 +3,7 @@
 `Linalg` is xDSL 0.74's op list with these replaced or added (same MLIR syntax):
 - `linalg.matmul`, `linalg.batch_matmul`, `linalg.batch_reduce_matmul`, `linalg.contract`
   (`MatmulOp`, `BatchMatmulOp`, `BatchReduceMatmulOp`, `ContractOp` in linalg_contraction.py;
-  also `linalg.matvec`, `vecmat`, `dot`, `batch_matvec` there):
+  also `linalg.matvec`, `vecmat`, `dot`, `batch_matvec`, `batch_vecmat` there):
   explicit `indexing_maps = [...]`, MLIR's hidden region, `get_indexing_maps()` /
   `get_iterator_types()` accessors;
 - `linalg.generic` (`GenericOp`): also parses the multi-result custom form;

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import AnyFloat, ComplexType, IntegerType, MemRefType, TensorType, VectorType
+from xdsl.dialects.builtin import AnyFloat, ComplexType, IndexType, IntegerType, MemRefType, TensorType, VectorType
 from xdsl.dialects.linalg.ops import FillOp, IndexOp, TransposeOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -38,6 +38,9 @@ def _element_type(value: SSAValue):
     return value.type.get_element_type() if isinstance(value.type, TensorType | MemRefType) else value.type
 
 
+FILL_VALUE_TYPES = AnyFloat | IntegerType | IndexType | ComplexType | VectorType
+
+
 def check_named_operands(name: str, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> None:
     expected = ARITY.get(name)
     if name.startswith("linalg.conv_"):
@@ -48,8 +51,9 @@ def check_named_operands(name: str, inputs: Sequence[SSAValue], outputs: Sequenc
             f"but got {_plural(len(inputs), 'input')} and {_plural(len(outputs), 'output')}"
         )
     # MLIR's fill takes any scalar or vector value (a tensor or memref of vectors is filled with
-    # it); xDSL's builder only numbers, so complex and vector values get their own body.
-    allowed = AnyFloat | IntegerType | ComplexType | VectorType if name == "linalg.fill" else AnyFloat | IntegerType
+    # it, `index` included: IREE fills arg_compare's index outputs); xDSL's builder only
+    # numbers, so complex, index and vector values get their own body.
+    allowed = FILL_VALUE_TYPES if name == "linalg.fill" else AnyFloat | IntegerType
     for index, value in enumerate((*inputs, *outputs)):
         if not isinstance(_element_type(value), allowed):
             raise VerifyException(
@@ -73,9 +77,12 @@ def _fill_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAVa
 
 def _fill_verify(self) -> None:
     for value in self.inputs:
-        if not isinstance(value.type, AnyFloat | IntegerType | ComplexType | VectorType):
+        if not isinstance(value.type, FILL_VALUE_TYPES):
             raise VerifyException(f"fill value must be a scalar, not {value.type}")  # or a vector of the output elements
         outputs = [_element_type(o) for o in self.outputs]
+        if isinstance(value.type, IndexType) and outputs != [value.type]:  # MLIR's wording
+            raise VerifyException(f"expected fill value type ('index') to match output element type "
+                                  f"('{', '.join(map(str, outputs))}')")
         if isinstance(value.type, VectorType) and outputs != [value.type]:
             raise VerifyException(f"a vector fill value needs outputs of {value.type} elements, got {', '.join(map(str, outputs))}")
 

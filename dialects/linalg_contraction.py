@@ -306,4 +306,8 @@ BatchMatvecOp = _named("BatchMatvecOp", "linalg.batch_matvec", _maps_attr((
     AffineMap.from_callable(lambda b, m, k: (b, m, k)), AffineMap.from_callable(lambda b, m, k: (b, k)),
     AffineMap.from_callable(lambda b, m, k: (b, m)))), "`linalg.batch_matvec`: y[b, m] += A[b, m, k] * x[b, k].")
 
-VECTOR_CONTRACTION_OPS = (MatvecOp, VecmatOp, DotOp, BatchMatvecOp)
+BatchVecmatOp = _named("BatchVecmatOp", "linalg.batch_vecmat", _maps_attr((
+    AffineMap.from_callable(lambda b, n, k: (b, k)), AffineMap.from_callable(lambda b, n, k: (b, k, n)),
+    AffineMap.from_callable(lambda b, n, k: (b, n)))), "`linalg.batch_vecmat`: y[b, n] += x[b, k] * A[b, k, n].")
+
+VECTOR_CONTRACTION_OPS = (MatvecOp, VecmatOp, DotOp, BatchMatvecOp, BatchVecmatOp)

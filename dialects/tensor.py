@@ -3,7 +3,9 @@
 Added, in MLIR's syntax: `tensor.rank`, `tensor.generate`, `tensor.gather`, `tensor.scatter`.
 Replaced: `tensor.pad`, whose xDSL verifier demands a dynamic result dimension wherever a pad
 amount is dynamic; MLIR only demands that the result agree with the inferred shape where that
-shape is static (`tensor<?x?xf32> to tensor<2x3xf32>` with dynamic pads is valid).
+shape is static (`tensor<?x?xf32> to tensor<2x3xf32>` with dynamic pads is valid); and
+`tensor.expand_shape`, which xDSL rejects on a 0-d source (`%t [] output_shape [1, 1] :
+tensor<f32> into tensor<1x1xf32>`, valid in MLIR).
 
     %r = tensor.rank %t : tensor<4x?xf32>
     %g = tensor.generate %n {
@@ -57,6 +59,23 @@ def _pad_verify(self) -> None:
 # syntax, only the verifier differs; `isinstance(op, xdsl PadOp)` still holds.
 PadOp = type("PadOp", (xdsl_tensor.PadOp,), {"verify_": _pad_verify, "__module__": __name__,
                                               "__doc__": _pad_verify.__doc__})
+
+
+def _expand_shape_verify(self) -> None:
+    """`tensor.expand_shape` with MLIR's rank-0 rule: a 0-d source expands, by the empty
+    reassociation `[]`, into a tensor whose dimensions are all static 1 (xDSL's check counts
+    reassociation dims and rejects it)."""
+    if self.src.type.get_shape() or len(self.reassociation):
+        return xdsl_tensor.ExpandShapeOp.verify_(self)
+    result = self.result.type.get_shape()
+    if len(self.static_output_shape) != len(result):
+        raise VerifyException(f"expected {len(result)} output_shape entries, found {len(self.static_output_shape)}")
+    if any(d != 1 for d in result):
+        raise VerifyException(f"expanding a 0-d tensor needs a result of unit dimensions, got {self.result.type}")
+
+
+ExpandShapeOp = type("ExpandShapeOp", (xdsl_tensor.ExpandShapeOp,), {
+    "verify_": _expand_shape_verify, "__module__": __name__, "__doc__": _expand_shape_verify.__doc__})
 
 
 @irdl_op_definition
@@ -254,7 +273,7 @@ class ReshapeOp(IRDLOperation):
             raise VerifyException("source and result tensor should have the same number of elements")
 
 
-_ADDED = (PadOp, RankOp, GenerateOp, GatherOp, ScatterOp, ReshapeOp)
+_ADDED = (PadOp, ExpandShapeOp, RankOp, GenerateOp, GatherOp, ScatterOp, ReshapeOp)
 _REPLACED = {op.name for op in _ADDED}
 
 Tensor = Dialect(

@@ -277,5 +277,7 @@ Util = Dialect(
     "util",
     [UtilFuncOp, UtilReturnOp, UtilCallOp, InitializerOp, GlobalOp, GlobalLoadOp, GlobalStoreOp,
      OptimizationBarrierOp],
-    [opaque_attribute(f"util.inline.{name}") for name in ("never", "always")],
+    # `#util.preprocessing_pipeline<"...">` names a pass pipeline IREE runs on a function
+    # before dispatch creation; kept as text like the inlining policies.
+    [opaque_attribute(f"util.{name}") for name in ("inline.never", "inline.always", "preprocessing_pipeline")],
 )

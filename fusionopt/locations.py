@@ -335,12 +335,14 @@ def _out_of_range_literal(exc: Exception, text: str, start: int, end: int):
         return None
     is_float = "float" in reason and "int too big" not in reason
     best = None
+    integer_for_float = None  # `arith.constant -99999 : f16`: MLIR rejects any decimal integer here
     for match in _NUMBER_LITERAL.finditer(text, start, max(end, start)):
         token = match.group()
         hexadecimal = "0x" in token
-        written_as_float = not hexadecimal and any(c in token for c in ".eE")
-        if written_as_float and not is_float:
-            continue  # an integer type's failure is not a float literal's (MLIR writes `7 : f16` too)
+        if is_float != (not hexadecimal and any(c in token for c in ".eE")) and not hexadecimal:
+            if is_float and integer_for_float is None:
+                integer_for_float = match.span()
+            continue
         try:
             magnitude = abs(int(token, 16) if hexadecimal else float(token))
         except ValueError:
@@ -348,6 +350,8 @@ def _out_of_range_literal(exc: Exception, text: str, start: int, end: int):
         if best is None or magnitude > best[0]:
             best = (magnitude, match.span(), hexadecimal)
     if best is None:
+        if integer_for_float is not None:
+            return "unexpected decimal integer literal for a floating point value", integer_for_float
         return None
     _, span, hexadecimal = best
     if hexadecimal and "int too big to convert" in reason:  # a float's bit pattern (`0x... : f32`)

@@ -35,7 +35,7 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "graph": ("fusionopt.dialects.graph", "Graph"),
     "flow": ("fusionopt.dialects.flow", "Flow"),
     "linalg": ("fusionopt.dialects.linalg", "Linalg"),
-    "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext_argcompare", "IreeLinalgExt"),  # + sort, attention, scatter
+    "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext_scan", "IreeLinalgExt"),  # + arg_compare, sort, attention, scatter
     "util": ("fusionopt.dialects.util", "Util"),
     "tensor": ("fusionopt.dialects.tensor", "Tensor"),
     "arith": ("fusionopt.dialects.arith", "Arith"),
@@ -48,6 +48,7 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "memref": ("fusionopt.dialects.memref", "MemRef"),
     "iree_cpu": ("fusionopt.dialects.iree_codegen", "IreeCpu"),
     "iree_gpu": ("fusionopt.dialects.iree_codegen", "IreeGpu"),
+    "stream": ("fusionopt.dialects.stream", "Stream"),
 }
 
 # pass name -> (module, class). Upstream xDSL passes we reuse are listed with their xDSL module.

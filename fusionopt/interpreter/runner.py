@@ -40,18 +40,21 @@ def _function_implementations() -> list[Any]:
     from fusionopt.interpreter.hal import HalFunctions
     from fusionopt.interpreter.iree_linalg_ext import IreeLinalgExtFunctions
     from fusionopt.interpreter.iree_linalg_ext_argcompare import IreeLinalgExtArgCompareFunctions
+    from fusionopt.interpreter.iree_linalg_ext_scan import IreeLinalgExtScanFunctions
+    from fusionopt.interpreter.scf import FusionScfFunctions
     from fusionopt.interpreter.linalg import LinalgFunctions
     from fusionopt.interpreter.tensor import TensorFunctions
     from fusionopt.interpreter.iree_linalg_ext_scatter import IreeLinalgExtScatterFunctions
     from fusionopt.interpreter.iree_linalg_ext_sort import IreeLinalgExtSortFunctions
     from fusionopt.interpreter.iree_tensor import IreeTensorFunctions
     from fusionopt.interpreter.util import UtilFunctions
-    from fusionopt.interpreter.scf import ScfFunctions  # scf.if / for / while: xDSL's own semantics
+    from xdsl.interpreters.scf import ScfFunctions  # scf.for / while / xDSL's own scf.if
 
     return [ScfFunctions, ArithMathFunctions, TensorFunctions, LinalgFunctions, GraphFunctions, FlowFunctions, FuncFunctions,
             AssertFunctions, IreeLinalgExtFunctions, UtilFunctions, IreeTensorFunctions,
             IreeLinalgExtScatterFunctions, IreeLinalgExtSortFunctions, HalFunctions,
-            CheckFunctions, FlowWorkgroupsFunctions, IreeLinalgExtArgCompareFunctions]
+            CheckFunctions, FlowWorkgroupsFunctions, IreeLinalgExtArgCompareFunctions,
+            IreeLinalgExtScanFunctions, FusionScfFunctions]
 
 
 class _OpTracker(Interpreter.Listener):

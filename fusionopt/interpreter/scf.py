@@ -1,20 +1,18 @@
-"""`scf` semantics: xDSL's own (`xdsl.interpreters.scf`), plus our `scf.if` subclass.
-
-`dialects/scf.py` subclasses xDSL's `scf.IfOp` only to read MLIR's unparenthesized result type;
-xDSL's interpreter finds an op's implementation by its exact class, so the subclass is
-registered here with xDSL's implementation."""
+"""`scf.if` as fusionopt parses it (dialects/scf.py: a subclass of xDSL's IfOp that reads MLIR's
+`-> type` without parentheses): xDSL's interpreter registers its `scf.if` semantics for its own
+class only, so the parsed op needs them registered again. `scf.for` / `while` stay xDSL's."""
 
 from __future__ import annotations
 
-from xdsl.interpreter import Interpreter, PythonValues, impl, register_impls
-from xdsl.interpreters.scf import ScfFunctions as XdslScfFunctions
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 
-from fusionopt.dialects.scf import IfOp
+from fusionopt.dialects import scf
 
 
 @register_impls
-class ScfFunctions(XdslScfFunctions):
-    @impl(IfOp)
-    def run_mlir_if(self, interpreter: Interpreter, op: IfOp, args: PythonValues):
+class FusionScfFunctions(InterpreterFunctions):
+    @impl(scf.IfOp)
+    def run_if(self, interpreter: Interpreter, op: scf.IfOp, args: PythonValues) -> PythonValues:
         (cond,) = args
-        return interpreter.run_ssacfg_region(op.true_region if cond else op.false_region, ())
+        region = op.true_region if bool(cond) else op.false_region
+        return interpreter.run_ssacfg_region(region, ())

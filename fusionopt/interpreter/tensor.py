@@ -70,6 +70,11 @@ def _gathered_slab(shape: tuple[int, ...], dims: tuple[int, ...], index: tuple[i
     return tuple(slice(at[d], at[d] + 1) if d in at else slice(None) for d in range(len(shape)))
 
 
+def _expand(op: Operation, args: PythonValues) -> PythonValues:
+    # dynamic output sizes are the `output_shape` operands
+    return (np.asarray(args[0]).reshape(_mixed(op.static_output_shape.get_values(), args[1:])),)
+
+
 def _pad(interpreter: Interpreter, op: tensor.PadOp, args: PythonValues) -> PythonValues:
     source = args[0]
     n_low = len(op.low)
@@ -126,8 +131,11 @@ class TensorFunctions(InterpreterFunctions):
 
     @impl(tensor.ExpandShapeOp)
     def run_expand(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
-        # dynamic output sizes are the `output_shape` operands
-        return (args[0].reshape(_mixed(op.static_output_shape.get_values(), args[1:])),)
+        return _expand(op, args)
+
+    @impl(fusion_tensor.ExpandShapeOp)  # the parsed op (MLIR's rank-0 rule), same semantics
+    def run_checked_expand(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        return _expand(op, args)
 
     @impl(tensor.ReshapeOp)
     def run_reshape(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:

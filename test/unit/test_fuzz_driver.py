@@ -63,11 +63,12 @@ def _in_func(body: str, args: str = "%c: f32, %i: index") -> str:
         ("%0 = arith.constant dense<99999999999999999999> : tensor<2xi64>\n",
          "integer constant out of range for attribute", 27),
         ("%0 = arith.constant 3.5e38 : f32\n", "floating point value too large for attribute", 21),
+        # a decimal integer too large for the float type (MLIR rejects any integer literal there)
+        ("%0 = arith.constant -99999999999999999999 : f16\n",
+         "unexpected decimal integer literal for a floating point value", 21),
         ("%0 = arith.constant dense<[1.0, 3.5e38]> : tensor<2xf32>\n",
          "floating point value too large for attribute", 33),
         ("%0 = arith.constant 0x7fffffffffffffffff : f32\n", "hexadecimal constant out of range for type", 21),
-        # an integer literal for a float type (MLIR reads `7 : f16` as 7.0) too large for it
-        ("%0 = arith.constant -99999999999999999999 : f16\n", "floating point value too large for attribute", 21),
         ("%0 = arith.constant dense<1.0> : tensor<2xf32>\n"
          "%1 = graph.slice %0 axes = [0x7fffffffffffffffff] starts = [0] ends = [1] : tensor<2xf32> -> tensor<1xf32>\n",
          "integer constant out of range for attribute", 29),
@@ -97,7 +98,7 @@ def test_out_of_range_and_malformed_literals_are_located(text, message, col):
          "'linalg.fill' op expects 1 input and 1 output, but got 0 inputs and 1 output"),
         # AssertionError in xDSL's body_arg_types
         ("%r = linalg.fill ins(%i : index) outs(%e : tensor<4xf32>) -> tensor<4xf32>",
-         "'linalg.fill' op operand #0 must be an integer or floating-point scalar"),
+         "'linalg.fill' op expected fill value type ('index') to match output element type ('f32')"),
         # IndexError in xDSL's linalg.transpose verifier
         ("%r = linalg.transpose ins(%e : tensor<4xf32>) outs(%e : tensor<4xf32>) permutation = [3]",
          "'linalg.transpose' op permutation [3] is not a permutation of 0..0"),

@@ -71,3 +71,17 @@ def test_matvec_vecmat_dot_batch_matvec_match_numpy():
     np.testing.assert_allclose(got[1], y + x @ a.T, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(got[2], s + x @ x, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(got[3], by + np.einsum("bmk,bk->bm", ba, bx), rtol=1e-5, atol=1e-5)
+
+
+def test_batch_vecmat_matches_numpy_on_large_offsets():
+    text = """func.func @main(%x: tensor<3x4xf32>, %a: tensor<3x4x5xf32>, %y: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %0 = linalg.batch_vecmat ins(%x, %a : tensor<3x4xf32>, tensor<3x4x5xf32>) outs(%y : tensor<3x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}"""
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal((3, 4)) + 1e3).astype(np.float32)
+    a = rng.standard_normal((3, 4, 5)).astype(np.float32)
+    y = np.zeros((3, 5), np.float32)
+    (got,) = run_module(parse_module(text), [x, a, y])
+    want = np.einsum("bk,bkn->bn", x.astype(np.float64), a.astype(np.float64))
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-2)

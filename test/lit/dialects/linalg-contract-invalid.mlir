@@ -40,3 +40,11 @@ func.func @matvec_k_mismatch(%a: tensor<4x8xf32>, %x: tensor<7xf32>, %y: tensor<
   %0 = linalg.matvec ins(%a, %x : tensor<4x8xf32>, tensor<7xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
   func.return
 }
+
+// -----
+
+func.func @batch_vecmat_shapes(%x: tensor<2x8xf32>, %a: tensor<2x4x8xf32>, %y: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // expected-error@+1 {{'linalg.batch_vecmat' op inferred input/output operand #1 has shape's dimension #1 to be 8, but found 4}}
+  %0 = linalg.batch_vecmat ins(%x, %a : tensor<2x8xf32>, tensor<2x4x8xf32>) outs(%y : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

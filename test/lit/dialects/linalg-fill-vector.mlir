@@ -8,3 +8,13 @@ func.func @fill_vector(%v: vector<2x4xf32>, %t: tensor<8xvector<2x4xf32>>) -> te
   %r = linalg.fill ins(%v : vector<2x4xf32>) outs(%t : tensor<8xvector<2x4xf32>>) -> tensor<8xvector<2x4xf32>>
   return %r : tensor<8xvector<2x4xf32>>
 }
+
+// -----
+
+// An `index` value fills an index tensor (IREE initializes arg_compare's index output this way).
+// CHECK-LABEL: func.func @fill_index
+// CHECK: linalg.fill ins(%{{.*}} : index) outs(%{{.*}} : tensor<?xindex>) -> tensor<?xindex>
+func.func @fill_index(%c: index, %t: tensor<?xindex>) -> tensor<?xindex> {
+  %r = linalg.fill ins(%c : index) outs(%t : tensor<?xindex>) -> tensor<?xindex>
+  return %r : tensor<?xindex>
+}

@@ -1,4 +1,4 @@
-// linalg.matvec / vecmat / dot / batch_matvec, a linalg.generic whose attribute dictionary is
+// linalg.matvec / vecmat / dot / batch_matvec / batch_vecmat, a linalg.generic whose attribute dictionary is
 // an alias (`#trait`), and linalg.pack on memrefs (no result) load and print back in MLIR's
 // syntax; iree-opt re-reads the output.
 // RUN: fusion-opt %s | filecheck %s
@@ -10,19 +10,23 @@
 // CHECK: linalg.vecmat ins(
 // CHECK: linalg.dot ins(%{{.*}}, %{{.*}} : tensor<8xf32>, tensor<8xf32>) outs(%{{.*}} : tensor<f32>) -> tensor<f32>
 // CHECK: linalg.batch_matvec ins(
+// CHECK: linalg.batch_vecmat ins(%{{.*}}, %{{.*}} : tensor<2x8xf32>, tensor<2x8x4xf32>) outs(%{{.*}} : tensor<2x4xf32>) -> tensor<2x4xf32>
 // IREE-LABEL: func.func @vector_products
 // IREE: linalg.matvec
 // IREE: linalg.vecmat
 // IREE: linalg.dot
 // IREE: linalg.batch_matvec
+// IREE: linalg.batch_vecmat
 func.func @vector_products(%a: tensor<4x8xf32>, %x: tensor<8xf32>, %y: tensor<4xf32>, %at: tensor<8x4xf32>,
-                           %s: tensor<f32>, %ba: tensor<2x4x8xf32>, %bx: tensor<2x8xf32>, %by: tensor<2x4xf32>)
-    -> (tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<2x4xf32>) {
+                           %s: tensor<f32>, %ba: tensor<2x4x8xf32>, %bx: tensor<2x8xf32>, %by: tensor<2x4xf32>,
+                           %bat: tensor<2x8x4xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<2x4xf32>, tensor<2x4xf32>) {
   %0 = linalg.matvec ins(%a, %x : tensor<4x8xf32>, tensor<8xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
   %1 = linalg.vecmat ins(%x, %at : tensor<8xf32>, tensor<8x4xf32>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
   %2 = linalg.dot ins(%x, %x : tensor<8xf32>, tensor<8xf32>) outs(%s : tensor<f32>) -> tensor<f32>
   %3 = linalg.batch_matvec ins(%ba, %bx : tensor<2x4x8xf32>, tensor<2x8xf32>) outs(%by : tensor<2x4xf32>) -> tensor<2x4xf32>
-  return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<2x4xf32>
+  %4 = linalg.batch_vecmat ins(%bx, %bat : tensor<2x8xf32>, tensor<2x8x4xf32>) outs(%by : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0, %1, %2, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<2x4xf32>, tensor<2x4xf32>
 }
 
 #trait = {

@@ -43,3 +43,13 @@ util.initializer {
 util.func @no_results(%x: i32) attributes {note = 1} {
   util.return
 }
+
+// -----
+
+// A function's preprocessing pipeline is kept as opaque text.
+// CHECK-LABEL: util.func public @with_preprocessing
+// CHECK-SAME: attributes {preprocessing_pipeline = #util.preprocessing_pipeline<"iree-preprocessing-make-single-dispatch">}
+util.func public @with_preprocessing(%a: tensor<4xf32>) -> tensor<4xf32>
+    attributes {preprocessing_pipeline = #util.preprocessing_pipeline<"iree-preprocessing-make-single-dispatch">} {
+  util.return %a : tensor<4xf32>
+}
