@@ -45,7 +45,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from fusionopt import matmul_numerics
 from fusionopt.dialects import graph
 from fusionopt.interpreter.values import float64_mode
 from fusionopt.special_functions import erf
@@ -194,7 +193,7 @@ def _reduce(op: Operation, x: np.ndarray, element: Attribute) -> np.ndarray:
 
 def _dot(a: np.ndarray, b: np.ndarray, element: Attribute) -> np.ndarray:
     acc = np.int64 if a.dtype.kind == "i" else _compute_dtype(a.dtype, element)
-    return matmul_numerics.matmul(a.astype(acc), b.astype(acc))
+    return np.matmul(a.astype(acc), b.astype(acc))
 
 
 def window_view(x: np.ndarray, kernel, strides, dilations, out_sizes) -> np.ndarray:

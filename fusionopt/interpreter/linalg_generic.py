@@ -31,7 +31,6 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from fusionopt import matmul_numerics
 from fusionopt.interpreter.common import as_type, compute_dtype_args
 from fusionopt.interpreter.linalg_argmax import argmax_reduce, match_select_pair
 from fusionopt.interpreter.linalg_maps import index_grid, is_dims_and_constants, loop_ranges, operand_view, write_through_map
@@ -274,5 +273,5 @@ def _matmul(a, b, da, db, batch, m_dims, n_dims, k_dims, ranges) -> np.ndarray:
     """(batch, M, K) @ (batch, K, N) with BLAS; result axes ordered batch + M + N."""
     lhs = _group(a, da, [batch, m_dims, k_dims], ranges)
     rhs = _group(b, db, [batch, k_dims, n_dims], ranges)
-    out = matmul_numerics.matmul(lhs, rhs)
+    out = np.matmul(lhs, rhs)
     return out.reshape([ranges[d] for d in batch + m_dims + n_dims])
