@@ -44,7 +44,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from fusionopt.dialects.dynamic_dims import dynamic_count, parse_optional_dims, print_typed
 from fusionopt.dialects.flow_constant import FLOW_ATTRIBUTES, FLOW_EXTRA_OPS
-from fusionopt.dialects.flow_workgroups import FLOW_WORKGROUPS_OPS, DispatchWorkgroupsOp, parse_count_region, print_count_region
+from fusionopt.dialects.flow_workgroups import FLOW_WORKGROUPS_OPS, DispatchWorkgroupsOp, parse_count_region, parse_optional_workload, print_count_region
 
 _SEGMENTS = (AttrSizedOperandSegments(as_property=True),)
 
@@ -121,11 +121,7 @@ class DispatchRegionOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        workload = []
-        if parser.parse_optional_punctuation("["):
-            if not parser.parse_optional_punctuation("]"):
-                workload = parser.parse_comma_separated_list(Parser.Delimiter.NONE, lambda: parser.parse_operand(IndexType()))
-                parser.parse_punctuation("]")
+        workload = parse_optional_workload(parser)
         parser.parse_punctuation("->")
         typed = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: _parse_shaped_type(parser))
         attributes = parser.parse_optional_attr_dict_with_keyword()

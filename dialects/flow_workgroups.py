@@ -48,6 +48,15 @@ def print_count_region(printer: Printer, region: Region) -> None:
     printer.print_region(region, print_entry_block_args=False)
 
 
+def parse_optional_workload(parser: Parser) -> list:
+    """A dispatch's optional `[%w0, %w1, ...]` workload (index operands; `[]` or absent: none)."""
+    if not parser.parse_optional_punctuation("[") or parser.parse_optional_punctuation("]"):
+        return []
+    workload = parser.parse_comma_separated_list(Parser.Delimiter.NONE, lambda: parser.parse_operand(IndexType()))
+    parser.parse_punctuation("]")
+    return workload
+
+
 def parse_count_region(parser: Parser) -> Region:
     """IREE's workgroup count region, `count(%b0: index, ...) -> (index, index, index) {...}`."""
     if parser.parse_optional_keyword("count") is None:
@@ -134,11 +143,7 @@ class DispatchWorkgroupsOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        workload = []
-        if parser.parse_optional_punctuation("["):
-            if not parser.parse_optional_punctuation("]"):
-                workload = parser.parse_comma_separated_list(Parser.Delimiter.NONE, lambda: parser.parse_operand(IndexType()))
-                parser.parse_punctuation("]")
+        workload = parse_optional_workload(parser)
         names = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_unresolved_operand)
         parser.parse_punctuation(":")
         typed = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, lambda: (parser.parse_type(), parse_optional_dims(parser)))
