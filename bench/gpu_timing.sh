@@ -10,6 +10,9 @@
 #     bash DIR/run_gpu.sh --dry-run              # print every command, run none
 # Back on the Python machine: python bench/iree_runtime.py --gpu-results RESULTS [--write]
 #
+# Inputs too large to carry ("random" weights of the bigger models) are first remade from their
+# seed by DIR/bundle_regen.py (python3 with numpy), which checks each against its recorded sha256.
+#
 # Protocol (the CPU benchmark's, bench/iree_runtime.py): per model, first every variant once on
 # each input family with iree-run-module, outputs saved as RESULTS/outputs/M/FAMILY/VARIANT.rN.npy
 # (agreement and NaN checks happen back home); then ROUNDS rounds, each running every variant
@@ -144,9 +147,15 @@ write_results() {
   echo "(aa is a separately loaded copy of iree-default: its ratio is this run's noise)" >> "$RESULTS/results.md"
 }
 
+regen_inputs() {  # a "random" family too large to carry is replayed here (bundle_regen.py)
+  compgen -G "inputs/*/random/regen.json" > /dev/null || compgen -G "inputs/*/*/random/regen.json" > /dev/null || return 0
+  run python3 "$BUNDLE/bundle_regen.py" "$BUNDLE"
+}
+
 main() {
   [ "$DRY" = 1 ] || mkdir -p "$RESULTS/raw"
   [ "$DRY" = 1 ] || [ -x "$BENCH" ] || { echo "missing $BENCH" >&2; exit 2; }
+  regen_inputs
   local m f v r
   for m in $(models); do
     for f in $(families "$m"); do

@@ -8,6 +8,10 @@ Variants (all from the same corpus model, weights as function arguments):
   a model named by an ONNX file path is built as bench/iree_bench_onnx.py says;
 - `ours-onnx-no-conv-batching` (not in the default set): the same without
   `graph-horizontal-fuse-convs`, to time what sibling-conv batching alone changes;
+- `ours-cuda` (not in the default set): `dispatch-creation-cuda`, the pipeline for IREE's CUDA
+  backend; `ours-cuda-k64`: the same with split-K parts of 64 (`chunk=64`);
+- `ours-no-conv-forms` (not in the default set): `dispatch-creation` without the 1x1-as-matmul and
+  strided-im2col conv forms (the CUDA pipeline's conv half);
 - `ours-attention`: `dispatch-creation` with `linalg-raise-attention` (one `iree_linalg_ext.attention`
   per attention block; opt-in: 1.6-1.9x slower per model on llvm-cpu, timed here for CUDA);
 - `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
@@ -16,6 +20,8 @@ Variants (all from the same corpus model, weights as function arguments):
   stride-1 k x k convs whose result only a pad reads formed by us (a pad copy each), as before;
 - `ours-pads-into-gathers` (not in the default set): `form-dispatch-regions{pads-into-gathers=true}`,
   a conv's pad read only by its im2col gather formed into the gather's dispatch (no copy);
+- `ours-prep-best` (not in the default set): our linalg preparation (`ours-prep-only`'s passes),
+  then IREE's own formation with the best flags: what our preparation adds to IREE's best;
 - `ours-im2col-off` (not in the default set): `dispatch-creation` without
   `linalg-strided-conv-to-im2col` (strided k x k convs left as convs), to time what it changes;
 Variants for the layer-norm decision (not in the default set; name them with `--variants`):
@@ -49,6 +55,13 @@ def _dispatch_creation(**replacements: str) -> str:
     passes = PIPELINES["dispatch-creation"].spec.split(",")
     chosen = (replacements.get(p.replace("-", "_"), p) for p in passes)
     return ",".join(p for p in chosen if p)  # "" drops the pass
+
+
+def _cuda_with(stage: str, replacement: str) -> str:
+    """`dispatch-creation-cuda` with one stage replaced."""
+    from fusionopt.registry import PIPELINES
+
+    return ",".join(replacement if p == stage else p for p in PIPELINES["dispatch-creation-cuda"].spec.split(","))
 
 
 def _graph_to_dispatch_without(pass_name: str) -> str:
@@ -96,13 +109,22 @@ OURS_PIPELINES = {
     "ours-conv1x1-all": _dispatch_creation(
         linalg_conv_1x1_to_matmul="linalg-conv-1x1-to-matmul{min-channels=1 max-filters=100000 strided=true padded-min-pixels=0}"
     ),
+    # convs left as IREE's conv named ops: neither 1x1-as-matmul nor strided im2col (both
+    # chosen by llvm-cpu timings; the CUDA candidate)
+    "ours-no-conv-forms": _dispatch_creation(linalg_conv_1x1_to_matmul="", linalg_strided_conv_to_im2col=""),
     # strided k x k convs left as convs (the pipeline before linalg-strided-conv-to-im2col)
     "ours-im2col-off": _dispatch_creation(linalg_strided_conv_to_im2col=""),
     # the linalg preparation only: IREE forms the dispatches (what our region formation adds)
     "ours-prep-only": _dispatch_creation(form_dispatch_regions="", cse="", canonicalize=""),
+    # the same preparation, then IREE's formation with its most fusing flags (EXTRA_FLAGS)
+    "ours-prep-best": _dispatch_creation(form_dispatch_regions="", cse="", canonicalize=""),
     # dispatch-creation + wide matmul regions over weight arguments as pack + batch_mmt4d
     # (llvm-cpu only: the regions carry an IREE CPU lowering config)
     "ours-mmt4d": "dispatch-creation-llvm-cpu",
+    # the CUDA pipeline (convs as convs, attention raised, split-K contractions), and with
+    # longer split-K chunks
+    "ours-cuda": "dispatch-creation-cuda",
+    "ours-cuda-k64": _cuda_with("linalg-split-k-contractions", "linalg-split-k-contractions{chunk=64}"),
     # dispatch-creation with attention raised to iree_linalg_ext.attention (opt-in pass)
     "ours-attention": _dispatch_creation(
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",
@@ -118,7 +140,7 @@ BEST_FLAGS = [
     "--iree-dispatch-creation-enable-aggressive-fusion",
     "--iree-dispatch-creation-enable-fuse-horizontal-contractions",
 ]
-EXTRA_FLAGS = {"iree-best": BEST_FLAGS}
+EXTRA_FLAGS = {"iree-best": BEST_FLAGS, "ours-prep-best": BEST_FLAGS}
 COPY_OF = {"aa": "iree-default"}
 
 

@@ -84,3 +84,33 @@ def model_inputs(model: str, family: str = "random", seed: int = 0) -> list[np.n
     for _, name, shape, dtype in build["initializers_moved_to_inputs"]:
         values.append(_weight(name, shape, np.dtype(dtype), family, rng))
     return values
+
+
+def random_draws(model: str, seed: int = 0) -> dict:
+    """What `model_inputs(model, "random", seed)` draws, argument by argument, as a plan that
+    bench/bundle_regen.py replays with numpy alone ({"seed", "draws": [{kind, shape, dtype,
+    low/high, clip, scale, abs}]}); the bundle writer checks the replay against model_inputs."""
+    build = build_info(model)
+    draws = []
+    for name, (shape, torch_dtype) in build["inputs"].items():
+        dtype = np.dtype(torch_dtype.removeprefix("torch."))
+        if name == MASK:
+            draws.append({"kind": "ones"})
+        elif np.issubdtype(dtype, np.integer):
+            draws.append({"kind": "integers", "low": 0, "high": VOCAB, "clip": [0, VOCAB - 1]})
+        else:
+            draws.append(_plain_draw(dtype))
+        draws[-1].update(shape=list(shape), dtype=dtype.str)
+    for _, name, shape, dtype in build["initializers_moved_to_inputs"]:
+        spec = _plain_draw(np.dtype(dtype)) | {"scale": WEIGHT_STD, "abs": name.endswith(VARIANCE)}
+        draws.append(spec | {"shape": list(shape), "dtype": np.dtype(dtype).str})
+    return {"seed": seed, "draws": draws}
+
+
+def _plain_draw(dtype: np.dtype) -> dict:
+    """family_values' "random" draw for `dtype`: N(0,1) floats, integers in [0, VOCAB), bits."""
+    if dtype == np.bool_:
+        return {"kind": "integers", "low": 0, "high": 2}
+    if np.issubdtype(dtype, np.integer):
+        return {"kind": "integers", "low": 0, "high": VOCAB}
+    return {"kind": "normal"}

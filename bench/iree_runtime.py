@@ -29,10 +29,12 @@ has NaN/inf where iree-default has none; (2) timing on the "random" inputs:
 variant once (seeded shuffled order, so no variant always goes first) for ITERATIONS calls; per
 variant the median and min over rounds of the mean ms per call, and the ratios.
 
-GPU (no GPU here): `--targets cuda --build-only --out DIR` writes DIR (bench/iree_bench_gpu.py):
-CUDA vmfbs, inputs, IREE's runtime binaries and `run_gpu.sh` (bench/gpu_timing.sh). On the GPU
-machine: `bash DIR/run_gpu.sh` (results into `$OUT`, else DIR/results; `--dry-run` prints the
-commands). Then here: `python bench/iree_runtime.py --gpu-results RESULTS`.
+GPU (the GPU machine has no Python packages): `--targets cuda --build-only --out DIR` writes DIR
+(bench/iree_bench_gpu.py): CUDA vmfbs, inputs, IREE's runtime binaries and `run_gpu.sh`
+(bench/gpu_timing.sh). On the GPU machine: `bash DIR/run_gpu.sh` (results into `$OUT`, else
+DIR/results; `--dry-run` prints the commands), or `bash bench/gpu_run_bundles.sh` for several
+bundles model by model under a deadline, into one archive. Then here: `python
+bench/iree_runtime.py --gpu-results RESULTS` (one model's folder of that archive).
 
 `--write` replaces the section "## IREE runtime (CPU and CUDA)" of bench/RESULTS.md.
 Importable (bench/dispatch_profile.py): `build_variants(model, target, work_dir) -> {variant:

@@ -69,6 +69,9 @@ _OPT_IN = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-fold-transpose-into-matmul,", "linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands,"
 ).replace("linalg-depthwise-conv-drop-batch,", "linalg-depthwise-conv-drop-batch{min-pixels=1},") + (
     ",dispatch-matmul-to-mmt4d{min-n=16}")
+# the CUDA pipeline, splitting K from parts of 2 (the drawn shapes are small)
+_CUDA = registry.PIPELINES["dispatch-creation-cuda"].spec.replace(
+    "linalg-split-k-contractions", "linalg-split-k-contractions{chunk=2}")
 # run name -> (pipeline, on the lowered program?, input families not judged). The attention op
 # computes exp2(scores * log2 e) as IREE does, which overflows where the decomposed softmax is
 # still finite on the `extreme` family (the documented exactness limit of linalg-raise-attention).
@@ -78,6 +81,7 @@ RUNS: dict[str, tuple[str, bool, tuple[str, ...]]] = {
     "dispatch-creation": ("dispatch-creation", True, ()),
     "dispatch-attention": (_ATTENTION, True, ("extreme",)),
     "dispatch-opt-in": (_OPT_IN, True, ()),
+    "dispatch-cuda": (_CUDA, True, ("extreme",)),
     "convert-to-flow": ("convert-to-flow", True, ()),
     # In graph-simplify the pattern-driven passes before `dce` already erase dead ops.
     "dce": ("dce", False, ()),

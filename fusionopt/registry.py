@@ -79,6 +79,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
     "linalg-depthwise-conv-drop-batch": ("fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch", "LinalgDepthwiseConvDropBatchPass"),
     "linalg-conv-1x1-to-matmul": ("fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul", "LinalgConv1x1ToMatmulPass"),
+    "linalg-split-k-contractions": ("fusionopt.transforms.linalg.linalg_split_k_contractions", "LinalgSplitKContractionsPass"),
     "linalg-strided-conv-to-im2col": ("fusionopt.transforms.linalg.linalg_strided_conv_to_im2col", "LinalgStridedConvToIm2colPass"),
 }
 
@@ -153,6 +154,27 @@ PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
     "dispatch-creation,dispatch-matmul-to-mmt4d",
 )
 
+
+# dispatch-creation for IREE's CUDA backend, each difference measured on an H100
+# (bench/RESULTS.md, "IREE runtime: CUDA"):
+_CUDA_CHANGES = {
+    # Convolutions stay IREE's conv named ops: the 1x1-as-matmul and strided-im2col forms won on
+    # llvm-cpu but IREE's CUDA conv kernels beat them (squeezenet 0.65x, mobilenet_mini 0.82x).
+    "linalg-conv-1x1-to-matmul": "",
+    "linalg-strided-conv-to-im2col": "",
+    # Decomposed attention becomes one iree_linalg_ext.attention (IREE's fused GPU kernel; on
+    # llvm-cpu it is 1.6-1.9x slower), a softmax's max and sum one dispatch where it stays.
+    "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",
+    # IREE's sm_80 f32 matmuls give a 64x64 output tile one workgroup that walks all of K: at
+    # 64 tokens a projection keeps 2-24 SMs busy. Split K so more of the GPU works.
+    "linalg-interchange-for-fusion": "linalg-interchange-for-fusion,linalg-split-k-contractions",
+    "form-dispatch-regions": "form-dispatch-regions{reduction-chains=all}",
+}
+PIPELINES["dispatch-creation-cuda"] = Pipeline(
+    "dispatch-creation in the forms IREE's CUDA backend runs fastest (convs as convs, attention "
+    "as one op, split-K matmuls)",
+    ",".join(p for p in (_CUDA_CHANGES.get(s, s) for s in _DISPATCH_CREATION_STAGES) if p),
+)
 
 # graph-simplify: graph algebra before horizontal fusion (MIGraphX simplify_algebra).
 _GRAPH_SIMPLIFY_STAGES = (

@@ -174,6 +174,63 @@ def test_gpu_bundle_runs_the_protocol_on_cpu(tiny: str, tmp_path: Path) -> None:
     assert "| tiny | local-sync |" in timing and "FAIL" not in agreement and "| tiny | random | ours |" in agreement
 
 
+@needs_iree
+def test_bundles_run_model_by_model_into_one_archive(tiny: str, tmp_path: Path) -> None:
+    """bench/gpu_run_bundles.sh on a CPU-built bundle: each model's results in its own folder of
+    one archive, and a model left after the deadline is listed, not run."""
+    import tarfile
+
+    bundle, archive = tmp_path / "bundle", tmp_path / "all.tgz"
+    iree_runtime.main(["--targets", "llvm-cpu", "--build-only", "--out", str(bundle), "--models", tiny,
+                       "--variants", "iree-default,aa", "--families", "random"])
+    script = Path(__file__).resolve().parents[2] / "bench" / "gpu_run_bundles.sh"
+    run = subprocess.run(["bash", str(script), "--deadline", "120", "--archive", str(archive), "--device", "local-sync",
+                          "--rounds", "1", "--iterations", "2", f"{bundle}:{tiny}"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    with tarfile.open(archive) as tar:
+        names = tar.getnames()
+        assert f"./{tiny}/results.json" in names and "./summary.txt" in names
+        assert b"exit 0" in tar.extractfile("./summary.txt").read()
+    late = subprocess.run(["bash", str(script), "--deadline", "0", "--archive", str(archive), f"{bundle}:{tiny}"],
+                          capture_output=True, text=True, timeout=60)
+    assert late.returncode == 0 and f"skipped (deadline): {tiny}" in late.stdout
+
+
+def test_random_draw_plan_replays_model_inputs(tiny: str) -> None:
+    """bench/bundle_regen.py's numpy-only replay gives model_inputs' random family bit for bit."""
+    import bundle_regen
+
+    plan = iree_bench_inputs.random_draws(tiny, seed=3)
+    replayed, expected = bundle_regen.replay(plan), iree_bench_inputs.model_inputs(tiny, "random", 3)
+    assert [a.dtype for a in replayed] == [b.dtype for b in expected]
+    assert all(np.array_equal(a, b) for a, b in zip(replayed, expected))
+
+
+@needs_iree
+def test_large_random_inputs_are_remade_on_the_gpu_machine(tiny: str, tmp_path: Path, monkeypatch) -> None:
+    """Inputs over the carry limit: "random" travels as a checked plan, other families stay home."""
+    import bundle_regen
+    import iree_bench_gpu
+
+    monkeypatch.setattr(iree_bench_gpu, "REGEN_MIB", 0)
+    bundle, out = tmp_path / "bundle", tmp_path / "results"
+    iree_runtime.main(["--targets", "llvm-cpu", "--build-only", "--out", str(bundle), "--models", tiny,
+                       "--variants", "iree-default,ours", "--families", "random,offset"])
+    plan = bundle / "inputs" / tiny / "random" / "regen.json"
+    assert plan.is_file() and not list(plan.parent.glob("*.npy"))
+    assert not (bundle / "args" / f"{tiny}.offset.args").exists()
+    run = run_script(bundle, "--device", "local-sync", "--rounds", "1", "--iterations", "2", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    x = np.load(plan.parent / "arg0.npy")
+    assert np.array_equal(x, iree_bench_inputs.model_inputs(tiny, "random", 0)[0])
+    _, agreement = iree_runtime.gpu_results(out, iree_runtime.parse_args([]))
+    assert "| tiny | random | ours |" in agreement and "FAIL" not in agreement
+    tampered = json.loads(plan.read_text())
+    tampered["draws"][0]["sha256"] = "0" * 64
+    plan.write_text(json.dumps(tampered))
+    assert bundle_regen.main(["bundle_regen.py", str(bundle)]) == 1
+
+
 ONNX_MODEL = str(Path(__file__).resolve().parents[1] / "data" / "onnx" / "conv_affine.args.onnx")
 
 

@@ -1,8 +1,8 @@
 """Random graph programs through every pipeline, in the suite (bench/property_run.py).
 
 A seeded run of `COUNT` programs (`graph_programs()` with the pattern blocks) through
-graph-simplify, graph-to-dispatch, dispatch-creation (and its opt-in attention variant) and
-convert-to-flow: no invalid IR, no crash, no hang, no mismatch against a float64 run of the
+graph-simplify, graph-to-dispatch, dispatch-creation (its opt-in attention variant and the
+CUDA pipeline) and convert-to-flow: no invalid IR, no crash, no hang, no mismatch against a float64 run of the
 input program on every input family. Each registered pass must change at least a stated share
 of the programs (`FLOORS`, set a little below what this seed gives), so a strategy change that
 stops reaching a pass fails here (~50 s of CPU). The long run is
@@ -45,6 +45,7 @@ FLOORS = {
     "linalg-merge-sibling-reductions": 0.33,
     "linalg-raise-attention": 0.05,
     "linalg-shrink-broadcast-generics": 0.09,
+    "linalg-split-k-contractions": 0.15,
 }
 # The passes for convolutions' forms and NT contraction operands, on programs drawn from
 # `graph_blocks.FORM_BLOCKS` alone (FORM_COUNT programs of FORM_OPS steps; ~15 s).
