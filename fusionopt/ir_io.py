@@ -17,6 +17,7 @@ from io import StringIO
 from pathlib import Path
 
 from xdsl.context import Context
+from xdsl.dialects import tensor as xdsl_tensor
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import OptRegionDef, SingleBlockRegionDef, VarRegionDef
@@ -114,6 +115,7 @@ def print_module(
 
 
 ELIDED_ELEMENTS = "dense_resource<__elided__>"  # MLIR's printElidedElementsAttr
+RESHAPES = (xdsl_tensor.ExpandShapeOp, xdsl_tensor.CollapseShapeOp)
 
 
 @dataclass(eq=False, repr=False)
@@ -123,8 +125,13 @@ class MlirPrinter(Printer):
     large constants may be elided as MLIR elides them (see `print_module`)."""
 
     elide_elements_if_larger: int | None = None
+    _bare_reassociation: Attribute | None = None
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if attribute is self._bare_reassociation:
+            groups = (", ".join(str(i.value.data) for i in group.data) for group in attribute.data)
+            self.print_string("[" + ", ".join(f"[{g}]" for g in groups) + "]")
+            return
         limit = self.elide_elements_if_larger
         if (
             limit is not None
@@ -138,6 +145,14 @@ class MlirPrinter(Printer):
         super().print_attribute(attribute)
 
     def print_op(self, op: Operation) -> None:
+        if isinstance(op, RESHAPES) and not self.print_generic_format:
+            # MLIR's custom form writes a reshape's groups as bare integers ([[0, 1], [2]]);
+            # xDSL writes each with its type ([[0 : i64, 1 : i64], [2 : i64]])
+            outer, self._bare_reassociation = self._bare_reassociation, op.reassociation
+            try:
+                return super().print_op(op)
+            finally:
+                self._bare_reassociation = outer
         if not isinstance(op, ModuleOp) or self.print_generic_format:
             return super().print_op(op)
         self.enter_scope()  # a module is isolated from above: fresh SSA names inside

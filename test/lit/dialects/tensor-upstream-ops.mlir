@@ -64,3 +64,19 @@ func.func @fill_complex(%c: complex<f32>) -> tensor<4x2xcomplex<f32>> {
   %0 = linalg.fill ins(%c : complex<f32>) outs(%empty : tensor<4x2xcomplex<f32>>) -> tensor<4x2xcomplex<f32>>
   return %0 : tensor<4x2xcomplex<f32>>
 }
+
+// -----
+
+// Reshapes print their groups as MLIR does, bare integers (xDSL alone writes `0 : i64`); the
+// generic form keeps the typed array attribute, and both read back.
+
+// CHECK-LABEL: func.func @reshape_groups
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [4, 2, 3] : tensor<4x6xf32> into tensor<4x2x3xf32>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<4x2x3xf32> into tensor<8x3xf32>
+// CHECK: tensor.expand_shape %{{.*}} [] output_shape [1, 1] : tensor<f32> into tensor<1x1xf32>
+func.func @reshape_groups(%x: tensor<4x6xf32>, %s: tensor<f32>) -> (tensor<8x3xf32>, tensor<1x1xf32>) {
+  %0 = tensor.expand_shape %x [[0], [1, 2]] output_shape [4, 2, 3] : tensor<4x6xf32> into tensor<4x2x3xf32>
+  %1 = tensor.collapse_shape %0 [[0, 1], [2]] : tensor<4x2x3xf32> into tensor<8x3xf32>
+  %2 = tensor.expand_shape %s [] output_shape [1, 1] : tensor<f32> into tensor<1x1xf32>
+  return %1, %2 : tensor<8x3xf32>, tensor<1x1xf32>
+}

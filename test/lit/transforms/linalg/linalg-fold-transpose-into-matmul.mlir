@@ -45,8 +45,8 @@ func.func @broadcast_weight(%x: tensor<1x64x128xf32>, %w: tensor<128x32xf32>) ->
 // CHECK-LABEL: func.func @heads
 // CHECK-SAME:    (%[[Q:.*]]: tensor<1x8x2x4xf32>, %[[K:.*]]: tensor<1x8x2x4xf32>)
 // CHECK-NOT:     linalg.transpose
-// CHECK:         %[[QC:.*]] = tensor.collapse_shape %[[Q]] {{\[}}[0 : i64, 1 : i64], [2 : i64], [3 : i64]] : tensor<1x8x2x4xf32> into tensor<8x2x4xf32>
-// CHECK:         %[[KC:.*]] = tensor.collapse_shape %[[K]] {{\[}}[0 : i64, 1 : i64], [2 : i64], [3 : i64]] : tensor<1x8x2x4xf32> into tensor<8x2x4xf32>
+// CHECK:         %[[QC:.*]] = tensor.collapse_shape %[[Q]] {{\[}}[0, 1], [2], [3]] : tensor<1x8x2x4xf32> into tensor<8x2x4xf32>
+// CHECK:         %[[KC:.*]] = tensor.collapse_shape %[[K]] {{\[}}[0, 1], [2], [3]] : tensor<1x8x2x4xf32> into tensor<8x2x4xf32>
 // CHECK-NOT:     affine_map<{{.*}}> -> (0,
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[QC]], %[[KC]] :
 // CHECK:           arith.mulf
@@ -133,7 +133,7 @@ func.func @unit_collapse_operand(%x: tensor<1x64x128xf32>, %w: tensor<512x128xf3
 // CHECK-SAME:    (%[[QKV:.*]]: tensor<1x8x24xf32>)
 // CHECK-NOT:     tensor<1x8x8xf32>
 // CHECK:         %[[QS:.*]] = tensor.extract_slice %[[QKV]][0, 0, 0] [1, 8, 8] [1, 1, 1] : tensor<1x8x24xf32> to tensor<8x8xf32>
-// CHECK:         %[[Q:.*]] = tensor.expand_shape %[[QS]] {{\[}}[0 : i64], [1 : i64, 2 : i64]] output_shape [8, 2, 4] : tensor<8x8xf32> into tensor<8x2x4xf32>
+// CHECK:         %[[Q:.*]] = tensor.expand_shape %[[QS]] {{\[}}[0], [1, 2]] output_shape [8, 2, 4] : tensor<8x8xf32> into tensor<8x2x4xf32>
 // CHECK:         %[[KS:.*]] = tensor.extract_slice %[[QKV]][0, 0, 8] [1, 8, 8] [1, 1, 1] : tensor<1x8x24xf32> to tensor<8x8xf32>
 // CHECK:         %[[K:.*]] = tensor.expand_shape %[[KS]]
 // CHECK-NOT:     tensor.collapse_shape

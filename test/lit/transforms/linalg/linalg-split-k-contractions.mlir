@@ -7,8 +7,8 @@
 // an outer parallel loop (x and w expanded, no copy), summed into the original zero init.
 
 // CHECK-LABEL: func.func @projection
-// CHECK:       %[[X:.*]] = tensor.expand_shape %x {{\[}}[0 : i64], [1 : i64], [2 : i64, 3 : i64]] output_shape [1, 64, 4, 32] : tensor<1x64x128xf32> into tensor<1x64x4x32xf32>
-// CHECK:       %[[W:.*]] = tensor.expand_shape %w {{\[}}[0 : i64, 1 : i64], [2 : i64]] output_shape [4, 32, 128] : tensor<128x128xf32> into tensor<4x32x128xf32>
+// CHECK:       %[[X:.*]] = tensor.expand_shape %x {{\[}}[0], [1], [2, 3]] output_shape [1, 64, 4, 32] : tensor<1x64x128xf32> into tensor<1x64x4x32xf32>
+// CHECK:       %[[W:.*]] = tensor.expand_shape %w {{\[}}[0, 1], [2]] output_shape [4, 32, 128] : tensor<128x128xf32> into tensor<4x32x128xf32>
 // CHECK:       %[[PF:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x1x64x128xf32>)
 // CHECK:       %[[P:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d0, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[X]], %[[W]] : tensor<1x64x4x32xf32>, tensor<4x32x128xf32>) outs(%[[PF]] : tensor<4x1x64x128xf32>)
 // CHECK:       arith.mulf
@@ -34,7 +34,7 @@ func.func @projection(%x: tensor<1x64x128xf32>, %w: tensor<128x128xf32>) -> tens
 // and more: the largest S with K / S >= 32 is 3.
 
 // CHECK-LABEL: func.func @accumulate_into_argument
-// CHECK:       tensor.expand_shape %a {{\[}}[0 : i64], [1 : i64, 2 : i64]] output_shape [16, 3, 32]
+// CHECK:       tensor.expand_shape %a {{\[}}[0], [1, 2]] output_shape [16, 3, 32]
 // CHECK:       linalg.generic {{.*}} outs(%{{.*}} : tensor<3x16x8xf32>)
 // CHECK:       linalg.generic {{.*}} ins(%{{.*}} : tensor<3x16x8xf32>) outs(%acc : tensor<16x8xf32>)
 // CHUNK64-LABEL: func.func @accumulate_into_argument

@@ -64,7 +64,7 @@ func.func @types_and_select(%h: tensor<4xf16>, %i: tensor<4xi32>, %j: tensor<4xi
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]
 // Reshape: collapse, expand, and collapse-then-expand when neither groups the other.
-// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0 : i64, 1 : i64]] : tensor<4x8xf32> into tensor<32xf32>
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<4x8xf32> into tensor<32xf32>
 // CHECK:         tensor.expand_shape %{{.*}} output_shape [4, 2, 4] : tensor<4x8xf32> into tensor<4x2x4xf32>
 // CHECK:         tensor.collapse_shape %{{.*}} : tensor<4x8xf32> into tensor<32xf32>
 // CHECK-NEXT:    tensor.expand_shape %{{.*}} output_shape [8, 4] : tensor<32xf32> into tensor<8x4xf32>
