@@ -12,7 +12,7 @@
 // CHECK:           linalg.generic
 // CHECK:           flow.return
 // CHECK:         flow.dispatch.region
-// CHECK-NEXT:      iree_linalg_ext.scatter {{.*}} ins(%[[UPD]],
+// CHECK:           iree_linalg_ext.scatter {{.*}} ins(%[[UPD]],
 // AGG-LABEL: func.func @scatter_takes_updates_producer
 // AGG:           flow.dispatch.region -> (tensor<4x2xi32>)
 // AGG:             linalg.generic
@@ -20,7 +20,8 @@
 // AGG:             flow.return
 // AGG-NEXT:      }
 // AGG-NEXT:      func.return
-func.func @scatter_takes_updates_producer(%update: tensor<2x2xi32>, %indices: tensor<2x1xi32>, %original: tensor<4x2xi32>) -> tensor<4x2xi32> {
+func.func @scatter_takes_updates_producer(%update: tensor<2x2xi32>, %original: tensor<4x2xi32>) -> tensor<4x2xi32> {
+  %indices = arith.constant dense<[[1], [3]]> : tensor<2x1xi32>
   %e = tensor.empty() : tensor<2x2xi32>
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%update : tensor<2x2xi32>) outs(%e : tensor<2x2xi32>) {
   ^bb0(%b0: i32, %out: i32):
@@ -42,13 +43,14 @@ func.func @scatter_takes_updates_producer(%update: tensor<2x2xi32>, %indices: te
 // CHECK:         %[[ORIG:.*]] = flow.dispatch.region
 // CHECK:           linalg.generic
 // CHECK:         flow.dispatch.region
-// CHECK-NEXT:      iree_linalg_ext.scatter {{.*}} outs(%[[ORIG]] :
+// CHECK:           iree_linalg_ext.scatter {{.*}} outs(%[[ORIG]] :
 // AGG-LABEL: func.func @scatter_original_producer_separate
 // AGG:           %[[ORIG:.*]] = flow.dispatch.region
 // AGG:             linalg.generic
 // AGG:           flow.dispatch.region
-// AGG-NEXT:        iree_linalg_ext.scatter {{.*}} outs(%[[ORIG]] :
-func.func @scatter_original_producer_separate(%update: tensor<2x2xi32>, %indices: tensor<2x1xi32>, %original: tensor<4x2xi32>) -> tensor<4x2xi32> {
+// AGG:             iree_linalg_ext.scatter {{.*}} outs(%[[ORIG]] :
+func.func @scatter_original_producer_separate(%update: tensor<2x2xi32>, %original: tensor<4x2xi32>) -> tensor<4x2xi32> {
+  %indices = arith.constant dense<[[0], [2]]> : tensor<2x1xi32>
   %e = tensor.empty() : tensor<4x2xi32>
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%original : tensor<4x2xi32>) outs(%e : tensor<4x2xi32>) {
   ^bb0(%b0: i32, %out: i32):
@@ -75,14 +77,15 @@ func.func @scatter_original_producer_separate(%update: tensor<2x2xi32>, %indices
 // AGG:           flow.dispatch.region -> (tensor<8x2xf16>)
 // AGG:             linalg.generic
 // AGG:             iree_linalg_ext.scatter
-func.func @scatter_indices_producer_joins(%update: tensor<?x2xf16>, %idx64: tensor<?x1xi64>, %original: tensor<8x2xf16>, %n: index) -> tensor<8x2xf16> {
-  %e = tensor.empty(%n) : tensor<?x1xi32>
-  %i = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%idx64 : tensor<?x1xi64>) outs(%e : tensor<?x1xi32>) {
+func.func @scatter_indices_producer_joins(%update: tensor<3x2xf16>, %original: tensor<8x2xf16>) -> tensor<8x2xf16> {
+  %idx64 = arith.constant dense<[[7], [0], [4]]> : tensor<3x1xi64>
+  %e = tensor.empty() : tensor<3x1xi32>
+  %i = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%idx64 : tensor<3x1xi64>) outs(%e : tensor<3x1xi32>) {
   ^bb0(%b0: i64, %out: i32):
     %t = arith.trunci %b0 : i64 to i32
     linalg.yield %t : i32
-  } -> tensor<?x1xi32>
-  %r = iree_linalg_ext.scatter dimension_map = [0] unique_indices(true) ins(%update, %i : tensor<?x2xf16>, tensor<?x1xi32>) outs(%original : tensor<8x2xf16>) {
+  } -> tensor<3x1xi32>
+  %r = iree_linalg_ext.scatter dimension_map = [0] unique_indices(true) ins(%update, %i : tensor<3x2xf16>, tensor<3x1xi32>) outs(%original : tensor<8x2xf16>) {
   ^bb0(%a: f16, %b: f16):
     iree_linalg_ext.yield %a : f16
   } -> tensor<8x2xf16>
@@ -118,13 +121,14 @@ func.func @sort_alone(%k: tensor<?x8xi32>, %v: tensor<?x8xf32>) -> (tensor<?x8xi
 // CHECK:           iterator_types = ["parallel", "reduction"]
 // CHECK:           arith.truncf
 // CHECK:         flow.dispatch.region
-// CHECK-NEXT:      iree_linalg_ext.scatter {{.*}} ins(%[[R]],
+// CHECK:           iree_linalg_ext.scatter {{.*}} ins(%[[R]],
 // AGG-LABEL: func.func @truncf_stays_with_reduction
 // AGG:           %[[R:.*]] = flow.dispatch.region -> (tensor<1x64xbf16>)
 // AGG:             arith.truncf
 // AGG:           flow.dispatch.region
-// AGG-NEXT:        iree_linalg_ext.scatter {{.*}} ins(%[[R]],
-func.func @truncf_stays_with_reduction(%x: tensor<64x32xf32>, %indices: tensor<1x1xi32>, %original: tensor<4x64xbf16>) -> tensor<4x64xbf16> {
+// AGG:             iree_linalg_ext.scatter {{.*}} ins(%[[R]],
+func.func @truncf_stays_with_reduction(%x: tensor<64x32xf32>, %original: tensor<4x64xbf16>) -> tensor<4x64xbf16> {
+  %indices = arith.constant dense<[[2]]> : tensor<1x1xi32>
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
@@ -211,8 +215,10 @@ func.func @set_encoding_after_transposed_write(%x: tensor<4x8xf32>) -> tensor<8x
 // AGG:             tensor.pad
 // AGG:             iree_encoding.set_encoding
 #encoding = #iree_encoding.testing<>
-func.func @pad_and_set_encoding(%x: tensor<?x?xf32>, %h0: index, %h1: index) -> tensor<?x?xf32, #encoding> {
+func.func @pad_and_set_encoding(%x: tensor<?x?xf32>) -> tensor<?x?xf32, #encoding> {
   %cst = arith.constant 0.0 : f32
+  %h0 = arith.constant 3 : index
+  %h1 = arith.constant 1 : index
   %p = tensor.pad %x low[0, 0] high[%h0, %h1] {
   ^bb0(%i: index, %j: index):
     tensor.yield %cst : f32
