@@ -50,7 +50,7 @@ from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.iree_padded_producers import is_iree_padded_1x1
 from fusionopt.transforms.dispatch.copy_as_generic import rewrite_copy
-from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables, should_clone
+from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
 from fusionopt.transforms.dispatch.region_dims import add_result_dims
 
 COPY_REGION_OPS = frozenset(
@@ -210,20 +210,16 @@ def is_free_data_movement(op: Operation) -> bool:
     return False
 
 
-def _read_in_user_copies(op: Operation, copies: list[Operation]) -> bool:
-    """A slice only other copies read needs no copy of its own: it is cloned into theirs and
-    read at its offsets there (IREE's generic_tensor_insert: one dispatch for slice + insert)."""
-    users = [use.operation for use in op.results[0].uses]
-    return should_clone(op) and bool(users) and all(user in copies for user in users)
-
-
 def convert_block_to_flow(block: Block) -> list[DispatchRegionOp]:
     """Convert the top-level ops of `block`; returns the copy regions it had to create.
 
     Copies that cannot be free get their region first (and their fills/constants cloned in),
     so only what stays outside every region is turned into flow ops."""
-    copies = [op for op in block.ops if op.name in COPY_REGION_OPS and not is_free_data_movement(op)]
-    copy_regions = [wrap_in_copy_region(op) for op in copies if not _read_in_user_copies(op, copies)]
+    copy_regions = [
+        wrap_in_copy_region(op)
+        for op in list(block.ops)
+        if op.name in COPY_REGION_OPS and not is_free_data_movement(op)
+    ]
     for region_op in copy_regions:
         clone_producers_into_region(region_op)
     erase_dead_clonables(block)

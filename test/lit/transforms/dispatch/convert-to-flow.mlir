@@ -115,33 +115,3 @@ func.func @inside_region(%src: tensor<4x8xf32>) -> tensor<2x8xf32> {
   }
   func.return %r : tensor<2x8xf32>
 }
-
-// -----
-
-// A strided slice read only by a non-contiguous insert is read inside the insert's copy
-// dispatch (IREE's generic_tensor_insert): one dispatch, not a copy of the slice first.
-// CHECK-LABEL: func.func @slice_read_in_insert_copy
-// CHECK:         flow.dispatch.region -> (tensor<4x4xf32>)
-// CHECK-NEXT:      tensor.extract_slice
-// CHECK:           linalg.generic
-// CHECK-NOT:     flow.dispatch.region
-// CHECK:         func.return
-func.func @slice_read_in_insert_copy(%a: tensor<4x8xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %s = tensor.extract_slice %a[0, 1] [4, 1] [1, 2] : tensor<4x8xf32> to tensor<4xf32>
-  %r = tensor.insert_slice %s into %b[0, 2] [4, 1] [1, 1] : tensor<4xf32> into tensor<4x4xf32>
-  func.return %r : tensor<4x4xf32>
-}
-
-// -----
-
-// ... but a slice also returned is copied out once, by its own dispatch.
-// CHECK-LABEL: func.func @slice_also_returned
-// CHECK:         %[[S:.*]] = flow.dispatch.region -> (tensor<4xf32>)
-// CHECK:         flow.dispatch.region -> (tensor<4x4xf32>)
-// CHECK-NOT:       tensor.extract_slice
-// CHECK:         func.return %{{.*}}, %[[S]]
-func.func @slice_also_returned(%a: tensor<4x8xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4xf32>) {
-  %s = tensor.extract_slice %a[0, 1] [4, 1] [1, 2] : tensor<4x8xf32> to tensor<4xf32>
-  %r = tensor.insert_slice %s into %b[0, 2] [4, 1] [1, 1] : tensor<4xf32> into tensor<4x4xf32>
-  func.return %r, %s : tensor<4x4xf32>, tensor<4xf32>
-}
