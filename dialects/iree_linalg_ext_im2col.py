@@ -44,7 +44,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from fusionopt.dialects import iree_linalg_ext_online_attention
-from fusionopt.dialects.iree_linalg_ext_scatter import _typed_operands
+from fusionopt.dialects.iree_linalg_ext_scatter import _print_group, _typed_operands
 
 _STATIC_LISTS = ("strides", "dilations")
 _MIXED_LISTS = ("kernel_size", "offsets")
@@ -114,18 +114,10 @@ class Im2colOp(IRDLOperation):
             if static:
                 _print_mixed(printer, name, static, list(getattr(self, name)))
         if self.pad_value is not None:
-            printer.print_string(" pad_value(")
-            printer.print_operand(self.pad_value)
-            printer.print_string(" : ")
-            printer.print_attribute(self.pad_value.type)
-            printer.print_string(")")
+            _print_group(printer, "pad_value", [self.pad_value])
         printer.print_op_attributes(self.attributes)
-        for word, value in ((" ins(", self.input), (" outs(", self.output)):
-            printer.print_string(word)
-            printer.print_operand(value)
-            printer.print_string(" : ")
-            printer.print_attribute(value.type)
-            printer.print_string(")")
+        _print_group(printer, "ins", [self.input])
+        _print_group(printer, "outs", [self.output])
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
 

@@ -55,7 +55,7 @@ from fusionopt.dialects.iree_linalg_ext import (
     print_angle_properties,
     required_maps,
 )
-from fusionopt.dialects.iree_linalg_ext_scatter import _typed_operands
+from fusionopt.dialects.iree_linalg_ext_scatter import _print_group, _typed_operands
 
 _ROLES = ("query", "key", "value", "scale", "mask", "output", "max", "sum")
 
@@ -137,12 +137,8 @@ class OnlineAttentionOp(IRDLOperation):
         print_angle_properties(printer, self)
         printer.print_op_attributes(self.attributes)
         ins = [self.query, self.key, self.value, self.scale] + ([self.mask] if self.mask is not None else [])
-        for word, values in ((" ins(", ins), (" outs(", [self.output, self.max, self.sum])):
-            printer.print_string(word)
-            printer.print_list(values, printer.print_operand)
-            printer.print_string(" : ")
-            printer.print_list([v.type for v in values], printer.print_attribute)
-            printer.print_string(")")
+        _print_group(printer, "ins", ins)
+        _print_group(printer, "outs", [self.output, self.max, self.sum])
         printer.print_string(" ")
         printer.print_region(self.region)
         printer.print_string(" -> ")
