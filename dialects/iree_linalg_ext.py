@@ -144,21 +144,7 @@ class AttentionOp(IRDLOperation):
             raise VerifyException("the scale map must be `() -> ()` (the scale is a scalar)")
         if isinstance(self.scale.type, TensorType):
             raise VerifyException("the scale must be a scalar")
-        sizes: dict[int, int] = {}
-        for role, m in roles.items():
-            if role == "scale":
-                continue
-            if not all(isinstance(e, AffineDimExpr) for e in m.results):
-                raise VerifyException(f"the {role} map must be a projected permutation")
-            positions = [e.position for e in m.results]  # type: ignore[attr-defined]
-            if len(set(positions)) != len(positions):
-                raise VerifyException(f"the {role} map repeats a dim")
-            shape = getattr(self, role).type.get_shape()
-            if len(shape) != len(positions):
-                raise VerifyException(f"the {role} map has {len(positions)} results for a rank-{len(shape)} operand")
-            for d, n in zip(positions, shape, strict=True):
-                if sizes.setdefault(d, n) != n:
-                    raise VerifyException(f"dim d{d} has size {sizes[d]} and {n} ({role})")
+        check_role_maps({r: (m, getattr(self, r)) for r, m in roles.items() if r != "scale"})
         classes = classify_dims(roles["query"], roles["key"], roles["value"], roles["output"])
         for d in range(num_dims):
             if d not in classes:
@@ -171,12 +157,7 @@ class AttentionOp(IRDLOperation):
 
     # ---- custom syntax ---------------------------------------------------------------------
     def print(self, printer: Printer) -> None:
-        printer.print_string(" <indexing_maps = ")
-        printer.print_attribute(self.indexing_maps)
-        if self.decomposition_config is not None:
-            printer.print_string(", decomposition_config = ")
-            printer.print_attribute(self.decomposition_config)
-        printer.print_string(">")
+        print_angle_properties(printer, self)
         if self.attributes:
             printer.print_op_attributes(self.attributes)
         ins = [self.query, self.key, self.value, self.scale] + ([self.mask] if self.mask is not None else [])
@@ -195,19 +176,7 @@ class AttentionOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        props: dict[str, Attribute] = {}
-        if parser.parse_optional_punctuation("<") is not None:
-            braced = parser.parse_optional_punctuation("{") is not None
-
-            def entry() -> None:
-                name = parser.parse_identifier()
-                parser.parse_punctuation("=")
-                props[name] = parser.parse_attribute()
-
-            parser.parse_comma_separated_list(Parser.Delimiter.NONE, entry)
-            if braced:
-                parser.parse_punctuation("}")
-            parser.parse_punctuation(">")
+        props = parse_angle_properties(parser)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_characters("ins")
         parser.parse_punctuation("(")
@@ -227,21 +196,73 @@ class AttentionOp(IRDLOperation):
         region = parser.parse_optional_region()
         parser.parse_punctuation("->")
         parser.parse_type()
-        if "indexing_maps" not in props:
-            parser.raise_error("properties dictionary is missing required attribute: indexing_maps")
-        maps_attr = props["indexing_maps"]
-        if not isinstance(maps_attr, ArrayAttr) or not all(isinstance(m, AffineMapAttr) for m in maps_attr.data):
-            parser.raise_error("indexing_maps must be an array of affine maps")
         op = cls(
             ins[0], ins[1], ins[2], ins[3], ins[4] if len(ins) == 5 else None, out,
-            [m.data for m in maps_attr.data],  # type: ignore[union-attr]
-            region if region is not None and region.blocks else None,
+            required_maps(parser, props), region if region is not None and region.blocks else None,
         )
         if "decomposition_config" in props:
             op.properties["decomposition_config"] = props["decomposition_config"]
         if attributes:
             op.attributes |= attributes
         return op
+
+
+def check_role_maps(roles: dict[str, tuple[AffineMap, SSAValue]]) -> dict[int, int]:
+    """Each operand read through a projected permutation of its rank, every loop one size
+    (dynamic sizes, -1, agree with anything). Returns the known loop sizes."""
+    sizes: dict[int, int] = {}
+    for role, (m, value) in roles.items():
+        if not all(isinstance(e, AffineDimExpr) for e in m.results):
+            raise VerifyException(f"the {role} map must be a projected permutation")
+        positions = [e.position for e in m.results]  # type: ignore[attr-defined]
+        if len(set(positions)) != len(positions):
+            raise VerifyException(f"the {role} map repeats a dim")
+        shape = value.type.get_shape()
+        if len(shape) != len(positions):
+            raise VerifyException(f"the {role} map has {len(positions)} results for a rank-{len(shape)} operand")
+        for d, n in zip(positions, shape, strict=True):
+            known = sizes.setdefault(d, n)
+            if n >= 0 and known >= 0 and known != n:
+                raise VerifyException(f"dim d{d} has size {known} and {n} ({role})")
+            if known < 0:
+                sizes[d] = n
+    return sizes
+
+
+def parse_angle_properties(parser: Parser) -> dict[str, Attribute]:
+    """IREE 3.13's `<indexing_maps = [...], decomposition_config = {...}>` (or `<{...}>`)."""
+    props: dict[str, Attribute] = {}
+    if parser.parse_optional_punctuation("<") is not None:
+        braced = parser.parse_optional_punctuation("{") is not None
+
+        def entry() -> None:
+            name = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            props[name] = parser.parse_attribute()
+
+        parser.parse_comma_separated_list(Parser.Delimiter.NONE, entry)
+        if braced:
+            parser.parse_punctuation("}")
+        parser.parse_punctuation(">")
+    return props
+
+
+def required_maps(parser: Parser, props: dict[str, Attribute]) -> list[AffineMap]:
+    if "indexing_maps" not in props:
+        parser.raise_error("properties dictionary is missing required attribute: indexing_maps")
+    maps_attr = props["indexing_maps"]
+    if not isinstance(maps_attr, ArrayAttr) or not all(isinstance(m, AffineMapAttr) for m in maps_attr.data):
+        parser.raise_error("indexing_maps must be an array of affine maps")
+    return [m.data for m in maps_attr.data]  # type: ignore[union-attr]
+
+
+def print_angle_properties(printer: Printer, op: IRDLOperation) -> None:
+    printer.print_string(" <indexing_maps = ")
+    printer.print_attribute(op.indexing_maps)  # type: ignore[attr-defined]
+    if op.decomposition_config is not None:  # type: ignore[attr-defined]
+        printer.print_string(", decomposition_config = ")
+        printer.print_attribute(op.decomposition_config)  # type: ignore[attr-defined]
+    printer.print_string(">")
 
 
 def classify_dims(q: AffineMap, k: AffineMap, v: AffineMap, out: AffineMap) -> dict[int, str]:

@@ -97,16 +97,21 @@ class ScatterOp(IRDLOperation):
         printer.print_string(f" dimension_map = [{', '.join(map(str, self.dims()))}]")
         printer.print_string(f" unique_indices({'true' if self.unique_indices.value.data else 'false'})")
         printer.print_op_attributes(self.attributes)
-        for word, values in ((" ins(", [self.updates, self.indices]), (" outs(", [self.original])):
-            printer.print_string(word)
-            printer.print_list(values, printer.print_operand)
-            printer.print_string(" : ")
-            printer.print_list([v.type for v in values], printer.print_attribute)
-            printer.print_string(")")
+        _print_group(printer, "ins", [self.updates, self.indices])
+        _print_group(printer, "outs", [self.original])
         printer.print_string(" ")
         printer.print_region(self.region)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
+
+
+def _print_group(printer: Printer, word: str, values) -> None:
+    """` word(%a, %b : A, B)`: the typed operand groups of the ext ops."""
+    printer.print_string(f" {word}(")
+    printer.print_list(values, printer.print_operand)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_string(")")
 
 
 def _typed_operands(parser: Parser) -> list:

@@ -39,7 +39,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from fusionopt.dialects import iree_linalg_ext
-from fusionopt.dialects.iree_linalg_ext_scatter import ScatterOp, _typed_operands
+from fusionopt.dialects.iree_linalg_ext_scatter import ScatterOp, _print_group, _typed_operands
 
 
 def _parse_dimension(parser: Parser) -> IntegerAttr:
@@ -48,14 +48,6 @@ def _parse_dimension(parser: Parser) -> IntegerAttr:
     value = parser.parse_integer()
     parser.parse_punctuation(")")
     return IntegerAttr(value, i64)
-
-
-def _print_group(printer: Printer, word: str, values) -> None:
-    printer.print_string(f" {word}(")
-    printer.print_list(values, printer.print_operand)
-    printer.print_string(" : ")
-    printer.print_list([v.type for v in values], printer.print_attribute)
-    printer.print_string(")")
 
 
 def _parse_results(parser: Parser) -> list[Attribute]:

@@ -35,7 +35,7 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "graph": ("fusionopt.dialects.graph", "Graph"),
     "flow": ("fusionopt.dialects.flow", "Flow"),
     "linalg": ("fusionopt.dialects.linalg", "Linalg"),
-    "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext_scan", "IreeLinalgExt"),  # + arg_compare, sort, attention, scatter
+    "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext_im2col", "IreeLinalgExt"),  # + online_attention, scan, arg_compare, sort, attention, scatter
     "util": ("fusionopt.dialects.util", "Util"),
     "tensor": ("fusionopt.dialects.tensor", "Tensor"),
     "arith": ("fusionopt.dialects.arith", "Arith"),

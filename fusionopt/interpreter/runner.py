@@ -40,6 +40,8 @@ def _function_implementations() -> list[Any]:
     from fusionopt.interpreter.hal import HalFunctions
     from fusionopt.interpreter.iree_linalg_ext import IreeLinalgExtFunctions
     from fusionopt.interpreter.iree_linalg_ext_argcompare import IreeLinalgExtArgCompareFunctions
+    from fusionopt.interpreter.iree_linalg_ext_im2col import IreeLinalgExtIm2colFunctions
+    from fusionopt.interpreter.iree_linalg_ext_online_attention import IreeLinalgExtOnlineAttentionFunctions
     from fusionopt.interpreter.iree_linalg_ext_scan import IreeLinalgExtScanFunctions
     from fusionopt.interpreter.scf import FusionScfFunctions
     from fusionopt.interpreter.linalg import LinalgFunctions
@@ -54,7 +56,8 @@ def _function_implementations() -> list[Any]:
             AssertFunctions, IreeLinalgExtFunctions, UtilFunctions, IreeTensorFunctions,
             IreeLinalgExtScatterFunctions, IreeLinalgExtSortFunctions, HalFunctions,
             CheckFunctions, FlowWorkgroupsFunctions, IreeLinalgExtArgCompareFunctions,
-            IreeLinalgExtScanFunctions, FusionScfFunctions]
+            IreeLinalgExtScanFunctions, IreeLinalgExtOnlineAttentionFunctions, IreeLinalgExtIm2colFunctions,
+            FusionScfFunctions]
 
 
 class _OpTracker(Interpreter.Listener):

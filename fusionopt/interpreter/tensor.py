@@ -79,7 +79,9 @@ def _pad(interpreter: Interpreter, op: tensor.PadOp, args: PythonValues) -> Pyth
     source = args[0]
     n_low = len(op.low)
     low = _mixed(op.static_low.get_values(), args[1 : 1 + n_low])
-    shape = result_shape(op)
+    high = _mixed(op.static_high.get_values(), args[1 + n_low :])
+    # The result's size is source + low + high (its type may leave dims dynamic).
+    shape = tuple(int(n) + int(lo) + int(hi) for n, lo, hi in zip(np.shape(source), low, high))
     # The region yields the padding value for each index; evaluate it once over the whole
     # result (block args = broadcast index grids), then place the source inside.
     grids = tuple(np.arange(n).reshape([-1 if d == i else 1 for d in range(len(shape))]) for i, n in enumerate(shape))

@@ -7,9 +7,7 @@ slice is contiguous, which producers are cheap enough to clone into every dispat
 (`form-dispatch-regions`, `convert-to-flow`, `linalg-interchange-for-fusion`,
 `linalg-fold-transpose-into-matmul`, ...) combine these predicates; keeping them in one module
 means the linalg stage prepares exactly what dispatch formation will accept, and formation and
-flow conversion decide with exactly the same rules. (The clonable-producer and slice predicates
-are only called from `dispatch/` today; they are built on the op-kind queries above and stay
-with them rather than split one vocabulary over two modules.)
+flow conversion decide with exactly the same rules.
 
 Ops are matched through xDSL's `LinalgStructuredOperation` interface where possible, and by name
 otherwise, so ops added by `fusionopt.dialects.linalg` (batch_matmul, ...) work unchanged.
@@ -240,13 +238,21 @@ def has_low_padding(op: Operation) -> bool:
     return any(v != 0 for v in low)
 
 
+# IREE's isRootLikeOp also takes TilingInterface ops other than gather/pad/concat/pack: each
+# gets a dispatch (its scatter / sort / fft region tests), never stays a top-level op.
+EXT_ROOT_NAMES = frozenset(
+    f"iree_linalg_ext.{n}"
+    for n in ("attention", "online_attention", "scatter", "sort", "topk", "fft", "scan", "arg_compare", "im2col")
+)
+
+
 def is_root_op(op: Operation) -> bool:
     """IREE's isRootOp: contractions, convolutions, and any linalg op with a reduction loop.
 
     `linalg.fill` is never a root (it is cloned), nor is an all-parallel op: elementwise work
     joins a root's dispatch or forms an elementwise-only dispatch later.
     """
-    if op.name in ("linalg.softmax", "iree_linalg_ext.attention"):
+    if op.name == "linalg.softmax" or op.name in EXT_ROOT_NAMES:
         return True
     return is_linalg(op) and op.name != "linalg.fill" and (is_contraction(op) or has_reduction_loops(op))
 

@@ -47,9 +47,13 @@ from fusionopt.transforms.dispatch.reduction_chains import (  # noqa: F401  (re-
 )
 from fusionopt.transforms.dispatch.iree_rules import (
     clones_into_consumers,
+    encoding_joins_producer,
+    ext_root_takes_producer,
     init_producer_escapes_only,
+    is_bit_truncate,
     is_dequantization_like,
     pack_joins_producer,
+    pad_starts_encoding_group,
     takes_consumers,
     takes_input_producers,
 )
@@ -171,12 +175,16 @@ def is_consumer_kind(op: Operation, group: FusionGroup) -> bool:
 def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consumer: Operation) -> bool:
     if consumer in analysis.group_of or du.is_root_op(consumer) or du.is_clonable_into_dispatch(consumer):
         return False
+    if not group.is_elementwise_only and not takes_consumers(group.root):
+        return False  # iree_rules: mmt4d microkernels, LinalgExt roots other than attention
     if consumer.name == "linalg.pack":
         return pack_joins_producer(consumer) and analysis.keeps_group_convex(group, consumer)
+    if consumer.name == "iree_encoding.set_encoding":
+        return encoding_joins_producer(consumer) and analysis.keeps_group_convex(group, consumer)
     if not is_consumer_kind(consumer, group):
         return False
-    if not group.is_elementwise_only and (not takes_consumers(group.root) or is_dequantization_like(consumer)):
-        return False  # iree_rules: mmt4d microkernels; a widening cast stays out of a root's dispatch
+    if not group.is_elementwise_only and is_dequantization_like(consumer):
+        return False  # iree_rules: a widening cast stays out of a root's dispatch
     if (du.is_convolution(group.root) or du.is_contraction(group.root)) and _replicates_group_value(analysis, group, consumer):
         return False
     for value in _values_from_group(analysis, group, consumer):
@@ -219,6 +227,13 @@ def is_fusable_with_producer(
         return False
     if clones_into_consumers(producer):
         return False  # cloned into each consumer's region instead (iree_rules)
+    if consumer.name in du.EXT_ROOT_NAMES and consumer.name != "iree_linalg_ext.attention":
+        return _ext_root_takes(analysis, group, producer, consumer)
+    if producer.name == "iree_encoding.unset_encoding":
+        # IREE fuses unset_encoding -> elementwise consumers (its root_on_unset_encoding): the
+        # decoded tensor is read in the consumer's dispatch instead of written out first.
+        fits = du.is_elementwise_linalg(consumer) and analysis.all_uses_in(producer, group)
+        return fits and analysis.keeps_group_convex(group, producer)
     if consumer.name == "linalg.pack" and not pack_joins_producer(consumer):
         return False
     if du.has_low_padding(producer):
@@ -240,14 +255,27 @@ def is_fusable_with_producer(
     return analysis.keeps_group_convex(group, producer)
 
 
+def _ext_root_takes(analysis: FusionAnalysis, group: FusionGroup, producer: Operation, consumer: Operation) -> bool:
+    """Only through the operand iree_rules.ext_root_takes_producer allows."""
+    if not ext_root_takes_producer(consumer, producer, analysis.aggressive):
+        return False
+    if not du.is_elementwise_linalg(producer) or not analysis.all_uses_in(producer, group):
+        return False
+    return analysis.keeps_group_convex(group, producer)
+
+
 # --- the decision procedure ---------------------------------------------------------------
 
 
-def _fuse_producers(analysis: FusionAnalysis, group: FusionGroup) -> bool:
+def _fuse_producers(analysis: FusionAnalysis, group: FusionGroup, truncates: str = "with") -> bool:
+    """`truncates`: "without" skips bit-truncating producers, "only" takes nothing else
+    (IREE's fuseWithTruncate rounds, iree_rules.is_bit_truncate)."""
     changed, worklist = False, sorted(group.ops, key=analysis.position.__getitem__, reverse=True)
     while worklist:
         consumer = worklist.pop(0)
         for producer in reversed(analysis.producers[consumer]):
+            if (truncates == "without") == is_bit_truncate(producer) and truncates != "with":
+                continue
             if is_fusable_with_producer(analysis, group, producer, consumer):
                 analysis.add(group, producer)
                 worklist.append(producer)
@@ -289,15 +317,16 @@ def decide_fusion_groups(block: Block, aggressive: bool = False, reduction_chain
         analysis.new_group(root)
     root_groups = sorted(analysis.groups, key=lambda g: analysis.position[g.root], reverse=True)
     for group in root_groups:
-        _fuse_producers(analysis, group)
+        _fuse_producers(analysis, group, truncates="without")
     for group in reversed(root_groups):
         _fuse_consumers(analysis, group)
-        if aggressive:
-            _fuse_producers(analysis, group)
+        _fuse_producers(analysis, group, truncates="with" if aggressive else "only")
         _trim_trailing_views(analysis, group)
     for op in reversed(analysis.ops):
         # Clonable broadcasts are duplicated into their consumers' regions instead.
-        if op in analysis.group_of or not du.is_elementwise_linalg(op) or du.is_clonable_into_dispatch(op):
+        if op in analysis.group_of or du.is_clonable_into_dispatch(op):
+            continue
+        if not (du.is_elementwise_linalg(op) or pad_starts_encoding_group(op)):
             continue
         if clones_into_consumers(op):
             continue  # no dispatch of its own: cloned into its consumers' regions

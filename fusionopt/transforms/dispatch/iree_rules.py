@@ -105,7 +105,11 @@ def pack_joins_producer(pack: Operation) -> bool:
 
 def takes_consumers(root: Operation) -> bool:
     """A data-tiled `linalg.mmt4d` / `batch_mmt4d` root runs as a microkernel writing its own
-    tile layout: IREE fuses no elementwise consumer into it (its no_batch_mmt4d_fusion test)."""
+    tile layout: IREE fuses no elementwise consumer into it (its no_batch_mmt4d_fusion test).
+    Nor into a LinalgExt root other than attention (sort, scatter, topk, fft, ...): IREE fuses
+    consumers only into ops with its fusion interface, and its tests keep these alone."""
+    if root.name in du.EXT_ROOT_NAMES:
+        return root.name in ("iree_linalg_ext.attention", "iree_linalg_ext.online_attention")
     return root.name not in ("linalg.mmt4d", "linalg.batch_mmt4d")
 
 
@@ -130,3 +134,65 @@ def region_forming_blocks(body_blocks: list[Block]) -> list[Block]:
                 for region in op.regions:
                     stack.extend(reversed(list(region.blocks)))
     return found
+
+
+def ext_root_takes_producer(consumer: Operation, producer: Operation, aggressive: bool) -> bool:
+    """A producer joins a LinalgExt root only through an operand its tiling maps onto the root's
+    loops: `scatter`'s updates, under aggressive fusion (IREE's interchange_producer,
+    place_truncf_in_consumer_dispatch). The original is read at data-dependent positions, so its
+    producer keeps a dispatch of its own (no_interchange_producer_crash). The indices are too,
+    but IREE clones their producer into the scatter's dispatch when that is its only use
+    (scatter_no_index_producer_fusion, "indices operand should be cloned"): same dispatch, so
+    it joins. Sort, topk, fft, ... have no fusion interface in IREE: nothing joins them."""
+    if consumer.name != "iree_linalg_ext.scatter":
+        return False
+    updates, indices, original = consumer.operands
+    if original.owner is producer:
+        return False
+    return (aggressive and updates.owner is producer) or (indices.owner is producer and updates.owner is not producer)
+
+
+_TRUNCATIONS = frozenset({"arith.truncf", "arith.trunci"})
+
+
+def is_bit_truncate(op: Operation) -> bool:
+    """IREE's isBitTruncateOp: an all-parallel generic that only narrows its one input.
+
+    IREE fuses such a producer into a root only after the roots took their consumers
+    (fuseWithTruncate=false, then true): the truncation of a reduction's result stays in the
+    reduction's dispatch, which then writes the narrow type (place_truncf_in_producer_dispatch);
+    only a truncation no producer took joins its consumer (place_truncf_in_consumer_dispatch)."""
+    if op.name != "linalg.generic" or len(du.dps_inputs(op)) != 1 or not du.is_all_parallel(op):
+        return False
+    body = [inner.name for inner in op.regions[0].block.ops]
+    if len(body) != 2 or body[0] not in _TRUNCATIONS or body[1] != "linalg.yield":
+        return False
+    in_bits, out_bits = _element_bits(du.dps_inputs(op)[0]), _element_bits(op.results[0])
+    return in_bits is not None and out_bits is not None and out_bits < in_bits
+
+
+def encoding_joins_producer(set_encoding: Operation) -> bool:
+    """`iree_encoding.set_encoding` joins the dispatch of the op producing its source when that
+    is a linalg op writing its result in loop order, or a pad (IREE's isPackLikeOp rule:
+    set_encoding_fusion, set_encoding_pad_fusion, pad_and_set_encoding_op): the encoded layout
+    is written once by the kernel that computes the values; a transposed write cannot be
+    tiled together with the relayout by IREE's CPU codegen (as for packs)."""
+    producer = set_encoding.operands[0].owner
+    if not isinstance(producer, Operation):
+        return False
+    if producer.name == "tensor.pad":
+        return not du.has_low_padding(producer)
+    if not du.is_linalg(producer):
+        return False
+    result_map = du.result_map(producer, list(producer.results).index(set_encoding.operands[0]))
+    return result_map is not None and du.is_identity_map(result_map)
+
+
+def pad_starts_encoding_group(op: Operation) -> bool:
+    """A pad whose only user is a set_encoding forms a dispatch with it (IREE's
+    set_encoding_pad_fusion): IREE makes left-over pads roots of their own dispatch; we keep
+    other pads at top level (see `fusion_groups.is_consumer_kind`)."""
+    users = [use.operation for use in op.results[0].uses] if op.name == "tensor.pad" else []
+    return (
+        len(users) == 1 and users[0].name == "iree_encoding.set_encoding" and not du.has_low_padding(op)
+    )

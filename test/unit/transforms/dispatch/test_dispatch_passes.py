@@ -54,9 +54,12 @@ def function_names(text: str) -> list[str]:
 
 # IREE's region rules (iree_rules.py) have their own lit file, checked with both modes.
 IREE_RULES_FILE = "dispatch/form-dispatch-regions-iree-rules.mlir"
+# LinalgExt roots and encoding ops (their own file, same two modes).
+EXT_ROOTS_FILE = "dispatch/form-dispatch-regions-ext-roots.mlir"
 PASS_FILE_PAIRS = [*PASS_FILES.items()] + [
-    ("form-dispatch-regions", IREE_RULES_FILE),
-    ("form-dispatch-regions{aggressive=true}", IREE_RULES_FILE),
+    (pipeline, filename)
+    for filename in (IREE_RULES_FILE, EXT_ROOTS_FILE)
+    for pipeline in ("form-dispatch-regions", "form-dispatch-regions{aggressive=true}")
 ]
 
 

@@ -1,0 +1,295 @@
+// RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{aggressive=true}" | filecheck %s --check-prefix=AGG
+
+// LinalgExt roots and encoding ops in form-dispatch-regions, as in IREE's form_dispatch_regions
+// and dispatch_linalg_on_tensors tests (rules: iree_rules.py; named in each case), each with the
+// case where the rule must not fire next to it.
+
+// Scatter is a root (IREE's isRootLikeOp); under aggressive fusion the producer of its updates
+// joins it (IREE's interchange_producer), without aggressive it keeps its own dispatch.
+// CHECK-LABEL: func.func @scatter_takes_updates_producer
+// CHECK:         %[[UPD:.*]] = flow.dispatch.region
+// CHECK:           linalg.generic
+// CHECK:           flow.return
+// CHECK:         flow.dispatch.region
+// CHECK:           iree_linalg_ext.scatter {{.*}} ins(%[[UPD]],
+// AGG-LABEL: func.func @scatter_takes_updates_producer
+// AGG:           flow.dispatch.region -> (tensor<4x2xi32>)
+// AGG:             linalg.generic
+// AGG:             iree_linalg_ext.scatter
+// AGG:             flow.return
+// AGG-NEXT:      }
+// AGG-NEXT:      func.return
+func.func @scatter_takes_updates_producer(%update: tensor<2x2xi32>, %original: tensor<4x2xi32>) -> tensor<4x2xi32> {
+  %indices = arith.constant dense<[[1], [3]]> : tensor<2x1xi32>
+  %e = tensor.empty() : tensor<2x2xi32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%update : tensor<2x2xi32>) outs(%e : tensor<2x2xi32>) {
+  ^bb0(%b0: i32, %out: i32):
+    %s = arith.addi %b0, %b0 : i32
+    linalg.yield %s : i32
+  } -> tensor<2x2xi32>
+  %r = iree_linalg_ext.scatter dimension_map = [0] unique_indices(true) ins(%0, %indices : tensor<2x2xi32>, tensor<2x1xi32>) outs(%original : tensor<4x2xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    iree_linalg_ext.yield %a : i32
+  } -> tensor<4x2xi32>
+  func.return %r : tensor<4x2xi32>
+}
+
+// -----
+
+// The original is written at data-dependent positions: its producer keeps its own dispatch
+// even under aggressive fusion (IREE's no_interchange_producer_crash).
+// CHECK-LABEL: func.func @scatter_original_producer_separate
+// CHECK:         %[[ORIG:.*]] = flow.dispatch.region
+// CHECK:           linalg.generic
+// CHECK:         flow.dispatch.region
+// CHECK:           iree_linalg_ext.scatter {{.*}} outs(%[[ORIG]] :
+// AGG-LABEL: func.func @scatter_original_producer_separate
+// AGG:           %[[ORIG:.*]] = flow.dispatch.region
+// AGG:             linalg.generic
+// AGG:           flow.dispatch.region
+// AGG:             iree_linalg_ext.scatter {{.*}} outs(%[[ORIG]] :
+func.func @scatter_original_producer_separate(%update: tensor<2x2xi32>, %original: tensor<4x2xi32>) -> tensor<4x2xi32> {
+  %indices = arith.constant dense<[[0], [2]]> : tensor<2x1xi32>
+  %e = tensor.empty() : tensor<4x2xi32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%original : tensor<4x2xi32>) outs(%e : tensor<4x2xi32>) {
+  ^bb0(%b0: i32, %out: i32):
+    %s = arith.addi %b0, %b0 : i32
+    linalg.yield %s : i32
+  } -> tensor<4x2xi32>
+  %r = iree_linalg_ext.scatter dimension_map = [0] unique_indices(true) ins(%update, %indices : tensor<2x2xi32>, tensor<2x1xi32>) outs(%0 : tensor<4x2xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    iree_linalg_ext.yield %a : i32
+  } -> tensor<4x2xi32>
+  func.return %r : tensor<4x2xi32>
+}
+
+// -----
+
+// An op computing only a scatter's indices is computed in the scatter's dispatch (IREE clones
+// it there: scatter_no_index_producer_fusion), with or without aggressive fusion.
+// CHECK-LABEL: func.func @scatter_indices_producer_joins
+// CHECK:         flow.dispatch.region -> (tensor<8x2xf16>)
+// CHECK:           %[[I:.*]] = linalg.generic
+// CHECK:           iree_linalg_ext.scatter {{.*}} ins(%{{.*}}, %[[I]] :
+// CHECK:           flow.return
+// AGG-LABEL: func.func @scatter_indices_producer_joins
+// AGG:           flow.dispatch.region -> (tensor<8x2xf16>)
+// AGG:             linalg.generic
+// AGG:             iree_linalg_ext.scatter
+func.func @scatter_indices_producer_joins(%update: tensor<3x2xf16>, %original: tensor<8x2xf16>) -> tensor<8x2xf16> {
+  %idx64 = arith.constant dense<[[7], [0], [4]]> : tensor<3x1xi64>
+  %e = tensor.empty() : tensor<3x1xi32>
+  %i = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%idx64 : tensor<3x1xi64>) outs(%e : tensor<3x1xi32>) {
+  ^bb0(%b0: i64, %out: i32):
+    %t = arith.trunci %b0 : i64 to i32
+    linalg.yield %t : i32
+  } -> tensor<3x1xi32>
+  %r = iree_linalg_ext.scatter dimension_map = [0] unique_indices(true) ins(%update, %i : tensor<3x2xf16>, tensor<3x1xi32>) outs(%original : tensor<8x2xf16>) {
+  ^bb0(%a: f16, %b: f16):
+    iree_linalg_ext.yield %a : f16
+  } -> tensor<8x2xf16>
+  func.return %r : tensor<8x2xf16>
+}
+
+// -----
+
+// A sort is a root of a dispatch of its own (IREE's sort tests); its dynamic results are sized
+// by its outputs.
+// CHECK-LABEL: func.func @sort_alone
+// CHECK:         flow.dispatch.region -> (tensor<?x8xi32>{%{{.*}}}, tensor<?x8xf32>{%{{.*}}})
+// CHECK-NEXT:      iree_linalg_ext.sort
+// AGG-LABEL: func.func @sort_alone
+// AGG:           flow.dispatch.region
+// AGG-NEXT:        iree_linalg_ext.sort
+func.func @sort_alone(%k: tensor<?x8xi32>, %v: tensor<?x8xf32>) -> (tensor<?x8xi32>, tensor<?x8xf32>) {
+  %s:2 = iree_linalg_ext.sort dimension(1) outs(%k, %v : tensor<?x8xi32>, tensor<?x8xf32>) {
+  ^bb0(%a: i32, %b: i32, %c: f32, %d: f32):
+    %lt = arith.cmpi slt, %a, %b : i32
+    iree_linalg_ext.yield %lt : i1
+  } -> tensor<?x8xi32>, tensor<?x8xf32>
+  %e = tensor.empty() : tensor<2x8xf32>
+  func.return %s#0, %s#1 : tensor<?x8xi32>, tensor<?x8xf32>
+}
+
+// -----
+
+// A truncation of a reduction's result stays in the reduction's dispatch rather than joining the
+// scatter that reads it (IREE's place_truncf_in_producer_dispatch: fuseWithTruncate rounds).
+// CHECK-LABEL: func.func @truncf_stays_with_reduction
+// CHECK:         %[[R:.*]] = flow.dispatch.region -> (tensor<1x64xbf16>)
+// CHECK:           iterator_types = ["parallel", "reduction"]
+// CHECK:           arith.truncf
+// CHECK:         flow.dispatch.region
+// CHECK:           iree_linalg_ext.scatter {{.*}} ins(%[[R]],
+// AGG-LABEL: func.func @truncf_stays_with_reduction
+// AGG:           %[[R:.*]] = flow.dispatch.region -> (tensor<1x64xbf16>)
+// AGG:             arith.truncf
+// AGG:           flow.dispatch.region
+// AGG:             iree_linalg_ext.scatter {{.*}} ins(%[[R]],
+func.func @truncf_stays_with_reduction(%x: tensor<64x32xf32>, %original: tensor<4x64xbf16>) -> tensor<4x64xbf16> {
+  %indices = arith.constant dense<[[2]]> : tensor<1x1xi32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<64x32xf32>) outs(%f : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<64xf32>
+  %eb = tensor.empty() : tensor<1x64xbf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%sum : tensor<64xf32>) outs(%eb : tensor<1x64xbf16>) {
+  ^bb0(%in: f32, %out: bf16):
+    %c = arith.truncf %in : f32 to bf16
+    linalg.yield %c : bf16
+  } -> tensor<1x64xbf16>
+  %r = iree_linalg_ext.scatter dimension_map = [0] unique_indices(true) ins(%t, %indices : tensor<1x64xbf16>, tensor<1x1xi32>) outs(%original : tensor<4x64xbf16>) {
+  ^bb0(%a: bf16, %b: bf16):
+    iree_linalg_ext.yield %a : bf16
+  } -> tensor<4x64xbf16>
+  func.return %r : tensor<4x64xbf16>
+}
+
+// -----
+
+// set_encoding joins the dispatch of the op computing its source (IREE's set_encoding_fusion);
+// the region's dynamic dims are the source's.
+// CHECK-LABEL: func.func @set_encoding_joins_producer
+// CHECK:         flow.dispatch.region -> (tensor<?x?xf32, #iree_encoding.testing<>>{%{{.*}}, %{{.*}}})
+// CHECK:           linalg.generic
+// CHECK:           %[[E:.*]] = iree_encoding.set_encoding
+// CHECK:           flow.return %[[E]]
+// AGG-LABEL: func.func @set_encoding_joins_producer
+// AGG:           flow.dispatch.region
+// AGG:             iree_encoding.set_encoding
+// AGG:             flow.return
+#encoding = #iree_encoding.testing<>
+func.func @set_encoding_joins_producer(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32, #encoding> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%d0, %d1) : tensor<?x?xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<?x?xf32>, tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?xf32>
+  %r = iree_encoding.set_encoding %a : tensor<?x?xf32> -> tensor<?x?xf32, #encoding>
+  func.return %r : tensor<?x?xf32, #encoding>
+}
+
+// -----
+
+// ... but not after a transposed write (IREE's pack rule: CPU codegen cannot tile the two).
+// CHECK-LABEL: func.func @set_encoding_after_transposed_write
+// CHECK:         %[[T:.*]] = flow.dispatch.region
+// CHECK:         iree_encoding.set_encoding %[[T]]
+// AGG-LABEL: func.func @set_encoding_after_transposed_write
+// AGG:           %[[T:.*]] = flow.dispatch.region
+// AGG:           iree_encoding.set_encoding %[[T]]
+#encoding = #iree_encoding.testing<>
+func.func @set_encoding_after_transposed_write(%x: tensor<4x8xf32>) -> tensor<8x4xf32, #encoding> {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = arith.negf %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x4xf32>
+  %r = iree_encoding.set_encoding %a : tensor<8x4xf32> -> tensor<8x4xf32, #encoding>
+  func.return %r : tensor<8x4xf32, #encoding>
+}
+
+// -----
+
+// A high-only pad feeding a set_encoding forms a dispatch with it (IREE's
+// set_encoding_pad_fusion), sized by source + high.
+// CHECK-LABEL: func.func @pad_and_set_encoding
+// CHECK:         arith.addi
+// CHECK:         flow.dispatch.region -> (tensor<?x?xf32, #iree_encoding.testing<>>{%{{.*}}, %{{.*}}})
+// CHECK:           tensor.pad
+// CHECK:           iree_encoding.set_encoding
+// CHECK:           flow.return
+// AGG-LABEL: func.func @pad_and_set_encoding
+// AGG:           flow.dispatch.region
+// AGG:             tensor.pad
+// AGG:             iree_encoding.set_encoding
+#encoding = #iree_encoding.testing<>
+func.func @pad_and_set_encoding(%x: tensor<?x?xf32>) -> tensor<?x?xf32, #encoding> {
+  %cst = arith.constant 0.0 : f32
+  %h0 = arith.constant 3 : index
+  %h1 = arith.constant 1 : index
+  %p = tensor.pad %x low[0, 0] high[%h0, %h1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %cst : f32
+  } : tensor<?x?xf32> to tensor<?x?xf32>
+  %r = iree_encoding.set_encoding %p : tensor<?x?xf32> -> tensor<?x?xf32, #encoding>
+  func.return %r : tensor<?x?xf32, #encoding>
+}
+
+// -----
+
+// A low pad stays at top level (IREE 3.13 computes it wrongly inside a region).
+// CHECK-LABEL: func.func @low_pad_and_set_encoding
+// CHECK-NOT:     flow.dispatch.region
+// CHECK:         tensor.pad
+// CHECK:         iree_encoding.set_encoding
+// AGG-LABEL: func.func @low_pad_and_set_encoding
+// AGG-NOT:       flow.dispatch.region
+// AGG:           func.return
+#encoding = #iree_encoding.testing<>
+func.func @low_pad_and_set_encoding(%x: tensor<4x4xf32>) -> tensor<6x6xf32, #encoding> {
+  %cst = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %cst : f32
+  } : tensor<4x4xf32> to tensor<6x6xf32>
+  %r = iree_encoding.set_encoding %p : tensor<6x6xf32> -> tensor<6x6xf32, #encoding>
+  func.return %r : tensor<6x6xf32, #encoding>
+}
+
+// -----
+
+// unset_encoding joins its elementwise consumer's dispatch (IREE's root_on_unset_encoding).
+// CHECK-LABEL: func.func @unset_encoding_joins_consumer
+// CHECK:         flow.dispatch.region
+// CHECK:           iree_encoding.unset_encoding
+// CHECK:           linalg.generic
+// CHECK:           flow.return
+// AGG-LABEL: func.func @unset_encoding_joins_consumer
+// AGG:           flow.dispatch.region
+// AGG:             iree_encoding.unset_encoding
+#encoding = #iree_encoding.testing<>
+func.func @unset_encoding_joins_consumer(%x: tensor<16x8xf32, #encoding>, %b: tensor<8xf32>) -> tensor<16x8xf32> {
+  %u = iree_encoding.unset_encoding %x : tensor<16x8xf32, #encoding> -> tensor<16x8xf32>
+  %e = tensor.empty() : tensor<16x8xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b, %u : tensor<8xf32>, tensor<16x8xf32>) outs(%e : tensor<16x8xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<16x8xf32>
+  func.return %a : tensor<16x8xf32>
+}
+
+// -----
+
+// ... only when every use is there: a decoded tensor also returned is decoded outside.
+// CHECK-LABEL: func.func @unset_encoding_also_returned
+// CHECK:         %[[U:.*]] = iree_encoding.unset_encoding
+// CHECK:         flow.dispatch.region
+// CHECK-NOT:       iree_encoding.unset_encoding
+// CHECK:           linalg.generic
+// AGG-LABEL: func.func @unset_encoding_also_returned
+// AGG:           iree_encoding.unset_encoding
+// AGG:           flow.dispatch.region
+#encoding = #iree_encoding.testing<>
+func.func @unset_encoding_also_returned(%x: tensor<16x8xf32, #encoding>, %b: tensor<8xf32>) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+  %u = iree_encoding.unset_encoding %x : tensor<16x8xf32, #encoding> -> tensor<16x8xf32>
+  %e = tensor.empty() : tensor<16x8xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b, %u : tensor<8xf32>, tensor<16x8xf32>) outs(%e : tensor<16x8xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<16x8xf32>
+  func.return %a, %u : tensor<16x8xf32>, tensor<16x8xf32>
+}
