@@ -48,27 +48,18 @@ MODELS = ("bert_mini", "gpt2_mini", "mlp_towers", "cnn/resnet_mini", "cnn/mobile
 VARIANTS = ("iree-default", "iree-best", "ours", "ours-onnx", "ours-attention", "aa")
 
 
+def _pipeline_with(pipeline: str, **replacements: str) -> str:
+    """A named pipeline's passes with some replaced (keyword: the pass as written, `-` as `_`);
+    "" drops the pass."""
+    from fusionopt.registry import PIPELINES
+
+    passes = PIPELINES[pipeline].spec.split(",")
+    return ",".join(p for p in (replacements.get(p.replace("-", "_"), p) for p in passes) if p)
+
+
 def _dispatch_creation(**replacements: str) -> str:
-    """`dispatch-creation`'s passes with some of them given options."""
-    from fusionopt.registry import PIPELINES
-
-    passes = PIPELINES["dispatch-creation"].spec.split(",")
-    chosen = (replacements.get(p.replace("-", "_"), p) for p in passes)
-    return ",".join(p for p in chosen if p)  # "" drops the pass
-
-
-def _cuda_with(stage: str, replacement: str) -> str:
-    """`dispatch-creation-cuda` with one stage replaced."""
-    from fusionopt.registry import PIPELINES
-
-    return ",".join(replacement if p == stage else p for p in PIPELINES["dispatch-creation-cuda"].spec.split(","))
-
-
-def _graph_to_dispatch_without(pass_name: str) -> str:
-    """`graph-to-dispatch`'s stages less one pass."""
-    from fusionopt.registry import PIPELINES
-
-    return ",".join(p for p in PIPELINES["graph-to-dispatch"].spec.split(",") if p != pass_name)
+    """`dispatch-creation`'s passes with some of them given options or dropped."""
+    return _pipeline_with("dispatch-creation", **replacements)
 
 
 OURS_PIPELINES = {
@@ -124,7 +115,8 @@ OURS_PIPELINES = {
     # the CUDA pipeline (convs as convs, attention raised, split-K contractions), and with
     # longer split-K chunks
     "ours-cuda": "dispatch-creation-cuda",
-    "ours-cuda-k64": _cuda_with("linalg-split-k-contractions", "linalg-split-k-contractions{chunk=64}"),
+    "ours-cuda-k64": _pipeline_with(
+        "dispatch-creation-cuda", linalg_split_k_contractions="linalg-split-k-contractions{chunk=64}"),
     # dispatch-creation with attention raised to iree_linalg_ext.attention (opt-in pass)
     "ours-attention": _dispatch_creation(
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",
@@ -134,7 +126,7 @@ OURS_PIPELINES = {
 ONNX_PIPELINES = {
     "ours-onnx": "graph-to-dispatch",
     # graph-to-dispatch without sibling-conv batching: what batching alone changes
-    "ours-onnx-no-conv-batching": _graph_to_dispatch_without("graph-horizontal-fuse-convs"),
+    "ours-onnx-no-conv-batching": _pipeline_with("graph-to-dispatch", graph_horizontal_fuse_convs=""),
 }
 BEST_FLAGS = [
     "--iree-dispatch-creation-enable-aggressive-fusion",

@@ -50,10 +50,9 @@ REGEN_MIB = 8  # a family's non-splat inputs above this are not carried (see wri
 
 def input_arg(value: np.ndarray, path: Path, bundle: Path) -> str:
     """A splat when every element is equal (no file), else `@file.npy` relative to the bundle."""
-    flat = value.reshape(-1)
-    if flat.size and np.all(flat == flat[0]) and value.dtype.name in IREE_TYPES:
+    if _is_splat(value):
         shape = "x".join(str(d) for d in value.shape)
-        scalar = flat[0].item()
+        scalar = value.reshape(-1)[0].item()
         text = repr(int(scalar)) if value.dtype.kind in "iub" else repr(float(scalar))
         return f"--input={shape}{'x' if shape else ''}{IREE_TYPES[value.dtype.name]}={text}"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -267,6 +267,14 @@ def _ext_root_takes(analysis: FusionAnalysis, group: FusionGroup, producer: Oper
 # --- the decision procedure ---------------------------------------------------------------
 
 
+def _in_truncate_round(producer: Operation, truncates: str) -> bool:
+    """Whether a producer is considered in a producer round that takes bit-truncating ops
+    "with" the others, "without" them, or "only" them."""
+    if truncates == "with":
+        return True
+    return is_bit_truncate(producer) == (truncates == "only")
+
+
 def _fuse_producers(analysis: FusionAnalysis, group: FusionGroup, truncates: str = "with") -> bool:
     """`truncates`: "without" skips bit-truncating producers, "only" takes nothing else
     (IREE's fuseWithTruncate rounds, iree_rules.is_bit_truncate)."""
@@ -274,7 +282,7 @@ def _fuse_producers(analysis: FusionAnalysis, group: FusionGroup, truncates: str
     while worklist:
         consumer = worklist.pop(0)
         for producer in reversed(analysis.producers[consumer]):
-            if (truncates == "without") == is_bit_truncate(producer) and truncates != "with":
+            if not _in_truncate_round(producer, truncates):
                 continue
             if is_fusable_with_producer(analysis, group, producer, consumer):
                 analysis.add(group, producer)

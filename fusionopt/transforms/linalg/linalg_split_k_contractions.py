@@ -53,6 +53,7 @@ from fusionopt import pass_statistics
 from fusionopt.dialects.linalg_generic import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import expand
+from fusionopt.transforms.linalg.contraction_loops import loop_roles
 
 
 @dataclass(frozen=True)
@@ -79,10 +80,8 @@ class SplitChoice:
 
 def has_wide_batch(op: Operation, extents: list[int]) -> bool:
     """A parallel loop of extent > 1 that every input reads (a batch: attention's heads)."""
-    inputs = du.indexing_maps(op)[: len(du.dps_inputs(op))]
-    read_by_all = set.intersection(*(m.used_dims() for m in inputs))
-    kinds = du.iterator_kinds(op)
-    return any(kinds[d] == "parallel" and extents[d] > 1 for d in read_by_all)
+    batch, _ = loop_roles(op)
+    return any(extents[d] > 1 for d in batch)
 
 
 def is_vector_product(op: Operation, extents: list[int]) -> bool:

@@ -42,16 +42,7 @@ from xdsl.rewriter import InsertPoint
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg_generic import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
-
-
-def loop_roles(op: Operation) -> tuple[set[int], set[int]]:
-    """(batch loops: parallel loops every input reads, reduction loops) of a contraction."""
-    kinds = du.iterator_kinds(op)
-    inputs = du.indexing_maps(op)[: len(du.dps_inputs(op))]
-    read_by_all = set.intersection(*(m.used_dims() for m in inputs))
-    batch = {d for d in read_by_all if kinds[d] == "parallel"}
-    reductions = {d for d, kind in enumerate(kinds) if kind != "parallel"}
-    return batch, reductions
+from fusionopt.transforms.linalg.contraction_loops import loop_roles
 
 
 def is_computed(value: SSAValue) -> bool:
