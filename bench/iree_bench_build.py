@@ -117,6 +117,15 @@ OURS_PIPELINES = {
     "ours-cuda": "dispatch-creation-cuda",
     "ours-cuda-k64": _pipeline_with(
         "dispatch-creation-cuda", linalg_split_k_contractions="linalg-split-k-contractions{chunk=64}"),
+    # dispatch-creation with pads after contraction regions left as copies (what padded-results changes)
+    "ours-padded-results-off": _dispatch_creation(
+        form_dispatch_regions="form-dispatch-regions{padded-results=0}"),
+    # dispatch-creation with small stems as IREE's im2col op (pad absorbed) in the matmul's dispatch
+    "ours-im2col-op": _dispatch_creation(
+        linalg_strided_conv_to_im2col="linalg-strided-conv-to-im2col{im2col-op-stems=true}",
+        form_dispatch_regions="form-dispatch-regions{im2col-into-contractions=true}"),
+    "ours-padded-results-all": _dispatch_creation(
+        form_dispatch_regions="form-dispatch-regions{padded-results=1000000000}"),
     # dispatch-creation with attention raised to iree_linalg_ext.attention (opt-in pass)
     "ours-attention": _dispatch_creation(
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",

@@ -66,6 +66,8 @@ SHAPES = {
     "resnet_mini-3x3-16": Shape("resnet_mini-3x3-16", 16, 34, 32, 3),
     "resnet_mini-3x3-32": Shape("resnet_mini-3x3-32", 32, 18, 64, 3),
     "mobilenet-stem": Shape("mobilenet-stem", 3, 66, 16, 3),
+    "inception-stem": Shape("inception-stem", 3, 34, 32, 3),
+    "squeezenet-stem": Shape("squeezenet-stem", 3, 64, 64, 3),  # unpadded in the model
     # ImageNet-sized (224 x 224 input): where a patch matrix is largest
     "r224-stem": Shape("r224-stem", 3, 230, 64, 7),
     "r224-3x3-64": Shape("r224-3x3-64", 64, 58, 128, 3),
@@ -86,6 +88,23 @@ def _par(rank: int) -> str:
 def _header(sh: Shape) -> str:
     return (f"func.func @{FUNCTION}(%x: {_t(1, sh.c, sh.hp, sh.hp)}, %w: {_t(sh.f, sh.c, sh.k, sh.k)}, "
             f"%b: {_t(sh.f)}) -> {_t(1, sh.f, sh.oh, sh.oh)} {{\n")
+
+
+def _pad(sh: Shape) -> int:
+    return (sh.k - 1) // 2
+
+
+def _padding_header(sh: Shape, absorb: bool) -> str:
+    """`--pad-inside`: the function takes the unpadded image; the form pads it itself as torch-mlir
+    does (`tensor.pad`), or, `absorb`, leaves the padding to the im2col op."""
+    p, h = _pad(sh), sh.hp - 2 * _pad(sh)
+    head = (f"func.func @{FUNCTION}(%x0: {_t(1, sh.c, h, h)}, %w: {_t(sh.f, sh.c, sh.k, sh.k)}, "
+            f"%b: {_t(sh.f)}) -> {_t(1, sh.f, sh.oh, sh.oh)} {{\n")
+    if absorb:
+        return head
+    return head + (f"  %zp = arith.constant 0.0 : f32\n  %x = tensor.pad %x0 low[0, 0, {p}, {p}] high[0, 0, {p}, {p}] {{\n"
+                   f"  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):\n    tensor.yield %zp : f32\n"
+                   f"  }} : {_t(1, sh.c, h, h)} to {_t(1, sh.c, sh.hp, sh.hp)}\n")
 
 
 def _relu(value: str, dims: tuple[int, ...], name: str) -> str:
@@ -137,6 +156,37 @@ def im2col_form(sh: Shape) -> str:
     return text
 
 
+def im2col_op_form(sh: Shape, k_major: bool = True, absorb_pad: bool = False) -> str:
+    """IREE's `iree_linalg_ext.im2col` and the matmul in one hand-formed dispatch region.
+
+    k_major: the patches as (C*k*k) x (OH*OW) (`output_perm = [1, 0]`), the filter-first matmul
+    order the gather form measured fastest; otherwise (OH*OW) x (C*k*k), im2col's own order."""
+    ckk, p = sh.c * sh.k * sh.k, sh.oh * sh.oh
+    pt_dims, perm, pmap = ((ckk, p), "[1, 0]", "(k, p)") if k_major else ((p, ckk), "[0, 1]", "(p, k)")
+    pd, h = (_pad(sh), sh.hp - 2 * _pad(sh)) if absorb_pad else (0, sh.hp)
+    src, pads = ("%x0", f"input_pad_low = [0, {pd}, {pd}] input_pad_high = [0, {pd}, {pd}] pad_value(%zp : f32) "
+                 ) if absorb_pad else ("%x", "")
+    return (f"  %zp = arith.constant 0.0 : f32\n"
+            f"  %xr = flow.tensor.reshape {src} : {_t(1, sh.c, h, h)} -> {_t(sh.c, h, h)}\n"
+            f"  %wm = flow.tensor.reshape %w : {_t(sh.f, sh.c, sh.k, sh.k)} -> {_t(sh.f, ckk)}\n"
+            f"  %reg = flow.dispatch.region -> ({_t(sh.f, p)}) {{\n"
+            f"  %pe = tensor.empty() : {_t(*pt_dims)}\n"
+            f"  %pt = iree_linalg_ext.im2col strides = [{sh.s}, {sh.s}] dilations = [1, 1] "
+            f"kernel_size = [{sh.k}, {sh.k}] offsets = [0, 0] output_sizes = [[{sh.oh}, {sh.oh}], "
+            f"[{sh.c}, {sh.k}, {sh.k}]] batch_pos = [] m_pos = [1, 2] k_pos = [0] input_k_perm = [0, 1, 2] "
+            f"output_perm = {perm} {pads}ins(%xr : {_t(sh.c, h, h)}) outs(%pe : {_t(*pt_dims)}) -> {_t(*pt_dims)}\n"
+            + _bias_init(sh, (sh.f, p), 0)
+            + f"  %y = linalg.generic {{indexing_maps = [affine_map<(f, p, k) -> (f, k)>, affine_map<(f, p, k) -> {pmap}>, "
+              f"affine_map<(f, p, k) -> (f, p)>], iterator_types = [\"parallel\", \"parallel\", \"reduction\"]}} "
+              f"ins(%wm, %pt : {_t(sh.f, ckk)}, {_t(*pt_dims)}) outs(%init : {_t(sh.f, p)}) {{\n"
+              f"  ^bb0(%a: f32, %bb: f32, %o: f32):\n    %m = arith.mulf %a, %bb : f32\n"
+              f"    %s = arith.addf %o, %m : f32\n    linalg.yield %s : f32\n  }} -> {_t(sh.f, p)}\n"
+            + _relu("y", (sh.f, p), "r")
+            + f"  flow.return %r : {_t(sh.f, p)}\n  }}\n"
+            + f"  %ro = flow.tensor.reshape %reg : {_t(sh.f, p)} -> {_t(1, sh.f, sh.oh, sh.oh)}\n"
+            + f"  return %ro : {_t(1, sh.f, sh.oh, sh.oh)}\n}}\n")
+
+
 def s2d_form(sh: Shape) -> str:
     s, k2 = sh.s, -(-sh.k // sh.s)
     h2 = sh.oh + k2 - 1
@@ -171,7 +221,8 @@ def s2d_form(sh: Shape) -> str:
     return text + conv_form(sh, "%xc", "%wc", sh.c * s * s, h2, k2, 1)
 
 
-FORMS = {"conv": lambda sh: conv_form(sh), "im2col": im2col_form, "s2d": s2d_form}
+FORMS = {"conv": lambda sh: conv_form(sh), "im2col": im2col_form, "s2d": s2d_form,
+         "im2col-op-kmajor": im2col_op_form, "im2col-op-mmajor": lambda sh: im2col_op_form(sh, k_major=False)}
 # (form, pipeline): pipeline None = IREE's own formation on the form as written
 VARIANTS = {
     "conv-iree": ("conv", None), "aa": ("conv", None),
@@ -180,19 +231,24 @@ VARIANTS = {
     "pass": ("conv", "dispatch-creation"),
     "pass-off": ("conv", "OFF"),
     "iree-im2col-flag": ("conv", None),
+    "im2col-op-kmajor": ("im2col-op-kmajor", None), "im2col-op-mmajor": ("im2col-op-mmajor", None),
 }
 # IREE's own im2col (not a default flag: for comparison only)
 EXTRA_FLAGS = {"iree-im2col-flag": ["--iree-global-opt-use-im2col-for-convs"]}
 
 
-def module_text(sh: Shape, form: str) -> str:
-    return _header(sh) + FORMS[form](sh)
+def module_text(sh: Shape, form: str, pad_inside: bool = False) -> str:
+    if not pad_inside:
+        return _header(sh) + FORMS[form](sh)
+    if form.startswith("im2col-op"):
+        return _padding_header(sh, absorb=True) + im2col_op_form(sh, form.endswith("kmajor"), absorb_pad=True)
+    return _padding_header(sh, absorb=False) + FORMS[form](sh)
 
 
-def build(sh: Shape, variant: str, work: Path) -> Path:
+def build(sh: Shape, variant: str, work: Path, pad_inside: bool = False) -> Path:
     form, pipeline = VARIANTS[variant]
     src = work / f"{sh.name}.{variant}.mlir"
-    text = module_text(sh, form)
+    text = module_text(sh, form, pad_inside)
     if pipeline == "OFF":
         pipeline = _dispatch_creation(linalg_strided_conv_to_im2col="")
     if pipeline:
@@ -203,16 +259,17 @@ def build(sh: Shape, variant: str, work: Path) -> Path:
     return compile_vmfb(src, work / f"{sh.name}.{variant}.vmfb", flags)
 
 
-def inputs(sh: Shape) -> list[np.ndarray]:
+def inputs(sh: Shape, pad_inside: bool = False) -> list[np.ndarray]:
     rng = np.random.default_rng(0)
-    return [rng.standard_normal((1, sh.c, sh.hp, sh.hp), dtype=np.float32),
+    h = sh.hp - 2 * _pad(sh) if pad_inside else sh.hp
+    return [rng.standard_normal((1, sh.c, h, h), dtype=np.float32),
             (0.1 * rng.standard_normal((sh.f, sh.c, sh.k, sh.k))).astype(np.float32),
             rng.standard_normal(sh.f, dtype=np.float32)]
 
 
-def check_agreement(sh: Shape, vmfbs: dict[str, Path]) -> None:
+def check_agreement(sh: Shape, vmfbs: dict[str, Path], pad_inside: bool) -> None:
     """Every form computes the same conv (to f32 rounding of a reordered sum)."""
-    args = inputs(sh)
+    args = inputs(sh, pad_inside)
     ref = run_vmfb(vmfbs["conv-iree"], args, FUNCTION)[0]
     for variant, vmfb in vmfbs.items():
         diff = float(np.max(np.abs(run_vmfb(vmfb, args, FUNCTION)[0] - ref)))
@@ -220,10 +277,11 @@ def check_agreement(sh: Shape, vmfbs: dict[str, Path]) -> None:
             raise SystemExit(f"{sh.name}: {variant} disagrees with conv-iree (max abs diff {diff:.3e})")
 
 
-def run_shape(sh: Shape, variants: list[str], rounds: int, iterations: int, work: Path) -> dict[str, list[float]]:
-    vmfbs = {v: build(sh, v, work) for v in variants}
-    check_agreement(sh, vmfbs)
-    files = save_inputs(inputs(sh), work / f"{sh.name}.inputs")
+def run_shape(sh: Shape, variants: list[str], rounds: int, iterations: int, work: Path,
+              pad_inside: bool = False) -> dict[str, list[float]]:
+    vmfbs = {v: build(sh, v, work, pad_inside) for v in variants}
+    check_agreement(sh, vmfbs, pad_inside)
+    files = save_inputs(inputs(sh, pad_inside), work / f"{sh.name}.inputs")
     order = random.Random(0)
     times: dict[str, list[float]] = {v: [] for v in variants}
     for _ in range(rounds):
@@ -248,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--pad-inside", action="store_true",
+                        help="take the unpadded image; each form pads it itself (the im2col op absorbs the pad)")
     args = parser.parse_args(argv)
     shapes = list(SHAPES.values()) if args.shapes == "all" else [SHAPES[n] for n in args.shapes.split(",")]
     variants = args.variants.split(",")
@@ -258,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|" + "---:|" * len(variants))
     with tempfile.TemporaryDirectory() as tmp:
         for sh in shapes:
-            times = run_shape(sh, list(variants), args.rounds, args.iterations, Path(tmp))
+            times = run_shape(sh, list(variants), args.rounds, args.iterations, Path(tmp), args.pad_inside)
             print(report(sh, times, variants), flush=True)
     return 0
 

@@ -134,7 +134,8 @@ _DISPATCH_CREATION_STAGES = (
     # Consumers read contraction results through identity maps so they fuse (IREE #8951).
     "linalg-interchange-for-fusion",
     # One root per region (or a layer norm's chain of same-row sums: one dispatch, IREE
-    # aggressive's form), cheap producers cloned in, leftovers converted to flow ops.
+    # aggressive's form), cheap producers cloned in, leftovers converted to flow ops; a pad of
+    # a contraction's result written by that region into a splat, as IREE's own regions do.
     "form-dispatch-regions",
     # Clean-ups: cloned constants/fills are deduplicated within each region.
     "cse",

@@ -36,7 +36,9 @@ from fusionopt.transforms.dispatch.region_dims import add_result_dims
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.dispatch.convert_to_flow import convert_block_to_flow
+from fusionopt.transforms.dispatch.im2col_producers import pull_im2col_into_contractions
 from fusionopt.transforms.dispatch.padded_gathers import pull_pads_into_gathers
+from fusionopt.transforms.dispatch.padded_results import PADDED_RESULTS_MAX_ELEMENTS, write_pads_in_regions
 from fusionopt.transforms.dispatch.fusion_groups import CHAIN_STARTS, FusionAnalysis, FusionGroup, decide_fusion_groups
 from fusionopt.transforms.dispatch.sliced_roots import split_sliced_roots
 from fusionopt.transforms.dispatch.iree_rules import region_forming_blocks
@@ -159,11 +161,13 @@ def leave_padded_1x1_to_iree(analysis: FusionAnalysis, min_pixels: int, kxk_min_
 def form_regions_in_block(
     block: Block, aggressive: bool, reduction_chains: str = "none", split_slices: bool = True,
     padded_min_pixels: int = MIN_PIXELS, padded_kxk_min_pixels: int = 0, pads_into_gathers: bool = False,
+    padded_results: int = PADDED_RESULTS_MAX_ELEMENTS, im2col_into_contractions: bool = False,
 ) -> list[DispatchRegionOp]:
     if split_slices:
         def trial(copy: Block) -> None:
             form_regions_in_block(
-                copy, aggressive, reduction_chains, False, padded_min_pixels, padded_kxk_min_pixels, pads_into_gathers
+                copy, aggressive, reduction_chains, False, padded_min_pixels, padded_kxk_min_pixels, pads_into_gathers,
+                padded_results, im2col_into_contractions,
             )
             convert_block_to_flow(copy)
 
@@ -171,6 +175,8 @@ def form_regions_in_block(
             pass_statistics.count("roots split per slice", split)
     analysis = decide_fusion_groups(block, aggressive, reduction_chains)
     leave_padded_1x1_to_iree(analysis, padded_min_pixels, padded_kxk_min_pixels)
+    if im2col_into_contractions and (moved := pull_im2col_into_contractions(analysis)):
+        pass_statistics.count("im2col ops formed into their matmul's region", moved)
     if pads_into_gathers and (moved := pull_pads_into_gathers(analysis)):
         pass_statistics.count("pads formed into their im2col gather's region", moved)
     regions = rebuild_block(block, analysis)
@@ -179,6 +185,10 @@ def form_regions_in_block(
     for region_op in [op for op in block.ops if isinstance(op, DispatchRegionOp)]:
         clone_producers_into_region(region_op)
     erase_dead_clonables(block)
+    if padded_results:
+        regions, taken = write_pads_in_regions(regions, padded_results)
+        if taken:
+            pass_statistics.count("pads written by their producer's region", taken)
     return regions
 
 
@@ -207,6 +217,13 @@ class FormDispatchRegionsPass(ModulePass):
       pads-into-gathers -- a conv's low pad read only by its im2col patch gather joins the
                          gather's region: no copy dispatch, but the gather measured 1.3-2.3x
                          slower (bench/RESULTS.md); default false.
+      padded-results -- a contraction region whose result (of at most this many elements)
+                         only a tensor.pad reads writes the pad itself, into a fill, as
+                         IREE's own regions do: no copy dispatch (`padded_results.py`;
+                         8192; 0: off).
+      im2col-into-contractions -- an iree_linalg_ext.im2col read only by a contraction
+                         joins the contraction's region (`im2col_producers.py`); default
+                         false (IREE's rule: a region of its own).
     """
 
     name = "form-dispatch-regions"
@@ -217,6 +234,8 @@ class FormDispatchRegionsPass(ModulePass):
     padded_min_pixels: int = MIN_PIXELS
     padded_kxk_min_pixels: int = 1
     pads_into_gathers: bool = False
+    padded_results: int = PADDED_RESULTS_MAX_ELEMENTS
+    im2col_into_contractions: bool = False
 
     def __post_init__(self) -> None:
         if self.reduction_chains not in CHAIN_STARTS and self.reduction_chains != "none":
@@ -234,6 +253,7 @@ class FormDispatchRegionsPass(ModulePass):
             regions = form_regions_in_block(
                 block, self.aggressive, self.reduction_chains, padded_min_pixels=self.padded_min_pixels,
                 padded_kxk_min_pixels=self.padded_kxk_min_pixels, pads_into_gathers=self.pads_into_gathers,
+                padded_results=self.padded_results, im2col_into_contractions=self.im2col_into_contractions,
             )
             pass_statistics.count("regions formed", len(regions))
         for block in blocks:

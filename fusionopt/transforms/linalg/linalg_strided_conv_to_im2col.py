@@ -50,6 +50,7 @@ from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.linalg.conv_1x1_sinking import SinkFlatExpand
+from fusionopt.transforms.linalg.im2col_op_form import im2col_patches, is_small_stem
 from fusionopt.transforms.common.window_ops import CONV_NAME, static_window_shapes
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
     FLAT_GROUPS,
@@ -107,15 +108,15 @@ def gather_patches(op: WindowOp) -> list[Operation]:
     return [empty, gather, flat]
 
 
-def im2col_form(op: WindowOp) -> tuple[list[Operation], SSAValue]:
-    new_ops = gather_patches(op)
+def im2col_form(op: WindowOp, new_ops: list[Operation], patches: SSAValue) -> tuple[list[Operation], SSAValue]:
+    """The filter-first matmul of the flat patches (made by `new_ops`), and its expand back."""
     weight = op.inputs[1]
     f, *rest = weight.type.get_shape()  # type: ignore[attr-defined]
     weight_2d = collapse(weight, [[0], [1, 2, 3]], TensorType(weight.type.get_element_type(), [f, prod(rest)]))  # type: ignore[attr-defined]
     init, init_ops = reshaped_init(op.outputs[0], FLAT_GROUPS)
     maps = matmul_maps()
     matmul = GenericOp(
-        [weight_2d.results[0], new_ops[-1].results[0]], [init], op.regions[0].clone(),
+        [weight_2d.results[0], patches], [init], op.regions[0].clone(),
         [AffineMapAttr(m) for m in maps],
         [IteratorTypeAttr.parallel()] * 2 + [IteratorTypeAttr.reduction()], [init.type],
     )
@@ -126,11 +127,20 @@ def im2col_form(op: WindowOp) -> tuple[list[Operation], SSAValue]:
 @dataclass
 class StridedConvToIm2col(RewritePattern):
     stride_one: bool
+    im2col_op_stems: bool
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_im2col_candidate(op, self.stride_one):
             return
-        new_ops, result = im2col_form(op)  # type: ignore[arg-type]
+        if self.im2col_op_stems and is_small_stem(op):
+            patch_ops, patches, pad = im2col_patches(op)
+            new_ops, result = im2col_form(op, patch_ops, patches)  # type: ignore[arg-type]
+            replace_conv(op, new_ops, result, rewriter, "small stem convs as the im2col op + matmul")
+            if pad is not None:
+                rewriter.erase(pad)
+            return
+        patch_ops = gather_patches(op)  # type: ignore[arg-type]
+        new_ops, result = im2col_form(op, patch_ops, patch_ops[-1].results[0])  # type: ignore[arg-type]
         replace_conv(op, new_ops, result, rewriter, "strided convs as im2col + matmul")
 
 
@@ -140,12 +150,19 @@ class LinalgStridedConvToIm2colPass(ModulePass):
 
     Options:
       stride-one -- also rewrite stride-1 k x k convs. Default false (see bench/RESULTS.md).
+      im2col-op-stems -- small stems (few filters, short patches: `im2col_op_form.py`) use
+                         IREE's `iree_linalg_ext.im2col` op, their input pad absorbed, for
+                         `form-dispatch-regions{im2col-into-contractions=true}` to build in
+                         the matmul's dispatch: one dispatch per stem instead of three, but
+                         measured slower in the models. Default false.
     """
 
     name = "linalg-strided-conv-to-im2col"
 
     stride_one: bool = False
+    im2col_op_stems: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(StridedConvToIm2col(self.stride_one), apply_recursively=False).rewrite_module(op)
+        pattern = StridedConvToIm2col(self.stride_one, self.im2col_op_stems)
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(SinkFlatExpand()).rewrite_module(op)

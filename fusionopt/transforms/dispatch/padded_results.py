@@ -1,0 +1,150 @@
+"""A `tensor.pad` of a region's result, written by that region into a filled buffer.
+
+IREE's own formation (DispatchCreation: pad -> fill + `tensor.insert_slice`, the insert fused
+into its producer's dispatch) has a conv's dispatch store its result into the interior of the
+padded buffer, which is filled once (a splat, no dispatch). A pad at top level whose source is
+one of *our* regions gets no such treatment and becomes a `slow_memcpy` dispatch of its own:
+one per strided conv in the resnets (the pad before the next 3x3 conv reads the flat
+im2col-matmul's result through an `expand_shape`). So the region takes the pad over in IREE's
+form:
+
+    %r = flow.dispatch.region -> (tensor<32x256xf32>) { ... flow.return %v }
+    %e = tensor.expand_shape %r ...  : tensor<1x32x16x16xf32>       (optional)
+    %p = tensor.pad %e low[0, 0, 1, 1] high[0, 0, 1, 1] { yield %c }
+->
+    %fill = linalg.fill ins(%c) outs(tensor.empty() : tensor<1x32x18x18xf32>)
+    %r = flow.dispatch.region -> (tensor<1x32x18x18xf32>) {
+      ...; %ve = tensor.expand_shape %v ...
+      %ins = tensor.insert_slice %ve into %fill[0, 0, 1, 1] [1, 32, 16, 16] [1, 1, 1, 1]
+      flow.return %ins }
+
+The fill stays outside the region, as in IREE's own regions (it becomes a `flow.tensor.splat`
+that the dispatch takes read-write). IREE 3.13 builds this for contraction roots (measured on
+every such pad of the corpus CNNs, outputs bit-equal to the copy form); only those regions take
+it (`is_contraction_region`). The pad must be the only reader of the region's result, static,
+and pad with a value defined outside it (a constant).
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, Operation, SSAValue
+
+from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
+from xdsl.dialects.linalg.ops import FillOp
+from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
+
+_RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
+
+# Results up to this many elements write their pad. Storing into the padded buffer costs the
+# contraction about what the copy dispatch cost at 4096-8192 elements (resnet_mini's strided
+# convs: +1.6-2.2 us against 1-2 us of copy), but 7 us more at the mobilenets' 16x1024 stem
+# (bench/RESULTS.md, "CNNs: pads written by contraction regions").
+PADDED_RESULTS_MAX_ELEMENTS = 8192
+
+
+def only_user(value: SSAValue) -> Operation | None:
+    users = {use.operation for use in value.uses}
+    return users.pop() if len(users) == 1 else None
+
+
+def is_contraction_region(region_op: DispatchRegionOp) -> bool:
+    """A region whose ops include a linalg contraction (a matmul-like root)."""
+    return any(du.is_contraction(op) for op in region_op.body.block.ops)
+
+
+def padded_result(region_op: DispatchRegionOp, index: int, max_elements: int) -> tuple[Operation | None, Operation] | None:
+    """(reshape or None, pad) when result `index`, of at most `max_elements` elements, is read
+    only by a static constant-valued `tensor.pad`, directly or through one single-use static
+    reshape."""
+    result = region_op.results[index]
+    if not du.is_static_tensor(result) or prod(result.type.get_shape()) > max_elements:
+        return None
+    user = only_user(result)
+    reshape = None
+    if user is not None and user.name in _RESHAPES and du.is_static_tensor(user.results[0]):
+        reshape, user = user, only_user(user.results[0])
+    if user is None or user.name != "tensor.pad" or not du.is_static_tensor(user.results[0]):
+        return None
+    value = pad_value(user)
+    if not isinstance(value, SSAValue) or value.type != user.results[0].type.element_type:
+        return None
+    if not available_before(value, region_op):
+        return None
+    return reshape, user
+
+
+def available_before(value: SSAValue, region_op: Operation) -> bool:
+    """`value` can be read just before `region_op`, where the fill goes: defined outside its
+    block, or before it in the block, or a constant after it, which is moved up."""
+    owner = value.owner
+    block = region_op.parent_block()
+    if not isinstance(owner, Operation) or owner.parent_block() is not block:
+        return True
+    after = region_op.next_op
+    while after is not None and after is not owner:
+        after = after.next_op
+    if after is None:
+        return True  # defined before the region
+    if owner.name != "arith.constant":
+        return False
+    owner.detach()
+    block.insert_op_before(owner, region_op)
+    return True
+
+
+def write_pad_in_region(region_op: DispatchRegionOp, index: int, reshape: Operation | None,
+                        pad: Operation) -> DispatchRegionOp:
+    """The region rebuilt to return the padded tensor as result `index` (module docstring)."""
+    block: Block = region_op.parent_block()  # type: ignore[assignment]
+    padded_type: TensorType = pad.results[0].type  # type: ignore[assignment]
+    empty = tensor.EmptyOp([], padded_type)
+    fill = FillOp([pad_value(pad)], [empty.tensor], [padded_type])
+    block.insert_ops_before([empty, fill], region_op)
+    body = region_op.body.block
+    ret = body.last_op
+    assert isinstance(ret, ReturnOp)
+    value = ret.operands[index]
+    if reshape is not None:
+        inner = reshape.clone()
+        inner.operands[0] = value
+        body.insert_op_before(inner, ret)
+        value = inner.results[0]
+    low = pad.static_low.get_values()  # type: ignore[attr-defined]
+    insert = tensor.InsertSliceOp.from_static_parameters(value, fill.results[0], list(low), list(value.type.get_shape()))
+    body.insert_op_before(insert, ret)
+    ret.operands[index] = insert.results[0]
+    types = [r.type for r in region_op.results]
+    types[index] = padded_type
+    rebuilt = DispatchRegionOp(types, region_op.detach_region(region_op.body))
+    block.insert_op_before(rebuilt, region_op)
+    pad.results[0].replace_all_uses_with(rebuilt.results[index])
+    for op in (pad, reshape):
+        if op is not None:
+            op.detach()
+            op.erase()
+    for old, new in zip(region_op.results, rebuilt.results):
+        if old.uses:
+            old.replace_all_uses_with(new)
+    region_op.detach()
+    region_op.erase()
+    return rebuilt
+
+
+def write_pads_in_regions(regions: list[DispatchRegionOp], max_elements: int) -> tuple[list[DispatchRegionOp], int]:
+    """Let each contraction region write the pad of a result only a pad reads (module
+    docstring), if the result has at most `max_elements` elements. Returns the regions
+    (rebuilt ones in place of theirs) and how many pads were taken over."""
+    taken, kept = 0, []
+    for region_op in regions:
+        if is_contraction_region(region_op) and not region_op.result_dims:
+            for index in range(len(region_op.results)):
+                if (found := padded_result(region_op, index, max_elements)) is not None:
+                    region_op = write_pad_in_region(region_op, index, *found)
+                    taken += 1
+        kept.append(region_op)
+    return kept, taken

@@ -1,0 +1,140 @@
+// RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{padded-results=0}" | filecheck %s --check-prefix=OFF
+
+// A contraction region whose flat result only a pad reads (through an expand_shape, as the
+// im2col matmul of a strided conv writes it) stores into the interior of a splat of the padded
+// shape, as IREE's own conv dispatches do: no copy dispatch for the pad.
+// CHECK-LABEL: func.func @flat_matmul_then_pad
+// CHECK:         %[[S:.*]] = flow.tensor.splat %{{.*}} : tensor<1x8x6x6xf32>
+// CHECK:         %[[R:.*]] = flow.dispatch.region -> (tensor<1x8x6x6xf32>)
+// CHECK:           %[[M:.*]] = linalg.generic {{.*}}"reduction"
+// CHECK:           %[[E:.*]] = linalg.generic {{.*}} ins(%[[M]]
+// CHECK:           %[[X:.*]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1], [2, 3]] output_shape [1, 8, 4, 4]
+// CHECK:           %[[I:.*]] = tensor.insert_slice %[[X]] into %[[S]][0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1]
+// CHECK:           flow.return %[[I]] : tensor<1x8x6x6xf32>
+// CHECK-NOT:     tensor.pad
+// CHECK:         return %[[R]]
+// OFF-LABEL: func.func @flat_matmul_then_pad
+// OFF:         flow.dispatch.region -> (tensor<8x16xf32>)
+// OFF-NOT:       tensor.insert_slice
+// OFF:         flow.tensor.reshape
+// OFF:         tensor.pad
+func.func @flat_matmul_then_pad(%w: tensor<8x36xf32>, %p: tensor<36x16xf32>) -> tensor<1x8x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %oe = tensor.empty() : tensor<8x16xf32>
+  %of = linalg.fill ins(%zero : f32) outs(%oe : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %p : tensor<8x36xf32>, tensor<36x16xf32>) outs(%of : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %mul = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %mul : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m : tensor<8x16xf32>) outs(%oe : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %mx = arith.maximumf %a, %zero : f32
+    linalg.yield %mx : f32
+  } -> tensor<8x16xf32>
+  %x = tensor.expand_shape %r [[0, 1], [2, 3]] output_shape [1, 8, 4, 4] : tensor<8x16xf32> into tensor<1x8x4x4xf32>
+  %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x4x4xf32> to tensor<1x8x6x6xf32>
+  func.return %padded : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+// The pad of the contraction's own result (no reshape), with -inf and only high padding (a
+// ceil-mode max pool's pad): the same.
+// CHECK-LABEL: func.func @matmul_then_neg_inf_pad
+// CHECK:         %[[S:.*]] = flow.tensor.splat %{{.*}} : tensor<9x17xf32>
+// CHECK:         flow.dispatch.region -> (tensor<9x17xf32>)
+// CHECK:           tensor.insert_slice %{{.*}} into %[[S]][0, 0] [8, 16] [1, 1]
+// CHECK-NOT:     tensor.pad
+func.func @matmul_then_neg_inf_pad(%w: tensor<8x36xf32>, %p: tensor<36x16xf32>) -> tensor<9x17xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %oe = tensor.empty() : tensor<8x16xf32>
+  %of = linalg.fill ins(%zero : f32) outs(%oe : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m = linalg.matmul ins(%w, %p : tensor<8x36xf32>, tensor<36x16xf32>) outs(%of : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %padded = tensor.pad %m low[0, 0] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %ninf : f32
+  } : tensor<8x16xf32> to tensor<9x17xf32>
+  func.return %padded : tensor<9x17xf32>
+}
+
+// -----
+
+// The unpadded result is read too (returned): the region keeps it, the pad stays a copy.
+// CHECK-LABEL: func.func @result_read_twice
+// CHECK:         %[[R:.*]] = flow.dispatch.region -> (tensor<8x16xf32>)
+// CHECK-NOT:       tensor.insert_slice
+// CHECK:         tensor.pad %[[R]]
+func.func @result_read_twice(%w: tensor<8x36xf32>, %p: tensor<36x16xf32>) -> (tensor<10x18xf32>, tensor<8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %oe = tensor.empty() : tensor<8x16xf32>
+  %of = linalg.fill ins(%zero : f32) outs(%oe : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m = linalg.matmul ins(%w, %p : tensor<8x36xf32>, tensor<36x16xf32>) outs(%of : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %padded = tensor.pad %m low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<8x16xf32> to tensor<10x18xf32>
+  func.return %padded, %m : tensor<10x18xf32>, tensor<8x16xf32>
+}
+
+// -----
+
+// Not a contraction region (an elementwise one; a low pad never joins it): the pad stays a
+// copy. Nor a pad whose value depends on the position (not one value to fill with).
+// CHECK-LABEL: func.func @not_taken
+// CHECK:         %[[A:.*]] = flow.dispatch.region -> (tensor<8x16xf32>)
+// CHECK-NOT:       tensor.insert_slice
+// CHECK:         tensor.pad %[[A]] low[1, 1]
+// CHECK:         %[[B:.*]] = flow.dispatch.region -> (tensor<8x16xf32>)
+// CHECK-NOT:       tensor.insert_slice
+// CHECK:         tensor.pad %[[B]] low[0, 0] high[1, 1]
+func.func @not_taken(%x: tensor<8x16xf32>, %w: tensor<8x36xf32>, %p: tensor<36x16xf32>) -> (tensor<10x18xf32>, tensor<9x17xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %oe = tensor.empty() : tensor<8x16xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x16xf32>) outs(%oe : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %ex = math.exp %a : f32
+    linalg.yield %ex : f32
+  } -> tensor<8x16xf32>
+  %pe = tensor.pad %e low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<8x16xf32> to tensor<10x18xf32>
+  %of = linalg.fill ins(%zero : f32) outs(%oe : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m = linalg.matmul ins(%w, %p : tensor<8x36xf32>, tensor<36x16xf32>) outs(%of : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %pm = tensor.pad %m low[0, 0] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    %ii = arith.index_cast %i : index to i64
+    %fi = arith.sitofp %ii : i64 to f32
+    tensor.yield %fi : f32
+  } : tensor<8x16xf32> to tensor<9x17xf32>
+  func.return %pe, %pm : tensor<10x18xf32>, tensor<9x17xf32>
+}
+
+// -----
+
+// The pad value is a constant defined after the matmul: it moves up, before the fill.
+// CHECK-LABEL: func.func @late_pad_value
+// CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:         %[[S:.*]] = flow.tensor.splat %[[ONE]] : tensor<10x18xf32>
+// CHECK:         flow.dispatch.region -> (tensor<10x18xf32>)
+// CHECK:           tensor.insert_slice %{{.*}} into %[[S]][1, 1] [8, 16] [1, 1]
+// CHECK-NOT:     tensor.pad
+func.func @late_pad_value(%w: tensor<8x36xf32>, %p: tensor<36x16xf32>) -> tensor<10x18xf32> {
+  %zero = arith.constant 0.0 : f32
+  %oe = tensor.empty() : tensor<8x16xf32>
+  %of = linalg.fill ins(%zero : f32) outs(%oe : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m = linalg.matmul ins(%w, %p : tensor<8x36xf32>, tensor<36x16xf32>) outs(%of : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %one = arith.constant 1.0 : f32
+  %padded = tensor.pad %m low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %one : f32
+  } : tensor<8x16xf32> to tensor<10x18xf32>
+  func.return %padded : tensor<10x18xf32>
+}

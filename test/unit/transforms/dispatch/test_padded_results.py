@@ -1,0 +1,82 @@
+"""`form-dispatch-regions{padded-results}`: a contraction region whose result only a `tensor.pad`
+reads writes the pad itself, into a splat of the padded shape (`dispatch/padded_results.py`).
+The regions compute what the input program computes (random and adversarial inputs against a
+float64 run); IREE builds them, computes what its own formation computes, and makes no
+`slow_memcpy` for the pad; resnet_mini keeps no more copies than IREE's own build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fusionopt.corpus import CORPUS_MISSING, model_file
+from fusionopt.dialects.flow import DispatchRegionOp
+from fusionopt.ir_io import parse_file, parse_module, print_module
+from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
+from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.lit_cases import LIT_TRANSFORMS, lit_functions
+
+LIT = LIT_TRANSFORMS / "dispatch" / "form-dispatch-regions-padded-results.mlir"
+IREE_MISSING = "IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed"
+# case -> top-level pads left by form-dispatch-regions (default options)
+PADS_LEFT = {"flat_matmul_then_pad": 0, "matmul_then_neg_inf_pad": 0, "result_read_twice": 1, "not_taken": 2,
+             "late_pad_value": 0}
+
+
+def top_level_pads(module) -> int:
+    return sum(op.name == "tensor.pad" and not isinstance(op.parent_op(), DispatchRegionOp) for op in module.walk())
+
+
+def test_every_lit_case_is_pinned():
+    assert sorted(lit_functions(LIT)) == sorted(PADS_LEFT)
+
+
+@pytest.mark.parametrize("name", sorted(PADS_LEFT))
+def test_formation_computes_the_same(name: str):
+    after = assert_pass_preserves_semantics(lit_functions(LIT)[name], "form-dispatch-regions")
+    assert top_level_pads(after) == PADS_LEFT[name]
+
+
+@pytest.mark.parametrize("name", ["flat_matmul_then_pad", "matmul_then_neg_inf_pad"])
+def test_off_and_the_size_cap_keep_the_copy(name: str):
+    text = lit_functions(LIT)[name]
+    assert top_level_pads(apply_pipeline(text, "form-dispatch-regions{padded-results=0}")) == 1
+    # the unpadded results have 128 elements
+    assert top_level_pads(apply_pipeline(text, "form-dispatch-regions{padded-results=127}")) == 1
+    assert top_level_pads(apply_pipeline(text, "form-dispatch-regions{padded-results=128}")) == 0
+
+
+@pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)
+@pytest.mark.parametrize("name", ["flat_matmul_then_pad", "matmul_then_neg_inf_pad", "late_pad_value"])
+def test_iree_builds_the_padded_store_and_agrees(name: str, tmp_path: Path):
+    text = lit_functions(LIT)[name]
+    ours = tmp_path / "ours.mlir"
+    ours.write_text(print_module(apply_pipeline(text, "form-dispatch-regions")))
+    reference = tmp_path / "reference.mlir"  # IREE's own formation of the input program
+    reference.write_text(print_module(parse_module(text)))
+    names = flow_dispatch_names(ours, cpu_flags("generic"))
+    assert len(names) == 1 and "slow_memcpy" not in names[0]
+    [func] = [op for op in parse_module(text).walk() if op.name == "func.func"]
+    rng = np.random.default_rng(0)
+    inputs = [rng.standard_normal(arg.type.get_shape()).astype(np.float32) for arg in func.body.block.args]
+    got = run_vmfb(compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("generic")), inputs, name)
+    want = run_vmfb(compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("generic")), inputs, name)
+    np.testing.assert_array_equal(got[0], want[0])
+
+
+@pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)
+def test_resnet_mini_copies_no_more_than_iree(tmp_path: Path):
+    """resnet_mini's strided convs (im2col + matmul) write the pad their next conv reads: IREE
+    makes as many `slow_memcpy` dispatches from our output as from its own input (7)."""
+    source = model_file("cnn/resnet_mini", "args.linalg.mlir")
+    if not source.is_file():
+        pytest.skip(CORPUS_MISSING)
+    ours = tmp_path / "ours.mlir"
+    ours.write_text(print_module(apply_pipeline(parse_file(str(source)), "dispatch-creation")))
+
+    def copies(path: Path) -> int:
+        return sum("slow_memcpy" in n for n in flow_dispatch_names(path, cpu_flags("generic")))
+
+    assert copies(ours) == copies(source) == 7
