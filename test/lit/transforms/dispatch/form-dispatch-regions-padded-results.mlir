@@ -138,3 +138,23 @@ func.func @late_pad_value(%w: tensor<8x36xf32>, %p: tensor<36x16xf32>) -> tensor
   } : tensor<8x16xf32> to tensor<10x18xf32>
   func.return %padded : tensor<10x18xf32>
 }
+
+// -----
+
+// A conv root keeps the copy: IREE 3.13 builds a conv region storing into the padded buffer but
+// the module crashes at run time (mobilenet_v3_small's 1x1 convs at 2x2 pixels).
+// CHECK-LABEL: func.func @conv_then_pad
+// CHECK:         %[[R:.*]] = flow.dispatch.region -> (tensor<1x8x2x2xf32>)
+// CHECK-NOT:       tensor.insert_slice
+// CHECK:         tensor.pad %[[R]] low[0, 0, 2, 2] high[0, 0, 2, 2]
+func.func @conv_then_pad(%x: tensor<1x4x2x2xf32>, %w: tensor<8x4x1x1xf32>) -> tensor<1x8x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x4x2x2xf32>, tensor<8x4x1x1xf32>) outs(%f : tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32>
+  %padded = tensor.pad %c low[0, 0, 2, 2] high[0, 0, 2, 2] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x2x2xf32> to tensor<1x8x6x6xf32>
+  func.return %padded : tensor<1x8x6x6xf32>
+}
