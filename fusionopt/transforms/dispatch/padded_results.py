@@ -22,8 +22,9 @@ The fill stays outside the region, as in IREE's own regions (it becomes a `flow.
 that the dispatch takes read-write). IREE 3.13 builds this for contraction roots (measured on
 every such pad of the corpus CNNs, outputs bit-equal to the copy form); only those regions take
 it (`is_contraction_region`). With a conv root (mobilenet_v3_small's 1x1 convs at 2x2 pixels,
-576 -> 576x6x6) the module built but crashed at run time (segfault), so conv regions keep the copy. The pad must be the only reader of the region's result, static,
-and pad with a value defined outside it (a constant).
+576 -> 576x6x6) the module built but crashed at run time (segfault), so conv regions keep the
+copy. The pad must be the only reader of the region's result, static, and pad with a value
+defined outside it (a constant).
 """
 
 from __future__ import annotations
@@ -32,10 +33,10 @@ from math import prod
 
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
-from xdsl.dialects.linalg.ops import FillOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
 
