@@ -120,10 +120,9 @@ OURS_PIPELINES = {
     # dispatch-creation with pads after contraction regions left as copies (what padded-results changes)
     "ours-padded-results-off": _dispatch_creation(
         form_dispatch_regions="form-dispatch-regions{padded-results=0}"),
-    # dispatch-creation with small stems as IREE's im2col op (pad absorbed) in the matmul's dispatch
-    "ours-im2col-op": _dispatch_creation(
-        linalg_strided_conv_to_im2col="linalg-strided-conv-to-im2col{im2col-op-stems=true}",
-        form_dispatch_regions="form-dispatch-regions{im2col-into-contractions=true}"),
+    # dispatch-creation with every strided conv as the gather + matmul (no im2col op)
+    "ours-im2col-op-off": _dispatch_creation(
+        linalg_strided_conv_to_im2col="linalg-strided-conv-to-im2col{im2col-op=false}"),
     "ours-padded-results-all": _dispatch_creation(
         form_dispatch_regions="form-dispatch-regions{padded-results=1000000000}"),
     # dispatch-creation with attention raised to iree_linalg_ext.attention (opt-in pass)

@@ -62,12 +62,14 @@ from support.graph_strategies import graph_programs  # noqa: E402
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,")
 # dispatch-creation with the other opt-in passes (row-major copies of NT contraction
-# operands; batch-1 depthwise convs as rank-3 generics; matmul regions as pack + batch_mmt4d).
-# (small drawn shapes: the depthwise rewrite at every output size, min-pixels=1; mmt4d at
-# every output width, min-n=16)
+# operands; batch-1 depthwise convs as rank-3 generics; matmul regions as pack + batch_mmt4d)
+# and the other form of strided convs (the gather: the drawn convs have few filters, which get
+# IREE's im2col op by default). (Small drawn shapes: the depthwise rewrite at every output size,
+# min-pixels=1; mmt4d at every output width, min-n=16.)
 _OPT_IN = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-fold-transpose-into-matmul,", "linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands,"
-).replace("linalg-depthwise-conv-drop-batch,", "linalg-depthwise-conv-drop-batch{min-pixels=1},") + (
+).replace("linalg-depthwise-conv-drop-batch,", "linalg-depthwise-conv-drop-batch{min-pixels=1},").replace(
+    "linalg-strided-conv-to-im2col,", "linalg-strided-conv-to-im2col{im2col-op=false},") + (
     ",dispatch-matmul-to-mmt4d{min-n=16}")
 # the CUDA pipeline, splitting K from parts of 2 (the drawn shapes are small)
 _CUDA = registry.PIPELINES["dispatch-creation-cuda"].spec.replace(

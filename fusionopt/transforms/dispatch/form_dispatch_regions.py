@@ -161,7 +161,7 @@ def leave_padded_1x1_to_iree(analysis: FusionAnalysis, min_pixels: int, kxk_min_
 def form_regions_in_block(
     block: Block, aggressive: bool, reduction_chains: str = "none", split_slices: bool = True,
     padded_min_pixels: int = MIN_PIXELS, padded_kxk_min_pixels: int = 0, pads_into_gathers: bool = False,
-    padded_results: int = PADDED_RESULTS_MAX_ELEMENTS, im2col_into_contractions: bool = False,
+    padded_results: int = PADDED_RESULTS_MAX_ELEMENTS, im2col_into_contractions: bool = True,
 ) -> list[DispatchRegionOp]:
     if split_slices:
         def trial(copy: Block) -> None:
@@ -222,8 +222,8 @@ class FormDispatchRegionsPass(ModulePass):
                          IREE's own regions do: no copy dispatch (`padded_results.py`;
                          8192; 0: off).
       im2col-into-contractions -- an iree_linalg_ext.im2col read only by a contraction
-                         joins the contraction's region (`im2col_producers.py`); default
-                         false (IREE's rule: a region of its own).
+                         joins the contraction's region (`im2col_producers.py`; IREE's rule,
+                         false: a region of its own); default true.
     """
 
     name = "form-dispatch-regions"
@@ -235,7 +235,7 @@ class FormDispatchRegionsPass(ModulePass):
     padded_kxk_min_pixels: int = 1
     pads_into_gathers: bool = False
     padded_results: int = PADDED_RESULTS_MAX_ELEMENTS
-    im2col_into_contractions: bool = False
+    im2col_into_contractions: bool = True
 
     def __post_init__(self) -> None:
         if self.reduction_chains not in CHAIN_STARTS and self.reduction_chains != "none":

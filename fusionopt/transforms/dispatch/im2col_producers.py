@@ -1,13 +1,12 @@
-"""`form-dispatch-regions{im2col-into-contractions=true}` (opt-in): an `iree_linalg_ext.im2col` read only by
-a contraction root is formed into that root's dispatch.
+"""`form-dispatch-regions{im2col-into-contractions}` (default on): an `iree_linalg_ext.im2col`
+read only by a contraction root is formed into that root's dispatch.
 
-IREE 3.13's own formation gives the im2col op a dispatch of its own (a LinalgExt root), and its
-CPU codegen builds and runs the op fused into the matmul's dispatch when the region is handed
+IREE 3.13's own formation gives the im2col op a dispatch of its own (a LinalgExt root); its CPU
+codegen also builds and runs the op fused into the matmul's dispatch when the region is handed
 over pre-formed: the patches are computed per tile and never written out. That recomputes them
-for every filter tile, so `linalg-strided-conv-to-im2col` only emits the op where this measured
-faster on single-conv modules (small stems, `linalg/im2col_op_form.py`, also opt-in); here any
-such pair is joined. Off by default, IREE's rule: a region of its own (which IREE 3.13 fails to
-build for an im2col op with input padding).
+for every filter tile, so `linalg-strided-conv-to-im2col` only emits the op for convs with few
+filters, where the fused dispatch measured as fast as or faster than gather + matmul
+(`linalg/im2col_op_form.py`). With the option off, IREE's rule.
 """
 
 from __future__ import annotations

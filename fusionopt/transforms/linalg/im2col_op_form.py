@@ -1,29 +1,28 @@
-"""A small strided stem conv as IREE's `iree_linalg_ext.im2col` + matmul, its input pad absorbed
-(`linalg-strided-conv-to-im2col{im2col-op-stems=true}`, opt-in).
+"""A strided conv with few filters as IREE's `iree_linalg_ext.im2col` + matmul, computed in one
+dispatch (`linalg-strided-conv-to-im2col{im2col-op}`, default on).
 
-The generic gather form of `linalg-strided-conv-to-im2col` costs a stem three dispatches (the
-pad copy, the gather, the matmul). IREE 3.13 builds the `iree_linalg_ext.im2col` op *in the
-matmul's dispatch* (`form-dispatch-regions{im2col-into-contractions=true}`), reading the
-unpadded image with the op's own input padding: one dispatch, and as few dispatches as IREE's
-own build on mobilenet_mini (55) and inception_mini (21 vs 22). (A region of its own with the
-padding fails IREE 3.13's CPU build.) Its codegen recomputes the patches for every filter tile,
-so only convs with few filters and short patches were candidates (single-conv modules, conv +
-pad, ms per call, IREE default 1.00x; bench/strided_conv_forms.py --pad-inside):
+The generic gather form of `linalg-strided-conv-to-im2col` costs a strided conv two dispatches
+(the patch gather, the matmul); IREE's own build spends one (the conv). IREE 3.13 builds the
+`iree_linalg_ext.im2col` op *inside the matmul's dispatch* (`form-dispatch-regions`'s
+`im2col-into-contractions`): the patches are computed per tile and never written out. Its CPU
+codegen recomputes them for every filter tile, so it only pays with few filters. Per dispatch
+inside the models (`bench/dispatch_profile.py`, us; bench/RESULTS.md, "Strided convs with few
+filters: the im2col op in the matmul's dispatch"):
 
-| conv | gather form (3 dispatches) | im2col op (1 dispatch) |
+| conv (filters, taps) | gather + matmul | im2col op in the matmul |
 |---|---:|---:|
-| mobilenet stem 3->16 3x3/2, 64x64 | 0.57x | 0.35x |
-| inception stem 3->32 3x3/2, 32x32 | 0.39x | 0.36x |
-| resnet_mini 16->32 3x3/2 | 0.35x | 0.64x |
-| resnet18 stem 3->64 7x7/2 | 0.28x | 0.77x |
+| mobilenet stem 3->16 3x3/2 (16, 27) | 13.7 + 8.6 | 19.2 |
+| inception stem 3->32 3x3/2 (32, 27) | 2.7 + 4.3 | 5.9 |
+| resnet_mini 16->32 3x3/2 (32, 144) | 13.8 + 20.2 | 34.9 |
+| resnet_mini 32->64 3x3/2 (64, 288) | 10.2 + 19.1 | 36.7 |
+| resnet18 stem 3->64 7x7/2 (64, 147) | 61.2 + 139.3 | 397.8 |
 
-But inside the models the fused stem is the slower one: mobilenet_mini's stem took 33.9 us as
-one dispatch against 8.0 + 11.6 + 1.8 us for matmul, gather and pad copy (per-dispatch profile),
-and the whole model measured 5 % slower (bench/RESULTS.md, "CNNs: pads written by contraction
-regions, the im2col op"). Runtime is the judge: opt-in. `is_small_stem`: at most
-`MAX_FILTERS` filters and `MAX_PATCH` (C*KH*KW) taps, and a power-of-two output pixel count
-(IREE 3.13 failed to build the fused region at 784 and 961 pixels; 4 to 1024 in powers of two
-built).
+Hence `is_few_filter_conv`: at most `MAX_FILTERS` filters and `MAX_PATCH` (C*KH*KW) taps, the
+measured region. IREE 3.13 also fails to build the fused region unless the output pixel count
+is a power of two (784 and 961 failed; 4 to 1024 in powers of two built), so that is required.
+The op reads the padded image as the gather did: with the pad as the op's own input padding
+the same stem took 33.9 us (IREE's padded-read path), and such an op in a region of its own
+fails to build.
 
 Form (batch 1, NCHW; the unit batch dim collapsed away, a free reshape):
 
@@ -31,7 +30,6 @@ Form (batch 1, NCHW; the unit batch dim collapsed away, a free reshape):
     %pt = iree_linalg_ext.im2col strides dilations kernel_size offsets = [0, 0]
             output_sizes = [[OH, OW], [C, KH, KW]] batch_pos = [] m_pos = [1, 2] k_pos = [0]
             input_k_perm = [0, 1, 2] output_perm = [1, 0]                (K x P: filter-first matmul)
-            (input_pad_low = [0, t, l] input_pad_high = [0, b, r] pad_value(%c))
             ins(%x3) outs(tensor.empty : (C*KH*KW) x (OH*OW))
     then the same F x K . K x P matmul as the gather form.
 """
@@ -43,19 +41,17 @@ from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, TensorType, i64
 from xdsl.ir import Operation, SSAValue
 
 from fusionopt.dialects.iree_linalg_ext_im2col import Im2colOp
-from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse
-from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
 
 MAX_FILTERS = 32
-MAX_PATCH = 32
+MAX_PATCH = 144
 
 
 def _is_power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
 
-def is_small_stem(op: Operation) -> bool:
+def is_few_filter_conv(op: Operation) -> bool:
     """A conv (already an im2col candidate) with few filters, short patches and a power-of-two
     output pixel count (module docstring)."""
     f, c, kh, kw = op.inputs[1].type.get_shape()  # type: ignore[attr-defined]
@@ -63,32 +59,15 @@ def is_small_stem(op: Operation) -> bool:
     return f <= MAX_FILTERS and c * kh * kw <= MAX_PATCH and _is_power_of_two(oh * ow)
 
 
-def absorbable_pad(source: SSAValue) -> Operation | None:
-    """The static `tensor.pad` producing `source`, read only there, padding only H and W with
-    a value defined outside it: the im2col op pads instead."""
-    pad = source.owner
-    if not isinstance(pad, Operation) or pad.name != "tensor.pad" or len(list(source.uses)) != 1:
-        return None
-    if not (du.is_static_tensor(pad.results[0]) and du.is_static_tensor(pad.operands[0])):
-        return None
-    low, high = pad.static_low.get_values(), pad.static_high.get_values()  # type: ignore[attr-defined]
-    if any(low[:2]) or any(high[:2]) or not isinstance(pad_value(pad), SSAValue):
-        return None
-    return pad
-
-
 def _ints(values) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, list(values))
 
 
-def im2col_patches(op: Operation) -> tuple[list[Operation], SSAValue, Operation | None]:
-    """The ops computing the (C*KH*KW) x (OH*OW) patches with the im2col op, the patches, and
-    the pad it absorbed (to erase once the conv is replaced), if any."""
-    source = op.inputs[0]  # type: ignore[attr-defined]
-    pad = absorbable_pad(source)
-    image = pad.operands[0] if pad is not None else source
-    element = image.type.get_element_type()  # type: ignore[attr-defined]
-    _, c, h, w = image.type.get_shape()  # type: ignore[attr-defined]
+def im2col_patches(op: Operation) -> tuple[list[Operation], SSAValue]:
+    """The ops computing the (C*KH*KW) x (OH*OW) patches with the im2col op, and the patches."""
+    image = op.inputs[0]  # type: ignore[attr-defined]
+    element = image.type.get_element_type()
+    _, c, h, w = image.type.get_shape()
     kh, kw = op.window_sizes()  # type: ignore[attr-defined]
     oh, ow = op.outputs[0].type.get_shape()[2:]  # type: ignore[attr-defined]
     image_3d = collapse(image, [[0, 1], [2], [3]], TensorType(element, [c, h, w]))
@@ -100,16 +79,11 @@ def im2col_patches(op: Operation) -> tuple[list[Operation], SSAValue, Operation 
         "static_output_sizes": ArrayAttr([_ints((oh, ow)), _ints((c, kh, kw))]),
         "batch_pos": _ints(()), "m_pos": _ints((1, 2)), "k_pos": _ints((0,)),
         "input_k_perm": _ints((0, 1, 2)), "output_perm": _ints((1, 0)),
+        "static_input_pad_low": _ints(()), "static_input_pad_high": _ints(()),
         "static_output_pad_low": _ints(()), "static_output_pad_high": _ints(()),
     }
-    low, high, pad_operand = (), (), []
-    if pad is not None:  # the pad of H and W, as the 3-D image's dims (c, h, w)
-        low = (0, *pad.static_low.get_values()[2:])  # type: ignore[attr-defined]
-        high = (0, *pad.static_high.get_values()[2:])  # type: ignore[attr-defined]
-        pad_operand = [pad_value(pad)]
-    props["static_input_pad_low"], props["static_input_pad_high"] = _ints(low), _ints(high)
     im2col = Im2colOp.build(
-        operands=[image_3d.results[0], empty.tensor, [], [], [], [], [], [], [], pad_operand],
+        operands=[image_3d.results[0], empty.tensor, [], [], [], [], [], [], [], []],
         result_types=[patches_type], properties=props,
     )
-    return [image_3d, empty, im2col], im2col.results[0], pad
+    return [image_3d, empty, im2col], im2col.results[0]

@@ -50,7 +50,7 @@ from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.linalg.conv_1x1_sinking import SinkFlatExpand
-from fusionopt.transforms.linalg.im2col_op_form import im2col_patches, is_small_stem
+from fusionopt.transforms.linalg.im2col_op_form import im2col_patches, is_few_filter_conv
 from fusionopt.transforms.common.window_ops import CONV_NAME, static_window_shapes
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
     FLAT_GROUPS,
@@ -127,17 +127,15 @@ def im2col_form(op: WindowOp, new_ops: list[Operation], patches: SSAValue) -> tu
 @dataclass
 class StridedConvToIm2col(RewritePattern):
     stride_one: bool
-    im2col_op_stems: bool
+    im2col_op: bool
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_im2col_candidate(op, self.stride_one):
             return
-        if self.im2col_op_stems and is_small_stem(op):
-            patch_ops, patches, pad = im2col_patches(op)
+        if self.im2col_op and is_few_filter_conv(op):
+            patch_ops, patches = im2col_patches(op)
             new_ops, result = im2col_form(op, patch_ops, patches)  # type: ignore[arg-type]
-            replace_conv(op, new_ops, result, rewriter, "small stem convs as the im2col op + matmul")
-            if pad is not None:
-                rewriter.erase(pad)
+            replace_conv(op, new_ops, result, rewriter, "few-filter strided convs as the im2col op + matmul")
             return
         patch_ops = gather_patches(op)  # type: ignore[arg-type]
         new_ops, result = im2col_form(op, patch_ops, patch_ops[-1].results[0])  # type: ignore[arg-type]
@@ -150,19 +148,18 @@ class LinalgStridedConvToIm2colPass(ModulePass):
 
     Options:
       stride-one -- also rewrite stride-1 k x k convs. Default false (see bench/RESULTS.md).
-      im2col-op-stems -- small stems (few filters, short patches: `im2col_op_form.py`) use
-                         IREE's `iree_linalg_ext.im2col` op, their input pad absorbed, for
-                         `form-dispatch-regions{im2col-into-contractions=true}` to build in
-                         the matmul's dispatch: one dispatch per stem instead of three, but
-                         measured slower in the models. Default false.
+      im2col-op -- convs with at most 32 filters and 144 taps (`im2col_op_form.py`) use
+                         IREE's `iree_linalg_ext.im2col` op instead of the gather, which
+                         `form-dispatch-regions` computes in the matmul's dispatch: one
+                         dispatch per conv instead of two, as fast or faster. Default true.
     """
 
     name = "linalg-strided-conv-to-im2col"
 
     stride_one: bool = False
-    im2col_op_stems: bool = False
+    im2col_op: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pattern = StridedConvToIm2col(self.stride_one, self.im2col_op_stems)
+        pattern = StridedConvToIm2col(self.stride_one, self.im2col_op)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(SinkFlatExpand()).rewrite_module(op)

@@ -1,30 +1,30 @@
-// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{im2col-op-stems=true}" | filecheck %s
-// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{im2col-op-stems=true},form-dispatch-regions{im2col-into-contractions=true}" | filecheck %s --check-prefix=FUSED
-// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{im2col-op-stems=true},form-dispatch-regions" | filecheck %s --check-prefix=APART
+// RUN: fusion-opt %s --split-input-file -p linalg-strided-conv-to-im2col | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col,form-dispatch-regions" | filecheck %s --check-prefix=FUSED
+// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col,form-dispatch-regions{im2col-into-contractions=false}" | filecheck %s --check-prefix=APART
 
-// Opt-in: a small stem (8 filters, 27 taps, 16 output pixels) becomes IREE's im2col op on the
-// unpadded image (the unit batch collapsed away), its zero pad absorbed as input padding, the
-// patches K x P for the filter-first matmul. With im2col-into-contractions the op is computed in
-// the matmul's region; without it, it keeps a region of its own (IREE's rule).
-// CHECK-LABEL: func.func @small_stem
-// CHECK-NOT:     tensor.pad
-// CHECK:         %[[X:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] : tensor<1x3x8x8xf32> into tensor<3x8x8xf32>
-// CHECK:         %[[P:.*]] = iree_linalg_ext.im2col strides = [2, 2] dilations = [1, 1] kernel_size = [3, 3] offsets = [0, 0] output_sizes = {{\[\[}}4, 4], [3, 3, 3]] batch_pos = [] m_pos = [1, 2] k_pos = [0] input_k_perm = [0, 1, 2] output_perm = [1, 0] input_pad_low = [0, 1, 1] input_pad_high = [0, 1, 1] pad_value(%{{.*}} : f32) ins(%[[X]] : tensor<3x8x8xf32>) outs(%{{.*}} : tensor<27x16xf32>) -> tensor<27x16xf32>
+// A strided conv with few filters (8 filters, 27 taps, 16 output pixels) becomes IREE's im2col op
+// on the padded image (the unit batch collapsed away; the pad stays where it was), the patches
+// K x P for the filter-first matmul. Region formation computes the op in the matmul's region;
+// with im2col-into-contractions off it keeps a region of its own (IREE's rule).
+// CHECK-LABEL: func.func @few_filters
+// CHECK:         %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK:         %[[X:.*]] = tensor.collapse_shape %[[PAD]] {{\[\[}}0, 1], [2], [3]] : tensor<1x3x10x10xf32> into tensor<3x10x10xf32>
+// CHECK:         %[[P:.*]] = iree_linalg_ext.im2col strides = [2, 2] dilations = [1, 1] kernel_size = [3, 3] offsets = [0, 0] output_sizes = {{\[\[}}4, 4], [3, 3, 3]] batch_pos = [] m_pos = [1, 2] k_pos = [0] input_k_perm = [0, 1, 2] output_perm = [1, 0] ins(%[[X]] : tensor<3x10x10xf32>) outs(%{{.*}} : tensor<27x16xf32>) -> tensor<27x16xf32>
 // CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[P]] : tensor<8x27xf32>, tensor<27x16xf32>)
 // CHECK-NOT:     linalg.conv_2d_nchw_fchw
-// FUSED-LABEL: func.func @small_stem
+// FUSED-LABEL: func.func @few_filters
 // FUSED:         flow.dispatch.region -> (tensor<8x16xf32>)
 // FUSED:           %[[P:.*]] = iree_linalg_ext.im2col
 // FUSED:           linalg.generic {{.*}} ins(%{{.*}}, %[[P]] :
 // FUSED:           flow.return
 // FUSED-NOT:     flow.dispatch.region
-// APART-LABEL: func.func @small_stem
+// APART-LABEL: func.func @few_filters
 // APART:         flow.dispatch.region -> (tensor<27x16xf32>)
 // APART-NOT:       linalg.generic
 // APART:           iree_linalg_ext.im2col
 // APART-NEXT:      flow.return
 // APART:         flow.dispatch.region -> (tensor<8x16xf32>)
-func.func @small_stem(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x4x4xf32> {
+func.func @few_filters(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x4x4xf32> {
   %zero = arith.constant 0.0 : f32
   %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
   ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
@@ -38,15 +38,14 @@ func.func @small_stem(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tenso
 
 // -----
 
-// Not small stems, the generic gather form as by default: 64 filters; 36 taps; 12 output pixels
-// (not a power of two).
-// CHECK-LABEL: func.func @not_small
-// FUSED-LABEL: func.func @not_small
-// APART-LABEL: func.func @not_small
+// The gather form: 64 filters; 153 taps; 12 output pixels (not a power of two).
+// CHECK-LABEL: func.func @gather_form
+// FUSED-LABEL: func.func @gather_form
+// APART-LABEL: func.func @gather_form
 // CHECK-NOT:     iree_linalg_ext.im2col
 // CHECK-COUNT-3: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (0, d0,
-func.func @not_small(%x: tensor<1x3x10x10xf32>, %w64: tensor<64x3x3x3xf32>, %x4: tensor<1x4x10x10xf32>,
-                     %w4: tensor<8x4x3x3xf32>, %x7: tensor<1x3x9x7xf32>, %w7: tensor<8x3x3x3xf32>)
+func.func @gather_form(%x: tensor<1x3x10x10xf32>, %w64: tensor<64x3x3x3xf32>, %x17: tensor<1x17x10x10xf32>,
+                       %w17: tensor<8x17x3x3xf32>, %x7: tensor<1x3x9x7xf32>, %w7: tensor<8x3x3x3xf32>)
     -> (tensor<1x64x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x8x4x3xf32>) {
   %zero = arith.constant 0.0 : f32
   %e64 = tensor.empty() : tensor<1x64x4x4xf32>
@@ -54,30 +53,9 @@ func.func @not_small(%x: tensor<1x3x10x10xf32>, %w64: tensor<64x3x3x3xf32>, %x4:
   %a = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w64 : tensor<1x3x10x10xf32>, tensor<64x3x3x3xf32>) outs(%f64 : tensor<1x64x4x4xf32>) -> tensor<1x64x4x4xf32>
   %e8 = tensor.empty() : tensor<1x8x4x4xf32>
   %f8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
-  %b = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x4, %w4 : tensor<1x4x10x10xf32>, tensor<8x4x3x3xf32>) outs(%f8 : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %b = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x17, %w17 : tensor<1x17x10x10xf32>, tensor<8x17x3x3xf32>) outs(%f8 : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   %e7 = tensor.empty() : tensor<1x8x4x3xf32>
   %f7 = linalg.fill ins(%zero : f32) outs(%e7 : tensor<1x8x4x3xf32>) -> tensor<1x8x4x3xf32>
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x7, %w7 : tensor<1x3x9x7xf32>, tensor<8x3x3x3xf32>) outs(%f7 : tensor<1x8x4x3xf32>) -> tensor<1x8x4x3xf32>
   func.return %a, %b, %c : tensor<1x64x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x8x4x3xf32>
-}
-
-// -----
-
-// A pad that pads channels too is not absorbed: the op reads the padded image.
-// CHECK-LABEL: func.func @channel_pad
-// CHECK:         %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 1, 1, 1]
-// CHECK:         tensor.collapse_shape %[[PAD]] {{\[\[}}0, 1], [2], [3]]
-// CHECK:         iree_linalg_ext.im2col {{.*}} output_perm = [1, 0] ins(
-// FUSED-LABEL: func.func @channel_pad
-// APART-LABEL: func.func @channel_pad
-func.func @channel_pad(%x: tensor<1x1x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x4x4xf32> {
-  %zero = arith.constant 0.0 : f32
-  %xp = tensor.pad %x low[0, 1, 1, 1] high[0, 1, 1, 1] {
-  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
-    tensor.yield %zero : f32
-  } : tensor<1x1x8x8xf32> to tensor<1x3x10x10xf32>
-  %e = tensor.empty() : tensor<1x8x4x4xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
-  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%xp, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%f : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
-  func.return %c : tensor<1x8x4x4xf32>
 }

@@ -20,8 +20,12 @@ from support.lit_cases import LIT_TRANSFORMS, lit_functions
 LIT = LIT_TRANSFORMS / "dispatch" / "form-dispatch-regions-padded-gather.mlir"
 IM2COL_LIT = LIT_TRANSFORMS / "linalg" / "linalg-strided-conv-to-im2col.mlir"
 GATHERS = "form-dispatch-regions{pads-into-gathers=true}"
-# dispatch-creation with the option
-DISPATCH_CREATION = PIPELINES["dispatch-creation"].spec.replace("form-dispatch-regions", GATHERS)
+# dispatch-creation with the option, and with the gather form for every strided conv (the
+# few-filter convs of these cases would otherwise get the im2col op, which reads no pad copy)
+DISPATCH_CREATION = (
+    PIPELINES["dispatch-creation"].spec.replace("form-dispatch-regions", GATHERS)
+    .replace("linalg-strided-conv-to-im2col", "linalg-strided-conv-to-im2col{im2col-op=false}")
+)
 IREE_MISSING = "IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed"
 
 # A residual-style block: 3x3 conv + ReLU (a region of ours), its result padded and read by a

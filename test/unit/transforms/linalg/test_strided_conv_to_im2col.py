@@ -24,49 +24,49 @@ def count_convs(module) -> int:
     return sum(op.name == "linalg.conv_2d_nchw_fchw" for op in module.walk())
 
 
+@pytest.mark.parametrize("im2col_op", [False, True])
 @pytest.mark.parametrize("stride_one", [False, True])
 @pytest.mark.parametrize("name", sorted(REWRITTEN))
-def test_im2col_computes_the_same(name: str, stride_one: bool):
+def test_im2col_computes_the_same(name: str, stride_one: bool, im2col_op: bool):
+    """Both forms: the gather (im2col-op=false) and, for these few-filter convs, the op."""
     text = lit_functions(LIT_TRANSFORMS / "linalg" / "linalg-strided-conv-to-im2col.mlir")[name]
     before = count_convs(apply_pipeline(text, "cse"))
-    spec = f"{PASS}{{stride-one=true}}" if stride_one else PASS
+    spec = f"{PASS}{{stride-one={str(stride_one).lower()} im2col-op={str(im2col_op).lower()}}}"
     after = assert_pass_preserves_semantics(text, spec)
     assert before - count_convs(after) == REWRITTEN[name][stride_one]
 
 
-# --- opt-in: small stems as IREE's im2col op, computed in the matmul's dispatch ---------------
+# --- few-filter convs as IREE's im2col op, computed in the matmul's dispatch -----------------
 
 OP_LIT = LIT_TRANSFORMS / "linalg" / "linalg-strided-conv-to-im2col-op.mlir"
-OP_PASS = f"{PASS}{{im2col-op-stems=true}}"
-OP_FUSED = f"{OP_PASS},form-dispatch-regions{{im2col-into-contractions=true}}"
-# case -> im2col ops written (small stems only)
-IM2COL_OPS = {"small_stem": 1, "not_small": 0, "channel_pad": 1}
+OP_FUSED = f"{PASS},form-dispatch-regions"
+# case -> im2col ops written (few-filter convs only)
+IM2COL_OPS = {"few_filters": 1, "gather_form": 0}
 
 
 def count_ops(module, name: str) -> int:
     return sum(op.name == name for op in module.walk())
 
 
-@pytest.mark.parametrize("pipeline", [OP_PASS, OP_FUSED])
+@pytest.mark.parametrize("pipeline", [PASS, OP_FUSED])
 @pytest.mark.parametrize("name", sorted(IM2COL_OPS))
 def test_im2col_op_form_computes_the_same(name: str, pipeline: str):
     after = assert_pass_preserves_semantics(lit_functions(OP_LIT)[name], pipeline)
     assert count_ops(after, "iree_linalg_ext.im2col") == IM2COL_OPS[name]
     assert count_ops(after, "linalg.conv_2d_nchw_fchw") == 0
-    # an absorbed pad is gone; a channel pad stays for the op to read
-    assert count_ops(after, "tensor.pad") == (1 if name == "channel_pad" else 0)
 
 
 @pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")
-def test_iree_builds_the_fused_stem_and_agrees(tmp_path: Path):
-    """One dispatch for the padded stem, computing what IREE's own build of the conv computes."""
-    text = lit_functions(OP_LIT)["small_stem"]
+def test_iree_builds_the_fused_conv_and_agrees(tmp_path: Path):
+    """The pad copy and one dispatch for the conv, computing what IREE's own build computes."""
+    text = lit_functions(OP_LIT)["few_filters"]
     ours, reference = tmp_path / "ours.mlir", tmp_path / "reference.mlir"
     ours.write_text(print_module(apply_pipeline(text, f"{OP_FUSED},cse,canonicalize")))
     reference.write_text(print_module(parse_module(text)))
-    assert len(flow_dispatch_names(ours, cpu_flags("generic"))) == 1
+    names = flow_dispatch_names(ours, cpu_flags("generic"))
+    assert len(names) == 2 and sum("slow_memcpy" in n for n in names) == 1
     rng = np.random.default_rng(0)
     inputs = [rng.standard_normal(s).astype(np.float32) for s in ((1, 3, 8, 8), (8, 3, 3, 3))]
-    got = run_vmfb(compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("generic")), inputs, "small_stem")
-    want = run_vmfb(compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("generic")), inputs, "small_stem")
+    got = run_vmfb(compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("generic")), inputs, "few_filters")
+    want = run_vmfb(compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("generic")), inputs, "few_filters")
     np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-5)
