@@ -1,6 +1,6 @@
 """Strided k x k convolutions on llvm-cpu: which form IREE 3.13 runs fastest.
 
-    python bench/strided_conv_forms.py [--shapes all|NAME,...] [--rounds R] [--iterations N]
+    python bench/strided_conv_forms.py [--shapes all|NAME,...] [--rounds R] [--iterations N] [--pad-inside]
 
 One single-conv module per (shape, form), each the conv + bias + ReLU of the corpus CNNs
 (pre-padded NCHW input, FCHW filter, bias, all function arguments, f32, batch 1), built with
@@ -15,7 +15,11 @@ IREE's default flags (`iree-default`) and through `fusion-opt -p dispatch-creati
 - `pass`: `conv` through `dispatch-creation` (which runs `linalg-strided-conv-to-im2col`);
   `pass-off`: the same pipeline without it (the conv in our region);
 - `iree-im2col-flag`: `conv` built with IREE's `--iree-global-opt-use-im2col-for-convs` (not a
-  default flag; for comparison only).
+  default flag; for comparison only);
+- `im2col-op-kmajor` / `im2col-op-mmajor`: IREE's `iree_linalg_ext.im2col` and the matmul in one
+  hand-formed dispatch region, the patches K x P (filter-first matmul) or P x K.
+`--pad-inside`: every function takes the unpadded image and pads it itself (`tensor.pad`, as
+torch-mlir writes it); the im2col-op forms take the pad as the op's own input padding instead.
 `aa` is a second copy of conv/iree-default: aa / conv-iree-default is the run's noise.
 Variants are interleaved round by round in a seeded shuffled order; ms per call of a round,
 median (min) over rounds. Ratios are to conv/iree-default.

@@ -30,6 +30,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from fusionopt.transforms.common.use_def import (  # noqa: F401
     defining_op_in,
     is_inside,
+    sole_user,
     top_level_user,
     use_count,
     values_captured_by,

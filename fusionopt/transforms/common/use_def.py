@@ -55,3 +55,9 @@ def defining_op_in(block: Block, value: SSAValue) -> Operation | None:
 
 def use_count(value: SSAValue) -> int:
     return sum(1 for _ in value.uses)
+
+
+def sole_user(value: SSAValue) -> Operation | None:
+    """The op of `value`'s only use, or None (no use, or more than one)."""
+    uses = list(value.uses)
+    return uses[0].operation if len(uses) == 1 else None

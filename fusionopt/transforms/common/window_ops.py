@@ -21,6 +21,12 @@ def static_window_shapes(op: Operation, name: str) -> list[tuple[int, ...]] | No
     return None if any(d < 0 for shape in shapes for d in shape) else shapes
 
 
+def is_power_of_two(n: int) -> bool:
+    """IREE 3.13's CPU codegen builds a window gather fused into a region (a pad in the im2col
+    gather's region, the im2col op in its matmul's region) only at power-of-two extents."""
+    return n > 0 and n & (n - 1) == 0
+
+
 def is_1x1_conv(op: Operation) -> bool:
     """A statically shaped NCHW/FCHW conv with a 1x1 window (any stride, any batch)."""
     return static_window_shapes(op, CONV_NAME) is not None and op.window_sizes() == (1, 1)  # type: ignore[attr-defined]

@@ -24,6 +24,7 @@ from __future__ import annotations
 from xdsl.ir import Operation
 
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.window_ops import is_power_of_two
 
 
 def is_window_gather(op: Operation) -> bool:
@@ -44,8 +45,7 @@ def is_window_gather(op: Operation) -> bool:
 
 def has_power_of_two_rows(value) -> bool:
     """The innermost extent of a static tensor is a power of two (module docstring)."""
-    width = value.type.get_shape()[-1]
-    return width > 0 and width & (width - 1) == 0
+    return is_power_of_two(value.type.get_shape()[-1])
 
 
 def is_pad_of_window_gather(pad: Operation, consumer: Operation) -> bool:

@@ -49,11 +49,6 @@ _RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
 PADDED_RESULTS_MAX_ELEMENTS = 8192
 
 
-def only_user(value: SSAValue) -> Operation | None:
-    users = {use.operation for use in value.uses}
-    return users.pop() if len(users) == 1 else None
-
-
 def is_contraction_region(region_op: DispatchRegionOp) -> bool:
     """A region whose ops include a linalg contraction (a matmul-like root)."""
     return any(du.is_contraction(op) for op in region_op.body.block.ops)
@@ -66,10 +61,10 @@ def padded_result(region_op: DispatchRegionOp, index: int, max_elements: int) ->
     result = region_op.results[index]
     if not du.is_static_tensor(result) or prod(result.type.get_shape()) > max_elements:
         return None
-    user = only_user(result)
+    user = du.sole_user(result)
     reshape = None
     if user is not None and user.name in _RESHAPES and du.is_static_tensor(user.results[0]):
-        reshape, user = user, only_user(user.results[0])
+        reshape, user = user, du.sole_user(user.results[0])
     if user is None or user.name != "tensor.pad" or not du.is_static_tensor(user.results[0]):
         return None
     value = pad_value(user)
@@ -84,18 +79,12 @@ def available_before(value: SSAValue, region_op: Operation) -> bool:
     """`value` can be read just before `region_op`, where the fill goes: defined outside its
     block, or before it in the block, or a constant after it, which is moved up."""
     owner = value.owner
-    block = region_op.parent_block()
-    if not isinstance(owner, Operation) or owner.parent_block() is not block:
-        return True
-    after = region_op.next_op
-    while after is not None and after is not owner:
-        after = after.next_op
-    if after is None:
-        return True  # defined before the region
+    if not isinstance(owner, Operation) or not region_op.is_before_in_block(owner):
+        return True  # a block argument, defined before the region, or in another block
     if owner.name != "arith.constant":
         return False
     owner.detach()
-    block.insert_op_before(owner, region_op)
+    region_op.parent_block().insert_op_before(owner, region_op)  # type: ignore[union-attr]
     return True
 
 

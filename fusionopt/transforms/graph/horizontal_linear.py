@@ -18,6 +18,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import element_of, shape_of
+from fusionopt.transforms.common.use_def import sole_user
 from fusionopt.transforms.graph.graph_ir import is_constant, users
 
 
@@ -91,11 +92,6 @@ def _is_matmul(dot: graph.DotOp) -> bool:
     return len(shape_of(dot.lhs)) >= 2 and len(shape_of(dot.rhs)) == len(shape_of(dot.lhs))
 
 
-def _sole_user(value: SSAValue) -> Operation | None:
-    found = users(value)
-    return found[0] if len(found) == 1 else None
-
-
 def _bias_of(add: graph.AddOp, dot_result: SSAValue, allow_runtime: bool) -> SSAValue | None:
     """The bias vector when `add` is `add(dot, broadcast(b[N]) dims = [rank - 1])` (either order)."""
     other = add.rhs if add.lhs == dot_result else add.lhs
@@ -119,7 +115,7 @@ def _silu_of(value: SSAValue) -> tuple[graph.SigmoidOp, graph.MulOp] | None:
         return None
     sig = next((u for u in found if isinstance(u, graph.SigmoidOp)), None)
     mul = next((u for u in found if isinstance(u, graph.MulOp)), None)
-    if sig is None or mul is None or _sole_user(sig.result) is not mul:
+    if sig is None or mul is None or sole_user(sig.result) is not mul:
         return None
     if {mul.lhs, mul.rhs} != {value, sig.result}:
         return None
@@ -132,7 +128,7 @@ def match_linear(dot: Operation, allow_runtime_weights: bool = False) -> Linear 
         return None
     if not (allow_runtime_weights or is_constant(dot.rhs)):
         return None
-    add = _sole_user(dot.result)
+    add = sole_user(dot.result)
     bias = None
     if isinstance(add, graph.AddOp):
         bias = _bias_of(add, dot.result, allow_runtime_weights)

@@ -42,13 +42,10 @@ from xdsl.ir import Operation, SSAValue
 
 from fusionopt.dialects.iree_linalg_ext_im2col import Im2colOp
 from fusionopt.transforms.common.reshapes import collapse
+from fusionopt.transforms.common.window_ops import is_power_of_two
 
 MAX_FILTERS = 32
 MAX_PATCH = 144
-
-
-def _is_power_of_two(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
 
 
 def is_few_filter_conv(op: Operation) -> bool:
@@ -56,7 +53,7 @@ def is_few_filter_conv(op: Operation) -> bool:
     output pixel count (module docstring)."""
     f, c, kh, kw = op.inputs[1].type.get_shape()  # type: ignore[attr-defined]
     oh, ow = op.outputs[0].type.get_shape()[2:]  # type: ignore[attr-defined]
-    return f <= MAX_FILTERS and c * kh * kw <= MAX_PATCH and _is_power_of_two(oh * ow)
+    return f <= MAX_FILTERS and c * kh * kw <= MAX_PATCH and is_power_of_two(oh * ow)
 
 
 def _ints(values) -> DenseArrayBase:
