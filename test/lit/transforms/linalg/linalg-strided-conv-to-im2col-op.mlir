@@ -2,6 +2,7 @@
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col,form-dispatch-regions" | filecheck %s --check-prefix=FUSED
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col,form-dispatch-regions{im2col-into-contractions=false}" | filecheck %s --check-prefix=APART
 
+// linalg/im2col_op_form.py (the op form) and dispatch/im2col_producers.py (its region).
 // A strided conv with few filters (8 filters, 27 taps, 16 output pixels) becomes IREE's im2col op
 // on the padded image (the unit batch collapsed away; the pad stays where it was), the patches
 // K x P for the filter-first matmul. Region formation computes the op in the matmul's region;
