@@ -275,12 +275,14 @@ def main(argv: list[str] | None = None) -> int:
             all_rows += rows
         if args.jsonl:
             args.jsonl.write_text("".join(json.dumps(asdict(r)) + "\n" for r in all_rows))
-            keep_ours(work, args.jsonl.parent, args.models.split(","))
+            if "ours" in args.variants.split(","):
+                keep_ours(work, args.jsonl.parent, args.models.split(","))
     return 0
 
 
 def keep_ours(work: Path, dest: Path, models: list[str]) -> None:
-    """Leave the profiled `M.ours.mlir` next to the rows: the fit must see these regions."""
+    """Leave the profiled `M.ours.mlir` next to the rows: the fit must see these regions (only
+    when the `ours` variant was profiled: other variants' IR is not what the fit reads)."""
     for model in models:
         source, target = work / f"{model_stem(model)}.ours.mlir", dest / f"{model_stem(model)}.ours.mlir"
         if source.resolve() != target.resolve():

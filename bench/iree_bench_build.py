@@ -100,6 +100,10 @@ OURS_PIPELINES = {
     "ours-conv1x1-all": _dispatch_creation(
         linalg_conv_1x1_to_matmul="linalg-conv-1x1-to-matmul{min-channels=1 max-filters=100000 strided=true padded-min-pixels=0}"
     ),
+    # 1x1 convs with over 512 filters left as convs (the default before max-filters=1024:
+    # mobilenet_v3_small's 576-filter convs then stay conv roots and their pads copies)
+    "ours-conv1x1-512": _dispatch_creation(
+        linalg_conv_1x1_to_matmul="linalg-conv-1x1-to-matmul{max-filters=512}"),
     # convs left as IREE's conv named ops: neither 1x1-as-matmul nor strided im2col (both
     # chosen by llvm-cpu timings; the CUDA candidate)
     "ours-no-conv-forms": _dispatch_creation(linalg_conv_1x1_to_matmul="", linalg_strided_conv_to_im2col=""),

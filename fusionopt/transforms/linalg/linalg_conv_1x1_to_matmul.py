@@ -72,10 +72,11 @@ def is_strided(op: WindowOp) -> bool:
 @dataclass(frozen=True)
 class MatmulChoice:
     """Which 1x1 convs run faster as a matmul in IREE 3.13 on llvm-cpu (measured per dispatch
-    on mobilenet_mini/resnet_mini, bench/RESULTS.md): the matmul kernel wins with a reduction of
-    at least `min_channels` input channels and up to `max_filters` output channels; below
-    (an expansion from 8 or 16 channels) or above (a 1280-channel head over 2x2 pixels) the
-    conv kernel IREE gives our regions was faster. A strided 1x1 conv in our regions runs as
+    on mobilenet_mini/resnet_mini/mobilenet_v3_small, bench/RESULTS.md): the matmul kernel wins
+    with a reduction of at least `min_channels` input channels and up to `max_filters` output
+    channels (576-filter squeeze-excite expansions: 65 -> 38 us); below (an expansion from 8 or
+    16 channels) or above (a 1280-channel head over 2x2 pixels) the conv kernel IREE gives our
+    regions was faster. A strided 1x1 conv in our regions runs as
     fast as a conv (5-10 us) and 10-30x slower as strided slice + matmul: kept unless
     `strided`. A conv only a pad reads, over `padded_min_pixels`+ pixels, is left to IREE's
     own formation, which writes the pad in the conv's dispatch (`iree_padded_producers`)."""
@@ -225,7 +226,7 @@ class LinalgConv1x1ToMatmulPass(ModulePass):
                           joins the matmul's dispatch. Default true. false: keep H and W
                           apart (F x H x W), IREE tiles those badly at small H, W.
       min-channels     -- rewrite only convs over at least this many input channels (24).
-      max-filters      -- rewrite only convs with at most this many output channels (512).
+      max-filters      -- rewrite only convs with at most this many output channels (1024).
       strided          -- also rewrite strided 1x1 convs (strided slice + matmul). Default
                           false: measured 10-30x slower than the conv in our regions.
       padded-min-pixels -- keep a conv that only a tensor.pad reads (through its epilogue)
@@ -238,7 +239,7 @@ class LinalgConv1x1ToMatmulPass(ModulePass):
 
     collapse_spatial: bool = True
     min_channels: int = 24
-    max_filters: int = 512
+    max_filters: int = 1024
     strided: bool = False
     padded_min_pixels: int = MIN_PIXELS
 

@@ -92,6 +92,20 @@ func.func @expansion(%x: tensor<1x8x8x8xf32>, %w: tensor<48x8x1x1xf32>, %init: t
 
 // -----
 
+// Filter counts: squeeze-excite's 576-filter expansion is a matmul (max-filters=1024 by
+// default), a 1280-filter head over 2x2 pixels stays a conv (its conv kernel was faster).
+// CHECK-LABEL: func.func @filter_counts
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<144x1xf32>, tensor<576x144xf32>)
+// CHECK:         linalg.conv_2d_nchw_fchw {{.*}} tensor<1280x112x1x1xf32>
+// CHECK-NOT:     linalg.conv_2d
+func.func @filter_counts(%x: tensor<1x144x1x1xf32>, %w: tensor<576x144x1x1xf32>, %init: tensor<1x576x1x1xf32>, %y: tensor<1x112x2x2xf32>, %h: tensor<1280x112x1x1xf32>, %hinit: tensor<1x1280x2x2xf32>) -> (tensor<1x576x1x1xf32>, tensor<1x1280x2x2xf32>) {
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x144x1x1xf32>, tensor<576x144x1x1xf32>) outs(%init : tensor<1x576x1x1xf32>) -> tensor<1x576x1x1xf32>
+  %s = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%y, %h : tensor<1x112x2x2xf32>, tensor<1280x112x1x1xf32>) outs(%hinit : tensor<1x1280x2x2xf32>) -> tensor<1x1280x2x2xf32>
+  func.return %r, %s : tensor<1x576x1x1xf32>, tensor<1x1280x2x2xf32>
+}
+
+// -----
+
 // Never rewritten: a 3x3 conv, a depthwise 1x1 conv (not a matmul).
 // CHECK-LABEL: func.func @not_1x1
 // CHECK:         linalg.conv_2d_nchw_fchw
