@@ -25,7 +25,7 @@ API
   the pipeline in its own precision and in float64, and after the pipeline in its own precision,
   and judge each result with `compare.judge_against_reference`: within `rtol` of the float64
   reference (absolute tolerance rtol * max|reference|), or no worse than 4x the input program's
-  own error; never NaN/inf where the input program is finite; `rtol=0` demands identical
+  own error (on the inputs, or on them one ulp off: its rounding noise); never NaN/inf where the input program is finite; `rtol=0` demands identical
   results. `atol` is accepted for compatibility and unused (the absolute tolerance follows the
   result's scale, which a fixed atol cannot on constant, offset or extreme inputs). The entry
   signature must not change. A failure names the family, the seed, each result's figures and
@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from fusionopt.interpreter import DEFAULT_INT_RANGE, FAMILIES, family_inputs, find_entry, random_inputs, run_function
+from fusionopt.interpreter.input_families import largest_float, nudged
 from fusionopt.interpreter.compare import DEFAULT_RTOL, judge_against_reference
 from fusionopt.ir_io import parse_module, print_module, verify_module
 
@@ -137,7 +138,8 @@ class ReferenceRuns:
             inputs = family_inputs(find_entry(self.before, entry), family, seed, int_range, int_ranges)
             baseline = run_function(self.before, inputs, find_entry(self.before, entry))
             reference = run_function(self.before, inputs, find_entry(self.before, entry), float64=True)
-            self.runs.append((family, seed, inputs, baseline, reference))
+            noise = (run_function(self.before, nudged(inputs, seed), find_entry(self.before, entry)), largest_float(inputs))
+            self.runs.append((family, seed, inputs, baseline, reference, noise))
 
     def check(self, after: ModuleOp, what: str = "the rewrite", rtol: float = DEFAULT_RTOL,
               exempt_families: Sequence[str] = ()) -> None:
@@ -146,11 +148,11 @@ class ReferenceRuns:
         after_entry = find_entry(after, self.entry)
         if after_entry.function_type != self.signature:
             raise AssertionError(f"{what} changed the entry signature: {self.signature} -> {after_entry.function_type}")
-        for family, seed, inputs, baseline, reference in self.runs:
+        for family, seed, inputs, baseline, reference, noise in self.runs:
             if family in exempt_families:
                 continue
             actual = run_function(after, inputs, after_entry)
-            verdicts = judge_against_reference(actual, baseline, reference, rtol)
+            verdicts = judge_against_reference(actual, baseline, reference, rtol, nudged=noise[0], noise_scale=noise[1])
             if not all(v.ok for v in verdicts):
                 report = "\n".join(v.describe() for v in verdicts)
                 raise AssertionError(

@@ -17,7 +17,16 @@ result passes by one of two criteria:
       to rtol), so near-zero entries of a large result do not demand impossible relative accuracy;
   (b) "no worse than the input program's own error": `max|actual - ref| <= 4 * max|baseline -
       ref| + atol` -- on ill-conditioned inputs the input program is itself far from the truth,
-      and a rewrite may reorder rounding but not add more than a small factor of error.
+      and a rewrite may reorder rounding but not add more than a small factor of error. The
+      input program's error is the larger of its run on the inputs and, when given (`nudged`),
+      its run on the same inputs each one ulp off (`input_families.nudged`): a sum that cancels
+      to exactly 0 in the input program's order is ~1 ulp of its terms off in another order,
+      and the nudged run shows that noise where the plain run was exact by luck. A rewrite
+      that cancels (E[x^2] - E[x]^2) is orders of magnitude beyond it and still fails. The
+      nudged run's error counts only up to `NOISE_CAP` (2^-16) times the result's scale
+      (`noise_scale`: the largest finite input or input-program value): a nudge that flips a
+      discrete choice (an argmax between tied values, then a gather of another row) moves a
+      result by the size of the data, which is not rounding noise, and is then ignored.
 
 It fails regardless when shapes differ, and when `actual` is NaN or infinite where `baseline`
 is finite (a rewrite that cancels catastrophically, e.g. a variance as E[x^2] - E[x]^2 on
@@ -40,6 +49,7 @@ import numpy as np
 DEFAULT_RTOL = 1e-4
 DEFAULT_ATOL = 1e-5
 NO_WORSE_FACTOR = 4.0
+NOISE_CAP = 2.0 ** -16
 
 WITHIN_REFERENCE = "within tolerance of the f64 reference"
 NO_WORSE = "no worse than the input program's own error vs the f64 reference"
@@ -198,7 +208,8 @@ def _exact_verdict(index: int, actual: np.ndarray, baseline: np.ndarray, referen
 
 
 def judge_result(index: int, actual: np.ndarray, baseline: np.ndarray, reference: np.ndarray,
-                 rtol: float = DEFAULT_RTOL, atol_scale: float | None = None) -> Verdict:
+                 rtol: float = DEFAULT_RTOL, atol_scale: float | None = None,
+                 nudged: np.ndarray | None = None, noise_scale: float = 0.0) -> Verdict:
     """One result judged by criterion (a), else (b) (see module doc)."""
     actual, baseline, reference = np.asarray(actual), np.asarray(baseline), np.asarray(reference)
     if not actual.shape == baseline.shape == reference.shape:
@@ -215,7 +226,7 @@ def judge_result(index: int, actual: np.ndarray, baseline: np.ndarray, reference
     judged, skip_note = _judged_positions(b, r)
     err, base_err = _abs_diff(a, r)[judged], _abs_diff(b, r)[judged]
     max_abs, max_rel = _max(err), _max(_rel_diff(err, a[judged], r[judged]))
-    base_abs = _max(base_err)
+    base_abs = max(_max(base_err), _nudged_error(nudged, r, judged, noise_scale, b))
     note = _new_nonfinite_note(a, b, r) or _finite_where_infinite_note(a, b, r)
     if note:
         return Verdict(index, False, "", max_abs, max_rel, base_abs, rtol, atol, "; ".join(filter(None, [note, skip_note])))
@@ -231,12 +242,31 @@ def judge_result(index: int, actual: np.ndarray, baseline: np.ndarray, reference
     return Verdict(index, True, criterion, max_abs, max_rel, base_abs, rtol, atol, skip_note)
 
 
+def _nudged_error(nudged: np.ndarray | None, r: np.ndarray, judged: np.ndarray, noise_scale: float,
+                  b: np.ndarray) -> float:
+    """max |nudged - ref| over the judged positions where the nudged run is finite: the input
+    program's rounding noise (module doc, criterion (b)); 0 without a nudged run or when it
+    exceeds NOISE_CAP times the larger of `noise_scale` and the input program's largest value."""
+    if nudged is None or np.asarray(nudged).shape != r.shape:
+        return 0.0
+    n = np.asarray(nudged).astype(np.float64)
+    where = judged & np.isfinite(n)
+    noise = _max(np.abs(n[where] - r[where]))
+    scale = max(noise_scale, _max(np.abs(b[np.isfinite(b)])))
+    return noise if noise <= NOISE_CAP * scale else 0.0
+
+
 def judge_against_reference(
     actual: Sequence[np.ndarray], baseline: Sequence[np.ndarray], reference: Sequence[np.ndarray],
     rtol: float = DEFAULT_RTOL, atol_scale: float | None = None,
+    nudged: Sequence[np.ndarray] | None = None, noise_scale: float = 0.0,
 ) -> list[Verdict]:
-    """One `Verdict` per result (see module doc); a different result count is one failure."""
+    """One `Verdict` per result (see module doc); a different result count is one failure.
+    `nudged`: the input program's results on its inputs one ulp off, `noise_scale`: the
+    largest finite float input (criterion (b))."""
     if not len(actual) == len(baseline) == len(reference):
         note = f"{len(actual)} results vs {len(baseline)} in the input program"
         return [Verdict(0, False, "", float("inf"), float("inf"), 0.0, rtol, 0.0, note)]
-    return [judge_result(i, a, b, r, rtol, atol_scale) for i, (a, b, r) in enumerate(zip(actual, baseline, reference))]
+    extra = list(nudged) if nudged is not None and len(nudged) == len(baseline) else [None] * len(baseline)
+    return [judge_result(i, a, b, r, rtol, atol_scale, n, noise_scale)
+            for i, (a, b, r, n) in enumerate(zip(actual, baseline, reference, extra))]

@@ -26,6 +26,12 @@ or `int_ranges[i]` for argument i: input ids in [0, vocab), attention masks in [
             and at least one unmasked element; ints random; i1 random bits.
 - ids-edge: ints alternate lo and hi-1 (both ends of the range: first and last embedding
             row, padding id); floats N(0,1); i1 alternate.
+
+`nudged(values, seed)`: the same inputs with every nonzero finite float one ulp up or down (at
+random; zeros, infinities, NaN, integers, i1 and bf16 unchanged: numpy has no bf16 nextafter). How far the input program's result
+moves under it is the rounding noise any reordering of its sums may add (the judge's
+"no worse" criterion, `compare.py`): a dot that cancels to exactly 0 in one summation order is
+~1 ulp of its terms off in another.
 """
 
 from __future__ import annotations
@@ -68,6 +74,37 @@ def family_inputs(
         value = family_values(shape, storage_dtype(arg_type), family, rng, own or int_range)
         values.append(value if shape else value[()])
     return values
+
+
+def nudged(values: Sequence[np.ndarray | np.generic], seed: int = 0) -> list[np.ndarray | np.generic]:
+    """`values` with each nonzero finite float one ulp up or down (module doc)."""
+    rng = np.random.default_rng(seed)
+    out: list[np.ndarray | np.generic] = []
+    for value in values:
+        array = np.asarray(value)
+        if not is_float_dtype(array.dtype) or (array.dtype == BF16 and BF16 != np.float32):
+            out.append(value)
+            continue
+        toward = np.where(rng.integers(0, 2, size=array.shape) == 0, -np.inf, np.inf).astype(array.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            step = np.nextafter(array, toward)
+            inward = np.nextafter(array, np.zeros_like(array))  # at the type's largest value
+        step = np.where(np.isinf(step), inward, step)
+        moved = np.where(np.isfinite(array) & (array != 0), step, array).astype(array.dtype)
+        out.append(moved if array.shape else moved[()])
+    return out
+
+
+def largest_float(values: Sequence[np.ndarray | np.generic]) -> float:
+    """The largest finite magnitude among the float values (0.0 if none): the scale the judge
+    measures rounding noise against (`compare.NOISE_CAP`)."""
+    largest = 0.0
+    for value in values:
+        array = np.asarray(value)
+        if is_float_dtype(array.dtype):
+            finite = np.abs(array[np.isfinite(array)].astype(np.float64))
+            largest = max(largest, float(finite.max()) if finite.size else 0.0)
+    return largest
 
 
 def family_values(
