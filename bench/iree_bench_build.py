@@ -104,6 +104,9 @@ OURS_PIPELINES = {
     # mobilenet_v3_small's 576-filter convs then stay conv roots and their pads copies)
     "ours-conv1x1-512": _dispatch_creation(
         linalg_conv_1x1_to_matmul="linalg-conv-1x1-to-matmul{max-filters=512}"),
+    # stride-1 k x k convs left as convs (the default before stride-one=true)
+    "ours-im2col-stride-one-off": _dispatch_creation(
+        linalg_strided_conv_to_im2col="linalg-strided-conv-to-im2col{stride-one=false}"),
     # convs left as IREE's conv named ops: neither 1x1-as-matmul nor strided im2col (both
     # chosen by llvm-cpu timings; the CUDA candidate)
     "ours-no-conv-forms": _dispatch_creation(linalg_conv_1x1_to_matmul="", linalg_strided_conv_to_im2col=""),

@@ -118,9 +118,10 @@ _DISPATCH_CREATION_STAGES = (
     # each conv's bias/activation epilogue is then one generic that moves to the flat layout
     # whole (before it, the ONNX path's separate bias broadcasts would be cut off by reshapes).
     "linalg-conv-1x1-to-matmul",
-    # Strided k x k convs become a patch gather + the same flat matmul form: IREE 3.13's conv
-    # kernel is 3-5x slower per output on strided windows, its matmul kernel is not (0.11x-0.60x
-    # of the conv's time, gather included, on every strided conv of the corpus CNNs).
+    # k x k convs become a patch gather + the same flat matmul form: IREE 3.13's conv kernel
+    # is 3-5x slower per output on strided windows, its matmul kernel is not (0.11x-0.60x of the
+    # conv's time, gather included, on every strided conv of the corpus CNNs); stride-1 convs
+    # too (0.37x-1.14x in the models, resnet18 0.67x whole).
     "linalg-strided-conv-to-im2col",
     # A fused generic whose value ignores some of its loops (torch-mlir's attention mask: a
     # gather broadcast over query rows) is computed once over the loops it depends on;

@@ -1,5 +1,5 @@
-"""`linalg-strided-conv-to-im2col`: a strided k x k `linalg.conv_2d_nchw_fchw` becomes a patch
-gather and a matmul-like contraction.
+"""`linalg-strided-conv-to-im2col`: a strided k x k `linalg.conv_2d_nchw_fchw` (and by default a
+stride-1 one, `stride-one`) becomes a patch gather and a matmul-like contraction.
 
 IREE 3.13's llvm-cpu conv kernel is slow on strided windows: per output, a stride-2 3x3 conv
 costs 3-5x a stride-1 one (resnet18's strided convs are ~40 % of its time,
@@ -26,8 +26,15 @@ flat result is carried through the elementwise consumers the same way
 product of the conv is computed once, exactly as before: only the order of the sum over
 (c, kh, kw) may change, as in any conv kernel.
 
-Not rewritten: stride 1 (unless `stride-one`: measured 0.44x-1.2x of the conv, no threshold
-yet), 1x1 windows (`linalg-conv-1x1-to-matmul`), batch > 1, grouped/depthwise, NHWC,
+Stride-1 k x k convs too (`stride-one`, default true): as single-conv modules they measured
+0.44x-1.2x of the conv, but inside the models, where IREE's conv also writes its consumer's pad,
+gather + matmul took 0.37x-1.0x of the conv's time on 13 of the 15 stride-1 conv shapes of the
+corpus CNNs (resnet18's 256x4x4 0.38x, 512x2x2 0.55x) and 1.14x on one (squeezenet's 32 -> 128
+at 7x7); whole models 0.67x (resnet18), 0.85x (inception_mini), 0.89x (squeezenet1_1), 0.94x
+(resnet_mini) of the form without it, for 3-15 more dispatches (bench/RESULTS.md, "Stride-1
+convs as im2col + matmul").
+
+Not rewritten: 1x1 windows (`linalg-conv-1x1-to-matmul`), batch > 1, grouped/depthwise, NHWC,
 dynamic shapes.
 """
 
@@ -60,7 +67,7 @@ from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
 
 
 def is_im2col_candidate(op: Operation, stride_one: bool) -> bool:
-    """A batch-1, static NCHW/FCHW conv with a window larger than 1x1, strided (or any stride
+    """A batch-1, static NCHW/FCHW conv with a window larger than 1x1, strided (or of any stride
     when `stride_one`)."""
     shapes = static_window_shapes(op, CONV_NAME)
     if shapes is None or shapes[0][0] != 1:
@@ -147,7 +154,8 @@ class LinalgStridedConvToIm2colPass(ModulePass):
     """Rewrite strided k x k NCHW convolutions (batch 1) as a patch gather + matmul.
 
     Options:
-      stride-one -- also rewrite stride-1 k x k convs. Default false (see bench/RESULTS.md).
+      stride-one -- also rewrite stride-1 k x k convs. Default true (module docstring);
+                         false: strided convs only.
       im2col-op -- convs with at most 32 filters and 144 taps (`im2col_op_form.py`) use
                          IREE's `iree_linalg_ext.im2col` op instead of the gather, which
                          `form-dispatch-regions` computes in the matmul's dispatch: one
@@ -156,7 +164,7 @@ class LinalgStridedConvToIm2colPass(ModulePass):
 
     name = "linalg-strided-conv-to-im2col"
 
-    stride_one: bool = False
+    stride_one: bool = True
     im2col_op: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

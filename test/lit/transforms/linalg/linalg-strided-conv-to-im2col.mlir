@@ -1,5 +1,5 @@
-// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{im2col-op=false}" | filecheck %s
-// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{stride-one=true im2col-op=false}" | filecheck %s --check-prefix=ONE
+// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{stride-one=false im2col-op=false}" | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{im2col-op=false}" | filecheck %s --check-prefix=ONE
 
 // The gather form, which convs with more than 32 filters get by default; these small cases
 // would get IREE's im2col op instead (linalg-strided-conv-to-im2col-op.mlir), so it is off here.
@@ -61,8 +61,8 @@ func.func @stem_padded_dilated(%x: tensor<1x3x16x16xf32>, %w: tensor<5x3x7x7xf32
 
 // -----
 
-// Not rewritten: a stride-1 3x3 conv (only with stride-one=true), a strided 1x1 conv (the 1x1
-// pass's decision), a batch of 2, a strided depthwise conv.
+// Not rewritten: a stride-1 3x3 conv with stride-one=false (by default it is: prefix ONE), a
+// strided 1x1 conv (the 1x1 pass's decision), a batch of 2, a strided depthwise conv.
 // CHECK-LABEL: func.func @not_rewritten
 // CHECK:         linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}} : tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>)
 // CHECK:         linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}} : tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>)

@@ -1,7 +1,7 @@
 """`linalg-strided-conv-to-im2col`: strided k x k convs as patch gather + flat contraction
 compute what the named conv computes (bias + ReLU epilogue, padded input, strides, dilations,
 fill init), on random and adversarial inputs against a float64 run of the input program; the
-pass fires where it should only (stride 1 only with `stride-one`)."""
+pass fires where it should only (stride 1 unless `stride-one=false`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "linalg-strided-conv-to-im2col"
-# case -> named convs rewritten, by default and with stride-one=true
+# case -> named convs rewritten with stride-one=false and =true (the default)
 REWRITTEN = {"strided_bias_relu": (1, 1), "stem_padded_dilated": (1, 1), "not_rewritten": (0, 1)}
 
 

@@ -74,12 +74,12 @@ func.func @main(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
     np.testing.assert_array_equal(after, expected)
 
 
-# IREE forms 17 / 54 regions; mobilenet's 13 padded 1x1 convs and resnet's 4 stride-1 3x3 convs
-# only a pad reads are left for IREE to form (it writes their pads), and ours has one more per
-# strided k x k conv with more than 32 filters (its im2col gather: resnet_mini 1, mobilenet_mini
-# 0), measured faster (bench/RESULTS.md, "Strided convolutions"); the few-filter ones compute
-# IREE's im2col op in their matmul's region ("Strided convs with few filters").
-CNN_REGIONS = {"resnet_mini": 14, "mobilenet_mini": 41}
+# IREE forms 17 / 54 regions; mobilenet's 13 padded 1x1 convs are left for IREE to form (it
+# writes their pads), and ours has one more per k x k conv in the gather form of
+# linalg-strided-conv-to-im2col (more than 32 filters or 144 taps: resnet_mini 7, mobilenet_mini
+# 0), measured faster (bench/RESULTS.md, "Strided convolutions", "Stride-1 convs as im2col +
+# matmul"); the others compute IREE's im2col op in their matmul's region.
+CNN_REGIONS = {"resnet_mini": 24, "mobilenet_mini": 41}
 
 
 @pytest.mark.skipif(not corpus_dir().is_dir(), reason=CORPUS_MISSING)
