@@ -142,11 +142,11 @@ class StridedConvToIm2col(RewritePattern):
         if self.im2col_op and is_few_filter_conv(op):
             patch_ops, patches = im2col_patches(op)
             new_ops, result = im2col_form(op, patch_ops, patches)  # type: ignore[arg-type]
-            replace_conv(op, new_ops, result, rewriter, "few-filter strided convs as the im2col op + matmul")
+            replace_conv(op, new_ops, result, rewriter, "few-filter k x k convs as the im2col op + matmul")
             return
         patch_ops = gather_patches(op)  # type: ignore[arg-type]
         new_ops, result = im2col_form(op, patch_ops, patch_ops[-1].results[0])  # type: ignore[arg-type]
-        replace_conv(op, new_ops, result, rewriter, "strided convs as im2col + matmul")
+        replace_conv(op, new_ops, result, rewriter, "k x k convs as im2col + matmul")
 
 
 @dataclass(frozen=True)
