@@ -25,11 +25,12 @@ API
   the pipeline in its own precision and in float64, and after the pipeline in its own precision,
   and judge each result with `compare.judge_against_reference`: within `rtol` of the float64
   reference (absolute tolerance rtol * max|reference|), or no worse than 4x the input program's
-  own error (on the inputs, or on them one ulp off: its rounding noise); never NaN/inf where the input program is finite; `rtol=0` demands identical
-  results. `atol` is accepted for compatibility and unused (the absolute tolerance follows the
-  result's scale, which a fixed atol cannot on constant, offset or extreme inputs). The entry
-  signature must not change. A failure names the family, the seed, each result's figures and
-  the IR after the pipeline. Returns the transformed module for further checks.
+  own error (on the inputs, or on them one ulp off: its rounding noise); never NaN/inf where the
+  input program is finite; `rtol=0` demands identical results. `atol` is accepted for
+  compatibility and unused (the absolute tolerance follows the result's scale, which a fixed atol
+  cannot on constant, offset or extreme inputs). The entry signature must not change. A failure
+  names the family, the seed, each result's figures and the IR after the pipeline. Returns the
+  transformed module for further checks.
 - `assert_same_semantics(before, after, what="the rewrite", seeds=(0, 1), rtol=1e-4, ...)`: the
   same judgement for a module the caller transformed itself (`before` as text or module).
 - `ReferenceRuns(before, seeds=(0, 1), ...)`: the input program's runs computed once;
@@ -138,7 +139,8 @@ class ReferenceRuns:
             inputs = family_inputs(find_entry(self.before, entry), family, seed, int_range, int_ranges)
             baseline = run_function(self.before, inputs, find_entry(self.before, entry))
             reference = run_function(self.before, inputs, find_entry(self.before, entry), float64=True)
-            noise = (run_function(self.before, nudged(inputs, seed), find_entry(self.before, entry)), largest_float(inputs))
+            noisy = run_function(self.before, nudged(inputs, seed), find_entry(self.before, entry))
+            noise = (noisy, largest_float(inputs))
             self.runs.append((family, seed, inputs, baseline, reference, noise))
 
     def check(self, after: ModuleOp, what: str = "the rewrite", rtol: float = DEFAULT_RTOL,

@@ -21,10 +21,11 @@ exit code is 0 when every result passes, else 1.
   tolerances.
 - With --reference f64: OTHER (e.g. the output of a pass) is judged against the float64 run of
   FILE: it passes "within tolerance of the f64 reference" (`|other - ref| <= rtol*|ref| + atol`,
-  atol = rtol * max|ref|) or "no worse than the input program's own error" (`max|other - ref| <=
-  4 * max|this - ref| + atol`, FILE's error also taken on its inputs one ulp off: the rounding
-  noise a reordered sum may add where FILE's own order was exact by luck), and fails wherever it is NaN/inf where FILE is finite. Each line
-  names the criterion that held and the tolerances; --atol is not used (the scale is the result's).
+  atol = rtol * max|ref|) or "no worse than the input program's own error" (`max|other - ref| <= 4
+  * max|this - ref| + atol`, FILE's error also taken on its inputs one ulp off: the rounding noise
+  a reordered sum may add where FILE's own order was exact by luck), and fails wherever it is
+  NaN/inf where FILE is finite. Each line names the criterion that held and the tolerances; --atol
+  is not used (the scale is the result's).
 """
 
 from __future__ import annotations
@@ -172,7 +173,8 @@ def _compare(args: argparse.Namespace, module, func_op, other, inputs, results) 
         return diff_results(results, expected, args.rtol, args.atol)
     reference = run_function(module, inputs, func_op, float64=True)
     noise = run_function(module, nudged(inputs, args.seed), func_op)
-    return judge_against_reference(expected, results, reference, args.rtol, nudged=noise, noise_scale=largest_float(inputs))
+    return judge_against_reference(expected, results, reference, args.rtol,
+                                   nudged=noise, noise_scale=largest_float(inputs))
 
 
 def run(argv: Sequence[str] | None = None) -> int:

@@ -28,10 +28,11 @@ or `int_ranges[i]` for argument i: input ids in [0, vocab), attention masks in [
             row, padding id); floats N(0,1); i1 alternate.
 
 `nudged(values, seed)`: the same inputs with every nonzero finite float one ulp up or down (at
-random; zeros, infinities, NaN, integers, i1 and bf16 unchanged: numpy has no bf16 nextafter). How far the input program's result
-moves under it is the rounding noise any reordering of its sums may add (the judge's
-"no worse" criterion, `compare.py`): a dot that cancels to exactly 0 in one summation order is
-~1 ulp of its terms off in another.
+random; zeros, infinities, NaN, integers, i1 and bf16 unchanged: numpy has no bf16 nextafter).
+How far the input program's result moves under it is the rounding noise any reordering of its
+sums may add (the judge's "no worse" criterion, `compare.py`): a dot that cancels to exactly 0
+in one summation order is ~1 ulp of its terms off in another. `largest_float(values)`: the
+scale that noise is capped against.
 """
 
 from __future__ import annotations

@@ -18,13 +18,13 @@ form:
       %ins = tensor.insert_slice %ve into %fill[0, 0, 1, 1] [1, 32, 16, 16] [1, 1, 1, 1]
       flow.return %ins }
 
-The fill stays outside the region, as in IREE's own regions (it becomes a `flow.tensor.splat`
-that the dispatch takes read-write). IREE 3.13 builds this for contraction roots (measured on
-every such pad of the corpus CNNs, outputs bit-equal to the copy form); only those regions take
-it (`is_contraction_region`). With a conv root (mobilenet_v3_small's 576-filter 1x1 convs at
-2x2 pixels, 576 -> 576x6x6, when they were still conv roots) the module built but crashed at
-run time (segfault), so conv regions keep the copy. The pad must be the only reader of the region's result, static, and pad with a value
-defined outside it (a constant).
+The fill stays outside the region, as in IREE's own regions (it becomes a `flow.tensor.splat` that
+the dispatch takes read-write). IREE 3.13 builds this for contraction roots (measured on every such
+pad of the corpus CNNs, outputs bit-equal to the copy form); only those regions take it
+(`is_contraction_region`). With a conv root (mobilenet_v3_small's 576-filter 1x1 convs at 2x2
+pixels, 576 -> 576x6x6, when they were still conv roots) the module built but crashed at run time
+(segfault), so conv regions keep the copy. The pad must be the only reader of the region's result,
+static, and pad with a value defined outside it (a constant).
 """
 
 from __future__ import annotations
