@@ -24,7 +24,8 @@ pad of the corpus CNNs, outputs bit-equal to the copy form); only those regions 
 (`is_contraction_region`). With a conv root (mobilenet_v3_small's 576-filter 1x1 convs at 2x2
 pixels, 576 -> 576x6x6, when they were still conv roots) the module built but crashed at run time
 (segfault), so conv regions keep the copy. The pad must be the only reader of the region's result,
-static, and pad with a value defined outside it (a constant).
+static, and pad with a value defined outside it or a constant yielded from its body (the ONNX
+importer's form; the constant is cloned in front of the fill).
 """
 
 from __future__ import annotations
@@ -68,9 +69,11 @@ def padded_result(region_op: DispatchRegionOp, index: int, max_elements: int) ->
     if user is None or user.name != "tensor.pad" or not du.is_static_tensor(user.results[0]):
         return None
     value = pad_value(user)
-    if not isinstance(value, SSAValue) or value.type != user.results[0].type.element_type:
+    if isinstance(value, Operation):  # a constant in the pad's body (the ONNX importer's form)
+        value = value.results[0]
+    elif not isinstance(value, SSAValue) or not available_before(value, region_op):
         return None
-    if not available_before(value, region_op):
+    if value.type != user.results[0].type.element_type:
         return None
     return reshape, user
 
@@ -93,9 +96,11 @@ def write_pad_in_region(region_op: DispatchRegionOp, index: int, reshape: Operat
     """The region rebuilt to return the padded tensor as result `index` (module docstring)."""
     block: Block = region_op.parent_block()  # type: ignore[assignment]
     padded_type: TensorType = pad.results[0].type  # type: ignore[assignment]
+    value = pad_value(pad)
+    constant = [value.clone()] if isinstance(value, Operation) else []  # from the pad's body
     empty = tensor.EmptyOp([], padded_type)
-    fill = FillOp([pad_value(pad)], [empty.tensor], [padded_type])
-    block.insert_ops_before([empty, fill], region_op)
+    fill = FillOp([constant[0].results[0] if constant else value], [empty.tensor], [padded_type])
+    block.insert_ops_before([*constant, empty, fill], region_op)
     body = region_op.body.block
     ret = body.last_op
     assert isinstance(ret, ReturnOp)

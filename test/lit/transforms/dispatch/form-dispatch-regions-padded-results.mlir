@@ -66,6 +66,30 @@ func.func @matmul_then_neg_inf_pad(%w: tensor<8x36xf32>, %p: tensor<36x16xf32>) 
 
 // -----
 
+// The pad value as the ONNX importer writes it, a constant inside the pad's body: the region
+// takes the pad the same way, the constant cloned in front of the fill.
+// CHECK-LABEL: func.func @pad_value_in_body
+// CHECK:         %[[S:.*]] = flow.tensor.splat %{{.*}} : tensor<10x18xf32>
+// CHECK:         flow.dispatch.region -> (tensor<10x18xf32>)
+// CHECK:           tensor.insert_slice %{{.*}} into %[[S]][1, 1] [8, 16] [1, 1]
+// CHECK-NOT:     tensor.pad
+// OFF-LABEL:   func.func @pad_value_in_body
+// OFF:           tensor.pad
+func.func @pad_value_in_body(%w: tensor<8x36xf32>, %p: tensor<36x16xf32>) -> tensor<10x18xf32> {
+  %zero = arith.constant 0.0 : f32
+  %oe = tensor.empty() : tensor<8x16xf32>
+  %of = linalg.fill ins(%zero : f32) outs(%oe : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m = linalg.matmul ins(%w, %p : tensor<8x36xf32>, tensor<36x16xf32>) outs(%of : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %padded = tensor.pad %m low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    %c = arith.constant 0.0 : f32
+    tensor.yield %c : f32
+  } : tensor<8x16xf32> to tensor<10x18xf32>
+  func.return %padded : tensor<10x18xf32>
+}
+
+// -----
+
 // The unpadded result is read too (returned): the region keeps it, the pad stays a copy.
 // CHECK-LABEL: func.func @result_read_twice
 // CHECK:         %[[R:.*]] = flow.dispatch.region -> (tensor<8x16xf32>)
