@@ -1,4 +1,5 @@
 // RUN: fusion-opt %s --split-input-file -p convert-to-flow | filecheck %s
+// The pass's helper modules these cases exercise: dispatch/copy_as_generic.py.
 
 // Top-level slices follow IREE's contiguity rule (TensorToFlow/test/extract_slice.mlir):
 // a contiguous range becomes flow.tensor.slice (+ reshape when rank-reducing), anything else

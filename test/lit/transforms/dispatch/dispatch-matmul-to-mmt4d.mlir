@@ -1,4 +1,5 @@
 // RUN: fusion-opt %s --split-input-file -p 'dispatch-matmul-to-mmt4d{min-n=32}' | filecheck %s
+// The pass's helper modules these cases exercise: dispatch/matmul_regions_to_mmt4d.py.
 
 // A matmul region over a weight argument, N >= min-n: the activation is packed by a dispatch
 // of its own, the weight inside the region, and the bias epilogue reads the unpacked result.

@@ -1,5 +1,6 @@
 // RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p graph-to-dispatch | filecheck %s --check-prefix=G2D
+// The pass's helper modules these cases exercise: dispatch/region_dims.py.
 
 // Multi-block bodies (IREE's inline_dag tests) form regions block by block, and a region with
 // a dynamically shaped result names its sizes outside (`{%d}`), as IREE requires (iree-opt

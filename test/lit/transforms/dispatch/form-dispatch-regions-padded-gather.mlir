@@ -1,5 +1,6 @@
 // RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{pads-into-gathers=true}" | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s --check-prefix=OFF
+// The pass's helper modules these cases exercise: dispatch/padded_gathers.py.
 
 // Off by default (the gather measured slower with the pad in it): every pad stays at top level.
 // OFF-LABEL: func.func @pad_into_gather

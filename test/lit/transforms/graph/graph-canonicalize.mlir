@@ -1,6 +1,8 @@
 // RUN: fusion-opt %s --split-input-file -p graph-canonicalize | filecheck %s
 // Upstream `canonicalize` picks the same patterns up through the ops' GraphCanonicalization trait.
 // RUN: fusion-opt %s --split-input-file -p canonicalize | filecheck %s
+// The pass's helper modules these cases exercise: graph/graph_canonicalization_patterns.py,
+// graph/graph_ir.py.
 
 // CHECK-LABEL: func.func @views
 // CHECK-SAME:    (%[[X:.*]]: tensor<2x3x4xf32>, %[[V:.*]]: tensor<4xf32>)

@@ -1,4 +1,5 @@
 // RUN: fusion-opt %s --split-input-file -p graph-fold-conv-affine | filecheck %s
+// The pass's helper modules these cases exercise: graph/conv_channels.py.
 
 // Bias, per-channel scale ([F, 1, 1] as ONNX Mul by an initializer writes it, scale first) and
 // a shift: one conv on W * s and one canonical bias add (b * s - t).

@@ -1,5 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p graph-horizontal-fuse-convs | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-convs{allow-runtime-concat=true}' | filecheck %s --check-prefix=RUNTIME
+// The pass's helper modules these cases exercise: graph/conv_channels.py,
+// graph/horizontal_concat_fold.py.
 
 // Inception-style: three sibling 1x1 convs (bias + relu each) over one input become one conv on
 // the concatenated filters with one bias add and one relu; lanes are channel slices, and the

@@ -2,6 +2,8 @@
 // RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{allow-runtime-concat=true}' | filecheck %s --check-prefix=RUNTIME
 // RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{min-group=3}' | filecheck %s --check-prefix=MIN3
 // RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{fuse-batched-dots=true}' | filecheck %s --check-prefix=BATCHED
+// The pass's helper modules these cases exercise: graph/horizontal_layers.py,
+// graph/horizontal_linear.py, graph/horizontal_concat_fold.py.
 
 // Two towers x two Linear+SiLU layers on a shared input. Layer 0 shares %x: one dot on the
 // N-concatenated weights; its result is viewed as [2, 1, 4] (a reshape, M = 1) and feeds one

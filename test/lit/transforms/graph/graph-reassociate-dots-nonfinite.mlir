@@ -3,6 +3,7 @@
 // other -- its constants are zero-free with rank-1 sign patterns that agree where they meet.
 // RUN: fusion-opt %s --split-input-file -p graph-reassociate-dots 2>/dev/null | filecheck %s
 // RUN: fusion-opt %s --split-input-file --verify-diagnostics -p graph-reassociate-dots
+// The pass's helper modules these cases exercise: graph/dot_chain_nonfinite.py.
 
 // Sign-rigid weights: sign(A) = [1 1]^T [1 -1], sign(C) = [1 -1]^T [1 1]; A*C folds.
 // CHECK-LABEL: func.func @sign_rigid

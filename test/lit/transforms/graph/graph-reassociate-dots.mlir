@@ -4,6 +4,9 @@
 // RUN: fusion-opt %s --split-input-file -p 'graph-reassociate-dots{assume-finite=true}' 2>/dev/null | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p 'graph-reassociate-dots{max-const-bytes=32 assume-finite=true}' 2>/dev/null | filecheck %s --check-prefix=BUDGET
 // RUN: fusion-opt %s --split-input-file --verify-diagnostics -p 'graph-reassociate-dots{assume-finite=true}'
+// The pass's helper modules these cases exercise: graph/dot_chain.py, graph/dot_chain_read.py,
+// graph/dot_chain_ir.py, graph/dot_chain_numerics.py, graph/dot_add_patterns.py,
+// graph/dot_scale_patterns.py.
 
 // Issue #4: X * (Y*A + b) * C with constant A, b, C -> X * (Y*(A*C) + b*C): 3 dots -> 2.
 // Splat weights make the folded values checkable: A*C = 4 * 0.5 * 0.25, b*C = 4 * 2 * 0.25.

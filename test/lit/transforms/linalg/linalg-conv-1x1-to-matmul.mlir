@@ -1,5 +1,6 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-conv-1x1-to-matmul | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p 'linalg-conv-1x1-to-matmul{min-channels=1 strided=true padded-min-pixels=0}' | filecheck %s --check-prefix=ALL
+// The pass's helper modules these cases exercise: linalg/conv_1x1_sinking.py.
 
 // A stride-1 1x1 conv with torch-mlir's broadcast bias init => F x C . C x (H*W) over a flat
 // bias init; its clip consumer is rewritten on the flat shape, and one expand_shape follows.

@@ -2,6 +2,9 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-fuse-elementwise | iree-opt --split-input-file > /dev/null
 // RUN: fusion-opt %s --split-input-file -p "linalg-fuse-elementwise{aggressive=false}" | filecheck %s --check-prefix=CONSERVATIVE
 // RUN: fusion-opt %s --split-input-file -p "linalg-fuse-elementwise{max-operands=4}" | filecheck %s --check-prefix=LIMIT
+// The pass's helper modules these cases exercise: linalg/elementwise_fusion_grouping.py,
+// linalg/elementwise_fusion_emit.py, linalg/elementwise_fusion_utils.py,
+// linalg/elementwise_fusion_index.py, linalg/elementwise_fusion_views.py.
 
 // luminal issue #39: ((exp2(a) - sin(b)).relu() + c.expand() / d) with c a scalar constant.
 // The broadcast constant becomes a scalar in the body; one kernel reads a, b, d.

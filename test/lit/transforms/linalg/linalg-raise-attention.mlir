@@ -1,5 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-raise-attention | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p linalg-raise-attention | fusion-opt - --split-input-file > /dev/null
+// The pass's helper modules these cases exercise: linalg/attention_match.py,
+// linalg/attention_mask.py.
 
 // QK^T (x scale) (+ mask) -> softmax (max, exp(x - max), sum, div) -> . V as one
 // iree_linalg_ext.attention (IREE 3.13 syntax). Small shapes: 2 heads, 4 queries/keys, head dim 8.

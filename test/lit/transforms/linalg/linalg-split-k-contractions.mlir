@@ -1,6 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-split-k-contractions | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p 'linalg-split-k-contractions{chunk=64}' | filecheck %s --check-prefix=CHUNK64
 // RUN: fusion-opt %s --split-input-file -p 'linalg-split-k-contractions{max-outputs=1024}' | filecheck %s --check-prefix=SMALL
+// The pass's helper modules these cases exercise: linalg/contraction_loops.py.
 
 // A transformer projection at 64 tokens (torch-mlir's batch_matmul over a weight read through
 // its map): K = 128 is split into 4 parts of 32. The parts are one contraction with the part as

@@ -2,6 +2,9 @@
 // RUN: fusion-opt %s --split-input-file -p convert-graph-to-linalg | iree-opt --split-input-file > /dev/null
 // RUN: fusion-opt %s --split-input-file -p convert-graph-to-linalg,linalg-fuse-elementwise | filecheck %s --check-prefix=FUSED
 // RUN: fusion-opt %s --split-input-file -p convert-graph-to-linalg,linalg-fuse-elementwise | iree-opt --split-input-file > /dev/null
+// The pass's helper modules these cases exercise: lowering/graph_to_linalg_builders.py,
+// lowering/graph_to_linalg_compute.py, lowering/graph_to_linalg_scalar.py,
+// lowering/graph_to_linalg_shape.py, lowering/graph_to_linalg_conv.py.
 
 // Elementwise ops: all-parallel identity-map generics with arith/math bodies.
 // CHECK-LABEL: func.func @elementwise(
