@@ -98,10 +98,15 @@ def _pad(sh: Shape) -> int:
     return (sh.k - 1) // 2
 
 
+def _unpadded(sh: Shape) -> int:
+    """The image's height and width before `--pad-inside`'s pad (`sh.hp` is the padded one)."""
+    return sh.hp - 2 * _pad(sh)
+
+
 def _padding_header(sh: Shape, absorb: bool) -> str:
     """`--pad-inside`: the function takes the unpadded image; the form pads it itself as torch-mlir
     does (`tensor.pad`), or, `absorb`, leaves the padding to the im2col op."""
-    p, h = _pad(sh), sh.hp - 2 * _pad(sh)
+    p, h = _pad(sh), _unpadded(sh)
     head = (f"func.func @{FUNCTION}(%x0: {_t(1, sh.c, h, h)}, %w: {_t(sh.f, sh.c, sh.k, sh.k)}, "
             f"%b: {_t(sh.f)}) -> {_t(1, sh.f, sh.oh, sh.oh)} {{\n")
     if absorb:
@@ -167,7 +172,7 @@ def im2col_op_form(sh: Shape, k_major: bool = True, absorb_pad: bool = False) ->
     order the gather form measured fastest; otherwise (OH*OW) x (C*k*k), im2col's own order."""
     ckk, p = sh.c * sh.k * sh.k, sh.oh * sh.oh
     pt_dims, perm, pmap = ((ckk, p), "[1, 0]", "(k, p)") if k_major else ((p, ckk), "[0, 1]", "(p, k)")
-    pd, h = (_pad(sh), sh.hp - 2 * _pad(sh)) if absorb_pad else (0, sh.hp)
+    pd, h = (_pad(sh), _unpadded(sh)) if absorb_pad else (0, sh.hp)
     src, pads = ("%x0", f"input_pad_low = [0, {pd}, {pd}] input_pad_high = [0, {pd}, {pd}] pad_value(%zp : f32) "
                  ) if absorb_pad else ("%x", "")
     return (f"  %zp = arith.constant 0.0 : f32\n"
@@ -265,7 +270,7 @@ def build(sh: Shape, variant: str, work: Path, pad_inside: bool = False) -> Path
 
 def inputs(sh: Shape, pad_inside: bool = False) -> list[np.ndarray]:
     rng = np.random.default_rng(0)
-    h = sh.hp - 2 * _pad(sh) if pad_inside else sh.hp
+    h = _unpadded(sh) if pad_inside else sh.hp
     return [rng.standard_normal((1, sh.c, h, h), dtype=np.float32),
             (0.1 * rng.standard_normal((sh.f, sh.c, sh.k, sh.k))).astype(np.float32),
             rng.standard_normal(sh.f, dtype=np.float32)]

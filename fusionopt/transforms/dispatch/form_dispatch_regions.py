@@ -158,26 +158,22 @@ def leave_padded_1x1_to_iree(analysis: FusionAnalysis, min_pixels: int, kxk_min_
         pass_statistics.count("padded 1x1 convs left to IREE")
 
 
-def form_regions_in_block(
-    block: Block, aggressive: bool, reduction_chains: str = "none", split_slices: bool = True,
-    padded_min_pixels: int = MIN_PIXELS, padded_kxk_min_pixels: int = 0, pads_into_gathers: bool = False,
-    padded_results: int = PADDED_RESULTS_MAX_ELEMENTS, im2col_into_contractions: bool = True,
-) -> list[DispatchRegionOp]:
+def form_regions_in_block(block: Block, options: FormDispatchRegionsPass, split_slices: bool = True
+                          ) -> list[DispatchRegionOp]:
+    """Form `block`'s regions with the pass's `options` (`split_slices`: first try computing
+    roots read only through disjoint slices per slice, forming each trial the same way)."""
     if split_slices:
         def trial(copy: Block) -> None:
-            form_regions_in_block(
-                copy, aggressive, reduction_chains, False, padded_min_pixels, padded_kxk_min_pixels, pads_into_gathers,
-                padded_results, im2col_into_contractions,
-            )
+            form_regions_in_block(copy, options, split_slices=False)
             convert_block_to_flow(copy)
 
         if split := split_sliced_roots(block, trial):
             pass_statistics.count("roots split per slice", split)
-    analysis = decide_fusion_groups(block, aggressive, reduction_chains)
-    leave_padded_1x1_to_iree(analysis, padded_min_pixels, padded_kxk_min_pixels)
-    if im2col_into_contractions and (moved := pull_im2col_into_contractions(analysis)):
+    analysis = decide_fusion_groups(block, options.aggressive, options.reduction_chains)
+    leave_padded_1x1_to_iree(analysis, options.padded_min_pixels, options.padded_kxk_min_pixels)
+    if options.im2col_into_contractions and (moved := pull_im2col_into_contractions(analysis)):
         pass_statistics.count("im2col ops formed into their matmul's region", moved)
-    if pads_into_gathers and (moved := pull_pads_into_gathers(analysis)):
+    if options.pads_into_gathers and (moved := pull_pads_into_gathers(analysis)):
         pass_statistics.count("pads formed into their im2col gather's region", moved)
     regions = rebuild_block(block, analysis)
     # Regions already in the input (IREE's clone_producers tests start from them) get their
@@ -185,8 +181,8 @@ def form_regions_in_block(
     for region_op in [op for op in block.ops if isinstance(op, DispatchRegionOp)]:
         clone_producers_into_region(region_op)
     erase_dead_clonables(block)
-    if padded_results:
-        regions, taken = write_pads_in_regions(regions, padded_results)
+    if options.padded_results:
+        regions, taken = write_pads_in_regions(regions, options.padded_results)
         if taken:
             pass_statistics.count("pads written by their producer's region", taken)
     return regions
@@ -250,11 +246,7 @@ class FormDispatchRegionsPass(ModulePass):
         # a region in a later block is cloned into that region, not copied out first.
         blocks = [b for func in functions_with_body(op) for b in region_forming_blocks(list(func.body.blocks))]
         for block in blocks:
-            regions = form_regions_in_block(
-                block, self.aggressive, self.reduction_chains, padded_min_pixels=self.padded_min_pixels,
-                padded_kxk_min_pixels=self.padded_kxk_min_pixels, pads_into_gathers=self.pads_into_gathers,
-                padded_results=self.padded_results, im2col_into_contractions=self.im2col_into_contractions,
-            )
+            regions = form_regions_in_block(block, self)
             pass_statistics.count("regions formed", len(regions))
         for block in blocks:
             erase_dead_clonables(block)  # originals cloned into regions of later blocks

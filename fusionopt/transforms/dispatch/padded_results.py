@@ -71,24 +71,36 @@ def padded_result(region_op: DispatchRegionOp, index: int, max_elements: int) ->
     value = pad_value(user)
     if isinstance(value, Operation):  # a constant in the pad's body (the ONNX importer's form)
         value = value.results[0]
-    elif not isinstance(value, SSAValue) or not available_before(value, region_op):
+    elif not isinstance(value, SSAValue) or not readable_before(value, region_op):
         return None
     if value.type != user.results[0].type.element_type:
         return None
     return reshape, user
 
 
-def available_before(value: SSAValue, region_op: Operation) -> bool:
+def readable_before(value: SSAValue, region_op: Operation) -> bool:
     """`value` can be read just before `region_op`, where the fill goes: defined outside its
-    block, or before it in the block, or a constant after it, which is moved up."""
+    block or before it in the block, or a constant after it (`fill_value` moves it up)."""
     owner = value.owner
     if not isinstance(owner, Operation) or not region_op.is_before_in_block(owner):
         return True  # a block argument, defined before the region, or in another block
-    if owner.name != "arith.constant":
-        return False
-    owner.detach()
-    region_op.parent_block().insert_op_before(owner, region_op)  # type: ignore[union-attr]
-    return True
+    return owner.name == "arith.constant"
+
+
+def fill_value(pad: Operation, region_op: Operation) -> SSAValue:
+    """The pad's value, available before `region_op`: a constant of the pad's body is cloned
+    there, a constant after the region moved there (`padded_result` checked the rest)."""
+    value = pad_value(pad)
+    block: Block = region_op.parent_block()  # type: ignore[assignment]
+    if isinstance(value, Operation):
+        constant = value.clone()
+        block.insert_op_before(constant, region_op)
+        return constant.results[0]
+    owner = value.owner  # type: ignore[union-attr]
+    if isinstance(owner, Operation) and region_op.is_before_in_block(owner):
+        owner.detach()
+        block.insert_op_before(owner, region_op)
+    return value  # type: ignore[return-value]
 
 
 def write_pad_in_region(region_op: DispatchRegionOp, index: int, reshape: Operation | None,
@@ -96,11 +108,9 @@ def write_pad_in_region(region_op: DispatchRegionOp, index: int, reshape: Operat
     """The region rebuilt to return the padded tensor as result `index` (module docstring)."""
     block: Block = region_op.parent_block()  # type: ignore[assignment]
     padded_type: TensorType = pad.results[0].type  # type: ignore[assignment]
-    value = pad_value(pad)
-    constant = [value.clone()] if isinstance(value, Operation) else []  # from the pad's body
     empty = tensor.EmptyOp([], padded_type)
-    fill = FillOp([constant[0].results[0] if constant else value], [empty.tensor], [padded_type])
-    block.insert_ops_before([*constant, empty, fill], region_op)
+    fill = FillOp([fill_value(pad, region_op)], [empty.tensor], [padded_type])
+    block.insert_ops_before([empty, fill], region_op)
     body = region_op.body.block
     ret = body.last_op
     assert isinstance(ret, ReturnOp)

@@ -28,7 +28,7 @@ product of the conv is computed once, exactly as before: only the order of the s
 
 Stride-1 k x k convs too (`stride-one`, default true): as single-conv modules they measured
 0.44x-1.2x of the conv, but inside the models, where IREE's conv also writes its consumer's pad,
-gather + matmul took 0.37x-1.0x of the conv's time on 13 of the 15 stride-1 conv shapes of the
+gather + matmul took 0.37x-1.0x of the conv's time on 14 of the 15 stride-1 conv shapes of the
 corpus CNNs (resnet18's 256x4x4 0.38x, 512x2x2 0.55x) and 1.14x on one (squeezenet's 32 -> 128
 at 7x7); whole models 0.67x (resnet18), 0.85x (inception_mini), 0.89x (squeezenet1_1), 0.94x
 (resnet_mini) of the form without it, for 3-15 more dispatches (bench/RESULTS.md, "Stride-1
@@ -97,8 +97,9 @@ def copy_body(element) -> Region:
     return Region(block)
 
 
-def gather_patches(op: WindowOp) -> list[Operation]:
-    """The im2col generic (C x KH x KW x OH x OW) and its collapse to (C*KH*KW) x (OH*OW)."""
+def gather_patches(op: WindowOp) -> tuple[list[Operation], SSAValue]:
+    """The im2col generic (C x KH x KW x OH x OW) and its collapse to (C*KH*KW) x (OH*OW), and
+    the collapsed patches."""
     source = op.inputs[0]
     element = source.type.get_element_type()  # type: ignore[attr-defined]
     c = source.type.get_shape()[1]  # type: ignore[attr-defined]
@@ -112,7 +113,7 @@ def gather_patches(op: WindowOp) -> list[Operation]:
         [IteratorTypeAttr.parallel()] * 5, [shape],
     )
     flat = collapse(gather.results[0], [[0, 1, 2], [3, 4]], TensorType(element, [c * kh * kw, oh * ow]))
-    return [empty, gather, flat]
+    return [empty, gather, flat], flat.results[0]
 
 
 def im2col_form(op: WindowOp, new_ops: list[Operation], patches: SSAValue) -> tuple[list[Operation], SSAValue]:
@@ -141,17 +142,18 @@ class StridedConvToIm2col(RewritePattern):
             return
         if self.im2col_op and is_few_filter_conv(op):
             patch_ops, patches = im2col_patches(op)
-            new_ops, result = im2col_form(op, patch_ops, patches)  # type: ignore[arg-type]
-            replace_conv(op, new_ops, result, rewriter, "few-filter k x k convs as the im2col op + matmul")
-            return
-        patch_ops = gather_patches(op)  # type: ignore[arg-type]
-        new_ops, result = im2col_form(op, patch_ops, patch_ops[-1].results[0])  # type: ignore[arg-type]
-        replace_conv(op, new_ops, result, rewriter, "k x k convs as im2col + matmul")
+            statistic = "few-filter k x k convs as the im2col op + matmul"
+        else:
+            patch_ops, patches = gather_patches(op)  # type: ignore[arg-type]
+            statistic = "k x k convs as im2col + matmul"
+        new_ops, result = im2col_form(op, patch_ops, patches)  # type: ignore[arg-type]
+        replace_conv(op, new_ops, result, rewriter, statistic)
 
 
 @dataclass(frozen=True)
 class LinalgStridedConvToIm2colPass(ModulePass):
-    """Rewrite strided k x k NCHW convolutions (batch 1) as a patch gather + matmul.
+    """Rewrite k x k NCHW convolutions (batch 1; strided ones, and by default stride-1 ones) as
+    a patch gather + matmul.
 
     Options:
       stride-one -- also rewrite stride-1 k x k convs. Default true (module docstring);
