@@ -107,9 +107,15 @@ OURS_PIPELINES = {
     # stride-1 k x k convs left as convs (the default before stride-one=true)
     "ours-im2col-stride-one-off": _dispatch_creation(
         linalg_strided_conv_to_im2col="linalg-strided-conv-to-im2col{stride-one=false}"),
+    # stride-1 k x k convs left NCHW (the default before linalg-conv-channels-last: im2col)
+    "ours-channels-last-off": _dispatch_creation(linalg_conv_channels_last=""),
+    # 1x1 convs channels last from 32 output pixels, as k x k ones (the default is 16)
+    "ours-channels-last-1x1-32": _dispatch_creation(
+        linalg_conv_channels_last="linalg-conv-channels-last{min-pixels-1x1=32}"),
     # convs left as IREE's conv named ops: neither 1x1-as-matmul nor strided im2col (both
     # chosen by llvm-cpu timings; the CUDA candidate)
-    "ours-no-conv-forms": _dispatch_creation(linalg_conv_1x1_to_matmul="", linalg_strided_conv_to_im2col=""),
+    "ours-no-conv-forms": _dispatch_creation(
+        linalg_conv_1x1_to_matmul="", linalg_strided_conv_to_im2col="", linalg_conv_channels_last=""),
     # strided k x k convs left as convs (the pipeline before linalg-strided-conv-to-im2col)
     "ours-im2col-off": _dispatch_creation(linalg_strided_conv_to_im2col=""),
     # the linalg preparation only: IREE forms the dispatches (what our region formation adds)

@@ -81,6 +81,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-conv-1x1-to-matmul": ("fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul", "LinalgConv1x1ToMatmulPass"),
     "linalg-split-k-contractions": ("fusionopt.transforms.linalg.linalg_split_k_contractions", "LinalgSplitKContractionsPass"),
     "linalg-strided-conv-to-im2col": ("fusionopt.transforms.linalg.linalg_strided_conv_to_im2col", "LinalgStridedConvToIm2colPass"),
+    "linalg-conv-channels-last": ("fusionopt.transforms.linalg.linalg_conv_channels_last", "LinalgConvChannelsLastPass"),
 }
 
 
@@ -97,6 +98,10 @@ PIPELINES: dict[str, Pipeline] = {}
 # dispatch-creation: linalg on tensors -> flow.dispatch.regions, IREE's DispatchCreation
 # (region formation unified with conversion to flow); one stage per line, with why it is there.
 _DISPATCH_CREATION_STAGES = (
+    # Convs, depthwise convs and pools become their NHWC forms between transposes, and the
+    # elementwise ops between them compute channels last: IREE's CPU kernels vectorise along
+    # contiguous channels. First, so the NCHW-specific stages below only see what is left.
+    "linalg-conv-channels-last",
     # Batch-1 depthwise convs with 4x4+ outputs become rank-3 generics over (oh, ow, c, kh, kw),
     # IREE's own unit-dim-folded form: its kernel for the 4-D named op in our regions ran
     # 1.3-2x slower. First, so that the unit reshapes it leaves fold in the next stage.
@@ -164,6 +169,7 @@ _CUDA_CHANGES = {
     # llvm-cpu but IREE's CUDA conv kernels beat them (squeezenet 0.65x, mobilenet_mini 0.82x).
     "linalg-conv-1x1-to-matmul": "",
     "linalg-strided-conv-to-im2col": "",
+    "linalg-conv-channels-last": "",
     # Decomposed attention becomes one iree_linalg_ext.attention (IREE's fused GPU kernel; on
     # llvm-cpu it is 1.6-1.9x slower), a softmax's max and sum one dispatch where it stays.
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",

@@ -4,7 +4,11 @@ The input's spatial axes become sliding windows (`numpy.lib.stride_tricks.slidin
 a zero-copy view), strided by the op's strides and subsampled by its dilations, giving
 `[..., OH, OW, ..., KH, KW]`; a convolution is then one `einsum` (BLAS-backed through
 `optimize=True`) with the filter, a pooling op one max/sum over the two window axes. No Python
-loop runs over output pixels. Accumulation is in the init's dtype (MLIR's `cast_signed` to the
+loop runs over output pixels. The einsum sees its operands in one canonical layout (axes by
+letter, contiguous), so an NCHW op and its NHWC form sum their products in the same order and
+give the same bits: a layout rewrite is then exact here, as its sums are in exact arithmetic
+(with extreme inputs, where partial sums overflow, the order decides between inf and a finite
+value). Accumulation is in the init's dtype (MLIR's `cast_signed` to the
 output type), and the init is accumulated into (`O += ...`, `O = max(O, ...)`).
 """
 
@@ -32,6 +36,21 @@ def windows(x: np.ndarray, axes: tuple[int, ...], kernel: tuple[int, ...], strid
     return view[tuple(index)]
 
 
+def _canonical(array: np.ndarray, letters: str) -> tuple[np.ndarray, str]:
+    """`array` with its axes sorted by their einsum letters, contiguous, and the sorted letters."""
+    order = sorted(range(len(letters)), key=lambda i: letters[i])
+    return np.ascontiguousarray(np.transpose(array, order)), "".join(letters[i] for i in order)
+
+
+def canonical_einsum(spec: str, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """`np.einsum(spec, x, w)` computed on canonically laid out operands (module docstring)."""
+    inputs, out = spec.split("->")
+    (xc, x_letters), (wc, w_letters) = (_canonical(a, l) for a, l in zip((x, w), inputs.split(",")))
+    out_sorted = "".join(sorted(out))
+    value = np.einsum(f"{x_letters},{w_letters}->{out_sorted}", xc, wc, optimize=True)
+    return np.transpose(value, [out_sorted.index(letter) for letter in out])
+
+
 def _lowest(dtype: np.dtype) -> Any:
     return -np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).min
 
@@ -53,7 +72,7 @@ def run_window_op(interpreter: Interpreter, op: Operation, args: tuple[Any, ...]
     win = windows(x.astype(out_dtype, copy=False), axes, kernel, op.stride_values(),
                   op.dilation_values(), out_sizes)
     if spec.kind == "conv":
-        value = np.einsum(spec.einsum, win, w.astype(out_dtype, copy=False), optimize=True)
+        value = canonical_einsum(spec.einsum, win, w.astype(out_dtype, copy=False))
         result = init + value.astype(out_dtype, copy=False)
     else:
         # the window axes are the last ones; the rest are in the input's order, which for every
@@ -66,5 +85,5 @@ def run_window_op(interpreter: Interpreter, op: Operation, args: tuple[Any, ...]
             reduced = win.min(axis=window_axes) if win.size else np.full(init.shape, _highest(out_dtype), out_dtype)
             result = np.minimum(init, reduced)
         else:
-            result = init + win.sum(axis=window_axes, dtype=out_dtype)
+            result = init + np.ascontiguousarray(win).sum(axis=window_axes, dtype=out_dtype)
     return (np.asarray(result, dtype=out_dtype),)

@@ -54,6 +54,8 @@ FORM_FLOORS = {
     "graph-fold-conv-affine": 0.1,
     "graph-horizontal-fuse-convs": 0.02,
     "linalg-conv-1x1-to-matmul": 0.14,
+    # this seed gives 0.23; the NCHW rewrites below see the same convs in the opt-in run
+    "linalg-conv-channels-last": 0.17,
     "linalg-depthwise-conv-drop-batch": 0.17,
     "linalg-transpose-nt-operands": 0.12,
 }

@@ -23,7 +23,11 @@ the dispatch takes read-write). IREE 3.13 builds this for contraction roots (mea
 pad of the corpus CNNs, outputs bit-equal to the copy form); only those regions take it
 (`is_contraction_region`). With a conv root (mobilenet_v3_small's 576-filter 1x1 convs at 2x2
 pixels, 576 -> 576x6x6, when they were still conv roots) the module built but crashed at run time
-(segfault), so conv regions keep the copy. The pad must be the only reader of the region's result,
+(segfault), so NCHW conv regions keep the copy. A channels-last conv region
+(`linalg.conv_2d_nhwc_hwcf` root, `linalg-conv-channels-last`) writes its pad at any size: IREE
+builds it, the values are bit-equal, and the conv + padded store took 58-59 us against 56-59 us
+for conv + copy at 32x32x16 and 8x8x64 (bench/RESULTS.md, "Channels-last stride-1 convs"),
+one dispatch fewer. The pad must be the only reader of the region's result,
 static, and pad with a value defined outside it or a constant yielded from its body (the ONNX
 importer's form; the constant is cloned in front of the fill).
 """
@@ -42,6 +46,7 @@ from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
 
 _RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
+CHANNELS_LAST_CONV = "linalg.conv_2d_nhwc_hwcf"
 
 # Results up to this many elements write their pad. Storing into the padded buffer costs the
 # contraction about what the copy dispatch cost at 4096-8192 elements (resnet_mini's strided
@@ -141,15 +146,32 @@ def write_pad_in_region(region_op: DispatchRegionOp, index: int, reshape: Operat
     return rebuilt
 
 
+def is_channels_last_conv_region(region_op: DispatchRegionOp) -> bool:
+    """A region whose root is an NHWC/HWCF conv (`linalg-conv-channels-last`)."""
+    return any(op.name == CHANNELS_LAST_CONV for op in region_op.body.block.ops)
+
+
+def pad_limit(region_op: DispatchRegionOp, max_elements: int) -> int:
+    """How large a result `region_op` writes its pad for: `max_elements` for contraction
+    regions, any size for channels-last conv regions, none for others (module docstring)."""
+    if region_op.result_dims:
+        return 0
+    if is_channels_last_conv_region(region_op):
+        return max(max_elements, 2**62)
+    return max_elements if is_contraction_region(region_op) else 0
+
+
 def write_pads_in_regions(regions: list[DispatchRegionOp], max_elements: int) -> tuple[list[DispatchRegionOp], int]:
-    """Let each contraction region write the pad of a result only a pad reads (module
-    docstring), if the result has at most `max_elements` elements. Returns the regions
-    (rebuilt ones in place of theirs) and how many pads were taken over."""
+    """Let each contraction or channels-last conv region write the pad of a result only a pad
+    reads (module docstring), if the result has at most `max_elements` elements (contraction
+    regions). Returns the regions (rebuilt ones in place of theirs) and how many pads were
+    taken over."""
     taken, kept = 0, []
     for region_op in regions:
-        if is_contraction_region(region_op) and not region_op.result_dims:
+        limit = pad_limit(region_op, max_elements)
+        if limit > 0:
             for index in range(len(region_op.results)):
-                if (found := padded_result(region_op, index, max_elements)) is not None:
+                if (found := padded_result(region_op, index, limit)) is not None:
                     region_op = write_pad_in_region(region_op, index, *found)
                     taken += 1
         kept.append(region_op)

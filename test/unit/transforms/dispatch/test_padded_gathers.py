@@ -22,8 +22,10 @@ IM2COL_LIT = LIT_TRANSFORMS / "linalg" / "linalg-strided-conv-to-im2col.mlir"
 GATHERS = "form-dispatch-regions{pads-into-gathers=true}"
 # dispatch-creation with the option, and with the gather form for every strided conv (the
 # few-filter convs of these cases would otherwise get the im2col op, which reads no pad copy)
+# and for the stride-1 3x3 conv (`linalg-conv-channels-last` would take its 8x8 output NHWC)
 DISPATCH_CREATION = (
     PIPELINES["dispatch-creation"].spec.replace("form-dispatch-regions", GATHERS)
+    .replace("linalg-conv-channels-last,", "")
     .replace("linalg-strided-conv-to-im2col", "linalg-strided-conv-to-im2col{im2col-op=false}")
 )
 IREE_MISSING = "IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed"

@@ -101,11 +101,15 @@ def test_argument_weights_are_not_concatenated_by_default():
 
 # Dispatch regions of graph-to-dispatch; the inception block's three sibling 1x1 convs are one;
 # squeeze-excite: conv+relu, pool, 1x1 conv+relu, 1x1 conv+hardsigmoid, the scale (a conv
-# dispatch cannot replicate its result over the pixels, see form-dispatch-regions).
-DISPATCHES = {"conv_bn_relu": 1, "conv_affine": 1, "inception": 5, "squeeze_excite": 5}
-# With weights as arguments the inception block's two padded 1x1 convs (BatchNorm not folded,
-# so not batched) are left for IREE to form: it writes their pads in their dispatches.
-DISPATCHES_ARGS = {"conv_bn_relu": 1, "conv_affine": 1, "inception": 5, "squeeze_excite": 5}
+# dispatch cannot replicate its result over the pixels, see form-dispatch-regions). With the
+# convs and the pool channels last (linalg-conv-channels-last) each block also transposes its
+# image (inception: twice, for the batched 1x1 conv and for the pool branch), and inception
+# transposes the two lanes its 3x3 and 5x5 convs read (channel slices of the batched conv's
+# NCHW result, which the concat of the lanes needs).
+DISPATCHES = {"conv_bn_relu": 2, "conv_affine": 2, "inception": 9, "squeeze_excite": 6}
+# With weights as arguments, one filter transpose per conv more (inception's 1x1 convs are not
+# batched: its BatchNorm is not folded).
+DISPATCHES_ARGS = {"conv_bn_relu": 3, "conv_affine": 3, "inception": 17, "squeeze_excite": 7}
 
 
 def _inputs(path: Path, family: str, seed: int = 0) -> dict[str, np.ndarray]:

@@ -74,12 +74,11 @@ func.func @main(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
     np.testing.assert_array_equal(after, expected)
 
 
-# IREE forms 17 / 54 regions; mobilenet's 13 padded 1x1 convs are left for IREE to form (it
-# writes their pads), and ours has one more per k x k conv in the gather form of
-# linalg-strided-conv-to-im2col (more than 32 filters or 144 taps: resnet_mini 7, mobilenet_mini
-# 0), measured faster (bench/RESULTS.md, "Strided convolutions", "Stride-1 convs as im2col +
-# matmul"); the others compute IREE's im2col op in their matmul's region.
-CNN_REGIONS = {"resnet_mini": 24, "mobilenet_mini": 41}
+# With every conv, depthwise conv and pool channels last (linalg-conv-channels-last: all 15 of
+# resnet_mini, 44 of mobilenet_mini's 52), one region per conv with its epilogue and one per
+# filter transpose (the weights are arguments), plus the image's transpose, the head and, in
+# mobilenet_mini, the layout changes around its 2x2-pixel 1x1 convs (NCHW matmuls).
+CNN_REGIONS = {"resnet_mini": 33, "mobilenet_mini": 102}
 
 
 @pytest.mark.skipif(not corpus_dir().is_dir(), reason=CORPUS_MISSING)

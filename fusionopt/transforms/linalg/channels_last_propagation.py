@@ -1,0 +1,140 @@
+"""Activations kept channels last between the convs of `linalg-conv-channels-last`.
+
+That pass leaves each channels-last conv between transposes; a transpose of an elementwise
+result into NHWC is removed here by computing the elementwise op itself channels last (its
+loops permuted: a ReLU, a residual add, a bias broadcast, a fill). Its other NCHW readers get
+one transpose back, which `linalg-fuse-elementwise` folds into them as a permuted read. So a
+chain of convs keeps its activations in NHWC, and only the readers that need NCHW (a flatten,
+a conv left NCHW, the function's result) pay a permuted read. A transpose into NHWC of a
+transpose back to NCHW cancels.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, i64
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
+
+from fusionopt import pass_statistics
+from fusionopt.dialects.linalg import GenericOp
+from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
+
+TO_NHWC = [0, 2, 3, 1]
+TO_NCHW = [0, 3, 1, 2]
+
+
+def is_copy_generic(op: Operation) -> bool:
+    """A one-input all-parallel `linalg.generic` whose body yields its input element."""
+    if op.name != "linalg.generic" or not du.is_elementwise_linalg(op) or len(du.dps_inputs(op)) != 1:
+        return False
+    block = op.regions[0].block
+    return len(block.ops) == 1 and block.last_op.operands[0] is block.args[0]  # type: ignore[union-attr]
+
+
+def is_nhwc_transpose(op: Operation) -> bool:
+    """A copy generic that writes its rank-4 NCHW input channels last (identity output map)."""
+    if not is_copy_generic(op) or len(op.results) != 1:
+        return False
+    read, write = du.indexing_maps(op)
+    return write == AffineMap.identity(4) and read == AffineMap(4, 0, tuple(AffineDimExpr(i) for i in TO_NCHW))
+
+
+def channels_last_dimensions(op: Operation) -> list[int] | None:
+    """The `dimensions` of a `linalg.broadcast` that writes `op`'s result channels last, if the
+    dims it keeps stay in order (a broadcast cannot transpose)."""
+    added = list(op.dimensions.get_values())  # type: ignore[attr-defined]
+    kept = [TO_NHWC[i] for i in range(4) if TO_NHWC[i] not in added]
+    return [i for i in range(4) if TO_NHWC[i] in added] if kept == sorted(kept) else None
+
+
+def is_layout_free_producer(op: Operation) -> bool:
+    """A fill, a broadcast whose kept dims stay in order channels last, or an all-parallel
+    one-result generic with an identity output map whose body does not read its init: each
+    can write its result channels last directly."""
+    if op.name == "linalg.fill":
+        return len(op.results) == 1
+    if op.name == "linalg.broadcast":
+        return channels_last_dimensions(op) is not None
+    if op.name != "linalg.generic" or not du.is_elementwise_linalg(op) or len(op.results) != 1:
+        return False
+    if du.indexing_maps(op)[-1] != AffineMap.identity(4):
+        return False
+    return not op.regions[0].block.args[-1].uses
+
+
+def channels_last_producer(producer: Operation, transpose: Operation) -> list[Operation]:
+    """`producer` writing `transpose`'s (channels-last) result directly: a fill or broadcast
+    into a channels-last init, a generic with its loops permuted (every input map composed
+    with the transpose's read map)."""
+    empty = tensor.EmptyOp([], transpose.results[0].type)
+    if producer.name == "linalg.fill":
+        return [empty, FillOp(list(du.dps_inputs(producer)), [empty.tensor], [empty.tensor.type])]
+    if producer.name == "linalg.broadcast":
+        dimensions = DenseArrayBase.from_list(i64, channels_last_dimensions(producer))
+        return [empty, BroadcastOp(producer.operands[0], empty.tensor, dimensions, empty.tensor.type)]
+    read = du.indexing_maps(transpose)[0]
+    maps = [m.compose(read) for m in du.indexing_maps(producer)[:-1]] + [AffineMap.identity(4)]
+    generic = GenericOp(
+        list(du.dps_inputs(producer)), [empty.tensor], producer.regions[0].clone(),
+        [AffineMapAttr(m) for m in maps], [IteratorTypeAttr.parallel()] * 4, [empty.tensor.type],
+    )
+    return [empty, generic]
+
+
+def erase_with_dead_inits(op: Operation, rewriter: PatternRewriter, values: list[SSAValue] | None = None) -> None:
+    """Erase `op` (its results replaced by `values`, if given) and its inits' `tensor.empty`
+    once dead."""
+    inits = [v.owner for v in du.dps_inits(op)]
+    if values is None:
+        rewriter.erase(op)
+    else:
+        rewriter.replace(op, [], values)
+    for init in inits:
+        if isinstance(init, Operation) and init.name == "tensor.empty" and not init.results[0].uses:
+            rewriter.erase(init)
+
+
+def cancelled_copy(op: Operation) -> SSAValue | None:
+    """The input of a copy generic that reads it through an identity map (a transpose of a
+    transpose), which its result can be replaced by."""
+    if not is_copy_generic(op) or du.indexing_maps(op)[0] != AffineMap.identity(4):
+        return None
+    return du.dps_inputs(op)[0]
+
+
+class ProduceChannelsLast(RewritePattern):
+    """A transpose into NHWC of an elementwise op's result becomes that op computed channels
+    last (module docstring)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not is_nhwc_transpose(op):
+            return
+        value = du.dps_inputs(op)[0]
+        producer = value.owner
+        if not isinstance(producer, Operation) or not is_layout_free_producer(producer):
+            return
+        new_ops = channels_last_producer(producer, op)
+        rewriter.insert(new_ops, InsertPoint.before(producer))
+        channels_last = new_ops[-1].results[0]
+        if (source := cancelled_copy(new_ops[-1])) is not None:
+            erase_with_dead_inits(new_ops[-1], rewriter, [source])
+            channels_last = source
+        back_ops, back = transpose_copy(channels_last, TO_NCHW)
+        rewriter.insert(back_ops, InsertPoint.before(producer))
+        for use in list(value.uses):
+            user = use.operation
+            if user is not op and is_nhwc_transpose(user):
+                erase_with_dead_inits(user, rewriter, [channels_last])
+        erase_with_dead_inits(op, rewriter, [channels_last])
+        rewriter.replace_all_uses_with(value, back)
+        erase_with_dead_inits(producer, rewriter)
+        if not back.uses:
+            for dead in reversed(back_ops):
+                rewriter.erase(dead)
+        pass_statistics.count("elementwise producers channels last")

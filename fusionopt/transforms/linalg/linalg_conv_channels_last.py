@@ -1,0 +1,207 @@
+"""`linalg-conv-channels-last`: NCHW convolutions, depthwise convolutions and pools become their
+NHWC forms (`linalg.conv_2d_nhwc_hwcf`, `depthwise_conv_2d_nhwc_hwc`, `pooling_nhwc_*`)
+between transposes, and the elementwise ops between them compute channels last.
+
+IREE 3.13's llvm-cpu kernels for these ops vectorise along the channels, which NCHW keeps apart
+(stride H*W) and NHWC keeps contiguous. In our dispatch regions, with the filter transpose of
+a weight argument included, the NHWC forms took (bench/RESULTS.md, "CNNs channels last"):
+stride-1 3x3 convs 0.38x-0.76x of the im2col + matmul form at 7x7 to 32x32 output pixels,
+strided 3x3 and 7x7 convs 0.63x-0.83x, 1x1 convs 0.33x-0.62x of the matmul form, depthwise
+convs 0.25x-0.46x of the rank-3 form (2x2 to 16x16 pixels). A full conv's filter must be HWCF:
+an NHWC conv reading an FCHW filter falls onto IREE's generic path, 14x-50x slower. The rewrite
+(batch 1, static shapes, unit dilations):
+
+    %p = tensor.pad %x low[0, 0, ph, pw] ...              : 1 x C x H x W -> padded
+    %y = linalg.conv_2d_nchw_fchw ins(%p, %w) outs(%init)
+->
+    %xt = linalg.generic {transpose (n, c, h, w) -> (n, h, w, c)} ins(%x)
+    %pt = tensor.pad %xt low[0, ph, pw, 0] ...            (the same pad, channels last)
+    %wt = linalg.generic {transpose (f, c, kh, kw) -> (kh, kw, c, f)} ins(%w)   (CHW -> HWC
+                                                           for depthwise; none for a pool)
+    %it = linalg.generic {transpose (n, f, h, w) -> (n, h, w, f)} ins(%init)
+    %yt = linalg.conv_2d_nhwc_hwcf ins(%pt, %wt) outs(%it)        (same strides)
+    %y  = linalg.generic {transpose (n, h, w, f) -> (n, f, h, w)} ins(%yt)
+
+Then `channels_last_propagation` computes each elementwise producer of an NHWC transpose (the
+init's bias broadcast or fill, the ReLU or residual add between two convs) channels last, so a
+chain of convs keeps its activations NHWC, and `linalg-fuse-elementwise` folds the remaining
+transposes into their readers as permuted maps. What is left per conv is the filter's
+transpose when the weights are function arguments: one small dispatch per call (a constant
+filter is transposed here, once). Its cost grows with F*C*KH*KW while a full
+conv's gain grows with F*C*KH*KW*OH*OW, so a full conv is rewritten only with at least
+`min-pixels` output pixels and at most `max-filter-elements` filter elements: below those, at
+4x4 pixels (3x3 convs, 0.5x-2x slower) or 128 -> 128 3x3 filters (147k elements, a tie), the
+im2col and matmul forms of the passes after this one stay.
+
+Every product and sum is the same as before: only the order of a conv's sum over
+(c, kh, kw) may change, as in any conv kernel. Not rewritten: batch > 1, dilated windows,
+grouped convs, dynamic shapes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import tensor
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+
+from fusionopt import pass_statistics
+from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
+from fusionopt.dialects.linalg_conv import (
+    Conv2DNhwcHwcfOp,
+    DepthwiseConv2DNhwcHwcOp,
+    PoolingNhwcMaxOp,
+    PoolingNhwcSumOp,
+    WindowOp,
+)
+from fusionopt.transforms.common.window_ops import static_window_shapes
+from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import erase_dead_init_chain
+from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, TO_NHWC, ProduceChannelsLast
+from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
+
+# NCHW window op -> (its channels-last op, the filter's permutation; None: a pooling window,
+# which is only a shape). Full convs: FCHW -> HWCF; depthwise: CHW -> HWC.
+FULL_CONV = "linalg.conv_2d_nchw_fchw"
+CHANNELS_LAST_FORMS: dict[str, tuple[type[WindowOp], list[int] | None]] = {
+    FULL_CONV: (Conv2DNhwcHwcfOp, [2, 3, 1, 0]),
+    "linalg.depthwise_conv_2d_nchw_chw": (DepthwiseConv2DNhwcHwcOp, [1, 2, 0]),
+    "linalg.pooling_nchw_max": (PoolingNhwcMaxOp, None),
+    "linalg.pooling_nchw_sum": (PoolingNhwcSumOp, None),
+}
+
+# A full conv's gain grows with its output pixels and its per-call filter transpose with the
+# filter's size (module docstring); thresholds from the measured shapes. Depthwise convs and
+# pools won at every measured size (2x2 to 32x32 pixels).
+MIN_PIXELS = 32
+MIN_PIXELS_1X1 = 16
+MAX_FILTER_ELEMENTS = 65536
+
+
+@dataclass(frozen=True)
+class FullConvLimits:
+    """When a full conv is rewritten: output pixels of a k x k and of a 1x1 conv, filter size."""
+
+    min_pixels: int = MIN_PIXELS
+    min_pixels_1x1: int = MIN_PIXELS_1X1
+    max_filter_elements: int = MAX_FILTER_ELEMENTS
+
+    def admit(self, filter_shape: tuple[int, ...], output_shape: tuple[int, ...]) -> bool:
+        least = self.min_pixels_1x1 if filter_shape[2:] == (1, 1) else self.min_pixels
+        return prod(output_shape[2:]) >= least and prod(filter_shape) <= self.max_filter_elements
+
+
+def is_channels_last_candidate(op: Operation, limits: FullConvLimits) -> bool:
+    """A static batch-1 NCHW conv, depthwise conv or pool with unit dilations; a full conv
+    within `limits`."""
+    shapes = static_window_shapes(op, op.name) if op.name in CHANNELS_LAST_FORMS else None
+    if shapes is None or shapes[0][0] != 1 or set(op.dilation_values()) != {1}:  # type: ignore[attr-defined]
+        return False
+    return op.name != FULL_CONV or limits.admit(shapes[1], shapes[-1])
+
+
+def sole_pad_user(value: SSAValue, user: Operation) -> Operation | None:
+    """The static `tensor.pad` producing `value` when `user` is its only reader."""
+    pad = value.owner
+    if not isinstance(pad, Operation) or pad.name != "tensor.pad" or pad.results[0].uses.get_length() != 1:
+        return None
+    if len(pad.operands) != 1:  # dynamic low/high
+        return None
+    return pad if all(d >= 0 for d in pad.results[0].type.get_shape()) else None  # type: ignore[attr-defined]
+
+
+def permuted_pad(pad: tensor.PadOp, source: SSAValue, order: list[int]) -> tensor.PadOp:
+    """`pad` applied to `source`, whose dims are `pad`'s source dims taken in `order`."""
+    low = [pad.static_low.get_values()[i] for i in order]
+    high = [pad.static_high.get_values()[i] for i in order]
+    shape = [pad.results[0].type.get_shape()[i] for i in order]  # type: ignore[attr-defined]
+    return tensor.PadOp(
+        source, [], [], pad.regions[0].clone(), low, high,
+        TensorType(pad.results[0].type.element_type, shape), pad.properties.get("nofold"),  # type: ignore[attr-defined]
+    )
+
+
+def channels_last_input(op: WindowOp) -> tuple[list[Operation], SSAValue]:
+    """The conv's input channels last; a pad that only the conv reads moves after the transpose,
+    so the transpose reads the unpadded image and the pad stays one copy (or its producer's)."""
+    pad = sole_pad_user(op.inputs[0], op)
+    if pad is None:
+        return transpose_copy(op.inputs[0], TO_NHWC)
+    ops, transposed = transpose_copy(pad.operands[0], TO_NHWC)
+    padded = permuted_pad(pad, transposed, TO_NHWC)  # type: ignore[arg-type]
+    return [*ops, padded], padded.results[0]
+
+
+def transposed_filter(value: SSAValue, order: list[int]) -> tuple[list[Operation], SSAValue]:
+    """The filter with its dims in `order`: a transposed constant when it is a dense constant
+    (weights inlined in the model), else a transpose run on every call."""
+    owner = value.owner
+    if isinstance(owner, ConstantOp) and isinstance(owner.value, DenseIntOrFPElementsAttr):
+        array = np.transpose(dense_to_numpy(owner.value), order)
+        element = value.type.get_element_type()  # type: ignore[attr-defined]
+        constant = ConstantOp(numpy_to_dense(array, TensorType(element, list(array.shape))))
+        return [constant], constant.result
+    return transpose_copy(value, order)
+
+
+def channels_last_window(op: WindowOp) -> tuple[list[Operation], SSAValue]:
+    """The channels-last window op computing `op`'s result channels last (module docstring)."""
+    new_class, filter_order = CHANNELS_LAST_FORMS[op.name]
+    input_ops, image = channels_last_input(op)
+    window = op.inputs[1]
+    filter_ops: list[Operation] = []
+    if filter_order is not None:
+        filter_ops, window = transposed_filter(window, filter_order)
+    init_ops, init = transpose_copy(op.outputs[0], TO_NHWC)
+    new = new_class(inputs=[image, window], outputs=[init], strides=list(op.stride_values()),
+                    dilations=list(op.dilation_values()))
+    return [*input_ops, *filter_ops, *init_ops, new], new.results[0]
+
+
+@dataclass
+class ConvToChannelsLast(RewritePattern):
+    limits: FullConvLimits
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not is_channels_last_candidate(op, self.limits):
+            return
+        old_pad = sole_pad_user(op.operands[0], op)
+        new_ops, channels_last = channels_last_window(op)  # type: ignore[arg-type]
+        back_ops, result = transpose_copy(channels_last, TO_NCHW)
+        old_init = op.operands[-1].owner
+        rewriter.replace(op, [*new_ops, *back_ops], [result])
+        if old_pad is not None and not old_pad.results[0].uses:
+            rewriter.erase(old_pad)
+        erase_dead_init_chain(old_init, rewriter)
+        pass_statistics.count("window ops channels last")
+
+
+@dataclass(frozen=True)
+class LinalgConvChannelsLastPass(ModulePass):
+    """Rewrite NCHW convs, depthwise convs and pools (batch 1) as their NHWC forms, with the
+    elementwise ops between them channels last (module docstring).
+
+    Options:
+      min-pixels          -- rewrite only k x k convs with at least this many output pixels (32).
+      min-pixels-1x1      -- rewrite only 1x1 convs with at least this many output pixels (16).
+      max-filter-elements -- rewrite only full convs whose filter has at most this many
+                             elements (65536): a filter argument is transposed on every call.
+    """
+
+    name = "linalg-conv-channels-last"
+
+    min_pixels: int = MIN_PIXELS
+    min_pixels_1x1: int = MIN_PIXELS_1X1
+    max_filter_elements: int = MAX_FILTER_ELEMENTS
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        limits = FullConvLimits(self.min_pixels, self.min_pixels_1x1, self.max_filter_elements)
+        pattern = ConvToChannelsLast(limits)
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(ProduceChannelsLast()).rewrite_module(op)

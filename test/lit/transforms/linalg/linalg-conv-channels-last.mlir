@@ -1,0 +1,197 @@
+// RUN: fusion-opt %s --split-input-file -p linalg-conv-channels-last | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{min-pixels=1 max-filter-elements=100000}" | filecheck %s --check-prefix=ALL
+// RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last,linalg-fuse-elementwise{aggressive=false}" | filecheck %s --check-prefix=FUSED
+
+// A residual block as torch-mlir writes it (pad, bias-broadcast init, ReLU, residual add):
+// both convs become NHWC/HWCF convs; the input is transposed once, before its pad (the pad
+// moves to the channels-last dims); each filter is transposed to HWCF; the bias broadcast
+// writes channels last; the ReLU between the convs is computed channels last (its loops
+// permuted), so no transpose sits between the convs; the residual add reads the second conv
+// through a transpose back and is the one NCHW result.
+// CHECK-LABEL: func.func @residual_block
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x8x8x8xf32>, %[[W1:.*]]: tensor<8x8x3x3xf32>, %[[W2:.*]]: tensor<8x8x3x3xf32>, %[[B:.*]]: tensor<8xf32>)
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+// CHECK:         %[[I1:.*]] = linalg.broadcast ins(%[[B]]{{.*}}tensor<1x8x8x8xf32>) dimensions = [0, 1, 2]
+// CHECK:         %[[XT:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], {{.*}} ins(%[[X]] : tensor<1x8x8x8xf32>)
+// CHECK:         %[[XP:.*]] = tensor.pad %[[XT]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:         } : tensor<1x8x8x8xf32> to tensor<1x10x10x8xf32>
+// CHECK:         %[[F1:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d2, d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], {{.*}} ins(%[[W1]] : tensor<8x8x3x3xf32>) outs(%{{.*}} : tensor<3x3x8x8xf32>)
+// CHECK:         %[[C1:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%[[XP]], %[[F1]] : tensor<1x10x10x8xf32>, tensor<3x3x8x8xf32>) outs(%[[I1]] : tensor<1x8x8x8xf32>)
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK:         %[[BACK:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK:         %[[ADD:.*]] = linalg.generic {{.*}} ins(%[[BACK]], %[[X]] : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>)
+// CHECK:         func.return %[[ADD]] : tensor<1x8x8x8xf32>
+// FUSED-LABEL: func.func @residual_block
+// FUSED-COUNT-2: linalg.conv_2d_nhwc_hwcf
+// FUSED:         %[[ADD:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// FUSED:         func.return %[[ADD]]
+func.func @residual_block(%x: tensor<1x8x8x8xf32>, %w1: tensor<8x8x3x3xf32>, %w2: tensor<8x8x3x3xf32>, %b: tensor<8xf32>) -> tensor<1x8x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x8x8xf32> to tensor<1x8x10x10xf32>
+  %e = tensor.empty() : tensor<1x8x8x8xf32>
+  %init = linalg.broadcast ins(%b : tensor<8xf32>) outs(%e : tensor<1x8x8x8xf32>) dimensions = [0, 2, 3]
+  %c1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xp, %w1 : tensor<1x8x10x10xf32>, tensor<8x8x3x3xf32>) outs(%init : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %r1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c1 : tensor<1x8x8x8xf32>) outs(%e : tensor<1x8x8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x8x8xf32>
+  %rp = tensor.pad %r1 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x8x8xf32> to tensor<1x8x10x10xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%rp, %w2 : tensor<1x8x10x10xf32>, tensor<8x8x3x3xf32>) outs(%f : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %add = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c2, %x : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>) outs(%e : tensor<1x8x8x8xf32>) {
+  ^bb0(%a: f32, %b2: f32, %o: f32):
+    %s = arith.addf %a, %b2 : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x8x8xf32>
+  func.return %add : tensor<1x8x8x8xf32>
+}
+
+// -----
+
+// A ReLU read by the next conv and by a later residual add: computed channels last once; the
+// add gets one transpose back.
+// CHECK-LABEL: func.func @shared_activation
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x6x6x4xf32>)
+// CHECK:         arith.maximumf
+// CHECK:         %[[RB:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>, {{.*}} ins(%[[R]] : tensor<1x6x6x4xf32>)
+// CHECK:         tensor.pad %[[R]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[RB]] : tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>)
+func.func @shared_activation(%x: tensor<1x4x6x6xf32>, %w1: tensor<4x4x3x3xf32>, %w2: tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x6x6xf32> to tensor<1x4x8x8xf32>
+  %e = tensor.empty() : tensor<1x4x6x6xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xp, %w1 : tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) outs(%f : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %r1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c1 : tensor<1x4x6x6xf32>) outs(%e : tensor<1x4x6x6xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x6x6xf32>
+  %rp = tensor.pad %r1 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x6x6xf32> to tensor<1x4x8x8xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%rp, %w2 : tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) outs(%f : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %add = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c2, %r1 : tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) outs(%e : tensor<1x4x6x6xf32>) {
+  ^bb0(%a: f32, %b2: f32, %o: f32):
+    %s = arith.addf %a, %b2 : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x6x6xf32>
+  func.return %add : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// A strided 3x3 conv and a 1x1 conv (any window and stride of a full conv), a depthwise conv
+// (CHW filter -> HWC) and a max pool after its -inf pad (the window operand is only a shape,
+// the -inf fill init is rebuilt channels last).
+// CHECK-LABEL: func.func @window_kinds
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x4x16x16xf32>, %[[W:.*]]: tensor<8x4x3x3xf32>, %[[W1:.*]]: tensor<8x4x1x1xf32>, %[[D:.*]]: tensor<4x3x3xf32>, %[[K:.*]]: tensor<3x3xf32>)
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+// CHECK-NOT:     linalg.depthwise_conv_2d_nchw_chw
+// CHECK-NOT:     linalg.pooling_nchw_max
+// CHECK:         linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x18x18x4xf32>, tensor<3x3x4x8xf32>) outs(%{{.*}} : tensor<1x8x8x8xf32>)
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x16x16x4xf32>, tensor<1x1x4x8xf32>) outs(%{{.*}} : tensor<1x16x16x8xf32>)
+// CHECK:         %[[DT:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], {{.*}} ins(%[[D]] : tensor<4x3x3xf32>) outs(%{{.*}} : tensor<3x3x4xf32>)
+// CHECK:         linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%{{.*}}, %[[DT]] : tensor<1x18x18x4xf32>, tensor<3x3x4xf32>) outs(%{{.*}} : tensor<1x16x16x4xf32>)
+// CHECK:         %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x8x8x4xf32>)
+// CHECK:         %[[NEG:.*]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:         linalg.pooling_nhwc_max {{.*}} ins(%[[NEG]], %[[K]] : tensor<1x18x18x4xf32>, tensor<3x3xf32>) outs(%[[INIT]] : tensor<1x8x8x4xf32>)
+func.func @window_kinds(%x: tensor<1x4x16x16xf32>, %w: tensor<8x4x3x3xf32>, %w1: tensor<8x4x1x1xf32>, %d: tensor<4x3x3xf32>, %k: tensor<3x3xf32>)
+    -> (tensor<1x8x8x8xf32>, tensor<1x8x16x16xf32>, tensor<1x4x16x16xf32>, tensor<1x4x8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x16x16xf32> to tensor<1x4x18x18xf32>
+  %e8 = tensor.empty() : tensor<1x8x8x8xf32>
+  %f8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %strided = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%xp, %w : tensor<1x4x18x18xf32>, tensor<8x4x3x3xf32>) outs(%f8 : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %e16 = tensor.empty() : tensor<1x8x16x16xf32>
+  %f16 = linalg.fill ins(%zero : f32) outs(%e16 : tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32>
+  %one = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x4x16x16xf32>, tensor<8x4x1x1xf32>) outs(%f16 : tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32>
+  %xd = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x16x16xf32> to tensor<1x4x18x18xf32>
+  %ed = tensor.empty() : tensor<1x4x16x16xf32>
+  %fd = linalg.fill ins(%zero : f32) outs(%ed : tensor<1x4x16x16xf32>) -> tensor<1x4x16x16xf32>
+  %dw = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xd, %d : tensor<1x4x18x18xf32>, tensor<4x3x3xf32>) outs(%fd : tensor<1x4x16x16xf32>) -> tensor<1x4x16x16xf32>
+  %xm = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %ninf : f32
+  } : tensor<1x4x16x16xf32> to tensor<1x4x18x18xf32>
+  %ep = tensor.empty() : tensor<1x4x8x8xf32>
+  %fp = linalg.fill ins(%ninf : f32) outs(%ep : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %pool = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%xm, %k : tensor<1x4x18x18xf32>, tensor<3x3xf32>) outs(%fp : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  func.return %strided, %one, %dw, %pool : tensor<1x8x8x8xf32>, tensor<1x8x16x16xf32>, tensor<1x4x16x16xf32>, tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// A constant filter (weights inlined) is transposed here, once: HWCF [0][0][c][f] = FCHW
+// [f][c][0][0]; no transpose runs per call.
+// CHECK-LABEL: func.func @constant_filter
+// CHECK:         %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]]]> : tensor<1x1x2x2xf32>
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>)
+// CHECK-NOT:     tensor<2x2x1x1xf32>
+func.func @constant_filter(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[[1.0]], [[2.0]]], [[[3.0]], [[4.0]]]]> : tensor<2x2x1x1xf32>
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) outs(%f : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  func.return %c : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Not rewritten by default: a dilated conv, a batch of 2, a full conv with 4x4 output pixels
+// (fewer than min-pixels), a full conv whose filter has more than max-filter-elements
+// elements, a grouped conv. With min-pixels=1 and a larger filter limit (prefix ALL) the small
+// and the large conv are rewritten too; the others never are.
+// CHECK-LABEL: func.func @not_rewritten
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+// CHECK-COUNT-4: linalg.conv_2d_nchw_fchw
+// CHECK:         linalg.conv_2d_ngchw_fgchw
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+// ALL-LABEL: func.func @not_rewritten
+// ALL-COUNT-2:   linalg.conv_2d_nchw_fchw
+// ALL:           linalg.conv_2d_nhwc_hwcf {{.*}} tensor<1x6x6x4xf32>, tensor<3x3x4x4xf32>
+// ALL:           linalg.conv_2d_nhwc_hwcf {{.*}} tensor<1x10x10x80xf32>, tensor<3x3x80x100xf32>
+// ALL:           linalg.conv_2d_ngchw_fgchw
+func.func @not_rewritten(%x: tensor<1x4x9x9xf32>, %w: tensor<4x4x3x3xf32>, %x2: tensor<2x4x8x8xf32>,
+                         %xs: tensor<1x4x6x6xf32>, %xl: tensor<1x80x10x10xf32>, %wl: tensor<100x80x3x3xf32>,
+                         %xg: tensor<1x2x2x10x10xf32>, %wg: tensor<2x2x2x3x3xf32>)
+    -> (tensor<1x4x5x5xf32>, tensor<2x4x6x6xf32>, tensor<1x4x4x4xf32>, tensor<1x100x8x8xf32>, tensor<1x2x2x8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e5 = tensor.empty() : tensor<1x4x5x5xf32>
+  %f5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf32>
+  %dilated = linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x4x9x9xf32>, tensor<4x4x3x3xf32>) outs(%f5 : tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf32>
+  %e2 = tensor.empty() : tensor<2x4x6x6xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2x4x6x6xf32>) -> tensor<2x4x6x6xf32>
+  %batch = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x2, %w : tensor<2x4x8x8xf32>, tensor<4x4x3x3xf32>) outs(%f2 : tensor<2x4x6x6xf32>) -> tensor<2x4x6x6xf32>
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %small = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xs, %w : tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>) outs(%f : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %el = tensor.empty() : tensor<1x100x8x8xf32>
+  %fl = linalg.fill ins(%zero : f32) outs(%el : tensor<1x100x8x8xf32>) -> tensor<1x100x8x8xf32>
+  %large = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xl, %wl : tensor<1x80x10x10xf32>, tensor<100x80x3x3xf32>) outs(%fl : tensor<1x100x8x8xf32>) -> tensor<1x100x8x8xf32>
+  %eg = tensor.empty() : tensor<1x2x2x8x8xf32>
+  %fg = linalg.fill ins(%zero : f32) outs(%eg : tensor<1x2x2x8x8xf32>) -> tensor<1x2x2x8x8xf32>
+  %grouped = linalg.conv_2d_ngchw_fgchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xg, %wg : tensor<1x2x2x10x10xf32>, tensor<2x2x2x3x3xf32>) outs(%fg : tensor<1x2x2x8x8xf32>) -> tensor<1x2x2x8x8xf32>
+  func.return %dilated, %batch, %small, %large, %grouped : tensor<1x4x5x5xf32>, tensor<2x4x6x6xf32>, tensor<1x4x4x4xf32>, tensor<1x100x8x8xf32>, tensor<1x2x2x8x8xf32>
+}
