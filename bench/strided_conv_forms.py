@@ -12,8 +12,9 @@ IREE's default flags (`iree-default`) and through `fusion-opt -p dispatch-creati
 - `s2d`: space-to-depth: the input rearranged to 1 x (C*s*s) x H/s x W/s, the filter zero-padded
   to a multiple of s and rearranged alike, a stride-1 conv with kernel ceil(k/s) (inexact when the
   input holds inf/NaN: the padded zero taps multiply real pixels; timed only to compare);
-- `pass`: `conv` through `dispatch-creation` (which runs `linalg-strided-conv-to-im2col`);
-  `pass-off`: the same pipeline without it (the conv in our region);
+- `pass`: `conv` through `dispatch-creation` without `linalg-conv-channels-last` (so
+  `linalg-strided-conv-to-im2col` takes it); `pass-off`: without either (the conv in our region);
+  `channels-last`: through `dispatch-creation` (the NHWC conv of `linalg-conv-channels-last`);
 - `iree-im2col-flag`: `conv` built with IREE's `--iree-global-opt-use-im2col-for-convs` (not a
   default flag; for comparison only);
 - `im2col-op-kmajor` / `im2col-op-mmajor`: IREE's `iree_linalg_ext.im2col` and the matmul in one
@@ -237,8 +238,9 @@ VARIANTS = {
     "conv-iree": ("conv", None), "aa": ("conv", None),
     "im2col-iree": ("im2col", None), "im2col-ours": ("im2col", "dispatch-creation"),
     "s2d-iree": ("s2d", None), "s2d-ours": ("s2d", "dispatch-creation"),
-    "pass": ("conv", "dispatch-creation"),
+    "pass": ("conv", "NCHW"),
     "pass-off": ("conv", "OFF"),
+    "channels-last": ("conv", "dispatch-creation"),
     "iree-im2col-flag": ("conv", None),
     "im2col-op-kmajor": ("im2col-op-kmajor", None), "im2col-op-mmajor": ("im2col-op-mmajor", None),
 }
@@ -258,8 +260,10 @@ def build(sh: Shape, variant: str, work: Path, pad_inside: bool = False) -> Path
     form, pipeline = VARIANTS[variant]
     src = work / f"{sh.name}.{variant}.mlir"
     text = module_text(sh, form, pad_inside)
+    if pipeline == "NCHW":
+        pipeline = _dispatch_creation(linalg_conv_channels_last="")
     if pipeline == "OFF":
-        pipeline = _dispatch_creation(linalg_strided_conv_to_im2col="")
+        pipeline = _dispatch_creation(linalg_conv_channels_last="", linalg_strided_conv_to_im2col="")
     if pipeline:
         text = subprocess.run(["fusion-opt", "-p", pipeline], input=text, capture_output=True, text=True,
                               check=True).stdout
@@ -291,7 +295,13 @@ def run_shape(sh: Shape, variants: list[str], rounds: int, iterations: int, work
     vmfbs = {v: build(sh, v, work, pad_inside) for v in variants}
     check_agreement(sh, vmfbs, pad_inside)
     files = save_inputs(inputs(sh, pad_inside), work / f"{sh.name}.inputs")
+    return interleaved_rounds(vmfbs, files, rounds, iterations)
+
+
+def interleaved_rounds(vmfbs: dict[str, Path], files: list[Path], rounds: int, iterations: int) -> dict[str, list[float]]:
+    """ms per call of each module in each round; the modules run in a seeded shuffled order per round."""
     order = random.Random(0)
+    variants = list(vmfbs)
     times: dict[str, list[float]] = {v: [] for v in variants}
     for _ in range(rounds):
         order.shuffle(variants)

@@ -26,7 +26,7 @@ pixels, 576 -> 576x6x6, when they were still conv roots) the module built but cr
 (segfault), so NCHW conv regions keep the copy. A channels-last conv region
 (`linalg.conv_2d_nhwc_hwcf` root, `linalg-conv-channels-last`) writes its pad at any size: IREE
 builds it, the values are bit-equal, and the conv + padded store took 58-59 us against 56-59 us
-for conv + copy at 32x32x16 and 8x8x64 (bench/RESULTS.md, "Channels-last stride-1 convs"),
+for conv + copy at 32x32x16 and 8x8x64 (bench/RESULTS.md, "CNNs channels last"),
 one dispatch fewer. The pad must be the only reader of the region's result,
 static, and pad with a value defined outside it or a constant yielded from its body (the ONNX
 importer's form; the constant is cloned in front of the fill).

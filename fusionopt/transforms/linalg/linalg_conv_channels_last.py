@@ -3,13 +3,13 @@ NHWC forms (`linalg.conv_2d_nhwc_hwcf`, `depthwise_conv_2d_nhwc_hwc`, `pooling_n
 between transposes, and the elementwise ops between them compute channels last.
 
 IREE 3.13's llvm-cpu kernels for these ops vectorise along the channels, which NCHW keeps apart
-(stride H*W) and NHWC keeps contiguous. In our dispatch regions, with the filter transpose of
-a weight argument included, the NHWC forms took (bench/RESULTS.md, "CNNs channels last"):
-stride-1 3x3 convs 0.38x-0.76x of the im2col + matmul form at 7x7 to 32x32 output pixels,
-strided 3x3 and 7x7 convs 0.63x-0.83x, 1x1 convs 0.33x-0.62x of the matmul form, depthwise
-convs 0.25x-0.46x of the rank-3 form (2x2 to 16x16 pixels). A full conv's filter must be HWCF:
-an NHWC conv reading an FCHW filter falls onto IREE's generic path, 14x-50x slower. The rewrite
-(batch 1, static shapes, unit dilations):
+(stride H*W) and NHWC keeps contiguous. Measured (bench/RESULTS.md, "CNNs channels last"), as
+blocks of pad + conv + ReLU with every transpose paid (`bench/channels_last_forms.py`), against
+the NCHW forms of the passes after this one: k x k convs 0.40x-0.80x, 1x1 convs 0.42x-0.81x,
+depthwise convs 0.38x-0.58x; strided convs 0.56x-0.67x inside resnet_mini. Whole CNNs took
+0.45x-0.90x of the time of the NCHW forms. A full conv's filter must be HWCF: an NHWC conv
+reading an FCHW filter falls onto IREE's generic path, 14x-50x slower. The rewrite (batch 1,
+static shapes, unit dilations):
 
     %p = tensor.pad %x low[0, 0, ph, pw] ...              : 1 x C x H x W -> padded
     %y = linalg.conv_2d_nchw_fchw ins(%p, %w) outs(%init)
@@ -27,11 +27,12 @@ init's bias broadcast or fill, the ReLU or residual add between two convs) chann
 chain of convs keeps its activations NHWC, and `linalg-fuse-elementwise` folds the remaining
 transposes into their readers as permuted maps. What is left per conv is the filter's
 transpose when the weights are function arguments: one small dispatch per call (a constant
-filter is transposed here, once). Its cost grows with F*C*KH*KW while a full
-conv's gain grows with F*C*KH*KW*OH*OW, so a full conv is rewritten only with at least
-`min-pixels` output pixels and at most `max-filter-elements` filter elements: below those, at
-4x4 pixels (3x3 convs, 0.5x-2x slower) or 128 -> 128 3x3 filters (147k elements, a tie), the
-im2col and matmul forms of the passes after this one stay.
+filter is transposed here, once). Its cost grows with F*C*KH*KW while a full conv's gain grows
+with F*C*KH*KW*OH*OW, so a full conv is rewritten only with at least `min-pixels` output pixels
+(`min-pixels-1x1` for a 1x1 window) and at most `max-filter-elements` filter elements: 3x3 convs
+at 4x4 pixels were 1.3x-2x slower channels last, 1x1 convs at 2x2 pixels 1.5x-4x, a 128 -> 128
+3x3 filter (147k elements) tied; there the im2col and matmul forms of the passes after this one
+stay.
 
 Every product and sum is the same as before: only the order of a conv's sum over
 (c, kh, kw) may change, as in any conv kernel. Not rewritten: batch > 1, dilated windows,

@@ -182,3 +182,37 @@ func.func @conv_then_pad(%x: tensor<1x4x2x2xf32>, %w: tensor<8x4x1x1xf32>) -> te
   } : tensor<1x8x2x2xf32> to tensor<1x8x6x6xf32>
   func.return %padded : tensor<1x8x6x6xf32>
 }
+
+// -----
+
+// A channels-last conv root (linalg-conv-channels-last) writes its pad, at any size (no element
+// cap: 1x16x16x8 here is 2048, the 32x32x16 convs of resnet_mini 16384); a second reader of the
+// same result keeps the copy (IREE 3.13 computed wrong values when it read the padded buffer's
+// interior).
+// CHECK-LABEL: func.func @channels_last_conv_then_pad
+// CHECK:         %[[S:.*]] = flow.tensor.splat %{{.*}} : tensor<1x18x18x8xf32>
+// CHECK:         %[[R:.*]] = flow.dispatch.region -> (tensor<1x18x18x8xf32>)
+// CHECK:           linalg.conv_2d_nhwc_hwcf
+// CHECK:           tensor.insert_slice %{{.*}} into %[[S]][0, 1, 1, 0] [1, 16, 16, 8] [1, 1, 1, 1]
+// CHECK:         %[[T:.*]] = flow.dispatch.region -> (tensor<1x16x16x8xf32>)
+// CHECK-NOT:       tensor.insert_slice
+// CHECK:         tensor.pad %[[T]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// OFF-LABEL: func.func @channels_last_conv_then_pad
+// OFF-NOT:       tensor.insert_slice
+// OFF-COUNT-2:   tensor.pad
+func.func @channels_last_conv_then_pad(%x: tensor<1x18x18x4xf32>, %w: tensor<3x3x4x8xf32>) -> (tensor<1x18x18x8xf32>, tensor<1x18x18x8xf32>, tensor<1x16x16x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x16x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x18x18x4xf32>, tensor<3x3x4x8xf32>) outs(%f : tensor<1x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %padded = tensor.pad %c low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x16x16x8xf32> to tensor<1x18x18x8xf32>
+  %c2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x18x18x4xf32>, tensor<3x3x4x8xf32>) outs(%f : tensor<1x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %padded2 = tensor.pad %c2 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x16x16x8xf32> to tensor<1x18x18x8xf32>
+  func.return %padded, %padded2, %c2 : tensor<1x18x18x8xf32>, tensor<1x18x18x8xf32>, tensor<1x16x16x8xf32>
+}
