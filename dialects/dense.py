@@ -42,6 +42,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.parser import AttrParser
+from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 _NUMPY_DTYPES: dict[type[Attribute], np.dtype] = {
     Float16Type: np.dtype("<f2"),
@@ -194,6 +196,22 @@ class CompactDenseParserMixin(AttrParser):
                 f"but got {stored} elements."
             )
         return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+
+    def _parse_optional_complex(self):  # type: ignore[override]
+        """xDSL's `(real, imaginary)` literal element, with a parse error where xDSL asserts
+        (AssertionError) on a pair not closed after its second number: `(1.0, 2.0, 3.0)`."""
+        if self._current_token.kind != MLIRTokenKind.L_PAREN:
+            return None
+        start = self._current_token.span.start
+        self._consume_token(MLIRTokenKind.L_PAREN)
+        real, _ = self._parse_bool_int_or_float()
+        self.parse_punctuation(",", " in a complex value '(real, imaginary)'")
+        imag, _ = self._parse_bool_int_or_float()
+        if type(real) is not type(imag):
+            self.raise_error("Complex value must be either (float, float) or (int, int)")
+        end = self._current_token.span.end
+        self.parse_punctuation(")", " to close a complex value '(real, imaginary)'")
+        return (real, imag), Span(start, end, self._current_token.span.input)
 
     def _hex_bytes(self, text: str) -> bytes:
         try:

@@ -81,6 +81,9 @@ def _in_func(body: str, args: str = "%c: f32, %i: index") -> str:
         # AssertionError in xDSL's complex literal parsing
         ("%0 = arith.constant dense<1.0> : tensor<2xcomplex<f32>>\n",
          "expected a complex element '(real, imaginary)' for element type 'complex<f32>'", 27),
+        # ... and on a parenthesised element not closed after two numbers (a fuzzed literal)
+        ("%0 = arith.constant dense<[1.0, (-0.5, -0.25, 0.0)]> : tensor<2xf32>\n",
+         "Expected ')' to close a complex value '(real, imaginary)'", 45),
     ],
 )
 def test_out_of_range_and_malformed_literals_are_located(text, message, col):

@@ -23,7 +23,7 @@ LIT = LIT_TRANSFORMS / "dispatch" / "form-dispatch-regions-padded-results.mlir"
 IREE_MISSING = "IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed"
 # case -> top-level pads left by form-dispatch-regions (default options)
 PADS_LEFT = {"flat_matmul_then_pad": 0, "matmul_then_neg_inf_pad": 0, "result_read_twice": 1, "not_taken": 2,
-             "late_pad_value": 0, "conv_then_pad": 1, "pad_value_in_body": 0}
+             "late_pad_value": 0, "conv_then_pad": 1, "pad_value_in_body": 0, "channels_last_conv_then_pad": 1}
 
 
 def top_level_pads(module) -> int:
