@@ -32,7 +32,7 @@ with F*C*KH*KW*OH*OW, so a full conv is rewritten only with at least `min-pixels
 (`min-pixels-1x1` for a 1x1 window) and at most `max-filter-elements` filter elements: 3x3 convs
 at 4x4 pixels were 1.3x-2x slower channels last, 1x1 convs at 2x2 pixels 1.5x-4x, a 128 -> 128
 3x3 filter (147k elements) tied; there the im2col and matmul forms of the passes after this one
-stay.
+stay. The limits hold for constant filters too (not measured without them).
 
 Every product and sum is the same as before: only the order of a conv's sum over
 (c, kh, kw) may change, as in any conv kernel. Not rewritten: batch > 1, dilated windows,
