@@ -109,6 +109,9 @@ OURS_PIPELINES = {
         linalg_strided_conv_to_im2col="linalg-strided-conv-to-im2col{stride-one=false}"),
     # stride-1 k x k convs left NCHW (the default before linalg-conv-channels-last: im2col)
     "ours-channels-last-off": _dispatch_creation(linalg_conv_channels_last=""),
+    # every 1x1 conv channels last, those under 64 output pixels reading their filter in place
+    "ours-channels-last-nt": _dispatch_creation(
+        linalg_conv_channels_last="linalg-conv-channels-last{min-pixels-1x1=1 nt-1x1-max-pixels=63}"),
     # 1x1 convs channels last from 32 output pixels, as k x k ones (the default is 16)
     "ours-channels-last-1x1-32": _dispatch_creation(
         linalg_conv_channels_last="linalg-conv-channels-last{min-pixels-1x1=32}"),

@@ -1,6 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-conv-channels-last | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{min-pixels=1 max-filter-elements=100000}" | filecheck %s --check-prefix=ALL
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last,linalg-fuse-elementwise{aggressive=false}" | filecheck %s --check-prefix=FUSED
+// RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{min-pixels-1x1=1 nt-1x1-max-pixels=63}" | filecheck %s --check-prefix=NT
 
 // A residual block as torch-mlir writes it (pad, bias-broadcast init, ReLU, residual add):
 // both convs become NHWC/HWCF convs; the input is transposed once, before its pad (the pad
@@ -155,6 +156,26 @@ func.func @constant_filter(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) outs(%f : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   func.return %c : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// A 1x1 conv at 2x2 pixels (strided): left NCHW by default (under min-pixels-1x1). Opt-in
+// (prefix NT): channels last as a contraction over (n, oh, ow, f, c) that reads the FCHW filter
+// collapsed to F x C in place, no transposed copy.
+// CHECK-LABEL: func.func @small_1x1
+// CHECK:         linalg.conv_2d_nchw_fchw
+// NT-LABEL: func.func @small_1x1
+// NT-SAME:     (%[[X:.*]]: tensor<1x8x4x4xf32>, %[[W:.*]]: tensor<6x8x1x1xf32>)
+// NT-NOT:      linalg.conv_2d
+// NT:          %[[F:.*]] = tensor.collapse_shape %[[W]] {{\[\[}}0], [1, 2, 3]] : tensor<6x8x1x1xf32> into tensor<6x8xf32>
+// NT:          linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, (d1 * 2), (d2 * 2), d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %[[F]] : tensor<1x4x4x8xf32>, tensor<6x8xf32>) outs(%{{.*}} : tensor<1x2x2x6xf32>)
+func.func @small_1x1(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>) -> tensor<1x6x2x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x2x2xf32>) -> tensor<1x6x2x2xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<1x8x4x4xf32>, tensor<6x8x1x1xf32>) outs(%f : tensor<1x6x2x2xf32>) -> tensor<1x6x2x2xf32>
+  func.return %c : tensor<1x6x2x2xf32>
 }
 
 // -----

@@ -22,9 +22,9 @@ PASS = "linalg-conv-channels-last"
 LIT = LIT_TRANSFORMS / "linalg" / "linalg-conv-channels-last.mlir"
 # case -> window ops rewritten by default and with min-pixels=1 max-filter-elements=100000
 REWRITTEN = {"residual_block": (2, 2), "shared_activation": (2, 2), "window_kinds": (4, 4), "constant_filter": (1, 1),
-             "not_rewritten": (0, 2)}
+             "small_1x1": (0, 1), "not_rewritten": (0, 2)}
 CHANNELS_LAST_OPS = ("linalg.conv_2d_nhwc_hwcf", "linalg.depthwise_conv_2d_nhwc_hwc", "linalg.pooling_nhwc_max")
-ALL = f"{PASS}{{min-pixels=1 max-filter-elements=100000}}"
+ALL = f"{PASS}{{min-pixels=1 min-pixels-1x1=1 max-filter-elements=100000}}"
 FORMED = "linalg-fuse-elementwise{aggressive=false},form-dispatch-regions"
 
 
@@ -38,6 +38,19 @@ def test_channels_last_computes_the_same(name: str, everything: bool):
     text = lit_functions(LIT)[name]
     after = assert_pass_preserves_semantics(text, ALL if everything else PASS)
     assert count_ops(after, *CHANNELS_LAST_OPS) == REWRITTEN[name][everything]
+
+
+NT = f"{PASS}{{min-pixels-1x1=1 nt-1x1-max-pixels=63}}"
+
+
+@pytest.mark.parametrize("name", ["small_1x1", "window_kinds"])
+def test_1x1_reading_its_filter_in_place_computes_the_same(name: str):
+    """Opt-in: 1x1 convs under 64 pixels as a channels-last contraction over the F x C filter
+    (window_kinds' 16x16-pixel 1x1 conv keeps the transposed filter)."""
+    after = assert_pass_preserves_semantics(lit_functions(LIT)[name], NT)
+    transposed_1x1 = [op for op in after.walk() if op.name == "linalg.conv_2d_nhwc_hwcf"
+                      and tuple(op.operands[1].type.get_shape()[:2]) == (1, 1)]
+    assert (count_ops(after, "tensor.collapse_shape"), len(transposed_1x1)) == {"small_1x1": (1, 0), "window_kinds": (0, 1)}[name]
 
 
 # case -> (padded stores in conv regions, pads left as copies) after formation
