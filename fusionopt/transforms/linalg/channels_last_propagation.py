@@ -132,8 +132,11 @@ class ProduceChannelsLast(RewritePattern):
             if user is not op and is_nhwc_transpose(user):
                 erase_with_dead_inits(user, rewriter, [channels_last])
         erase_with_dead_inits(op, rewriter, [channels_last])
-        rewriter.replace_all_uses_with(value, back)
-        erase_with_dead_inits(producer, rewriter)
+        if producer.name == "linalg.generic":
+            rewriter.replace_all_uses_with(value, back)
+            erase_with_dead_inits(producer, rewriter)
+        elif not value.uses:  # a fill or broadcast other readers keep (one is as cheap as the other)
+            erase_with_dead_inits(producer, rewriter)
         if not back.uses:
             for dead in reversed(back_ops):
                 rewriter.erase(dead)

@@ -180,6 +180,23 @@ func.func @small_1x1(%x: tensor<1x8x4x4xf32>, %w: tensor<6x8x1x1xf32>) -> tensor
 
 // -----
 
+// A fill shared by a conv's init and another reader: the conv gets a channels-last fill of its
+// own, the other reader keeps the original (no transpose of a fill).
+// CHECK-LABEL: func.func @shared_fill
+// CHECK-DAG:     %[[NCHW:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x6x6xf32>)
+// CHECK-DAG:     %[[NHWC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x6x6x4xf32>)
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%[[NHWC]] : tensor<1x6x6x4xf32>)
+// CHECK:         func.return %{{.*}}, %[[NCHW]]
+func.func @shared_fill(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>) -> (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) {
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<1x4x6x6xf32>
+  %f = linalg.fill ins(%one : f32) outs(%e : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) outs(%f : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  func.return %c, %f : tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>
+}
+
+// -----
+
 // Not rewritten by default: a dilated conv, a batch of 2, a full conv with 4x4 output pixels
 // (fewer than min-pixels), a full conv whose filter has more than max-filter-elements
 // elements, a grouped conv. With min-pixels=1 and a larger filter limit (prefix ALL) the small
