@@ -65,8 +65,9 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
 # operands; batch-1 depthwise convs as rank-3 generics; matmul regions as pack + batch_mmt4d)
 # and the NCHW forms of convs (no linalg-conv-channels-last, which takes most drawn convs by
 # default, so the 1x1, depthwise and im2col rewrites see them here; strided convs in the other
-# form, the gather: the drawn convs have few filters, which get IREE's im2col op by default). (Small drawn shapes: the depthwise rewrite at every output size,
-# min-pixels=1; mmt4d at every output width, min-n=16.)
+# form, the gather: the drawn convs have few filters, which get IREE's im2col op by default).
+# (Small drawn shapes: the depthwise rewrite at every output size, min-pixels=1; mmt4d at every
+# output width, min-n=16.)
 _OPT_IN = registry.PIPELINES["dispatch-creation"].spec.replace("linalg-conv-channels-last,", "").replace(
     "linalg-fold-transpose-into-matmul,", "linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands,"
 ).replace("linalg-depthwise-conv-drop-batch,", "linalg-depthwise-conv-drop-batch{min-pixels=1},").replace(

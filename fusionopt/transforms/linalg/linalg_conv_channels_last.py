@@ -58,7 +58,6 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from fusionopt import pass_statistics
 from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import (
@@ -70,7 +69,7 @@ from fusionopt.dialects.linalg_conv import (
 )
 from fusionopt.transforms.common.reshapes import collapse
 from fusionopt.transforms.common.window_ops import static_window_shapes
-from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import erase_dead_init_chain
+from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, TO_NHWC, ProduceChannelsLast
 from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
 
@@ -185,19 +184,19 @@ def filter_in_place_1x1(op: WindowOp, image: SSAValue, init: SSAValue) -> list[O
 def channels_last_window(op: WindowOp, limits: FullConvLimits) -> tuple[list[Operation], SSAValue]:
     """The channels-last window op computing `op`'s result channels last (module docstring)."""
     new_class, filter_order = CHANNELS_LAST_FORMS[op.name]
+    in_place = limits.reads_filter_in_place(op)
     input_ops, image = channels_last_input(op)
-    if limits.reads_filter_in_place(op):
-        init_ops, init = transpose_copy(op.outputs[0], TO_NHWC)
-        new_ops = filter_in_place_1x1(op, image, init)
-        return [*input_ops, *init_ops, *new_ops], new_ops[-1].results[0]
-    window = op.inputs[1]
     filter_ops: list[Operation] = []
-    if filter_order is not None:
+    window = op.inputs[1]
+    if filter_order is not None and not in_place:
         filter_ops, window = transposed_filter(window, filter_order)
     init_ops, init = transpose_copy(op.outputs[0], TO_NHWC)
-    new = new_class(inputs=[image, window], outputs=[init], strides=list(op.stride_values()),
-                    dilations=list(op.dilation_values()))
-    return [*input_ops, *filter_ops, *init_ops, new], new.results[0]
+    if in_place:
+        new_ops = filter_in_place_1x1(op, image, init)
+    else:
+        new_ops = [new_class(inputs=[image, window], outputs=[init], strides=list(op.stride_values()),
+                             dilations=list(op.dilation_values()))]
+    return [*input_ops, *filter_ops, *init_ops, *new_ops], new_ops[-1].results[0]
 
 
 @dataclass
@@ -210,12 +209,9 @@ class ConvToChannelsLast(RewritePattern):
         old_pad = sole_pad_user(op.operands[0], op)
         new_ops, channels_last = channels_last_window(op, self.limits)  # type: ignore[arg-type]
         back_ops, result = transpose_copy(channels_last, TO_NCHW)
-        old_init = op.operands[-1].owner
-        rewriter.replace(op, [*new_ops, *back_ops], [result])
+        replace_conv(op, [*new_ops, *back_ops], result, rewriter, "window ops channels last")
         if old_pad is not None and not old_pad.results[0].uses:
             rewriter.erase(old_pad)
-        erase_dead_init_chain(old_init, rewriter)
-        pass_statistics.count("window ops channels last")
 
 
 @dataclass(frozen=True)

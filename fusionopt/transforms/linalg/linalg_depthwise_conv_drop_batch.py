@@ -36,14 +36,13 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common.window_ops import static_window_shapes
 from fusionopt.transforms.common.reshapes import expand
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
     PIXEL_GROUPS,
-    erase_dead_init_chain,
+    replace_conv,
     reshaped,
     reshaped_init,
 )
@@ -92,11 +91,8 @@ class DepthwiseDropBatch(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_batch1_depthwise(op, self.min_pixels):
             return
-        old_init = op.operands[-1].owner
         new_ops, back = rank3_form(op)  # type: ignore[arg-type]
-        rewriter.replace(op, new_ops, back.results)
-        erase_dead_init_chain(old_init, rewriter)
-        pass_statistics.count("depthwise convs without the batch dim")
+        replace_conv(op, new_ops, back.results[0], rewriter, "depthwise convs without the batch dim")
 
 
 @dataclass(frozen=True)

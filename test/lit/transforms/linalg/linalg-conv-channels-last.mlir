@@ -3,6 +3,8 @@
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last,linalg-fuse-elementwise{aggressive=false}" | filecheck %s --check-prefix=FUSED
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{min-pixels-1x1=1 nt-1x1-max-pixels=63}" | filecheck %s --check-prefix=NT
 
+// The pass's helper modules these cases exercise: linalg/channels_last_propagation.py.
+
 // A residual block as torch-mlir writes it (pad, bias-broadcast init, ReLU, residual add):
 // both convs become NHWC/HWCF convs; the input is transposed once, before its pad (the pad
 // moves to the channels-last dims); each filter is transposed to HWCF; the bias broadcast
