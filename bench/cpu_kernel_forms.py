@@ -26,7 +26,7 @@ form is ours, `<first>_aa` a second call of it: its ratio is the noise. Sets:
   picks groups; each group has its own A/A.
 - `matmul-tiles`: 16 chained [64,384]x[384,384] matmuls with 16 different weights (minilm_l6's
   projections, weights streamed from memory as in the model), IREE's own tile choice vs
-  `compilation_info` tile sizes.
+  `compilation_info` tile sizes (`d64x64_v4x64` is `dispatch-matmul-cpu-tiles`' default).
 - `producer-reduction-consumer` (flow regions as written): IREE's avoid_illegal_consumer_fusion
   shape, y = x + x; s = rowsum(y); z = y - s[row] over [1024, 2048]: one region (`one_region`,
   ours with aggressive fusion), IREE's aggressive grouping {y, s} + {z} (`iree_y_s_then_z`), and
@@ -231,6 +231,10 @@ TILE_CONFIGS = {
     "d64x64": "distribution = [64, 64, 0], vector_common_parallel = [8, 16, 0], vector_reduction = [0, 0, 16]",
     "d64x128_v8x32": "distribution = [64, 128, 0], vector_common_parallel = [8, 32, 0], vector_reduction = [0, 0, 1]",
     "d64x64_v16x16": "distribution = [64, 64, 0], vector_common_parallel = [16, 16, 0], vector_reduction = [0, 0, 1]",
+    # dispatch-matmul-cpu-tiles' default: 4 rows x 4 AVX-512 vectors, IREE's reduction step
+    "d64x64_v4x64": "distribution = [64, 64, 0], vector_common_parallel = [4, 64, 0], vector_reduction = [0, 0, 16]",
+    "d64x64_v2x64": "distribution = [64, 64, 0], vector_common_parallel = [2, 64, 0], vector_reduction = [0, 0, 16]",
+    "d64x64_v4x16": "distribution = [64, 64, 0], vector_common_parallel = [4, 16, 0], vector_reduction = [0, 0, 16]",
 }
 
 

@@ -127,7 +127,11 @@ OURS_PIPELINES = {
     "ours-prep-best": _dispatch_creation(form_dispatch_regions="", cse="", canonicalize=""),
     # dispatch-creation + wide matmul regions over weight arguments as pack + batch_mmt4d
     # (llvm-cpu only: the regions carry an IREE CPU lowering config)
-    "ours-mmt4d": "dispatch-creation-llvm-cpu",
+    "ours-mmt4d": "dispatch-creation,dispatch-matmul-to-mmt4d",
+    # the llvm-cpu pipeline: dispatch-creation + IREE CPU register tiles on the matmul regions
+    "ours-llvm-cpu": "dispatch-creation-llvm-cpu",
+    # both llvm-cpu matmul passes: wide matmuls packed (mmt4d), the others given register tiles
+    "ours-mmt4d-tiles": "dispatch-creation,dispatch-matmul-to-mmt4d,dispatch-matmul-cpu-tiles",
     # the CUDA pipeline (convs as convs, attention raised, split-K contractions), and with
     # longer split-K chunks
     "ours-cuda": "dispatch-creation-cuda",
@@ -151,6 +155,8 @@ ONNX_PIPELINES = {
     "ours-onnx": "graph-to-dispatch",
     # graph-to-dispatch without sibling-conv batching: what batching alone changes
     "ours-onnx-no-conv-batching": _pipeline_with("graph-to-dispatch", graph_horizontal_fuse_convs=""),
+    # the llvm-cpu graph pipeline: graph-to-dispatch + IREE CPU register tiles on matmul regions
+    "ours-onnx-llvm-cpu": "graph-to-dispatch-llvm-cpu",
 }
 BEST_FLAGS = [
     "--iree-dispatch-creation-enable-aggressive-fusion",

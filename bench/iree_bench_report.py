@@ -16,7 +16,8 @@ from pathlib import Path
 
 SECTION = "## IREE runtime (CPU and CUDA)"
 RATIOS = (("ours", "iree-default"), ("ours", "iree-best"), ("ours-onnx", "iree-default"),
-          ("ours-onnx", "iree-best"), ("iree-best", "iree-default"), ("aa", "iree-default"))
+          ("ours-onnx", "iree-best"), ("ours-llvm-cpu", "iree-default"), ("ours-llvm-cpu", "iree-best"),
+          ("ours-onnx-llvm-cpu", "iree-default"), ("iree-best", "iree-default"), ("aa", "iree-default"))
 
 
 def summarize(times: dict[str, list[float]]) -> dict[str, dict[str, float]]:

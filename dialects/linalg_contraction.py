@@ -81,6 +81,42 @@ def _cast_to(value: SSAValue, target: Attribute) -> SSAValue:
     return arith.ExtSIOp(value, target).result
 
 
+def _parse_operand_list(parser: Parser, keyword: str) -> tuple[SSAValue, ...]:
+    """`keyword(%a, %b : T, U)`, or () when the keyword is absent."""
+    pos = parser.pos
+    if not parser.parse_optional_characters(keyword):
+        return ()
+    parser.parse_punctuation("(")
+    names = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    return tuple(parser.resolve_operands(names, types, pos))
+
+
+def parse_named_op(cls: type[NamedOperation], parser: Parser) -> NamedOperation:
+    """MLIR's named-op syntax: `{attrs}? ins(..) outs(..) {attrs}? (-> T)?`.
+
+    Kept here because xDSL 0.74's `NamedOperation.parse` reads the attribute dictionary only in
+    front of `ins`, while MLIR (parseNamedStructuredOp) also takes it after `outs`, where IREE's
+    tests and tuner specs write `compilation_info`."""
+    attrs = dict(parser.parse_optional_attr_dict())
+    ins, outs = _parse_operand_list(parser, "ins"), _parse_operand_list(parser, "outs")
+    attrs.update(parser.parse_optional_attr_dict())
+    res_types: Sequence[Attribute] = ()
+    if parser.parse_optional_punctuation("->"):
+        res_types = parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, parser.parse_attribute)
+        if res_types is None:
+            res_types = [parser.parse_attribute()]
+    prop_names = cls.get_irdl_definition().properties
+    properties = {k: attrs.pop(k) for k in list(attrs) if k in prop_names}
+    try:
+        return cls.build(operands=(ins, outs), result_types=(res_types,), properties=properties,
+                         attributes=attrs, regions=(cls.get_hidden_region(ins, outs),))
+    except ValueError:
+        parser.raise_error("Could not build linalg op")
+
+
 class ContractionOp(NamedOperation, ABC):
     """Common base: a named contraction `out += lhs * rhs` over explicit indexing maps."""
 
@@ -205,7 +241,7 @@ class ContractionOp(NamedOperation, ABC):
                 isinstance(m, AffineMapAttr) for m in maps.data
             ):
                 parser.raise_error("expected a list of affine maps", pos, parser.pos)
-        op = cast(ContractionOp, super().parse(parser))
+        op = cast(ContractionOp, parse_named_op(cls, parser))
         op.properties["indexing_maps"] = maps or cls.DEFAULT_MAPS
         return op
 

@@ -70,6 +70,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "form-dispatch-regions": ("fusionopt.transforms.dispatch.form_dispatch_regions", "FormDispatchRegionsPass"),
     "convert-to-flow": ("fusionopt.transforms.dispatch.convert_to_flow", "ConvertToFlowPass"),
     "dispatch-matmul-to-mmt4d": ("fusionopt.transforms.dispatch.matmul_regions_to_mmt4d", "DispatchMatmulToMmt4DPass"),
+    "dispatch-matmul-cpu-tiles": ("fusionopt.transforms.dispatch.matmul_cpu_tiles", "DispatchMatmulCpuTilesPass"),
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
     "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
@@ -152,13 +153,12 @@ PIPELINES["dispatch-creation"] = Pipeline(
     ",".join(_DISPATCH_CREATION_STAGES),
 )
 
-# dispatch-creation for IREE's llvm-cpu backend only: wide matmul regions over weight arguments
-# become pack + batch_mmt4d with an IREE CPU lowering config (a CUDA build would reject it, so
-# it is not part of the target-neutral pipeline above).
+# dispatch-creation for IREE's llvm-cpu backend only: matmul regions get an IREE CPU lowering
+# config with a wide register tile (IREE's own 8 x 16 tile leaves the FMA units idle; a CUDA
+# build would reject the config, so it is not part of the target-neutral pipeline above).
 PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
-    "dispatch-creation, then wide matmul regions over weight arguments as pack + batch_mmt4d "
-    "(llvm-cpu only)",
-    "dispatch-creation,dispatch-matmul-to-mmt4d",
+    "dispatch-creation, then matmul regions with IREE CPU register tiles of 4 x 64 (llvm-cpu only)",
+    "dispatch-creation,dispatch-matmul-cpu-tiles",
 )
 
 
@@ -227,6 +227,12 @@ PIPELINES["graph-to-dispatch"] = Pipeline(
     "graph dialect -> flow.dispatch.regions (simplify, batch sibling GEMMs and convs, lower, form "
     "dispatches)",
     ",".join(_GRAPH_TO_DISPATCH_STAGES),
+)
+# graph-to-dispatch for IREE's llvm-cpu backend only: the same register tiles as
+# dispatch-creation-llvm-cpu on the matmul regions it forms.
+PIPELINES["graph-to-dispatch-llvm-cpu"] = Pipeline(
+    "graph-to-dispatch, then matmul regions with IREE CPU register tiles of 4 x 64 (llvm-cpu only)",
+    "graph-to-dispatch,dispatch-matmul-cpu-tiles",
 )
 
 

@@ -64,7 +64,7 @@ def parse_file_text(text: str, folder: Path):
 
 
 def test_minilm_ffn1_matmuls_only():
-    module = apply_pipeline(parse_file(MINILM), "dispatch-creation-llvm-cpu")
+    module = apply_pipeline(parse_file(MINILM), "dispatch-creation,dispatch-matmul-to-mmt4d")
     ops = [op for op in module.walk()]
     mmt4d = [op for op in ops if op.name == "linalg.batch_mmt4d"]
     assert len(mmt4d) == 6

@@ -1,0 +1,124 @@
+// RUN: fusion-opt %s --split-input-file -p dispatch-matmul-cpu-tiles | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p 'dispatch-matmul-cpu-tiles{rows=2 columns=32 reduction=8 workgroup=32}' | filecheck %s --check-prefix=OPTS
+// The pass's helper modules these cases exercise: dispatch/matmul_regions_to_mmt4d.py (matmul_sizes).
+
+// A batch-1 matmul region over a broadcast [K, N] weight (torch-mlir's form): its loops are
+// (b, m, n, k), so the batch loop gets no tile; the bias epilogue is untouched. The config is
+// printed where MLIR prints a named op's attributes (after its maps, before `ins`).
+
+// CHECK-LABEL: func.func @batch_one_weight
+// CHECK:       linalg.batch_matmul indexing_maps = [{{.*}}] {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [0, 64, 64, 0], vector_common_parallel = [1, 4, 64, 0], vector_reduction = [0, 0, 0, 16]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>}
+// CHECK-SAME:    ins(%x, %w : tensor<1x8x16xf32>, tensor<16x128xf32>)
+// CHECK:       linalg.generic
+// CHECK-NOT:   compilation_info
+// OPTS-LABEL:  func.func @batch_one_weight
+// OPTS:        distribution = [0, 32, 32, 0], vector_common_parallel = [1, 2, 32, 0], vector_reduction = [0, 0, 0, 8]
+func.func @batch_one_weight(%x: tensor<1x8x16xf32>, %w: tensor<16x128xf32>, %b: tensor<128xf32>) -> tensor<1x8x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = flow.dispatch.region -> (tensor<1x8x128xf32>) {
+    %e = tensor.empty() : tensor<1x8x128xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x128xf32>) -> tensor<1x8x128xf32>
+    %mm = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%x, %w : tensor<1x8x16xf32>, tensor<16x128xf32>) outs(%f : tensor<1x8x128xf32>) -> tensor<1x8x128xf32>
+    %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mm, %b : tensor<1x8x128xf32>, tensor<128xf32>) outs(%e : tensor<1x8x128xf32>) {
+    ^bb0(%a: f32, %c: f32, %o: f32):
+      %s = arith.addf %a, %c : f32
+      linalg.yield %s : f32
+    } -> tensor<1x8x128xf32>
+    flow.return %y : tensor<1x8x128xf32>
+  }
+  func.return %r : tensor<1x8x128xf32>
+}
+
+// -----
+
+// A 2-D matmul region (gpt2's form), and a [1, K, N] weight (the graph lowering's form).
+
+// CHECK-LABEL: func.func @plain_and_batched_weight
+// CHECK:       linalg.matmul {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [64, 64, 0], vector_common_parallel = [4, 64, 0], vector_reduction = [0, 0, 16]>
+// CHECK:       linalg.batch_matmul {compilation_info = {{.*}}distribution = [0, 64, 64, 0], vector_common_parallel = [1, 4, 64, 0]
+// CHECK-SAME:    tensor<1x16x64xf32>
+func.func @plain_and_batched_weight(%x: tensor<4x16xf32>, %w: tensor<16x64xf32>, %x3: tensor<1x4x16xf32>, %w3: tensor<1x16x64xf32>) -> (tensor<4x64xf32>, tensor<1x4x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %r = flow.dispatch.region -> (tensor<4x64xf32>) {
+    %e = tensor.empty() : tensor<4x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<4x16xf32>, tensor<16x64xf32>) outs(%f : tensor<4x64xf32>) -> tensor<4x64xf32>
+    flow.return %mm : tensor<4x64xf32>
+  }
+  %r3 = flow.dispatch.region -> (tensor<1x4x64xf32>) {
+    %e = tensor.empty() : tensor<1x4x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x64xf32>) -> tensor<1x4x64xf32>
+    %mm = linalg.batch_matmul ins(%x3, %w3 : tensor<1x4x16xf32>, tensor<1x16x64xf32>) outs(%f : tensor<1x4x64xf32>) -> tensor<1x4x64xf32>
+    flow.return %mm : tensor<1x4x64xf32>
+  }
+  func.return %r, %r3 : tensor<4x64xf32>, tensor<1x4x64xf32>
+}
+
+// -----
+
+// Negative: N not a multiple of the 64-column tile, M not a multiple of the 4-row tile
+// (partial register tiles), a transposed ("NT") weight, a batch of 12 (attention's
+// contractions), f64, and a matmul outside any dispatch region: no config on any of them.
+
+// CHECK-LABEL: func.func @untiled
+// CHECK-NOT:   compilation_info
+// OPTS-LABEL:  func.func @untiled
+func.func @untiled(%x: tensor<8x16xf32>, %w48: tensor<16x48xf32>, %x6: tensor<6x16xf32>, %w: tensor<16x64xf32>,
+                   %wt: tensor<64x16xf32>, %q: tensor<12x8x16xf32>, %k: tensor<12x16x64xf32>,
+                   %xd: tensor<8x16xf64>, %wd: tensor<16x64xf64>) -> (tensor<8x48xf32>, tensor<6x64xf32>, tensor<8x64xf32>, tensor<12x8x64xf32>, tensor<8x64xf64>, tensor<8x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zd = arith.constant 0.0 : f64
+  %narrow = flow.dispatch.region -> (tensor<8x48xf32>) {
+    %e = tensor.empty() : tensor<8x48xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x48xf32>) -> tensor<8x48xf32>
+    %mm = linalg.matmul ins(%x, %w48 : tensor<8x16xf32>, tensor<16x48xf32>) outs(%f : tensor<8x48xf32>) -> tensor<8x48xf32>
+    flow.return %mm : tensor<8x48xf32>
+  }
+  %odd = flow.dispatch.region -> (tensor<6x64xf32>) {
+    %e = tensor.empty() : tensor<6x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<6x64xf32>) -> tensor<6x64xf32>
+    %mm = linalg.matmul ins(%x6, %w : tensor<6x16xf32>, tensor<16x64xf32>) outs(%f : tensor<6x64xf32>) -> tensor<6x64xf32>
+    flow.return %mm : tensor<6x64xf32>
+  }
+  %nt = flow.dispatch.region -> (tensor<8x64xf32>) {
+    %e = tensor.empty() : tensor<8x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+    %mm = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%x, %wt : tensor<8x16xf32>, tensor<64x16xf32>) outs(%f : tensor<8x64xf32>) -> tensor<8x64xf32>
+    flow.return %mm : tensor<8x64xf32>
+  }
+  %batched = flow.dispatch.region -> (tensor<12x8x64xf32>) {
+    %e = tensor.empty() : tensor<12x8x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<12x8x64xf32>) -> tensor<12x8x64xf32>
+    %mm = linalg.batch_matmul ins(%q, %k : tensor<12x8x16xf32>, tensor<12x16x64xf32>) outs(%f : tensor<12x8x64xf32>) -> tensor<12x8x64xf32>
+    flow.return %mm : tensor<12x8x64xf32>
+  }
+  %double = flow.dispatch.region -> (tensor<8x64xf64>) {
+    %e = tensor.empty() : tensor<8x64xf64>
+    %f = linalg.fill ins(%zd : f64) outs(%e : tensor<8x64xf64>) -> tensor<8x64xf64>
+    %mm = linalg.matmul ins(%xd, %wd : tensor<8x16xf64>, tensor<16x64xf64>) outs(%f : tensor<8x64xf64>) -> tensor<8x64xf64>
+    flow.return %mm : tensor<8x64xf64>
+  }
+  %e = tensor.empty() : tensor<8x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %outside = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x64xf32>) outs(%f : tensor<8x64xf32>) -> tensor<8x64xf32>
+  func.return %narrow, %odd, %nt, %batched, %double, %outside : tensor<8x48xf32>, tensor<6x64xf32>, tensor<8x64xf32>, tensor<12x8x64xf32>, tensor<8x64xf64>, tensor<8x64xf32>
+}
+
+// -----
+
+// Negative: a matmul that already carries a config (IREE's tuner's, or one written by hand)
+// keeps it. The config is written after `outs`, where MLIR's parser also takes it.
+
+// CHECK-LABEL: func.func @configured_stays
+// CHECK:       linalg.matmul {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [8, 64, 0], vector_common_parallel = [8, 16, 0], vector_reduction = [0, 0, 1]>
+// CHECK-NOT:   vector_common_parallel = [4, 64, 0]
+func.func @configured_stays(%x: tensor<8x16xf32>, %w: tensor<16x64xf32>) -> tensor<8x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = flow.dispatch.region -> (tensor<8x64xf32>) {
+    %e = tensor.empty() : tensor<8x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x64xf32>) outs(%f : tensor<8x64xf32>) {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [8, 64, 0], vector_common_parallel = [8, 16, 0], vector_reduction = [0, 0, 1]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>} -> tensor<8x64xf32>
+    flow.return %mm : tensor<8x64xf32>
+  }
+  func.return %r : tensor<8x64xf32>
+}

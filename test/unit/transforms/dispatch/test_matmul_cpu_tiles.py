@@ -1,0 +1,101 @@
+"""`dispatch-matmul-cpu-tiles`: the config changes no value (interpreter, every input family),
+IREE builds what the pass prints and returns the same values as without the config on random
+and adversarial inputs (float64 reference), and on the corpus the pass configures exactly the
+transformers' weight matmuls and nothing of the CNNs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fusionopt.interpreter import FAMILIES, family_inputs
+from fusionopt.ir_io import parse_file, print_module
+from fusionopt.iree_tools import compile_vmfb, iree_available, run_vmfb, target_flags
+from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+
+ROOT = Path(__file__).parents[3]
+LIT_CASES = ROOT / "lit" / "transforms" / "dispatch" / "dispatch-matmul-cpu-tiles.mlir"
+MODELS = ROOT / "data" / "models"
+PASS = "dispatch-matmul-cpu-tiles"
+
+
+def lit_case(label: str) -> str:
+    (case,) = [c for c in LIT_CASES.read_text().split("// -----") if f"@{label}(" in c]
+    return case
+
+
+def parse_text(text: str, folder: Path):
+    path = folder / "input.mlir"
+    path.write_text(text)
+    return parse_file(path)
+
+
+@pytest.mark.parametrize("label", ["batch_one_weight", "plain_and_batched_weight"])
+def test_config_preserves_semantics(label):
+    after = print_module(assert_pass_preserves_semantics(lit_case(label), PASS))
+    assert "vector_common_parallel = [1, 4, 64, 0]" in after
+
+
+def test_printed_form_reads_back(tmp_path):
+    """The config is IREE's attribute syntax, kept as opaque text: fusion-opt reads its own output
+    back unchanged, and reads the config where MLIR also takes it (after `outs`)."""
+    printed = print_module(apply_pipeline(parse_text(lit_case("batch_one_weight"), tmp_path), PASS))
+    assert print_module(parse_text(printed, tmp_path)) == printed
+    configured = print_module(parse_text(lit_case("configured_stays"), tmp_path))
+    assert "linalg.matmul {compilation_info = #iree_codegen.compilation_info<" in configured
+
+
+def ffn_module(m: int = 64, k: int = 1536, n: int = 384) -> str:
+    """minilm_l6's FFN2 region: [1, M, K] x [K, N] + bias, as dispatch-creation forms it."""
+    return (lit_case("batch_one_weight").replace("1x8x16", f"1x{m}x{k}").replace("16x128", f"{k}x{n}")
+            .replace("1x8x128", f"1x{m}x{n}").replace("tensor<128xf32>", f"tensor<{n}xf32>"))
+
+
+def float64_reference(args: list[np.ndarray]) -> np.ndarray:
+    x, w, b = (a.astype(np.float64) for a in args)
+    return x @ w + b
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
+def test_iree_builds_and_agrees(tmp_path):
+    text = ffn_module()
+    tiled = print_module(apply_pipeline(parse_text(text, tmp_path), PASS))
+    assert tiled.count("compilation_info =") == 1
+    vmfbs = {}
+    for name, source in (("plain", text), ("tiled", tiled)):
+        (tmp_path / f"{name}.mlir").write_text(source)
+        vmfbs[name] = compile_vmfb(tmp_path / f"{name}.mlir", tmp_path / f"{name}.vmfb", target_flags("llvm-cpu"))
+    func = next(op for op in parse_text(text, tmp_path).walk() if op.name == "func.func")
+    for family in FAMILIES:
+        args = family_inputs(func, family, seed=3)
+        expected = run_vmfb(vmfbs["plain"], args, "batch_one_weight")[0]
+        got = run_vmfb(vmfbs["tiled"], args, "batch_one_weight")[0]
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(expected), err_msg=family)
+        finite = np.isfinite(expected)
+        np.testing.assert_array_equal(got[~finite], expected[~finite], err_msg=family)
+        scale = float(np.abs(expected[finite]).max(initial=0.0))
+        np.testing.assert_allclose(got[finite], expected[finite], rtol=1e-5, atol=1e-6 * scale, err_msg=family)
+        reference = float64_reference(args)
+        sure = finite & (np.abs(reference) < np.finfo(np.float32).max / 2)
+        np.testing.assert_allclose(got[sure], reference[sure], rtol=1e-3,
+                                   atol=1e-4 * float(np.abs(reference[sure]).max(initial=0.0)), err_msg=family)
+
+
+def configured(module) -> list[str]:
+    return [op.name for op in module.walk() if "compilation_info" in op.attributes]
+
+
+def test_minilm_weight_matmuls_only():
+    module = apply_pipeline(parse_file(MODELS / "minilm_l6" / "minilm_l6.args.linalg.mlir"), "dispatch-creation-llvm-cpu")
+    # 24 Q/K/V/output projections, 6 FFN1, 6 FFN2; the batch-12 attention contractions keep IREE's tile
+    assert configured(module) == ["linalg.batch_matmul"] * 36
+    assert sum(op.name == "flow.dispatch.region" for op in module.walk()) == 87
+
+
+def test_cnn_untouched():
+    """resnet18's convs are conv named ops and its head an NT matmul of one row: nothing to tile."""
+    module = apply_pipeline(parse_file(MODELS / "cnn" / "resnet18" / "resnet18.args.linalg.mlir"), "dispatch-creation-llvm-cpu")
+    assert configured(module) == []
