@@ -100,6 +100,12 @@ class DispatchMatmulCpuTilesPass(ModulePass):
     reduction: int = 16
     workgroup: int = 64
 
+    def __post_init__(self) -> None:
+        sizes = (self.rows, self.columns, self.reduction, self.workgroup)
+        if min(sizes) < 1 or self.workgroup % self.rows or self.workgroup % self.columns:
+            raise ValueError("rows, columns, reduction and workgroup must be positive, and workgroup a multiple "
+                             f"of rows and columns (IREE tiles a workgroup by whole register tiles), not {sizes}")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         tile = RegisterTile(self.rows, self.columns, self.reduction, self.workgroup)
         for matmul in list(op.walk()):

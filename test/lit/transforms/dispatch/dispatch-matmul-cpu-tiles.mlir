@@ -1,5 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p dispatch-matmul-cpu-tiles | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p 'dispatch-matmul-cpu-tiles{rows=2 columns=32 reduction=8 workgroup=32}' | filecheck %s --check-prefix=OPTS
+// RUN: not fusion-opt %s -p 'dispatch-matmul-cpu-tiles{columns=48}' 2>&1 | filecheck %s --check-prefix=BADOPT
+// BADOPT: error: pass 'dispatch-matmul-cpu-tiles': rows, columns, reduction and workgroup must be positive, and workgroup a multiple of rows and columns
 // The pass's helper modules these cases exercise: dispatch/matmul_regions_to_mmt4d.py (matmul_sizes).
 
 // A batch-1 matmul region over a broadcast [K, N] weight (torch-mlir's form): its loops are

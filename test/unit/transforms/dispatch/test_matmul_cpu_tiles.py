@@ -59,29 +59,52 @@ def float64_reference(args: list[np.ndarray]) -> np.ndarray:
     return x @ w + b
 
 
+def assert_agrees(got: np.ndarray, expected: np.ndarray, family: str) -> None:
+    """Same NaNs and infinities, finite values within f32 rounding of the untiled build."""
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected), err_msg=family)
+    finite = np.isfinite(expected)
+    np.testing.assert_array_equal(got[~finite], expected[~finite], err_msg=family)
+    scale = float(np.abs(expected[finite]).max(initial=0.0))
+    np.testing.assert_allclose(got[finite], expected[finite], rtol=1e-5, atol=1e-6 * scale, err_msg=family)
+
+
+def build_both(text: str, folder: Path) -> dict:
+    """IREE modules of `text` as given and after the pass (which must configure something)."""
+    tiled = print_module(apply_pipeline(parse_text(text, folder), PASS))
+    assert "compilation_info =" in tiled
+    vmfbs = {}
+    for name, source in (("plain", text), ("tiled", tiled)):
+        (folder / f"{name}.mlir").write_text(source)
+        vmfbs[name] = compile_vmfb(folder / f"{name}.mlir", folder / f"{name}.vmfb", target_flags("llvm-cpu"))
+    return vmfbs
+
+
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
 def test_iree_builds_and_agrees(tmp_path):
     text = ffn_module()
-    tiled = print_module(apply_pipeline(parse_text(text, tmp_path), PASS))
-    assert tiled.count("compilation_info =") == 1
-    vmfbs = {}
-    for name, source in (("plain", text), ("tiled", tiled)):
-        (tmp_path / f"{name}.mlir").write_text(source)
-        vmfbs[name] = compile_vmfb(tmp_path / f"{name}.mlir", tmp_path / f"{name}.vmfb", target_flags("llvm-cpu"))
+    vmfbs = build_both(text, tmp_path)
     func = next(op for op in parse_text(text, tmp_path).walk() if op.name == "func.func")
     for family in FAMILIES:
         args = family_inputs(func, family, seed=3)
-        expected = run_vmfb(vmfbs["plain"], args, "batch_one_weight")[0]
         got = run_vmfb(vmfbs["tiled"], args, "batch_one_weight")[0]
-        np.testing.assert_array_equal(np.isnan(got), np.isnan(expected), err_msg=family)
-        finite = np.isfinite(expected)
-        np.testing.assert_array_equal(got[~finite], expected[~finite], err_msg=family)
-        scale = float(np.abs(expected[finite]).max(initial=0.0))
-        np.testing.assert_allclose(got[finite], expected[finite], rtol=1e-5, atol=1e-6 * scale, err_msg=family)
+        assert_agrees(got, run_vmfb(vmfbs["plain"], args, "batch_one_weight")[0], family)
         reference = float64_reference(args)
-        sure = finite & (np.abs(reference) < np.finfo(np.float32).max / 2)
+        sure = np.isfinite(got) & (np.abs(reference) < np.finfo(np.float32).max / 2)
         np.testing.assert_allclose(got[sure], reference[sure], rtol=1e-3,
                                    atol=1e-4 * float(np.abs(reference[sure]).max(initial=0.0)), err_msg=family)
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
+def test_iree_builds_small_tiles_and_agrees(tmp_path):
+    """Matrices smaller than the 64 x 64 workgroup tile (M = 4) and the [1, K, N] weight form."""
+    text = lit_case("plain_and_batched_weight")
+    vmfbs = build_both(text, tmp_path)
+    func = next(op for op in parse_text(text, tmp_path).walk() if op.name == "func.func")
+    for family in FAMILIES:
+        args = family_inputs(func, family, seed=5)
+        for got, expected in zip(run_vmfb(vmfbs["tiled"], args, "plain_and_batched_weight"),
+                                 run_vmfb(vmfbs["plain"], args, "plain_and_batched_weight"), strict=True):
+            assert_agrees(got, expected, family)
 
 
 def configured(module) -> list[str]:
