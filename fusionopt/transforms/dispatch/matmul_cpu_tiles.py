@@ -7,12 +7,12 @@ reduction step 16). Each step of that kernel loads 8 broadcast scalars of the ac
 vector of the weight for 8 FMAs. A tile of 4 rows x 64 columns (4 vectors per row, 16
 accumulators) loads 4 scalars and 4 contiguous weight vectors for 16 FMAs, so more of each
 cycle goes to arithmetic. Measured (bench/RESULTS.md, "Matmul register tiles on CPU"): the
-transformers' projections and FFNs run 1.2x-1.8x faster, whole models 0.57x-0.89x of the same
-regions with IREE's choice; [2, 64], [4, 32] and [8, 32] gain less, [4, 16] is 1.18x slower.
+transformers' contractions run 1.2x-1.9x faster, whole models in 0.56x-0.88x of the time of the
+same regions with IREE's choice; [2, 64], [4, 32] and [8, 32] gain less, [4, 16] is 1.18x slower.
 
 The config is IREE's own attribute (`#iree_codegen.compilation_info`, the form IREE's tuner
 writes), carried as opaque text that fusion-opt and iree-opt both read back; it names the
-llvm-cpu pipeline, so the pass is only in `dispatch-creation-llvm-cpu` (a CUDA build rejects it).
+llvm-cpu pipeline, so the pass is only in the `-llvm-cpu` pipelines (a CUDA build rejects it).
 
 Applied to `linalg.matmul` ([M, K] x [K, N]) and batch-1 `linalg.batch_matmul` over a [K, N] or
 [1, K, N] weight (any producer: argument, constant or computed), static f32, directly in a
