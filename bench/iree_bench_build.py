@@ -12,6 +12,10 @@ Variants (all from the same corpus model, weights as function arguments):
   backend; `ours-cuda-k64`: the same with split-K parts of 64 (`chunk=64`);
 - `ours-no-conv-forms` (not in the default set): `dispatch-creation` without the 1x1-as-matmul and
   strided-im2col conv forms (the CUDA pipeline's conv half);
+- `ours-llvm-cpu`, `ours-onnx-llvm-cpu` (not in the default set; llvm-cpu only: their regions
+  carry IREE CPU lowering configs): the CPU pipelines `dispatch-creation-llvm-cpu` and
+  `graph-to-dispatch-llvm-cpu` (matmul regions with 4 x 64 register tiles); `ours-mmt4d`: the
+  opt-in `dispatch-matmul-to-mmt4d` after `dispatch-creation`; `ours-mmt4d-tiles`: both passes;
 - `ours-attention`: `dispatch-creation` with `linalg-raise-attention` (one `iree_linalg_ext.attention`
   per attention block; opt-in: 1.6-1.9x slower per model on llvm-cpu, timed here for CUDA);
 - `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
