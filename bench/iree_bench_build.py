@@ -16,6 +16,8 @@ Variants (all from the same corpus model, weights as function arguments):
   carry IREE CPU lowering configs): the CPU pipelines `dispatch-creation-llvm-cpu` and
   `graph-to-dispatch-llvm-cpu` (matmul regions with 4 x 64 register tiles); `ours-mmt4d`: the
   opt-in `dispatch-matmul-to-mmt4d` after `dispatch-creation`; `ours-mmt4d-tiles`: both passes;
+  `ours-llvm-cpu-horizontal`: the CPU pipeline with `linalg-horizontal-fuse-contractions` before
+  region formation;
 - `ours-attention`: `dispatch-creation` with `linalg-raise-attention` (one `iree_linalg_ext.attention`
   per attention block; opt-in: 1.6-1.9x slower per model on llvm-cpu, timed here for CUDA);
 - `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
@@ -134,6 +136,9 @@ OURS_PIPELINES = {
     "ours-mmt4d": "dispatch-creation,dispatch-matmul-to-mmt4d",
     # the llvm-cpu pipeline: dispatch-creation + IREE CPU register tiles on the matmul regions
     "ours-llvm-cpu": "dispatch-creation-llvm-cpu",
+    # the llvm-cpu pipeline with sibling matmuls of one activation (Q, K, V) fused first
+    "ours-llvm-cpu-horizontal": _dispatch_creation(
+        form_dispatch_regions="linalg-horizontal-fuse-contractions,form-dispatch-regions") + ",dispatch-matmul-cpu-tiles",
     # both llvm-cpu matmul passes: wide matmuls packed (mmt4d), the others given register tiles
     "ours-mmt4d-tiles": "dispatch-creation,dispatch-matmul-to-mmt4d,dispatch-matmul-cpu-tiles",
     # the CUDA pipeline (convs as convs, attention raised, split-K contractions), and with

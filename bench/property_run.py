@@ -12,7 +12,8 @@ program goes through every run of `RUNS`, pass by pass:
   dispatch-attention   the same with `linalg-raise-attention` (opt-in, not in any pipeline;
                        judged on every family but `extreme`, see RUNS)
   dispatch-opt-in      the same with the other opt-in passes (`linalg-transpose-nt-operands`,
-                       `linalg-depthwise-conv-drop-batch`, `dispatch-matmul-cpu-tiles`,
+                       `linalg-depthwise-conv-drop-batch`, `linalg-horizontal-fuse-contractions`,
+                       `dispatch-matmul-cpu-tiles`,
                        `dispatch-matmul-to-mmt4d`)
   convert-to-flow      the lowered program (the pass on its own)
   dce                  the graph program (on its own: in graph-simplify the passes before it
@@ -63,8 +64,8 @@ from support.graph_strategies import graph_programs  # noqa: E402
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,")
 # dispatch-creation with the other opt-in passes (row-major copies of NT contraction
-# operands; batch-1 depthwise convs as rank-3 generics; matmul regions with CPU register tiles,
-# then as pack + batch_mmt4d)
+# operands; batch-1 depthwise convs as rank-3 generics; sibling matmuls of one activation as one
+# multi-result contraction; matmul regions with CPU register tiles, then as pack + batch_mmt4d)
 # and the NCHW forms of convs (no linalg-conv-channels-last, which takes most drawn convs by
 # default, so the 1x1, depthwise and im2col rewrites see them here; strided convs in the other
 # form, the gather: the drawn convs have few filters, which get IREE's im2col op by default).
@@ -73,7 +74,8 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
 _OPT_IN = registry.PIPELINES["dispatch-creation"].spec.replace("linalg-conv-channels-last,", "").replace(
     "linalg-fold-transpose-into-matmul,", "linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands,"
 ).replace("linalg-depthwise-conv-drop-batch,", "linalg-depthwise-conv-drop-batch{min-pixels=1},").replace(
-    "linalg-strided-conv-to-im2col,", "linalg-strided-conv-to-im2col{im2col-op=false},") + (
+    "linalg-strided-conv-to-im2col,", "linalg-strided-conv-to-im2col{im2col-op=false},").replace(
+    ",form-dispatch-regions,", ",linalg-horizontal-fuse-contractions,form-dispatch-regions,") + (
     ",dispatch-matmul-cpu-tiles{rows=1 columns=16},dispatch-matmul-to-mmt4d{min-n=16}")
 # the CUDA pipeline, splitting K from parts of 2 (the drawn shapes are small)
 _CUDA = registry.PIPELINES["dispatch-creation-cuda"].spec.replace(

@@ -70,6 +70,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "form-dispatch-regions": ("fusionopt.transforms.dispatch.form_dispatch_regions", "FormDispatchRegionsPass"),
     "convert-to-flow": ("fusionopt.transforms.dispatch.convert_to_flow", "ConvertToFlowPass"),
     "dispatch-matmul-to-mmt4d": ("fusionopt.transforms.dispatch.matmul_regions_to_mmt4d", "DispatchMatmulToMmt4DPass"),
+    "linalg-horizontal-fuse-contractions": ("fusionopt.transforms.linalg.linalg_horizontal_fuse_contractions", "LinalgHorizontalFuseContractionsPass"),
     "dispatch-matmul-cpu-tiles": ("fusionopt.transforms.dispatch.matmul_cpu_tiles", "DispatchMatmulCpuTilesPass"),
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
     "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),

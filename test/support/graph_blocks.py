@@ -423,10 +423,25 @@ def block_projection(b):
     return _epilogue(b, y, b.draw(st.sampled_from(("bias", "relu", "none"))))
 
 
+def block_sibling_projections(b):
+    """2-3 batch-1 projections of one activation over same-shaped weight arguments, each with an
+    epilogue, summed (Q, K, V): linalg-horizontal-fuse-contractions."""
+    if b.element != "f32":
+        return None
+    rows, k, cols = 4 * b.draw(st.integers(1, 4)), b.draw(st.integers(1, 8)), 16 * b.draw(st.integers(1, 2))
+    x = _activation(b, (1, rows, k), "f32")
+    kind = b.draw(st.sampled_from(("bias", "relu", "none")))
+    results = [_epilogue(b, _dot(b, x, b.new_arg((1, k, cols), "f32")), kind) for _ in range(b.draw(st.integers(2, 3)))]
+    total = results[0]
+    for r in results[1:]:
+        total = _binary(b, "add", total, r)
+    return total
+
+
 BLOCKS = (block_dot_chain, block_shared_input_dots, block_towers, block_sliced_pointwise, block_viewed_dot,
           block_softmax, block_layer_norm, block_attention, block_conv_pool)
 FORM_BLOCKS = (block_depthwise_conv, block_wide_1x1_conv, block_projected_attention, block_sibling_convs,
                block_conv_affine)
 # Drawn on their own too (FORM_BLOCKS' shares were set without them).
 STRIDED_BLOCKS = (block_strided_conv,)
-PROJECTION_BLOCKS = (block_projection,)
+PROJECTION_BLOCKS = (block_projection, block_sibling_projections)

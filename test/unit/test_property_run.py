@@ -67,11 +67,12 @@ GATHER_FLOORS = {"linalg-fold-constant-gather-indices": 0.6}
 # the shares they were set from (~8 s).
 STRIDED_COUNT, STRIDED_OPS = 12, 3
 STRIDED_FLOORS = {"linalg-strided-conv-to-im2col": 0.4}
-# Batch-1 projections over weight arguments (`graph_blocks.PROJECTION_BLOCKS`, ~3 s), which the
-# opt-in run gives CPU register tiles (1 x 16) and packs into batch_mmt4d (min-n=16). Its seed
-# gives 0.5 for both.
+# Batch-1 projections over weight arguments (`graph_blocks.PROJECTION_BLOCKS`, ~4 s): the opt-in
+# run fuses sibling projections of one activation, gives CPU register tiles (1 x 16) and packs
+# into batch_mmt4d (min-n=16). Its seed gives 0.33, 0.83 and 0.75.
 PROJECTION_COUNT, PROJECTION_OPS = 12, 2
-PROJECTION_FLOORS = {"dispatch-matmul-to-mmt4d": 0.35, "dispatch-matmul-cpu-tiles": 0.35}
+PROJECTION_FLOORS = {"dispatch-matmul-to-mmt4d": 0.35, "dispatch-matmul-cpu-tiles": 0.35,
+                     "linalg-horizontal-fuse-contractions": 0.25}
 
 
 @pytest.fixture(scope="module")

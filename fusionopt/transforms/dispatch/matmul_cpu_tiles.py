@@ -17,12 +17,15 @@ llvm-cpu pipeline, so the pass is only in the `-llvm-cpu` pipelines (a CUDA buil
 Applied to `linalg.matmul` ([M, K] x [K, N]) and batch-1 `linalg.batch_matmul` over a [K, N] or
 [1, K, N] weight (any producer: argument, constant or computed), static f32, directly in a
 `flow.dispatch.region`, with no config of its own yet, M a multiple of the row tile and N of the
-column tile (no partial register tiles to mask).
+column tile (no partial register tiles to mask). Also to the multi-result generic of
+`linalg-horizontal-fuse-contractions` (one activation, a weight per result, matmul maps): each
+result gets a share of the columns' four vectors (2 results 2 each, 3 or more 1 each), so all
+the accumulators still fit the 32 vector registers.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -33,7 +36,13 @@ from xdsl.passes import ModulePass
 from fusionopt import pass_statistics
 from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import COMPILATION_INFO, matmul_sizes, static_f32_shape
+from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import (
+    BATCH_MATMUL_MAPS,
+    BROADCAST_WEIGHT_MAPS,
+    COMPILATION_INFO,
+    matmul_sizes,
+    static_f32_shape,
+)
 
 MATMUL_MAPS = (
     AffineMap.from_callable(lambda m, n, k: (m, k)),
@@ -75,12 +84,42 @@ class RegisterTile:
     def fits(self, m: int, n: int) -> bool:
         return m % self.rows == 0 and n % self.columns == 0
 
+    def per_result(self, count: int) -> RegisterTile:
+        """The tile of each of `count` results computed together: the columns' vectors shared out
+        (four vectors: one result 4, two 2 each, three or more 1 each), so the accumulators of
+        all results still fit the registers."""
+        if count == 1:
+            return self
+        vector = self.columns // 4 if self.columns % 4 == 0 else self.columns
+        return replace(self, columns=vector * max(1, 4 // count))
 
-def tileable_sizes(op: Operation) -> tuple[int, int, int] | None:
-    """(M, K, N) of a matmul this pass may configure: in a region, not configured yet."""
+
+def horizontal_sizes(op: Operation) -> tuple[int, int, int, int] | None:
+    """(M, K, N, results) of `linalg-horizontal-fuse-contractions`' multi-result generic: one
+    activation, one weight per result, the maps of a 2-D matmul or of a batch-1 matmul."""
+    count = len(op.results)
+    if op.name != "linalg.generic" or count < 2 or len(du.dps_inputs(op)) != count + 1:
+        return None
+    maps = du.indexing_maps(op)
+    weights, outs = set(maps[1:1 + count]), set(maps[1 + count:])
+    if len(weights) != 1 or len(outs) != 1:
+        return None
+    triple = (maps[0], *weights, *outs)
+    if triple not in (MATMUL_MAPS, BROADCAST_WEIGHT_MAPS, BATCH_MATMUL_MAPS):
+        return None
+    shapes = [static_f32_shape(v) for v in (*du.dps_inputs(op), *du.dps_inits(op))]
+    if None in shapes or (len(shapes[0]) == 3 and shapes[0][0] != 1):
+        return None
+    return shapes[0][-2], shapes[0][-1], shapes[-1][-1], count
+
+
+def tileable_sizes(op: Operation) -> tuple[int, int, int, int] | None:
+    """(M, K, N, results) of a matmul this pass may configure: in a region, not configured yet."""
     if "compilation_info" in op.attributes or not isinstance(op.parent_op(), DispatchRegionOp):
         return None
-    return plain_matmul_sizes(op) or matmul_sizes(op)
+    if (sizes := plain_matmul_sizes(op) or matmul_sizes(op)) is not None:
+        return (*sizes, 1)
+    return horizontal_sizes(op)
 
 
 @dataclass(frozen=True)
@@ -110,8 +149,12 @@ class DispatchMatmulCpuTilesPass(ModulePass):
         tile = RegisterTile(self.rows, self.columns, self.reduction, self.workgroup)
         for matmul in list(op.walk()):
             sizes = tileable_sizes(matmul)
-            if sizes is None or not tile.fits(sizes[0], sizes[2]):
+            if sizes is None:
                 continue
-            text = tile.config(batched=matmul.name == "linalg.batch_matmul")
+            m, _, n, count = sizes
+            own = tile.per_result(count)
+            if not own.fits(m, n):
+                continue
+            text = own.config(batched=len(du.indexing_maps(matmul)[0].results) == 3)
             matmul.attributes["compilation_info"] = COMPILATION_INFO("iree_codegen.compilation_info", False, False, text)
             pass_statistics.count("matmuls given a wide CPU register tile")

@@ -124,3 +124,31 @@ func.func @configured_stays(%x: tensor<8x16xf32>, %w: tensor<16x64xf32>) -> tens
   }
   func.return %r : tensor<8x64xf32>
 }
+
+// -----
+
+// The multi-result contraction of linalg-horizontal-fuse-contractions (Q, K, V): each of the
+// three results gets one of the four vectors (4 x 16), so the 12 accumulators fit. A generic's
+// own attributes print as MLIR prints them, `attrs = {...}` after `outs`.
+
+// CHECK-LABEL: func.func @horizontal_qkv
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %wq, %wk, %wv {{.*}} attrs = {{ *}}{compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [0, 64, 64, 0], vector_common_parallel = [1, 4, 16, 0], vector_reduction = [0, 0, 0, 16]>
+func.func @horizontal_qkv(%x: tensor<1x8x16xf32>, %wq: tensor<16x64xf32>, %wk: tensor<16x64xf32>, %wv: tensor<16x64xf32>) -> (tensor<1x8x64xf32>, tensor<1x8x64xf32>, tensor<1x8x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %r:3 = flow.dispatch.region -> (tensor<1x8x64xf32>, tensor<1x8x64xf32>, tensor<1x8x64xf32>) {
+    %e = tensor.empty() : tensor<1x8x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x64xf32>) -> tensor<1x8x64xf32>
+    %c:3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %wq, %wk, %wv : tensor<1x8x16xf32>, tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x64xf32>) outs(%f, %f, %f : tensor<1x8x64xf32>, tensor<1x8x64xf32>, tensor<1x8x64xf32>) {
+    ^bb0(%a: f32, %p0: f32, %p1: f32, %p2: f32, %o0: f32, %o1: f32, %o2: f32):
+      %m0 = arith.mulf %a, %p0 : f32
+      %s0 = arith.addf %o0, %m0 : f32
+      %m1 = arith.mulf %a, %p1 : f32
+      %s1 = arith.addf %o1, %m1 : f32
+      %m2 = arith.mulf %a, %p2 : f32
+      %s2 = arith.addf %o2, %m2 : f32
+      linalg.yield %s0, %s1, %s2 : f32, f32, f32
+    } -> (tensor<1x8x64xf32>, tensor<1x8x64xf32>, tensor<1x8x64xf32>)
+    flow.return %c#0, %c#1, %c#2 : tensor<1x8x64xf32>, tensor<1x8x64xf32>, tensor<1x8x64xf32>
+  }
+  func.return %r#0, %r#1, %r#2 : tensor<1x8x64xf32>, tensor<1x8x64xf32>, tensor<1x8x64xf32>
+}

@@ -13,8 +13,9 @@ import pytest
 
 from fusionopt.interpreter import FAMILIES, family_inputs
 from fusionopt.ir_io import parse_file, print_module
-from fusionopt.iree_tools import compile_vmfb, iree_available, run_vmfb, target_flags
+from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.iree_pairs import assert_agrees, build_llvm_cpu
 
 ROOT = Path(__file__).parents[3]
 LIT_CASES = ROOT / "lit" / "transforms" / "dispatch" / "dispatch-matmul-cpu-tiles.mlir"
@@ -59,24 +60,11 @@ def float64_reference(args: list[np.ndarray]) -> np.ndarray:
     return x @ w + b
 
 
-def assert_agrees(got: np.ndarray, expected: np.ndarray, family: str) -> None:
-    """Same NaNs and infinities, finite values within f32 rounding of the untiled build."""
-    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected), err_msg=family)
-    finite = np.isfinite(expected)
-    np.testing.assert_array_equal(got[~finite], expected[~finite], err_msg=family)
-    scale = float(np.abs(expected[finite]).max(initial=0.0))
-    np.testing.assert_allclose(got[finite], expected[finite], rtol=1e-5, atol=1e-6 * scale, err_msg=family)
-
-
 def build_both(text: str, folder: Path) -> dict:
     """IREE modules of `text` as given and after the pass (which must configure something)."""
     tiled = print_module(apply_pipeline(parse_text(text, folder), PASS))
     assert "compilation_info =" in tiled
-    vmfbs = {}
-    for name, source in (("plain", text), ("tiled", tiled)):
-        (folder / f"{name}.mlir").write_text(source)
-        vmfbs[name] = compile_vmfb(folder / f"{name}.mlir", folder / f"{name}.vmfb", target_flags("llvm-cpu"))
-    return vmfbs
+    return build_llvm_cpu({"plain": text, "tiled": tiled}, folder)
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")

@@ -1,0 +1,103 @@
+// RUN: fusion-opt %s --split-input-file -p linalg-horizontal-fuse-contractions | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p 'linalg-horizontal-fuse-contractions{max-results=2}' | filecheck %s --check-prefix=TWO
+
+// Q, K, V projections of one activation over weight arguments (torch-mlir's broadcast-weight
+// batch_matmul, each into its own zero fill, each with its bias epilogue in between): one
+// three-result generic where the first was; the epilogues read its results.
+
+// CHECK-LABEL: func.func @qkv
+// CHECK:       %[[F:.*]] = linalg.fill ins(%zero : f32) outs(%{{.*}} : tensor<1x8x16xf32>)
+// CHECK:       %[[Q:.*]], %[[K:.*]], %[[V:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %wq, %wk, %wv : tensor<1x8x4xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) outs(%[[F]], %{{.*}}, %{{.*}} :
+// CHECK-NEXT:  ^bb0(%[[A:.*]]: f32, %[[P0:.*]]: f32, %[[P1:.*]]: f32, %[[P2:.*]]: f32, %[[O0:.*]]: f32, %[[O1:.*]]: f32, %[[O2:.*]]: f32):
+// CHECK-NEXT:    %[[M0:.*]] = arith.mulf %[[A]], %[[P0]] : f32
+// CHECK-NEXT:    %[[S0:.*]] = arith.addf %[[O0]], %[[M0]] : f32
+// CHECK-NEXT:    %[[M1:.*]] = arith.mulf %[[A]], %[[P1]] : f32
+// CHECK-NEXT:    %[[S1:.*]] = arith.addf %[[O1]], %[[M1]] : f32
+// CHECK-NEXT:    %[[M2:.*]] = arith.mulf %[[A]], %[[P2]] : f32
+// CHECK-NEXT:    %[[S2:.*]] = arith.addf %[[O2]], %[[M2]] : f32
+// CHECK-NEXT:    linalg.yield %[[S0]], %[[S1]], %[[S2]] : f32, f32, f32
+// CHECK:       linalg.generic {{.*}} ins(%[[Q]], %bq
+// CHECK:       linalg.generic {{.*}} ins(%[[K]], %bk
+// CHECK:       linalg.generic {{.*}} ins(%[[V]], %bv
+// CHECK-NOT:   linalg.batch_matmul
+// TWO-LABEL:   func.func @qkv
+// TWO:         linalg.generic {{.*}} ins(%x, %wq, %wk :
+// TWO:         linalg.batch_matmul {{.*}} ins(%x, %wv :
+// TWO-LABEL:   func.func @two_plain
+// TWO-LABEL:   func.func @not_siblings
+#bias = affine_map<(d0, d1, d2) -> (d2)>
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @qkv(%x: tensor<1x8x4xf32>, %wq: tensor<4x16xf32>, %wk: tensor<4x16xf32>, %wv: tensor<4x16xf32>, %bq: tensor<16xf32>, %bk: tensor<16xf32>, %bv: tensor<16xf32>) -> (tensor<1x8x16xf32>, tensor<1x8x16xf32>, tensor<1x8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x16xf32>
+  %fq = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x16xf32>) -> tensor<1x8x16xf32>
+  %q = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%x, %wq : tensor<1x8x4xf32>, tensor<4x16xf32>) outs(%fq : tensor<1x8x16xf32>) -> tensor<1x8x16xf32>
+  %qb = linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q, %bq : tensor<1x8x16xf32>, tensor<16xf32>) outs(%e : tensor<1x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x16xf32>
+  %fk = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x16xf32>) -> tensor<1x8x16xf32>
+  %k = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%x, %wk : tensor<1x8x4xf32>, tensor<4x16xf32>) outs(%fk : tensor<1x8x16xf32>) -> tensor<1x8x16xf32>
+  %kb = linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%k, %bk : tensor<1x8x16xf32>, tensor<16xf32>) outs(%e : tensor<1x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x16xf32>
+  %fv = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x16xf32>) -> tensor<1x8x16xf32>
+  %v = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%x, %wv : tensor<1x8x4xf32>, tensor<4x16xf32>) outs(%fv : tensor<1x8x16xf32>) -> tensor<1x8x16xf32>
+  %vb = linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%v, %bv : tensor<1x8x16xf32>, tensor<16xf32>) outs(%e : tensor<1x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x16xf32>
+  func.return %qb, %kb, %vb : tensor<1x8x16xf32>, tensor<1x8x16xf32>, tensor<1x8x16xf32>
+}
+
+// -----
+
+// Two 2-D matmuls of one activation: one two-result generic.
+
+// CHECK-LABEL: func.func @two_plain
+// CHECK:       %[[A:.*]], %[[B:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w0, %w1 : tensor<4x8xf32>, tensor<8x16xf32>, tensor<8x16xf32>)
+// CHECK:       func.return %[[A]], %[[B]]
+func.func @two_plain(%x: tensor<4x8xf32>, %w0: tensor<8x16xf32>, %w1: tensor<8x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %a = linalg.matmul ins(%x, %w0 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %b = linalg.matmul ins(%x, %w1 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  func.return %a, %b : tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// -----
+
+// Negative: different activations (mlp towers' second layers), different output widths, the
+// same weight twice, an init that is not a fill (an accumulation), a weight computed after the
+// first matmul (from its result: a chain, not siblings), and integer matmuls. Nothing fuses.
+
+// CHECK-LABEL: func.func @not_siblings
+// CHECK-NOT:   linalg.generic
+// CHECK-COUNT-8: linalg.matmul
+// CHECK-NOT:   linalg.generic
+func.func @not_siblings(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %w0: tensor<8x16xf32>, %w1: tensor<8x16xf32>, %w2: tensor<8x32xf32>,
+                        %acc: tensor<4x16xf32>, %xi: tensor<4x8xi32>, %wi0: tensor<8x16xi32>, %wi1: tensor<8x16xi32>) -> (tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x32xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xi32>, tensor<4x16xi32>) {
+  %zero = arith.constant 0.0 : f32
+  %zi = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %e32 = tensor.empty() : tensor<4x32xf32>
+  %f32 = linalg.fill ins(%zero : f32) outs(%e32 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %a = linalg.matmul ins(%x, %w0 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %b = linalg.matmul ins(%y, %w1 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %c = linalg.matmul ins(%x, %w2 : tensor<4x8xf32>, tensor<8x32xf32>) outs(%f32 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %d = linalg.matmul ins(%y, %w0 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%acc : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %g = linalg.matmul ins(%x, %w0 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %w3 = tensor.extract_slice %c[0, 0] [8, 16] [1, 1] : tensor<4x32xf32> to tensor<8x16xf32>
+  %h = linalg.matmul ins(%x, %w3 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %ei = tensor.empty() : tensor<4x16xi32>
+  %fi = linalg.fill ins(%zi : i32) outs(%ei : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %i0 = linalg.matmul ins(%xi, %wi0 : tensor<4x8xi32>, tensor<8x16xi32>) outs(%fi : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %i1 = linalg.matmul ins(%xi, %wi1 : tensor<4x8xi32>, tensor<8x16xi32>) outs(%fi : tensor<4x16xi32>) -> tensor<4x16xi32>
+  func.return %a, %b, %c, %d, %g, %h, %i0, %i1 : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x32xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xi32>, tensor<4x16xi32>
+}
