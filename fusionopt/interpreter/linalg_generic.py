@@ -5,7 +5,8 @@ broadcastable to it (see linalg_maps.py), `linalg.index d` is an index grid on a
 yields are stored back through the output maps. Reductions take one of three routes:
 
 1. contraction (`mulf` then `addf %out, %mul`, projected-permutation maps): `np.matmul`
-   over (batch, M, K) x (batch, K, N), or `np.einsum` for other dim groupings;
+   over (batch, M, K) x (batch, K, N), or `np.einsum` for other dim groupings; a body of
+   several such pairs, one per result (a horizontally fused contraction), runs each pair so;
 2. a recognised combiner (`yield combiner(%out, x)` with `x` independent of every `%out`,
    combiner addf/mulf/maximumf/minimumf/maxnumf/minnumf or integer add/mul/max/min/and/or/xor):
    `x` is computed over the whole space and reduced with the matching numpy reduction
@@ -101,6 +102,12 @@ def run_structured(
     if reduction_dims and _is_contraction(block, len(inputs), maps):
         full = _contract(inputs, outputs[0], in_maps, out_maps[0], ranges)
         return (as_type(write_through_map(outputs[0], out_maps[0], full, ranges), result_types[0]),)
+    pairs = _horizontal_contractions(block, len(inputs), maps) if reduction_dims else None
+    if pairs is not None:
+        return tuple(
+            as_type(write_through_map(out, m, _contract([inputs[i] for i in pair], out, [in_maps[i] for i in pair], m, ranges), ranges), t)
+            for pair, out, m, t in zip(pairs, outputs, out_maps, result_types)
+        )
     views = [operand_view(v, m, ranges) for v, m in zip(inputs, in_maps)]
     combiners = _combiners(block, len(inputs)) if reduction_dims else None
     pair = match_select_pair(block, len(inputs)) if len(reduction_dims) == 1 and combiners is None else None
@@ -216,6 +223,28 @@ def _is_contraction(block: Block, n_inputs: int, maps: list[AffineMap]) -> bool:
     if set(add.operands) != {out, mul.results[0]} or tuple(ops[-1].operands) != (add.results[0],):
         return False
     return all(is_dims_and_constants(m) and all(isinstance(e, AffineDimExpr) for e in m.results) for m in maps)
+
+
+def _horizontal_contractions(block: Block, n_inputs: int, maps: list[AffineMap]) -> list[tuple[int, int]] | None:
+    """Route 1 for a multi-result body of independent contractions, `mulf(in_a, in_b)` then
+    `addf(out_i, mul)` per result (`linalg-horizontal-fuse-contractions`' form): the input
+    pair of each result, so each sums exactly as the matmul it replaced; else None."""
+    ops, args = list(block.ops), list(block.args)
+    outs = args[n_inputs:]
+    if len(outs) < 2 or len(ops) != 2 * len(outs) + 1 or tuple(ops[-1].operands) != tuple(
+            o.results[0] for o in ops[1:-1:2]):
+        return None
+    pairs = []
+    for out, mul, add in zip(outs, ops[0:-1:2], ops[1:-1:2]):
+        if not isinstance(mul, arith.MulfOp) or not isinstance(add, arith.AddfOp):
+            return None
+        if set(add.operands) != {out, mul.results[0]} or len(set(mul.operands)) != 2:
+            return None
+        if not all(v in args[:n_inputs] for v in mul.operands):
+            return None
+        pairs.append(tuple(args.index(v) for v in mul.operands))
+    dims_only = all(is_dims_and_constants(m) and all(isinstance(e, AffineDimExpr) for e in m.results) for m in maps)
+    return pairs if dims_only else None
 
 
 def _dims(m: AffineMap) -> list[int]:
