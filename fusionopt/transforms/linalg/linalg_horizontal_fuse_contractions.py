@@ -59,7 +59,7 @@ def defined_before(value: SSAValue, op: Operation) -> bool:
     return owner.is_before_in_block(op)
 
 
-def zero_fill_value(init: SSAValue) -> SSAValue | None:
+def fill_scalar(init: SSAValue) -> SSAValue | None:
     """The scalar a `linalg.fill` init fills with, else None."""
     owner = init.owner
     return owner.inputs[0] if isinstance(owner, FillOp) else None
@@ -68,6 +68,8 @@ def zero_fill_value(init: SSAValue) -> SSAValue | None:
 def group_key(op: Operation) -> tuple | None:
     """What members of one group share: the activation, the maps, the operand types."""
     if op.name not in NAMED_MATMULS or len(op.results) != 1 or not isinstance(op.results[0].type, TensorType):
+        return None
+    if op.attributes:  # a config or marker of its own (IREE's compilation_info) would be lost
         return None
     element = op.results[0].type.element_type
     types = tuple(v.type for v in (*du.dps_inputs(op), *du.dps_inits(op)))
@@ -94,7 +96,7 @@ def scalar_before(value: SSAValue, first: Operation) -> tuple[list[Operation], S
 def can_join(op: Operation, first: Operation) -> bool:
     """`op` can be computed where `first` is: its weight exists there, and its fill's value (or a
     clone of that constant)."""
-    return movable_scalar(zero_fill_value(du.dps_inits(op)[0]), first) and defined_before(du.dps_inputs(op)[1], first)
+    return movable_scalar(fill_scalar(du.dps_inits(op)[0]), first) and defined_before(du.dps_inputs(op)[1], first)
 
 
 def groups_of(block: Block, max_results: int) -> list[list[Operation]]:
@@ -108,7 +110,7 @@ def groups_of(block: Block, max_results: int) -> list[list[Operation]]:
     for members in by_key.values():
         while len(members) >= 2:
             first, rest = members[0], members[1:]
-            if not movable_scalar(zero_fill_value(du.dps_inits(first)[0]), first):
+            if not movable_scalar(fill_scalar(du.dps_inits(first)[0]), first):
                 members = rest
                 continue
             weights = {du.dps_inputs(first)[1]}
@@ -145,7 +147,7 @@ def fuse_group(group: list[Operation]) -> None:
     new_ops: list[Operation] = []
     inits = []
     for op in group:
-        scalar_ops, scalar = scalar_before(zero_fill_value(du.dps_inits(op)[0]), first)
+        scalar_ops, scalar = scalar_before(fill_scalar(du.dps_inits(op)[0]), first)
         empty = tensor.EmptyOp([], result_type)
         fill = FillOp([scalar], [empty.tensor], [result_type])
         new_ops += [*scalar_ops, empty, fill]

@@ -25,6 +25,7 @@
 // TWO:         linalg.batch_matmul {{.*}} ins(%x, %wv :
 // TWO-LABEL:   func.func @two_plain
 // TWO-LABEL:   func.func @not_siblings
+// TWO-LABEL:   func.func @configured_stays
 #bias = affine_map<(d0, d1, d2) -> (d2)>
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 func.func @qkv(%x: tensor<1x8x4xf32>, %wq: tensor<4x16xf32>, %wk: tensor<4x16xf32>, %wv: tensor<4x16xf32>, %bq: tensor<16xf32>, %bk: tensor<16xf32>, %bv: tensor<16xf32>) -> (tensor<1x8x16xf32>, tensor<1x8x16xf32>, tensor<1x8x16xf32>) {
@@ -100,4 +101,21 @@ func.func @not_siblings(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %w0: tensor<8x
   %i0 = linalg.matmul ins(%xi, %wi0 : tensor<4x8xi32>, tensor<8x16xi32>) outs(%fi : tensor<4x16xi32>) -> tensor<4x16xi32>
   %i1 = linalg.matmul ins(%xi, %wi1 : tensor<4x8xi32>, tensor<8x16xi32>) outs(%fi : tensor<4x16xi32>) -> tensor<4x16xi32>
   func.return %a, %b, %c, %d, %g, %h, %i0, %i1 : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x32xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xi32>, tensor<4x16xi32>
+}
+
+// -----
+
+// Negative: a matmul carrying a config of its own (an IREE compilation_info) keeps it, unfused.
+
+// CHECK-LABEL: func.func @configured_stays
+// CHECK:       linalg.matmul {compilation_info = #iree_codegen.compilation_info<
+// CHECK:       linalg.matmul ins(%x, %w1
+// CHECK-NOT:   linalg.generic
+func.func @configured_stays(%x: tensor<4x8xf32>, %w0: tensor<8x16xf32>, %w1: tensor<8x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %a = linalg.matmul ins(%x, %w0 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [4, 16, 0], vector_common_parallel = [4, 16, 0], vector_reduction = [0, 0, 1]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>} -> tensor<4x16xf32>
+  %b = linalg.matmul ins(%x, %w1 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  func.return %a, %b : tensor<4x16xf32>, tensor<4x16xf32>
 }
