@@ -17,7 +17,7 @@ Variants (all from the same corpus model, weights as function arguments):
   `graph-to-dispatch-llvm-cpu` (matmul regions with 4 x 64 register tiles); `ours-mmt4d`: the
   opt-in `dispatch-matmul-to-mmt4d` after `dispatch-creation`; `ours-mmt4d-tiles`: both passes;
   `ours-llvm-cpu-horizontal`: the CPU pipeline with `linalg-horizontal-fuse-contractions` before
-  region formation;
+  region formation; `ours-cuda-horizontal` (cuda only): the CUDA pipeline with it before split-K;
 - `ours-attention`: `dispatch-creation` with `linalg-raise-attention` (one `iree_linalg_ext.attention`
   per attention block; opt-in: 1.6-1.9x slower per model on llvm-cpu, timed here for CUDA);
 - `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
@@ -139,6 +139,12 @@ OURS_PIPELINES = {
     # the llvm-cpu pipeline with sibling matmuls of one activation (Q, K, V) fused first
     "ours-llvm-cpu-horizontal": _dispatch_creation(
         form_dispatch_regions="linalg-horizontal-fuse-contractions,form-dispatch-regions") + ",dispatch-matmul-cpu-tiles",
+    # the CUDA pipeline with the same horizontal fusion, before split-K (which then leaves the
+    # fused Q, K, V unsplit), for a GPU session: IREE's own horizontal contraction is what makes
+    # its best flags fast on CUDA
+    "ours-cuda-horizontal": _pipeline_with(
+        "dispatch-creation-cuda",
+        linalg_split_k_contractions="linalg-horizontal-fuse-contractions,linalg-split-k-contractions"),
     # both llvm-cpu matmul passes: wide matmuls packed (mmt4d), the others given register tiles
     "ours-mmt4d-tiles": "dispatch-creation,dispatch-matmul-to-mmt4d,dispatch-matmul-cpu-tiles",
     # the CUDA pipeline (convs as convs, attention raised, split-K contractions), and with
