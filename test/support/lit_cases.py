@@ -18,3 +18,11 @@ def lit_functions(path: Path) -> dict[str, str]:
         if name:
             out[name.group(1)] = text
     return out
+
+
+def with_sizes(text: str, sizes: dict[str, str]) -> str:
+    """`text` with each shape spelling of `sizes` replaced, in order: a small lit case at a
+    model's size, for the tests that build it with IREE."""
+    for old, new in sizes.items():
+        text = text.replace(old, new)
+    return text

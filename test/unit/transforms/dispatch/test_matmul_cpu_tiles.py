@@ -15,6 +15,7 @@ from fusionopt.interpreter import FAMILIES, family_inputs
 from fusionopt.ir_io import parse_file, print_module
 from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.lit_cases import with_sizes
 from support.iree_pairs import assert_agrees, build_llvm_cpu
 
 ROOT = Path(__file__).parents[3]
@@ -51,8 +52,8 @@ def test_printed_form_reads_back(tmp_path):
 
 def ffn_module(m: int = 64, k: int = 1536, n: int = 384) -> str:
     """minilm_l6's FFN2 region: [1, M, K] x [K, N] + bias, as dispatch-creation forms it."""
-    return (lit_case("batch_one_weight").replace("1x8x16", f"1x{m}x{k}").replace("16x128", f"{k}x{n}")
-            .replace("1x8x128", f"1x{m}x{n}").replace("tensor<128xf32>", f"tensor<{n}xf32>"))
+    return with_sizes(lit_case("batch_one_weight"), {"1x8x16": f"1x{m}x{k}", "16x128": f"{k}x{n}", "1x8x128": f"1x{m}x{n}",
+                                                     "tensor<128xf32>": f"tensor<{n}xf32>"})
 
 
 def float64_reference(args: list[np.ndarray]) -> np.ndarray:

@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 
 from fusionopt.ir_io import parse_file, print_module
-from fusionopt.iree_tools import compile_vmfb, iree_available, run_vmfb, target_flags
+from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.iree_pairs import build_llvm_cpu
+from support.lit_cases import with_sizes
 
 ROOT = Path(__file__).parents[3]
 LIT_CASES = ROOT / "lit" / "transforms" / "dispatch" / "dispatch-matmul-to-mmt4d.mlir"
@@ -33,8 +35,8 @@ def test_packed_region_preserves_semantics():
 
 def ffn1_module(m: int = 64, k: int = 384, n: int = 1536) -> str:
     """The lit case at minilm_l6's FFN1 size."""
-    return (lit_case("wide_matmul_region").replace("1x32x16", f"1x{m}x{k}").replace("16x64", f"{k}x{n}")
-            .replace("1x32x64", f"1x{m}x{n}").replace("tensor<64xf32>", f"tensor<{n}xf32>"))
+    return with_sizes(lit_case("wide_matmul_region"), {"1x32x16": f"1x{m}x{k}", "16x64": f"{k}x{n}", "1x32x64": f"1x{m}x{n}",
+                                                       "tensor<64xf32>": f"tensor<{n}xf32>"})
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
@@ -42,10 +44,7 @@ def test_iree_builds_and_agrees(tmp_path):
     text = ffn1_module()
     packed = print_module(apply_pipeline(parse_file_text(text, tmp_path), "dispatch-matmul-to-mmt4d"))
     assert packed.count("linalg.batch_mmt4d") == 1 and "compilation_info" in packed
-    vmfbs = {}
-    for name, source in (("plain", text), ("packed", packed)):
-        (tmp_path / f"{name}.mlir").write_text(source)
-        vmfbs[name] = compile_vmfb(tmp_path / f"{name}.mlir", tmp_path / f"{name}.vmfb", target_flags("llvm-cpu"))
+    vmfbs = build_llvm_cpu({"plain": text, "packed": packed}, tmp_path)
     rng = np.random.default_rng(0)
     for scale in (1.0, 1e4):  # ordinary and large-magnitude activations
         args = [scale * rng.standard_normal((1, 64, 384), dtype=np.float32),

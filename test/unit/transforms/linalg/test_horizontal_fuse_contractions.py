@@ -16,6 +16,7 @@ from fusionopt.ir_io import parse_file, parse_module, print_module
 from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.lit_cases import with_sizes
 from support.iree_pairs import assert_agrees, build_llvm_cpu
 
 ROOT = Path(__file__).parents[3]
@@ -51,8 +52,8 @@ def parse_text(text: str, folder: Path):
 
 def qkv_module(m: int = 64, k: int = 128, n: int = 128) -> str:
     """The lit case at bert_mini's size."""
-    return (lit_case("qkv").replace("1x8x4", f"1x{m}x{k}").replace("4x16", f"{k}x{n}")
-            .replace("1x8x16", f"1x{m}x{n}").replace("tensor<16xf32>", f"tensor<{n}xf32>"))
+    return with_sizes(lit_case("qkv"), {"1x8x4": f"1x{m}x{k}", "4x16": f"{k}x{n}", "1x8x16": f"1x{m}x{n}",
+                                        "tensor<16xf32>": f"tensor<{n}xf32>"})
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
