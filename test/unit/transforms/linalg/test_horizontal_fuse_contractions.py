@@ -16,8 +16,8 @@ from fusionopt.ir_io import parse_file, parse_module, print_module
 from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.lit_cases import with_sizes
 from support.iree_pairs import assert_agrees, build_llvm_cpu
+from support.lit_cases import with_sizes
 
 ROOT = Path(__file__).parents[3]
 LIT_CASES = ROOT / "lit" / "transforms" / "linalg" / "linalg-horizontal-fuse-contractions.mlir"
