@@ -222,6 +222,11 @@ def _is_contraction(block: Block, n_inputs: int, maps: list[AffineMap]) -> bool:
         return False
     if set(add.operands) != {out, mul.results[0]} or tuple(ops[-1].operands) != (add.results[0],):
         return False
+    return _loop_dims_only(maps)
+
+
+def _loop_dims_only(maps: list[AffineMap]) -> bool:
+    """Every map reads loop dims only (projected permutations, no constants or sums)."""
     return all(is_dims_and_constants(m) and all(isinstance(e, AffineDimExpr) for e in m.results) for m in maps)
 
 
@@ -243,8 +248,7 @@ def _horizontal_contractions(block: Block, n_inputs: int, maps: list[AffineMap])
         if not all(v in args[:n_inputs] for v in mul.operands):
             return None
         pairs.append(tuple(args.index(v) for v in mul.operands))
-    dims_only = all(is_dims_and_constants(m) and all(isinstance(e, AffineDimExpr) for e in m.results) for m in maps)
-    return pairs if dims_only else None
+    return pairs if _loop_dims_only(maps) else None
 
 
 def _dims(m: AffineMap) -> list[int]:

@@ -30,11 +30,11 @@ from dataclasses import dataclass, replace
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.flow import DispatchRegionOp
+from fusionopt.dialects.linalg_contraction import MATMUL_MAPS as MATMUL_MAP_ATTRS
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import (
     BATCH_MATMUL_MAPS,
@@ -44,11 +44,7 @@ from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import (
     static_f32_shape,
 )
 
-MATMUL_MAPS = (
-    AffineMap.from_callable(lambda m, n, k: (m, k)),
-    AffineMap.from_callable(lambda m, n, k: (k, n)),
-    AffineMap.from_callable(lambda m, n, k: (m, n)),
-)
+MATMUL_MAPS = tuple(m.data for m in MATMUL_MAP_ATTRS.data)  # linalg.matmul's default (row-major) maps
 
 
 def plain_matmul_sizes(op: Operation) -> tuple[int, int, int] | None:

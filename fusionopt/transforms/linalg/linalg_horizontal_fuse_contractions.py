@@ -40,10 +40,13 @@ from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import FillOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import erase_dead_init_chain
 
 NAMED_MATMULS = ("linalg.matmul", "linalg.batch_matmul")
 
@@ -156,26 +159,13 @@ def fuse_group(group: list[Operation]) -> None:
     map_attrs = [AffineMapAttr(maps[0])] + [AffineMapAttr(maps[1])] * len(group) + [AffineMapAttr(maps[2])] * len(group)
     fused = GenericOp(inputs, inits, multiply_accumulate_body(len(group), result_type.element_type), map_attrs,
                       list(first.get_iterator_types().data), [result_type] * len(group))
-    block = first.parent_block()
-    for new in (*new_ops, fused):
-        block.insert_op_before(new, first)
+    rewriter = PatternRewriter(first)
+    rewriter.insert([*new_ops, fused], InsertPoint.before(first))
     for index, op in enumerate(group):
-        old_inits = [v.owner for v in du.dps_inits(op)]
-        op.results[0].replace_all_uses_with(fused.results[index])
-        op.detach()
-        op.erase()
-        for init in old_inits:
-            erase_dead_fill_chain(init)
+        old_init = du.dps_inits(op)[0].owner
+        rewriter.replace(op, [], [fused.results[index]])
+        erase_dead_init_chain(old_init, rewriter)
     pass_statistics.count("matmuls fused horizontally", len(group))
-
-
-def erase_dead_fill_chain(op: object) -> None:
-    """Erase a fill (and its empty) that nothing reads any more."""
-    while isinstance(op, Operation) and op.name in ("linalg.fill", "tensor.empty") and not any(r.uses for r in op.results):
-        dest = du.dps_inits(op)[0].owner if op.name == "linalg.fill" else None
-        op.detach()
-        op.erase()
-        op = dest
 
 
 @dataclass(frozen=True)
