@@ -169,6 +169,15 @@ class LocatingParser(CompactDenseParserMixin, Parser):
         finally:
             self.ssa_values, self.forward_ssa_references, self.first_use = outer
 
+    def _parse_block(self):  # type: ignore[override]
+        """xDSL 0.74 does not record where a forward-referenced block is defined, so defining it
+        a second time crashed (KeyError) instead of reporting the re-declaration: record it."""
+        token = self._current_token
+        block = super()._parse_block()
+        if token.kind == MLIRTokenKind.CARET_IDENT:
+            self.blocks[token.text[1:]] = (block, token.span)
+        return block
+
     def _op_type_at(self, start: int) -> type[Operation] | None:
         """The op class named by the operation text at `start` (`%r = name ...`, `"name"(...)`)."""
         match = _OP_NAME.match(self._text, start)

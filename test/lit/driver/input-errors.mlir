@@ -41,4 +41,16 @@ func.func @bad_type(%a: tensor<4xf32>) -> tensor<4xf32> {
   func.return %0 : tensor<4xf32>
 }
 
+// -----
+
+// A block defined twice after a forward branch to it (xDSL 0.74 raised a KeyError here).
+// CHECK: input-errors.mlir:[[# @LINE + 5]]:1: error: re-declaration of block 'bb1'
+func.func @block_twice(%a: f32) -> f32 {
+  cf.br ^bb1
+^bb1:
+  cf.br ^bb1
+^bb1:
+  func.return %a : f32
+}
+
 // CHECK-NOT: Traceback
