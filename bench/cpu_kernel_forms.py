@@ -1,6 +1,6 @@
 """Kernel forms that could move the transformers' CPU time, each timed against the form we emit.
 
-    python bench/cpu_kernel_forms.py [--sets kt-projection,kt-in-region,softmax-argmax,matmul-tiles]
+    python bench/cpu_kernel_forms.py [--sets kt-projection,kt-in-region,softmax-argmax,matmul-tiles,attention-tiles]
                                      [--rounds 11] [--iterations 100]
 
 Every set is one module of functions that compute the same values (`test/unit/test_cpu_kernel_forms.py`
@@ -31,6 +31,8 @@ form is ours, `<first>_aa` a second call of it: its ratio is the noise. Sets:
   shape, y = x + x; s = rowsum(y); z = y - s[row] over [1024, 2048]: one region (`one_region`,
   ours with aggressive fusion), IREE's aggressive grouping {y, s} + {z} (`iree_y_s_then_z`), and
   ours without aggressive fusion {y} + {s, z} (`ours_y_then_s_z`).
+- `attention-tiles`: one `iree_linalg_ext.attention` per shape group under IREE's own config,
+  `dispatch-attention-cpu-tiles`' and neighbouring tiles (`cpu_attention_forms.py`).
 Prints median (min) us per call and the ratio to the first form.
 """
 
@@ -51,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fusionopt.iree_tools import benchmark_vmfb, compile_vmfb, save_inputs, target_flags  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cpu_attention_forms  # noqa: E402
 import cpu_matmul_forms  # noqa: E402
 import cpu_region_forms  # noqa: E402
 from kernel_ir import amap, t  # noqa: E402
@@ -268,6 +271,7 @@ SETS = {
     "matmul-tiles": (matmul_tiles, None),
     "producer-reduction-consumer": (lambda: "module {\n" + cpu_region_forms.producer_reduction_consumer() + "\n}", None),
     "matmul-forms": (cpu_matmul_forms.matmul_forms, None),
+    "attention-tiles": (cpu_attention_forms.attention_tiles, "dispatch-attention-cpu-tiles"),
 }
 
 

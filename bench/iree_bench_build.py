@@ -19,7 +19,10 @@ Variants (all from the same corpus model, weights as function arguments):
   `ours-llvm-cpu-horizontal`: the CPU pipeline with `linalg-horizontal-fuse-contractions` before
   region formation; `ours-cuda-horizontal` (cuda only): the CUDA pipeline with it before split-K;
 - `ours-attention`: `dispatch-creation` with `linalg-raise-attention` (one `iree_linalg_ext.attention`
-  per attention block; opt-in: 1.6-1.9x slower per model on llvm-cpu, timed here for CUDA);
+  per attention block; opt-in: 1.6-2.2x slower per model on llvm-cpu with IREE's tile, timed here for CUDA);
+  `ours-llvm-cpu-attention` (llvm-cpu only): the CPU pipeline with it, the attention regions
+  given `dispatch-attention-cpu-tiles`' tile; `ours-llvm-cpu-fewest`: that with
+  `linalg-horizontal-fuse-contractions` as well (the fewest dispatches of a CPU build);
 - `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
   iree-default is the run's noise (A/A), the yardstick for every other ratio.
 - `ours-padded-kxk-off` (not in the default set): `form-dispatch-regions{padded-kxk-min-pixels=0}`,
@@ -164,6 +167,16 @@ OURS_PIPELINES = {
     "ours-attention": _dispatch_creation(
         linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",
     ),
+    # the llvm-cpu pipeline with attention raised: each attention region one dispatch, with the
+    # CPU attention tile of dispatch-attention-cpu-tiles
+    "ours-llvm-cpu-attention": _dispatch_creation(
+        linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",
+    ) + ",dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles",
+    # the fewest dispatches the CPU pipeline can make: attention raised and Q, K, V fused as well
+    "ours-llvm-cpu-fewest": _dispatch_creation(
+        linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",
+        form_dispatch_regions="linalg-horizontal-fuse-contractions,form-dispatch-regions",
+    ) + ",dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles",
 }
 # Graph pipelines from the ONNX file (the `ours-onnx` family).
 ONNX_PIPELINES = {

@@ -10,7 +10,8 @@ program goes through every run of `RUNS`, pass by pass:
   graph-to-dispatch    the graph program (graph passes, lowering, dispatch-creation)
   dispatch-creation    the program lowered by `convert-graph-to-linalg`
   dispatch-attention   the same with `linalg-raise-attention` (opt-in, not in any pipeline;
-                       judged on every family but `extreme`, see RUNS)
+                       judged on every family but `extreme`, see RUNS), then
+                       `dispatch-attention-cpu-tiles`
   dispatch-opt-in      the same with the other opt-in passes (`linalg-transpose-nt-operands`,
                        `linalg-depthwise-conv-drop-batch`, `linalg-horizontal-fuse-contractions`,
                        `dispatch-matmul-cpu-tiles`,
@@ -61,8 +62,10 @@ from fuzz import _alarm, _Timeout  # noqa: E402  (the fuzzer's time limit: a Bas
 from support.graph_blocks import FORM_BLOCKS  # noqa: E402
 from support.graph_strategies import graph_programs  # noqa: E402
 
+# (and the raised attention regions given CPU tiles; 1 row x 1 key, so drawn sizes fit them)
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
-    "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,")
+    "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,"
+) + ",dispatch-attention-cpu-tiles{rows=1 keys=1}"
 # dispatch-creation with the other opt-in passes (row-major copies of NT contraction
 # operands; batch-1 depthwise convs as rank-3 generics; sibling matmuls of one activation as one
 # multi-result contraction; matmul regions with CPU register tiles, then as pack + batch_mmt4d)

@@ -72,6 +72,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "dispatch-matmul-to-mmt4d": ("fusionopt.transforms.dispatch.matmul_regions_to_mmt4d", "DispatchMatmulToMmt4DPass"),
     "linalg-horizontal-fuse-contractions": ("fusionopt.transforms.linalg.linalg_horizontal_fuse_contractions", "LinalgHorizontalFuseContractionsPass"),
     "dispatch-matmul-cpu-tiles": ("fusionopt.transforms.dispatch.matmul_cpu_tiles", "DispatchMatmulCpuTilesPass"),
+    "dispatch-attention-cpu-tiles": ("fusionopt.transforms.dispatch.attention_cpu_tiles", "DispatchAttentionCpuTilesPass"),
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
     "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
@@ -155,11 +156,15 @@ PIPELINES["dispatch-creation"] = Pipeline(
 )
 
 # dispatch-creation for IREE's llvm-cpu backend only: matmul regions get an IREE CPU lowering
-# config with a wide register tile (IREE's own 8 x 16 tile leaves the FMA units idle; a CUDA
-# build would reject the config, so it is not part of the target-neutral pipeline above).
+# config with a wide register tile (IREE's own 8 x 16 tile leaves the FMA units idle), and
+# attention ops the input brings (the pipeline raises none: on CPU the decomposed form is
+# faster) one over whole head dims (IREE's own walks 4 keys x 16 columns at a time, 2.6x-33x
+# slower). A CUDA build would reject the configs, so they are not in the target-neutral pipeline.
+_CPU_TILES = "dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles"
 PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
-    "dispatch-creation, then matmul regions with IREE CPU register tiles of 4 x 64 (llvm-cpu only)",
-    "dispatch-creation,dispatch-matmul-cpu-tiles",
+    "dispatch-creation, then IREE CPU register tiles: 4 x 64 on matmul regions, whole head dims on "
+    "attention (llvm-cpu only)",
+    f"dispatch-creation,{_CPU_TILES}",
 )
 
 
@@ -172,7 +177,8 @@ _CUDA_CHANGES = {
     "linalg-strided-conv-to-im2col": "",
     "linalg-conv-channels-last": "",
     # Decomposed attention becomes one iree_linalg_ext.attention (IREE's fused GPU kernel; on
-    # llvm-cpu it is 1.6-1.9x slower), a softmax's max and sum one dispatch where it stays.
+    # llvm-cpu 1.1x slower than decomposed even with a CPU tile), a softmax's max and sum one
+    # dispatch where it stays.
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",
     # IREE's sm_80 f32 matmuls give a 64x64 output tile one workgroup that walks all of K: at
     # 64 tokens a projection keeps 2-24 SMs busy. Split K so more of the GPU works.
@@ -230,10 +236,10 @@ PIPELINES["graph-to-dispatch"] = Pipeline(
     ",".join(_GRAPH_TO_DISPATCH_STAGES),
 )
 # graph-to-dispatch for IREE's llvm-cpu backend only: the same register tiles as
-# dispatch-creation-llvm-cpu on the matmul regions it forms.
+# dispatch-creation-llvm-cpu on the regions it forms.
 PIPELINES["graph-to-dispatch-llvm-cpu"] = Pipeline(
-    "graph-to-dispatch, then matmul regions with IREE CPU register tiles of 4 x 64 (llvm-cpu only)",
-    "graph-to-dispatch,dispatch-matmul-cpu-tiles",
+    "graph-to-dispatch, then the IREE CPU register tiles of dispatch-creation-llvm-cpu (llvm-cpu only)",
+    f"graph-to-dispatch,{_CPU_TILES}",
 )
 
 

@@ -104,3 +104,29 @@ def test_matmul_forms_agree(tmp_path):
             assert len(got) == len(expected), name
             for g, e in zip(got, expected):
                 np.testing.assert_allclose(g, e, rtol=1e-4, atol=1e-4, err_msg=name)
+
+
+def _softmax_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float) -> np.ndarray:
+    scores = np.einsum("bmd,bkd->bmk", q.astype(np.float64), k.astype(np.float64)) * scale
+    p = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return np.einsum("bmk,bkn->bmn", p / p.sum(axis=-1, keepdims=True), v.astype(np.float64))
+
+
+@needs_iree
+def test_attention_tiles_agree(tmp_path):
+    """Every attention form (IREE's config, the pass's, the neighbours) computes softmax(Q K^T s) V,
+    and the `__pass` forms are the ones the set's pipeline configures."""
+    shapes = ((2, 16, 16, 64), (2, 16, 32, 32))
+    text = forms.cpu_attention_forms.attention_tiles(shapes)
+    vmfb = forms.compile_forms(text, "dispatch-attention-cpu-tiles", tmp_path, "attention")
+    formed = (tmp_path / "attention.formed.mlir").read_text()
+    assert formed.count("compilation_info =") == text.count("compilation_info =") + len(shapes)
+    rng = np.random.default_rng(2)
+    for heads, queries, keys, dim in shapes:
+        group = forms.cpu_attention_forms.group_name(heads, queries, keys, dim)
+        q, k, v = (rng.standard_normal(s, dtype=np.float32) for s in ((heads, queries, dim), (heads, keys, dim), (heads, keys, dim)))
+        expected = _softmax_attention(q, k, v, forms.cpu_attention_forms.SCALE)
+        names = [name for name, _ in forms.functions(text) if name.startswith(group + "__")]
+        assert len(names) >= 3
+        for name in names:
+            np.testing.assert_allclose(run_vmfb(vmfb, [q, k, v], name)[0], expected, rtol=1e-4, atol=1e-5, err_msg=name)

@@ -41,6 +41,9 @@ IREE 3.13 llvm-cpu, `--iree-llvmcpu-target-cpu=host`, `--device=local-sync`:
   bert_mini ours 0.710 (0.603) vs ours-attention 1.159 (1.088), dispatches 27 -> 21;
   gpt2_mini ours 0.734 (0.569) vs ours-attention 1.385 (1.042), dispatches 22 -> 16;
   IREE default 0.710 (0.621) / 0.694 (0.607); outputs agree on all three families.
+Most of that is IREE's CPU tile for the op: with `dispatch-attention-cpu-tiles`' (in the CPU
+pipelines) the raised models take 1.09x-1.12x of the decomposed CPU pipeline's time (bench/RESULTS.md
+"Attention on CPU: register tiles"), still slower, so the CPU pipelines do not raise either.
 On CUDA (sm_80 PTX on an H100, bench/RESULTS.md "IREE runtime: CUDA (H100)") the raised form is
 not slower: bert_mini 1.00x (ours 1.03x), gpt2_mini 0.89x (ours 0.95x) of IREE default, so
 `dispatch-creation-cuda` runs this pass.

@@ -1,0 +1,124 @@
+"""`dispatch-attention-cpu-tiles`: a formed f32 `iree_linalg_ext.attention` dispatch gets an IREE
+llvm-cpu lowering config that walks 8 query rows (fewer for head dims over 64) against a block of
+8 or 16 keys, over whole head dims.
+
+IREE 3.13's llvm-cpu backend runs an attention op as an online (flash-style) loop over key blocks
+with the register tile its heuristic picks: 4 query rows x 16 output columns, 4 keys per step
+(`vector_common_parallel = [1, 4, 0, 0, 16]`, `vector_reduction = [0, 0, 4, 0, 0]` for bert's
+heads, seen with `--compile-to=executable-configurations`). Each 4-key step rescales the running
+max, sum and output, and the 16-column tile splits P.V's head dim into pieces that each redo that
+work, so the exp/rescale overhead dominates. Whole head dims with larger key blocks amortise it:
+measured one attention op per module (bench/RESULTS.md, "Attention on CPU: register tiles"),
+2.6x-7.8x faster at head dims 32 and 64, 33x at 128, 1.2x at 16.
+
+The tile, by the larger head dim D (of Q.K^T and of P.V): keys per step k2 = 16 for D <= 32, else
+8; query rows m = min(8, 4096 / (k2 * D)), so the m x k2 x D product vector stays within 16 KB
+(IREE refuses vectors of 32 KB: "One or more operations with large vector sizes"). Measured
+against neighbours: D = 32, m 8 x k2 16 against 4 x 16, 8 x 8, 4 x 32, 16 x 8 (0.39x of IREE's
+time against 0.49x-0.84x); D = 64, 8 x 8 against 4 x 16, 2 x 16, 16 x 4 (0.12x against
+0.14x-0.21x); D = 128, 4 x 8 against 8 x 4, 2 x 16, 4 x 4 (0.030x against 0.035x-0.050x).
+
+Applied to a static f32 attention op directly in a `flow.dispatch.region`, without a config of its
+own, with one m, k1, k2 and n dim (any batch dims), D <= 256, M a multiple of the query-row tile
+and K2 of the key block (no partial tiles to mask). The workgroup takes up to `workgroup` query
+rows and the whole head dim. The op's value is unchanged up to the order of its key-block sums
+(IREE's online softmax rescales per block).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from fusionopt import pass_statistics
+from fusionopt.dialects.flow import DispatchRegionOp
+from fusionopt.dialects.iree_linalg_ext import AttentionOp
+from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import COMPILATION_INFO, static_f32_shape
+
+VECTOR_ELEMENTS = 4096  # 16 KB of f32: half of IREE llvm-cpu's largest vector
+MAX_HEAD_DIM = 256
+ROLES = ("m", "k1", "k2", "n")
+
+
+@dataclass(frozen=True)
+class AttentionTile:
+    rows: int  # query rows per register tile
+    keys: int  # keys per online-softmax step
+
+    @staticmethod
+    def for_head_dim(head_dim: int) -> AttentionTile:
+        keys = 16 if head_dim <= 32 else 8
+        return AttentionTile(max(1, min(8, VECTOR_ELEMENTS // (keys * head_dim))), keys)
+
+
+def role_dims(op: AttentionOp) -> dict[str, int] | None:
+    """The one iteration dim of each of m, k1, k2 and n; None if a role has several."""
+    dims: dict[str, list[int]] = {}
+    for dim, role in op.dim_classes().items():
+        dims.setdefault(role, []).append(dim)
+    if any(len(dims.get(role, ())) != 1 for role in ROLES):
+        return None
+    return {role: dims[role][0] for role in ROLES}
+
+
+def is_configurable(op: AttentionOp) -> bool:
+    """Static f32 Q, K, V and output, in a region, no config yet."""
+    if "compilation_info" in op.attributes or not isinstance(op.parent_op(), DispatchRegionOp):
+        return False
+    return all(static_f32_shape(v) is not None for v in (op.query, op.key, op.value, op.output))
+
+
+def lowering_config(op: AttentionOp, workgroup: int, chosen: AttentionTile) -> str | None:
+    """IREE CPU `compilation_info` text for `op`, or None where the tile does not divide it
+    (`chosen`'s zero fields: by the head dim)."""
+    dims = role_dims(op)
+    if dims is None:
+        return None
+    sizes = op.loop_sizes()
+    head_dim = max(sizes[dims["k1"]], sizes[dims["n"]])
+    tile = AttentionTile.for_head_dim(head_dim)
+    tile = AttentionTile(chosen.rows or tile.rows, chosen.keys or tile.keys)
+    m, k2 = sizes[dims["m"]], sizes[dims["k2"]]
+    if head_dim > MAX_HEAD_DIM or m % tile.rows or k2 % tile.keys:
+        return None
+    rows_per_group = max(tile.rows, min(m, workgroup) // tile.rows * tile.rows)
+    distribution, parallel, reduction = [], [], []
+    for dim, role in sorted(op.dim_classes().items()):
+        distribution.append({"batch": 1, "m": rows_per_group, "n": sizes[dim]}.get(role, 0))
+        parallel.append({"batch": 1, "m": tile.rows, "n": sizes[dim]}.get(role, 0))
+        reduction.append(tile.keys if role == "k2" else 0)
+    return (f"lowering_config = #iree_cpu.lowering_config<distribution = {distribution}, "
+            f"vector_common_parallel = {parallel}, vector_reduction = {reduction}>, translation_info = "
+            "#iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<LinalgExtTileAndVectorize>>")
+
+
+@dataclass(frozen=True)
+class DispatchAttentionCpuTilesPass(ModulePass):
+    """f32 attention regions -> IREE llvm-cpu tile of up to 8 query rows x 8-16 keys x whole head dims.
+
+    Options:
+      workgroup -- query rows per workgroup (64; rounded down to whole register tiles).
+      rows      -- query rows per register tile (0: by the head dim, as above).
+      keys      -- keys per online-softmax step (0: by the head dim).
+    """
+
+    name = "dispatch-attention-cpu-tiles"
+    workgroup: int = 64
+    rows: int = 0
+    keys: int = 0
+
+    def __post_init__(self) -> None:
+        if self.workgroup < 1 or self.rows < 0 or self.keys < 0:
+            raise ValueError("workgroup must be positive and rows and keys not negative, not "
+                             f"{(self.workgroup, self.rows, self.keys)}")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        chosen = AttentionTile(self.rows, self.keys)
+        for attention in [o for o in op.walk() if isinstance(o, AttentionOp)]:
+            if not is_configurable(attention) or (text := lowering_config(attention, self.workgroup, chosen)) is None:
+                continue
+            attention.attributes["compilation_info"] = COMPILATION_INFO("iree_codegen.compilation_info", False, False, text)
+            pass_statistics.count("attention ops given a CPU register tile")

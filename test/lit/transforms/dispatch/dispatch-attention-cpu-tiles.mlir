@@ -1,0 +1,140 @@
+// RUN: fusion-opt %s --split-input-file -p dispatch-attention-cpu-tiles | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p 'dispatch-attention-cpu-tiles{workgroup=32 rows=4 keys=16}' | filecheck %s --check-prefix=OPTS
+// RUN: not fusion-opt %s -p 'dispatch-attention-cpu-tiles{workgroup=0}' 2>&1 | filecheck %s --check-prefix=BADOPT
+// RUN: not fusion-opt %s -p 'dispatch-attention-cpu-tiles{keys=-1}' 2>&1 | filecheck %s --check-prefix=BADOPT
+// BADOPT: error: pass 'dispatch-attention-cpu-tiles': workgroup must be positive and rows and keys not negative
+// RUN: fusion-opt %s --split-input-file -p dispatch-attention-cpu-tiles --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
+// STATS-COUNT-3: (attention ops given a CPU register tile) : 1
+// STATS-NOT:     attention ops given
+
+// bert_mini's attention region as linalg-raise-attention and form-dispatch-regions leave it: Q,
+// K, V read as [seq, head, dim] (loops b, m, k2, k1, n), a mask over the keys. Head dim 64:
+// 8 query rows x 8 keys per step, the whole head dim; the workgroup takes 64 query rows.
+
+// CHECK-LABEL: func.func @bert_layer
+// CHECK:       iree_linalg_ext.attention <indexing_maps = [{{.*}}]> {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 64, 0, 0, 64], vector_common_parallel = [1, 8, 0, 0, 64], vector_reduction = [0, 0, 8, 0, 0]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<LinalgExtTileAndVectorize>>>} ins(
+// OPTS-LABEL:  func.func @bert_layer
+// OPTS:        distribution = [1, 32, 0, 0, 64], vector_common_parallel = [1, 4, 0, 0, 64], vector_reduction = [0, 0, 16, 0, 0]
+func.func @bert_layer(%q: tensor<64x2x64xf32>, %k: tensor<64x2x64xf32>, %v: tensor<64x2x64xf32>, %mask: tensor<64xf32>) -> tensor<64x2x64xf32> {
+  %s = arith.constant 0.125 : f32
+  %r = flow.dispatch.region -> (tensor<64x2x64xf32>) {
+    %e = tensor.empty() : tensor<64x2x64xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%q, %k, %v, %s, %mask : tensor<64x2x64xf32>, tensor<64x2x64xf32>, tensor<64x2x64xf32>, f32, tensor<64xf32>) outs(%e : tensor<64x2x64xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<64x2x64xf32>
+    flow.return %a : tensor<64x2x64xf32>
+  }
+  func.return %r : tensor<64x2x64xf32>
+}
+
+// -----
+
+// Two batch dims (batch, heads) and head dim 32: 16 keys per step, 8 query rows; 16 queries
+// make a 16-row workgroup.
+
+// CHECK-LABEL: func.func @two_batch_dims_head_dim_32
+// CHECK:       distribution = [1, 1, 16, 0, 0, 32], vector_common_parallel = [1, 1, 8, 0, 0, 32], vector_reduction = [0, 0, 0, 16, 0, 0]
+func.func @two_batch_dims_head_dim_32(%q: tensor<1x12x16x32xf32>, %k: tensor<1x12x32x32xf32>, %v: tensor<1x12x32x32xf32>) -> tensor<1x12x16x32xf32> {
+  %s = arith.constant 0.17677669 : f32
+  %r = flow.dispatch.region -> (tensor<1x12x16x32xf32>) {
+    %e = tensor.empty() : tensor<1x12x16x32xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(b, h, m, k2, k1, n) -> (b, h, m, k1)>, affine_map<(b, h, m, k2, k1, n) -> (b, h, k2, k1)>, affine_map<(b, h, m, k2, k1, n) -> (b, h, k2, n)>, affine_map<(b, h, m, k2, k1, n) -> ()>, affine_map<(b, h, m, k2, k1, n) -> (b, h, m, n)>]> ins(%q, %k, %v, %s : tensor<1x12x16x32xf32>, tensor<1x12x32x32xf32>, tensor<1x12x32x32xf32>, f32) outs(%e : tensor<1x12x16x32xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<1x12x16x32xf32>
+    flow.return %a : tensor<1x12x16x32xf32>
+  }
+  func.return %r : tensor<1x12x16x32xf32>
+}
+
+// -----
+
+// Head dim 128, a causal [queries, keys] mask: 4 query rows x 8 keys, so the 4 x 8 x 128 score
+// vector stays at 16 KB.
+
+// CHECK-LABEL: func.func @head_dim_128_causal
+// CHECK:       distribution = [1, 64, 0, 0, 128], vector_common_parallel = [1, 4, 0, 0, 128], vector_reduction = [0, 0, 8, 0, 0]
+func.func @head_dim_128_causal(%q: tensor<4x128x128xf32>, %k: tensor<4x128x128xf32>, %v: tensor<4x128x128xf32>, %mask: tensor<128x128xf32>) -> tensor<4x128x128xf32> {
+  %s = arith.constant 0.088388 : f32
+  %r = flow.dispatch.region -> (tensor<4x128x128xf32>) {
+    %e = tensor.empty() : tensor<4x128x128xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]> ins(%q, %k, %v, %s, %mask : tensor<4x128x128xf32>, tensor<4x128x128xf32>, tensor<4x128x128xf32>, f32, tensor<128x128xf32>) outs(%e : tensor<4x128x128xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<4x128x128xf32>
+    flow.return %a : tensor<4x128x128xf32>
+  }
+  func.return %r : tensor<4x128x128xf32>
+}
+
+// -----
+
+// Left to IREE: an attention op outside any region (IREE forms its dispatch and picks its own
+// config), f16, a query count that is not a multiple of the 8-row tile, a key count that is not
+// a multiple of the 8-key step, a head dim over 256, and an op that has a config already.
+
+// CHECK-LABEL: func.func @untiled
+// CHECK-NOT:   compilation_info
+// CHECK:       func.return
+func.func @untiled(%q: tensor<2x64x64xf32>, %k: tensor<2x64x64xf32>, %v: tensor<2x64x64xf32>, %qh: tensor<2x64x64xf16>, %kh: tensor<2x64x64xf16>, %vh: tensor<2x64x64xf16>, %q12: tensor<2x12x64xf32>, %k12: tensor<2x12x64xf32>, %v12: tensor<2x12x64xf32>, %qw: tensor<1x8x512xf32>, %kw: tensor<1x8x512xf32>, %vw: tensor<1x8x512xf32>) -> (tensor<2x64x64xf32>, tensor<2x64x64xf16>, tensor<2x12x64xf32>, tensor<2x64x64xf32>, tensor<1x8x512xf32>) {
+  %s = arith.constant 0.125 : f32
+  %sh = arith.constant 0.125 : f16
+  %e = tensor.empty() : tensor<2x64x64xf32>
+  %top = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]> ins(%q, %k, %v, %s : tensor<2x64x64xf32>, tensor<2x64x64xf32>, tensor<2x64x64xf32>, f32) outs(%e : tensor<2x64x64xf32>) {
+  ^bb0(%score: f32):
+    iree_linalg_ext.yield %score : f32
+  } -> tensor<2x64x64xf32>
+  %half = flow.dispatch.region -> (tensor<2x64x64xf16>) {
+    %eh = tensor.empty() : tensor<2x64x64xf16>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]> ins(%qh, %kh, %vh, %sh : tensor<2x64x64xf16>, tensor<2x64x64xf16>, tensor<2x64x64xf16>, f16) outs(%eh : tensor<2x64x64xf16>) {
+    ^bb0(%score: f16):
+      iree_linalg_ext.yield %score : f16
+    } -> tensor<2x64x64xf16>
+    flow.return %a : tensor<2x64x64xf16>
+  }
+  %rows12 = flow.dispatch.region -> (tensor<2x12x64xf32>) {
+    %e12 = tensor.empty() : tensor<2x12x64xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]> ins(%q12, %k, %v, %s : tensor<2x12x64xf32>, tensor<2x64x64xf32>, tensor<2x64x64xf32>, f32) outs(%e12 : tensor<2x12x64xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<2x12x64xf32>
+    flow.return %a : tensor<2x12x64xf32>
+  }
+  %keys12 = flow.dispatch.region -> (tensor<2x64x64xf32>) {
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]> ins(%q, %k12, %v12, %s : tensor<2x64x64xf32>, tensor<2x12x64xf32>, tensor<2x12x64xf32>, f32) outs(%e : tensor<2x64x64xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<2x64x64xf32>
+    flow.return %a : tensor<2x64x64xf32>
+  }
+  %wide = flow.dispatch.region -> (tensor<1x8x512xf32>) {
+    %ew = tensor.empty() : tensor<1x8x512xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]> ins(%qw, %kw, %vw, %s : tensor<1x8x512xf32>, tensor<1x8x512xf32>, tensor<1x8x512xf32>, f32) outs(%ew : tensor<1x8x512xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<1x8x512xf32>
+    flow.return %a : tensor<1x8x512xf32>
+  }
+  func.return %top, %half, %rows12, %keys12, %wide : tensor<2x64x64xf32>, tensor<2x64x64xf16>, tensor<2x12x64xf32>, tensor<2x64x64xf32>, tensor<1x8x512xf32>
+}
+
+// -----
+
+// A config already on the op (an IREE tuner spec's) is kept as written.
+
+// CHECK-LABEL: func.func @configured_stays
+// CHECK:       vector_common_parallel = [1, 2, 0, 0, 64], vector_reduction = [0, 0, 4, 0, 0]
+// CHECK-NOT:   compilation_info
+func.func @configured_stays(%q: tensor<2x64x64xf32>, %k: tensor<2x64x64xf32>, %v: tensor<2x64x64xf32>) -> tensor<2x64x64xf32> {
+  %s = arith.constant 0.125 : f32
+  %r = flow.dispatch.region -> (tensor<2x64x64xf32>) {
+    %e = tensor.empty() : tensor<2x64x64xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]> {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 16, 0, 0, 64], vector_common_parallel = [1, 2, 0, 0, 64], vector_reduction = [0, 0, 4, 0, 0]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<LinalgExtTileAndVectorize>>>} ins(%q, %k, %v, %s : tensor<2x64x64xf32>, tensor<2x64x64xf32>, tensor<2x64x64xf32>, f32) outs(%e : tensor<2x64x64xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<2x64x64xf32>
+    flow.return %a : tensor<2x64x64xf32>
+  }
+  func.return %r : tensor<2x64x64xf32>
+}
