@@ -153,6 +153,9 @@ OURS_PIPELINES = {
     # the CUDA pipeline (convs as convs, attention raised, split-K contractions), and with
     # longer split-K chunks
     "ours-cuda": "dispatch-creation-cuda",
+    # the CUDA pipeline raising torch's NaN-guarded softmaxes too (minilm_l6's attention)
+    "ours-cuda-nan-guards": _pipeline_with("dispatch-creation-cuda").replace(
+        "linalg-raise-attention{nan-guards=false}", "linalg-raise-attention"),
     "ours-cuda-k64": _pipeline_with(
         "dispatch-creation-cuda", linalg_split_k_contractions="linalg-split-k-contractions{chunk=64}"),
     # dispatch-creation with pads after contraction regions left as copies (what padded-results changes)

@@ -189,7 +189,11 @@ def outer_parallel_loops(root: Operation) -> int:
 def reads_root_result_compatibly(root: Operation, consumer: Operation, value: SSAValue) -> bool:
     """IREE's "compatible outer parallel loops": the consumer must walk the root's outer
     parallel dims of `value` with its own loops in the same order (zeros allowed), i.e. read
-    them through an identity map. A permuted read needs `linalg-interchange-for-fusion` first."""
+    them through an identity map. A permuted read needs `linalg-interchange-for-fusion` first.
+    IREE tiles an attention root along its output's dims, so an epilogue that reads that output
+    in its own loop order walks the same tiles."""
+    if root.name == "iree_linalg_ext.attention":
+        return reads_in_loop_order(consumer, value)
     result_index = list(root.results).index(value)
     root_map = result_map(root, result_index)
     consumer_map = operand_map(consumer, value)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
@@ -119,6 +120,28 @@ def _body_is(op: Operation, names: list[str]) -> bool:
     return [o.name for o in payload_ops(op)] == names
 
 
+NAN_TESTS = ("une", "uno")  # x une x, x uno x: x is NaN
+
+
+def _division_kind(p: Operation) -> bool | None:
+    """p's body e / s: False; torch's NaN-guarded form select(isnan(e / s), 0, e / s): True."""
+    ops = payload_ops(p)
+    args = p.regions[0].block.args
+    if not ops or ops[0].name != "arith.divf" or list(ops[0].operands) != [args[0], args[1]]:
+        return None
+    quotient, rest = ops[0].results[0], [o for o in ops[1:] if o.name != "arith.constant"]
+    if [o.name for o in rest] == ["linalg.yield"]:
+        return False if rest[0].operands[0] is quotient else None
+    if [o.name for o in rest] != ["arith.cmpf", "arith.select", "linalg.yield"]:
+        return None
+    test, select, yielded = rest
+    predicate = arith.CMPF_COMPARISON_OPERATIONS[test.predicate.value.data]  # type: ignore[attr-defined]
+    guarded = (predicate in NAN_TESTS and list(test.operands) == [quotient, quotient]
+               and list(select.operands) == [test.results[0], select.operands[1], quotient]
+               and float_constant(select.operands[1]) == 0.0 and yielded.operands[0] is select.results[0])
+    return True if guarded else None
+
+
 # ---- the match ---------------------------------------------------------------------------------
 
 
@@ -139,6 +162,7 @@ class AttentionMatch:
     mask: SSAValue | None
     mask_dims: list[int | None]  # per mask tensor dim: attention dim, or None (unit, dropped)
     maps: dict[str, AffineMap] = field(default_factory=dict)
+    nan_guard: bool = False  # the probabilities were select(isnan(p), 0, p) (torch's masked softmax)
 
 
 def _scale_and_mask(x: Operation, qk_value: SSAValue) -> tuple[float, SSAValue | None] | None:
@@ -229,11 +253,7 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
         return None
     s = owner_op(s_value)
     kd = _row_reduction(s, rank + 0) if s is not None and len(du.dps_inputs(s)) == 1 else None
-    if kd is None or not _elementwise_rows(p, rank, kd) or not _body_is(p, ["arith.divf", "linalg.yield"]):
-        return None
-    div = payload_ops(p)[0]
-    pa = p.regions[0].block.args
-    if list(div.operands) != [pa[0], pa[1]]:
+    if kd is None or not _elementwise_rows(p, rank, kd) or (nan_guard := _division_kind(p)) is None:
         return None
     # s = sum_kd e
     if du.dps_inputs(s)[0] is not e_value or len(s.results) != 1 or use_count(s.results[0]) != 1:
@@ -381,4 +401,4 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
         if not kept or len(set(kept)) != len(kept) or any(classes[d] not in ("batch", "m", "k2") for d in kept):
             return None
         maps["mask"] = AffineMap(next_dim, 0, tuple(AffineDimExpr(d) for d in kept))
-    return AttentionMatch(qk, x, mx, e, s, p, collapse, pv, query, key, v_value, scale, mask, mask_dims, maps)
+    return AttentionMatch(qk, x, mx, e, s, p, collapse, pv, query, key, v_value, scale, mask, mask_dims, maps, nan_guard)

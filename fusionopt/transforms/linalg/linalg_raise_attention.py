@@ -15,6 +15,11 @@ and replaces it with one `iree_linalg_ext.attention` (IREE 3.13 syntax, dialects
 whose maps are the composed ones (Q, K, V read where they are: no transposes), with scale C
 (1.0 without a multiply) and the mask as the optional operand (unit dims dropped by a
 `tensor.collapse_shape`). `form-dispatch-regions` makes it a root (one dispatch).
+torch's masked softmax, p = select(isnan(e / s), 0, e / s) (minilm_l6), is raised too (option
+`nan-guards`, default on): the guard moves after the op in the form that keeps every input's
+value (attention_guard.py). Copies that feed Q, K or V (torch's transposes to [heads, seq, dim],
+constant factors such as 1/sqrt(sqrt(dim)) on Q and K) fold into the op's maps and scale
+(attention_operands.py), so minilm_l6's layer loses those dispatches as well.
 It does not raise when any intermediate (scores, max, exponentials, sums, probabilities) has
 another user, when the softmax is not over the dim that the second contraction reduces, or when
 the two contractions or the softmax pieces do not match exactly (e.g. a `divf` scale).
@@ -85,6 +90,9 @@ from fusionopt.transforms.linalg.attention_match import (
 from fusionopt.transforms.linalg.attention_mask import (
     safe_mask,
 )
+from fusionopt.transforms.linalg.attention_guard import guarded, zero_times_value
+from fusionopt.transforms.linalg.attention_operands import erase_dead_chain, fold_chain, read_source
+
 
 def _transpose_consumer(value: SSAValue) -> Operation | None:
     """The only user of `value` when it is a pure copy generic (a transpose, maybe adding unit
@@ -155,18 +163,29 @@ def rewrite(match: AttentionMatch, memo: dict[SSAValue, SSAValue]) -> AttentionO
             for dim in range(len(full.get_shape())):
                 owner = max((i for i, k in enumerate(kept) if k <= dim), default=0)
                 expand_groups[owner].append(dim)
-    scale = arith.ConstantOp(FloatAttr(match.scale, et))
+    operands = {"query": match.query, "key": match.key, "value": match.value}
+    factor, folded = 1.0, []
+    for role, operand in operands.items():
+        if (chain := fold_chain(operand, scalable=role != "value")) is not None:
+            folded.append(operand)
+            operands[role], m[role] = read_source(chain, m[role], rewriter, at)
+            factor *= chain.factor
+    scale = arith.ConstantOp(FloatAttr(match.scale * factor, et))
     empty = tensor.EmptyOp([], out_type)
     ordered = [m["query"], m["key"], m["value"], AffineMap(m["query"].num_dims, 0, ())]
     if mask is not None:
         ordered.append(m["mask"])
     ordered.append(m["output"])
-    attention = AttentionOp(match.query, match.key, match.value, scale.result, mask, empty.tensor, ordered)
+    attention = AttentionOp(operands["query"], operands["key"], operands["value"], scale.result, mask, empty.tensor, ordered)
     rewriter.insert_op([scale, empty, attention], at)
+    result: SSAValue = attention.result
+    if match.nan_guard:
+        keys_loop = next(d for d, role in attention.dim_classes().items() if role == "k2")
+        zeros, loops = zero_times_value(operands["value"], m["value"], keys_loop, rewriter, InsertPoint.before(attention))
+        result = guarded(result, m["output"], zeros, loops, rewriter, at)
     dead: list[Operation | None] = []
     if transpose is not None:
         full = transpose.results[0].type
-        result: SSAValue = attention.result
         if expand_groups is not None:
             reassoc = ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g]) for g in expand_groups])
             expand = tensor.ExpandShapeOp(result, [], reassoc, full.get_shape(), full)  # type: ignore[union-attr]
@@ -175,7 +194,7 @@ def rewrite(match: AttentionMatch, memo: dict[SSAValue, SSAValue]) -> AttentionO
         transpose.results[0].replace_all_uses_with(result)
         dead.append(transpose)
     else:
-        pv.results[0].replace_all_uses_with(attention.result)
+        pv.results[0].replace_all_uses_with(result)
     dead += [pv, match.collapse, match.p, match.s, match.e, match.mx, match.x, match.qk]
     inits = []
     for op in dead:
@@ -189,14 +208,22 @@ def rewrite(match: AttentionMatch, memo: dict[SSAValue, SSAValue]) -> AttentionO
             nxt = owner_op(op.operands[-1]) if op.name == "linalg.fill" else None
             rewriter.erase_op(op)
             op = nxt
+    for operand in folded:
+        erase_dead_chain(operand, rewriter)
     return attention
 
 
 @dataclass(frozen=True)
 class LinalgRaiseAttentionPass(ModulePass):
-    """Raise QK^T (x scale) (+ mask) -> softmax -> . V to `iree_linalg_ext.attention`."""
+    """Raise QK^T (x scale) (+ mask) -> softmax -> . V to `iree_linalg_ext.attention`.
+
+    Options:
+      nan-guards -- also raise softmaxes whose probabilities go through select(isnan(p), 0, p)
+                    (true), the guard then applied to the attention's output.
+    """
 
     name = "linalg-raise-attention"
+    nan_guards: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         memo: dict[SSAValue, SSAValue] = {}
@@ -208,7 +235,7 @@ class LinalgRaiseAttentionPass(ModulePass):
                 if candidate.parent is None:
                     continue
                 found = match_attention(candidate)
-                if found is not None:
+                if found is not None and (self.nan_guards or not found.nan_guard):
                     if found.mask is not None and (owner := owner_op(found.mask)) is not None:
                         replaced.add(owner)
                     rewrite(found, memo)

@@ -293,3 +293,37 @@ func.func @unset_encoding_also_returned(%x: tensor<16x8xf32, #encoding>, %b: ten
   } -> tensor<16x8xf32>
   func.return %a, %u : tensor<16x8xf32>, tensor<16x8xf32>
 }
+
+// -----
+
+// An attention root takes an elementwise epilogue that reads its output in its own loop order
+// (torch's NaN guard as linalg-raise-attention places it: IREE tiles the attention along its
+// output dims, so the epilogue walks the same tiles); a transposing reader starts a region of
+// its own.
+// CHECK-LABEL: func.func @attention_takes_epilogue
+// CHECK:         %[[R:.*]] = flow.dispatch.region -> (tensor<4x2x8xf32>)
+// CHECK:           iree_linalg_ext.attention
+// CHECK:           %[[G:.*]] = linalg.generic
+// CHECK:             arith.cmpf une
+// CHECK:           flow.return %[[G]]
+// CHECK:         flow.dispatch.region -> (tensor<2x4x8xf32>)
+// CHECK:           linalg.transpose
+func.func @attention_takes_epilogue(%q: tensor<4x2x8xf32>, %k: tensor<4x2x8xf32>, %v: tensor<4x2x8xf32>) -> (tensor<4x2x8xf32>, tensor<2x4x8xf32>) {
+  %s = arith.constant 0.35 : f32
+  %e = tensor.empty() : tensor<4x2x8xf32>
+  %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%q, %k, %v, %s : tensor<4x2x8xf32>, tensor<4x2x8xf32>, tensor<4x2x8xf32>, f32) outs(%e : tensor<4x2x8xf32>) {
+  ^bb0(%x: f32):
+    iree_linalg_ext.yield %x : f32
+  } -> tensor<4x2x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %eg = tensor.empty() : tensor<4x2x8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : tensor<4x2x8xf32>) outs(%eg : tensor<4x2x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %nan = arith.cmpf une, %in, %in : f32
+    %r = arith.select %nan, %zero, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4x2x8xf32>
+  %et = tensor.empty() : tensor<2x4x8xf32>
+  %t = linalg.transpose ins(%g : tensor<4x2x8xf32>) outs(%et : tensor<2x4x8xf32>) permutation = [1, 0, 2]
+  return %g, %t : tensor<4x2x8xf32>, tensor<2x4x8xf32>
+}

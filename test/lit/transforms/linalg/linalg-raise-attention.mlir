@@ -1,7 +1,8 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-raise-attention | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p linalg-raise-attention | fusion-opt - --split-input-file > /dev/null
+// RUN: fusion-opt %s --split-input-file -p 'linalg-raise-attention{nan-guards=false}' | filecheck %s --check-prefix=KEEP
 // The pass's helper modules these cases exercise: linalg/attention_match.py,
-// linalg/attention_mask.py.
+// linalg/attention_mask.py, linalg/attention_operands.py.
 
 // QK^T (x scale) (+ mask) -> softmax (max, exp(x - max), sum, div) -> . V as one
 // iree_linalg_ext.attention (IREE 3.13 syntax). Small shapes: 2 heads, 4 queries/keys, head dim 8.
@@ -393,4 +394,114 @@ func.func @softmax_wrong_dim(%q: tensor<2x4x8xf32>, %k: tensor<2x4x8xf32>, %v: t
     linalg.yield %cs : f32
   } -> tensor<2x4x8xf32>
   return %pv : tensor<2x4x8xf32>
+}
+
+// -----
+
+// minilm_l6's form (torch's scaled_dot_product_attention through torch-mlir): Q and K copied out
+// of the projections as [heads, seq, dim] and [heads, dim, seq], each scaled by
+// 1/sqrt(sqrt(dim)), a batch_matmul, and torch's NaN guard on the probabilities. The copies
+// fold away: the attention reads the projections in place (their unit dim dropped), the two
+// factors multiply into its scale (0.5946 x 0.5946 = 1/sqrt(8)), and the guard moves after it:
+// a NaN output is a row torch zeroes, i.e. sum_k 0 * V[k, n] (0, or NaN where V is not finite).
+// CHECK-LABEL: func.func @torch_sdpa_guarded
+// CHECK-SAME:    (%[[Q:.*]]: tensor<1x4x16xf32>, %[[K:.*]]: tensor<1x4x16xf32>, %[[V:.*]]: tensor<1x4x16xf32>, %[[M:.*]]: tensor<4xf32>)
+// CHECK-NOT:     linalg.transpose
+// CHECK-DAG:     %[[QE:.*]] = tensor.expand_shape %[[Q]] {{.*}} into tensor<1x4x2x8xf32>
+// CHECK-DAG:     %[[QC:.*]] = tensor.collapse_shape %[[QE]] {{.*}} into tensor<4x2x8xf32>
+// CHECK-DAG:     %[[S:.*]] = arith.constant 0.353553{{[0-9]*}} : f32
+// CHECK:         %[[Z:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>], iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[VE:.*]] : tensor<4x2x8xf32>)
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK:         %[[A:.*]] = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%[[QC]], %{{.*}}, %[[VE]], %[[S]], %{{.*}} : tensor<4x2x8xf32>, tensor<4x2x8xf32>, tensor<4x2x8xf32>, f32, tensor<4xf32>)
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], {{.*}} ins(%[[A]], %[[Z]] : tensor<4x2x8xf32>, tensor<2x8xf32>)
+// CHECK:           %[[NAN:.*]] = arith.cmpf une, %[[X:.*]], %[[X]] : f32
+// CHECK:           arith.select %[[NAN]], %{{.*}}, %[[X]] : f32
+// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     math.exp
+// CHECK:         func.return
+// KEEP-LABEL:  func.func @torch_sdpa_guarded
+// KEEP-NOT:    iree_linalg_ext.attention
+// KEEP:        math.exp
+func.func @torch_sdpa_guarded(%qp: tensor<1x4x16xf32>, %kp: tensor<1x4x16xf32>, %vp: tensor<1x4x16xf32>, %mask: tensor<4xf32>) -> tensor<1x4x16xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %qe = tensor.expand_shape %qp [[0], [1], [2, 3]] output_shape [1, 4, 2, 8] : tensor<1x4x16xf32> into tensor<1x4x2x8xf32>
+  %et = tensor.empty() : tensor<1x2x4x8xf32>
+  %qt = linalg.transpose ins(%qe : tensor<1x4x2x8xf32>) outs(%et : tensor<1x2x4x8xf32>) permutation = [0, 2, 1, 3]
+  %ke = tensor.expand_shape %kp [[0], [1], [2, 3]] output_shape [1, 4, 2, 8] : tensor<1x4x16xf32> into tensor<1x4x2x8xf32>
+  %et2 = tensor.empty() : tensor<1x2x4x8xf32>
+  %kt = linalg.transpose ins(%ke : tensor<1x4x2x8xf32>) outs(%et2 : tensor<1x2x4x8xf32>) permutation = [0, 2, 1, 3]
+  %eqs = tensor.empty() : tensor<1x2x4x8xf32>
+  %qs = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qt : tensor<1x2x4x8xf32>) outs(%eqs : tensor<1x2x4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.constant 0.594603539 : f32
+    %m = arith.mulf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4x8xf32>
+  %eks = tensor.empty() : tensor<1x2x8x4xf32>
+  %ks = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%kt : tensor<1x2x4x8xf32>) outs(%eks : tensor<1x2x8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.constant 0.594603539 : f32
+    %m = arith.mulf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x8x4xf32>
+  %q3 = tensor.collapse_shape %qs [[0, 1], [2], [3]] : tensor<1x2x4x8xf32> into tensor<2x4x8xf32>
+  %k3 = tensor.collapse_shape %ks [[0, 1], [2], [3]] : tensor<1x2x8x4xf32> into tensor<2x8x4xf32>
+  %e3 = tensor.empty() : tensor<2x4x4xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %qk = linalg.batch_matmul ins(%q3, %k3 : tensor<2x4x8xf32>, tensor<2x8x4xf32>) outs(%z3 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %ex4 = tensor.empty() : tensor<1x2x4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qk, %mask : tensor<2x4x4xf32>, tensor<4xf32>) outs(%ex4 : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x4x4xf32>
+  %er = tensor.empty() : tensor<1x2x4xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x : tensor<1x2x4x4xf32>) outs(%mi : tensor<1x2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %o : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4xf32>
+  %ee = tensor.empty() : tensor<1x2x4x4xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %mx : tensor<1x2x4x4xf32>, tensor<1x2x4xf32>) outs(%ee : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<1x2x4x4xf32>
+  %si0 = linalg.fill ins(%zero : f32) outs(%er : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<1x2x4x4xf32>) outs(%si0 : tensor<1x2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x4xf32>
+  %ep = tensor.empty() : tensor<1x2x4x4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<1x2x4x4xf32>, tensor<1x2x4xf32>) outs(%ep : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %dv = arith.divf %a, %b : f32
+    %nan = arith.cmpf une, %dv, %dv : f32
+    %z = arith.constant 0.000000e+00 : f32
+    %g = arith.select %nan, %z, %dv : f32
+    linalg.yield %g : f32
+  } -> tensor<1x2x4x4xf32>
+  %p3 = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x4x4xf32> into tensor<2x4x4xf32>
+  %v2 = tensor.collapse_shape %vp [[0, 1], [2]] : tensor<1x4x16xf32> into tensor<4x16xf32>
+  %v3 = tensor.expand_shape %v2 [[0], [1, 2]] output_shape [4, 2, 8] : tensor<4x16xf32> into tensor<4x2x8xf32>
+  %e3v = tensor.empty() : tensor<2x4x8xf32>
+  %z3v = linalg.fill ins(%zero : f32) outs(%e3v : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %pv = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p3, %v3 : tensor<2x4x4xf32>, tensor<4x2x8xf32>) outs(%z3v : tensor<2x4x8xf32>) {
+  ^bb0(%ca: f32, %cb: f32, %co: f32):
+    %cm = arith.mulf %ca, %cb : f32
+    %cs = arith.addf %co, %cm : f32
+    linalg.yield %cs : f32
+  } -> tensor<2x4x8xf32>
+  %eo = tensor.empty() : tensor<1x4x2x8xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%pv : tensor<2x4x8xf32>) outs(%eo : tensor<1x4x2x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x4x2x8xf32>
+  %flat = tensor.collapse_shape %out [[0], [1], [2, 3]] : tensor<1x4x2x8xf32> into tensor<1x4x16xf32>
+  return %flat : tensor<1x4x16xf32>
 }

@@ -22,7 +22,7 @@ import pytest
 
 from fusionopt.corpus import model_dir
 from fusionopt.interpreter import find_entry
-from fusionopt.interpreter.input_families import FAMILIES
+from fusionopt.interpreter.input_families import FAMILIES, family_inputs
 from fusionopt.ir_io import parse_file, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, cuda_flags, iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics, parse_module, run_module
@@ -30,7 +30,7 @@ from support.lit_cases import lit_functions
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "linalg" / "linalg-raise-attention.mlir"
 PASS = "linalg-raise-attention"
-POSITIVE = ("bert_like", "gpt2_causal", "select_mask")
+POSITIVE = ("bert_like", "gpt2_causal", "select_mask", "torch_sdpa_guarded")
 NEGATIVE = ("probs_used_elsewhere", "no_softmax", "softmax_wrong_dim")
 # `extreme` (values near the f32 limits) makes Q.K overflow; IREE's exp2 form scales the scores
 # by log2 e, so a score in (FLT_MAX / log2 e, FLT_MAX] is inf there but finite in the decomposed
@@ -132,8 +132,9 @@ def test_iree_builds_and_runs_the_raised_op_like_our_interpreter(name: str, tmp_
     module = parse_file(src)
     entry = find_entry(module)
     rng = np.random.default_rng(1)
-    inputs = [rng.standard_normal((2, 4, 8) if name != "bert_like" else (4, 2, 8)).astype(np.float32) for _ in range(3)]
-    extra = {"bert_like": [np.array([0.0, -np.inf, 0.5, -3.4e38], np.float32)], "select_mask": [np.array([1, 0, 1, 1])]}
+    inputs = [rng.standard_normal(arg.type.get_shape()).astype(np.float32) for arg in entry.args[:3]]
+    mask = np.array([0.0, -np.inf, 0.5, -3.4e38], np.float32)
+    extra = {"bert_like": [mask], "torch_sdpa_guarded": [mask], "select_mask": [np.array([1, 0, 1, 1])]}
     inputs += extra.get(name, [])
     assert len(inputs) == len(entry.args)
     ours = run_module(module, inputs)[0]
@@ -163,6 +164,29 @@ def test_interpreter_matches_iree_on_fully_masked_rows(tmp_path: Path):
         np.testing.assert_allclose(iree, ours, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed")
+def test_guarded_rows_masked_entirely_are_zero(tmp_path: Path):
+    """torch's guard turns a row masked entirely with -inf (NaN probabilities) into zeros, and
+    into NaN where V's column holds an inf (0 * inf): the decomposed program, the raised one and
+    IREE's build of the raised one all agree."""
+    src = tmp_path / "guarded.mlir"
+    src.write_text(raised("torch_sdpa_guarded"))
+    vmfb = compile_vmfb(src, tmp_path / "guarded.vmfb", cpu_flags("host"))
+    rng = np.random.default_rng(3)
+    q, k, v = (rng.standard_normal((1, 4, 16)).astype(np.float32) for _ in range(3))
+    mask = np.full(4, -np.inf, np.float32)
+    for v_inf in (False, True):
+        if v_inf:
+            v[0, 2, 5] = np.inf  # key 2, head 0, column 5
+        before = run_module(cases()["torch_sdpa_guarded"], [q, k, v, mask])[0]
+        after = run_module(parse_file(src), [q, k, v, mask])[0]
+        iree = run_vmfb(vmfb, [q, k, v, mask], "torch_sdpa_guarded")[0]
+        expected = np.zeros_like(before)
+        expected[:, :, 5] = np.nan if v_inf else 0.0
+        for result in (before, after, iree):
+            np.testing.assert_array_equal(result, expected)
+
+
 # ---- the models -------------------------------------------------------------------------------
 
 STAGES_WITH_RAISE = (
@@ -172,12 +196,36 @@ STAGES_WITH_RAISE = (
 )
 
 
-@pytest.mark.parametrize("model, dispatches", [("bert_mini", 21), ("gpt2_mini", 16)])
-def test_models_get_one_attention_dispatch_per_layer(model: str, dispatches: int):
+@pytest.mark.parametrize("model, layers, dispatches", [("bert_mini", 2, 21), ("gpt2_mini", 2, 16), ("minilm_l6", 6, 63)])
+def test_models_get_one_attention_dispatch_per_layer(model: str, layers: int, dispatches: int):
+    """minilm_l6 (torch's guarded softmax, Q and K copied out scaled): its copies fold into the
+    attention, its guard joins the attention's dispatch, and a small reduction of V gives the
+    guarded rows' values: 4 dispatches per layer fewer (87 -> 63)."""
     path = model_dir(model) / f"{model}.args.linalg.mlir"
     if not path.exists():
         pytest.skip(f"model corpus not present ({path})")
     after = apply_pipeline(path.read_text(), STAGES_WITH_RAISE)
     names = [op.name for op in after.walk()]
-    assert names.count("iree_linalg_ext.attention") == 2
+    assert names.count("iree_linalg_ext.attention") == layers
+    assert names.count("linalg.transpose") == 0
     assert names.count("flow.dispatch.region") == dispatches
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed")
+def test_iree_builds_the_formed_guarded_attention(tmp_path: Path):
+    """Our regions of the guarded case (the attention with the guard as its epilogue, the V
+    reduction on its own) build in IREE and compute what the input program does."""
+    formed = apply_pipeline(cases()["torch_sdpa_guarded"], STAGES_WITH_RAISE)
+    regions = [op for op in formed.walk() if op.name == "flow.dispatch.region"]
+    assert any([o.name for o in r.walk()].count("iree_linalg_ext.attention") == 1 and
+               [o.name for o in r.walk()].count("linalg.generic") == 1 for r in regions)
+    src = tmp_path / "formed.mlir"
+    src.write_text(print_module(formed))
+    vmfb = compile_vmfb(src, tmp_path / "formed.vmfb", cpu_flags("host"))
+    before = parse_module(cases()["torch_sdpa_guarded"])
+    for family in FAMILIES_EXACT:
+        inputs = family_inputs(find_entry(before), family, seed=4)
+        expected = run_module(before, inputs)[0]
+        got = run_vmfb(vmfb, inputs, "torch_sdpa_guarded")[0]
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(expected), err_msg=family)
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5, err_msg=family)

@@ -1,0 +1,77 @@
+"""torch's NaN guard on softmax probabilities, moved after a raised attention, for
+`linalg-raise-attention`.
+
+torch's masked softmax writes p = select(isnan(p), 0, p): a row whose probabilities are NaN (its
+scores hold NaN, +inf, or only -inf) becomes zeros, so the decomposed program's output row is
+out[n] = sum_k 0 * V[k, n]: 0, or NaN where a column of V holds an inf or a NaN. The attention op
+computes such a row as NaN (and only such rows, or columns of V that are not finite, give NaN).
+So the raised form is
+
+    z[batch, n] = sum over keys of 0 * V            (0, or NaN for a column that is not finite)
+    out = isnan(att) ? z[batch, n] : att
+
+which equals the decomposed program on every input: a NaN from a non-finite V column with
+finite probabilities is NaN in both (z is NaN there too).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, TensorType
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import FillOp, YieldOp
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from fusionopt.dialects.linalg import GenericOp
+
+
+
+def _loops(m: AffineMap) -> list[int]:
+    return [e.position for e in m.results]  # type: ignore[attr-defined]
+
+
+def zero_times_value(value: SSAValue, value_map: AffineMap, keys_loop: int, rewriter: Rewriter,
+                     at: InsertPoint) -> tuple[SSAValue, list[int]]:
+    """(sum over the keys of 0 * V, the attention loop of each of its dims): V's dims less the keys'."""
+    vtype = value.type
+    assert isinstance(vtype, TensorType)
+    et, dims = vtype.get_element_type(), list(vtype.get_shape())
+    loops = _loops(value_map)
+    kept = [d for d, loop in enumerate(loops) if loop != keys_loop]
+    out_type = TensorType(et, [dims[d] for d in kept])
+    body = Block(arg_types=[et, et])
+    zero = arith.ConstantOp(FloatAttr(0.0, et))
+    product = arith.MulfOp(zero.result, body.args[0])
+    total = arith.AddfOp(body.args[1], product.result)
+    body.add_ops([zero, product, total, YieldOp(total.result)])
+    init_zero = arith.ConstantOp(FloatAttr(0.0, et))
+    empty = tensor.EmptyOp([], out_type)
+    fill = FillOp([init_zero.result], [empty.tensor], [out_type])
+    rank = len(dims)
+    maps = [AffineMap.identity(rank), AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in kept))]
+    kinds = [IteratorTypeAttr.reduction() if loops[d] == keys_loop else IteratorTypeAttr.parallel() for d in range(rank)]
+    reduce = GenericOp([value], [fill.results[0]], Region(body), [AffineMapAttr(m) for m in maps], kinds, [out_type])
+    rewriter.insert_op([init_zero, empty, fill, reduce], at)
+    return reduce.results[0], [loops[d] for d in kept]
+
+
+def guarded(att: SSAValue, out_map: AffineMap, zeros: SSAValue, zeros_loops: list[int], rewriter: Rewriter,
+            at: InsertPoint) -> SSAValue:
+    """isnan(att) ? zeros[batch, n] : att, over the attention's output as laid out."""
+    atype = att.type
+    assert isinstance(atype, TensorType)
+    et, rank = atype.get_element_type(), len(atype.get_shape())
+    out_loops = _loops(out_map)
+    body = Block(arg_types=[et, et, et])
+    is_nan = arith.CmpfOp(body.args[0], body.args[0], "une")
+    select = arith.SelectOp(is_nan.result, body.args[1], body.args[0])
+    body.add_ops([is_nan, select, YieldOp(select.result)])
+    empty = tensor.EmptyOp([], atype)
+    identity = AffineMap.identity(rank)
+    zeros_map = AffineMap(rank, 0, tuple(AffineDimExpr(out_loops.index(loop)) for loop in zeros_loops))
+    guard = GenericOp([att, zeros], [empty.tensor], Region(body), [AffineMapAttr(m) for m in (identity, zeros_map, identity)],
+                      [IteratorTypeAttr.parallel()] * rank, [atype])
+    rewriter.insert_op([empty, guard], at)
+    return guard.results[0]
