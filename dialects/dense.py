@@ -168,6 +168,7 @@ class CompactDenseParserMixin(AttrParser):
     def parse_dense_int_or_fp_elements_attr(
         self, type: RankedStructure | None
     ) -> DenseIntOrFPElementsAttr:
+        start = self._current_token.span.start
         self.parse_punctuation("<", " in dense attribute")
         contents: str | tuple[list, list[int]] | None = None
         if self.parse_optional_punctuation(">") is None:
@@ -179,6 +180,10 @@ class CompactDenseParserMixin(AttrParser):
             self.parse_punctuation(":", " in dense attribute")
             type = self._parse_dense_literal_type()
         element_type = type.get_element_type()
+        if isinstance(element_type, IntegerType) and element_type.width.data > 64:
+            # MLIR allows any width; xDSL 0.74 stores at most 64 bits (a NotImplementedError otherwise)
+            self.raise_error(f"dense elements of {element_type} are not supported (integers up to 64 bits)",
+                             start, self._current_token.span.start)
         count = math.prod(type.get_shape())
         if contents is None:
             if count != 0:

@@ -29,6 +29,8 @@ the init's.
 
 from __future__ import annotations
 
+import math
+
 from abc import ABC
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -163,13 +165,11 @@ class WindowOp(NamedOperation, ABC):
     def _values(self, attr: DenseIntOrFPElementsAttr, what: str) -> tuple[int, ...]:
         if not isinstance(attr.get_element_type(), IntegerType):
             raise VerifyException(f"{what} must be a vector of i64, got {attr.type}")
-        values = tuple(int(v) for v in np.asarray(dense_to_numpy(attr)).reshape(-1))
         rank = self.SPEC.spatial_rank
-        if len(values) != rank:
-            raise VerifyException(
-                f"{what} must have {rank} elements (one per spatial dimension), got {len(values)}"
-            )
-        return values
+        count = math.prod(attr.get_shape())  # checked before expanding a (compact) splat
+        if count != rank:
+            raise VerifyException(f"{what} must have {rank} elements (one per spatial dimension), got {count}")
+        return tuple(int(v) for v in np.asarray(dense_to_numpy(attr)).reshape(-1))
 
     def stride_values(self) -> tuple[int, ...]:
         return self._values(self.strides, "strides")

@@ -26,6 +26,7 @@ from xdsl.printer import Printer
 from fusionopt.dialects.dense import is_compact_splat
 from fusionopt.constraint_messages import explain_op
 from fusionopt.diagnostics import FusionError, SourceLoc, location_of, register_source
+from fusionopt.dominance import first_dominance_violation
 from fusionopt.locations import parse_module_located
 from fusionopt.registry import make_context
 
@@ -165,9 +166,15 @@ class MlirPrinter(Printer):
 
 
 def verify_module(module: Operation) -> None:
-    """`module.verify()`, but a failure becomes a `FusionError` at the failing op."""
+    """`module.verify()` and SSA dominance (`fusionopt.dominance`), but a failure becomes a
+    `FusionError` at the failing op."""
     try:
         module.verify()
+        if (violation := first_dominance_violation(module)) is not None:
+            op, index = violation
+            raise FusionError(f"operand #{index} does not dominate this use", location_of(op))
+    except FusionError:
+        raise
     except Exception as err:  # noqa: BLE001 - xDSL raises several exception types on bad IR
         op, message, cause = _find_failing_op(module)
         if op is None:  # the fast path failed but the per-op walk did not: report as is

@@ -27,7 +27,7 @@ from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 from xdsl.traits import IsolatedFromAbove
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
@@ -169,9 +169,24 @@ class LocatingParser(CompactDenseParserMixin, Parser):
         finally:
             self.ssa_values, self.forward_ssa_references, self.first_use = outer
 
+    def _check_block_name(self) -> None:
+        """xDSL 0.74 names a block after its label and raises a ValueError for a name it cannot
+        keep (one starting with a digit); report such a label at its place instead."""
+        token = self._current_token
+        if token.kind == MLIRTokenKind.CARET_IDENT:
+            name = token.text[1:]
+            if not Block.is_valid_name(name) and not Block.is_default_block_name(name):
+                what = "names of digits only are not supported, use ^bbN" if name.isdigit() else "invalid block name"
+                self.raise_error(f"block '^{name}': {what}", token.span.start, token.span.end)
+
+    def parse_optional_successor(self):  # type: ignore[override]
+        self._check_block_name()
+        return super().parse_optional_successor()
+
     def _parse_block(self):  # type: ignore[override]
         """xDSL 0.74 does not record where a forward-referenced block is defined, so defining it
         a second time crashed (KeyError) instead of reporting the re-declaration: record it."""
+        self._check_block_name()
         token = self._current_token
         block = super()._parse_block()
         if token.kind == MLIRTokenKind.CARET_IDENT:
