@@ -27,6 +27,7 @@ from fusionopt.dialects.dense import is_compact_splat
 from fusionopt.constraint_messages import explain_op
 from fusionopt.diagnostics import FusionError, SourceLoc, location_of, register_source
 from fusionopt.dominance import first_dominance_violation
+from fusionopt.slice_bounds import first_out_of_bounds_slice
 from fusionopt.locations import parse_module_located
 from fusionopt.registry import make_context
 
@@ -166,13 +167,16 @@ class MlirPrinter(Printer):
 
 
 def verify_module(module: Operation) -> None:
-    """`module.verify()` and SSA dominance (`fusionopt.dominance`), but a failure becomes a
-    `FusionError` at the failing op."""
+    """`module.verify()`, SSA dominance (`fusionopt.dominance`) and static slices in bounds
+    (`fusionopt.slice_bounds`), but a failure becomes a `FusionError` at the failing op."""
     try:
         module.verify()
         if (violation := first_dominance_violation(module)) is not None:
             op, index = violation
             raise FusionError(f"operand #{index} does not dominate this use", location_of(op))
+        if (bad_slice := first_out_of_bounds_slice(module)) is not None:
+            op, why = bad_slice
+            raise FusionError(f"'{op.name}' op {why}", location_of(op))
     except FusionError:
         raise
     except Exception as err:  # noqa: BLE001 - xDSL raises several exception types on bad IR

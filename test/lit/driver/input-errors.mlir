@@ -107,4 +107,13 @@ func.func @huge_strides(%x: tensor<1x8x10x10xf32>, %w: tensor<8x8x3x3xf32>, %f: 
   func.return %c : tensor<1x8x8x8xf32>
 }
 
+// -----
+
+// A static slice that leaves its tensor (xDSL 0.74 verified it; a pass then crashed reading it).
+// CHECK: input-errors.mlir:[[# @LINE + 2]]:3: error: 'tensor.extract_slice' op slice along dimension 1 runs out of bounds: elements 256 to 256 of 2
+func.func @slice_out_of_bounds(%t: tensor<4x2xi64>) -> tensor<4x1xi64> {
+  %a = tensor.extract_slice %t[0, 256] [4, 1] [1, 1] : tensor<4x2xi64> to tensor<4x1xi64>
+  func.return %a : tensor<4x1xi64>
+}
+
 // CHECK-NOT: Traceback

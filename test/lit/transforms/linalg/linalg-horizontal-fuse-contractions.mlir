@@ -94,7 +94,8 @@ func.func @not_siblings(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %w0: tensor<8x
   %c = linalg.matmul ins(%x, %w2 : tensor<4x8xf32>, tensor<8x32xf32>) outs(%f32 : tensor<4x32xf32>) -> tensor<4x32xf32>
   %d = linalg.matmul ins(%y, %w0 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%acc : tensor<4x16xf32>) -> tensor<4x16xf32>
   %g = linalg.matmul ins(%x, %w0 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
-  %w3 = tensor.extract_slice %c[0, 0] [8, 16] [1, 1] : tensor<4x32xf32> to tensor<8x16xf32>
+  %c1 = tensor.collapse_shape %c [[0, 1]] : tensor<4x32xf32> into tensor<128xf32>
+  %w3 = tensor.expand_shape %c1 [[0, 1]] output_shape [8, 16] : tensor<128xf32> into tensor<8x16xf32>
   %h = linalg.matmul ins(%x, %w3 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
   %ei = tensor.empty() : tensor<4x16xi32>
   %fi = linalg.fill ins(%zi : i32) outs(%ei : tensor<4x16xi32>) -> tensor<4x16xi32>
