@@ -36,7 +36,7 @@ from xdsl.passes import ModulePass
 from fusionopt import pass_statistics
 from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.dialects.iree_linalg_ext import AttentionOp
-from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import COMPILATION_INFO, static_f32_shape
+from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
 
 VECTOR_ELEMENTS = 4096  # 16 KB of f32: half of IREE llvm-cpu's largest vector
 MAX_HEAD_DIM = 256
@@ -54,10 +54,10 @@ class AttentionTile:
         return AttentionTile(max(1, min(8, VECTOR_ELEMENTS // (keys * head_dim))), keys)
 
 
-def role_dims(op: AttentionOp) -> dict[str, int] | None:
+def role_dims(classes: dict[int, str]) -> dict[str, int] | None:
     """The one iteration dim of each of m, k1, k2 and n; None if a role has several."""
     dims: dict[str, list[int]] = {}
-    for dim, role in op.dim_classes().items():
+    for dim, role in classes.items():
         dims.setdefault(role, []).append(dim)
     if any(len(dims.get(role, ())) != 1 for role in ROLES):
         return None
@@ -71,10 +71,11 @@ def is_configurable(op: AttentionOp) -> bool:
     return all(static_f32_shape(v) is not None for v in (op.query, op.key, op.value, op.output))
 
 
-def lowering_config(op: AttentionOp, workgroup: int, chosen: AttentionTile) -> str | None:
-    """IREE CPU `compilation_info` text for `op`, or None where the tile does not divide it
-    (`chosen`'s zero fields: by the head dim)."""
-    dims = role_dims(op)
+def attention_tiles(op: AttentionOp, workgroup: int, chosen: AttentionTile) -> dict[str, list[int]] | None:
+    """IREE CPU tile lists for `op`, or None where the tile does not divide it (`chosen`'s zero
+    fields: by the head dim)."""
+    classes = op.dim_classes()
+    dims = role_dims(classes)
     if dims is None:
         return None
     sizes = op.loop_sizes()
@@ -86,13 +87,11 @@ def lowering_config(op: AttentionOp, workgroup: int, chosen: AttentionTile) -> s
         return None
     rows_per_group = max(tile.rows, min(m, workgroup) // tile.rows * tile.rows)
     distribution, parallel, reduction = [], [], []
-    for dim, role in sorted(op.dim_classes().items()):
+    for dim, role in sorted(classes.items()):
         distribution.append({"batch": 1, "m": rows_per_group, "n": sizes[dim]}.get(role, 0))
         parallel.append({"batch": 1, "m": tile.rows, "n": sizes[dim]}.get(role, 0))
         reduction.append(tile.keys if role == "k2" else 0)
-    return (f"lowering_config = #iree_cpu.lowering_config<distribution = {distribution}, "
-            f"vector_common_parallel = {parallel}, vector_reduction = {reduction}>, translation_info = "
-            "#iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<LinalgExtTileAndVectorize>>")
+    return {"distribution": distribution, "vector_common_parallel": parallel, "vector_reduction": reduction}
 
 
 @dataclass(frozen=True)
@@ -118,7 +117,7 @@ class DispatchAttentionCpuTilesPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         chosen = AttentionTile(self.rows, self.keys)
         for attention in [o for o in op.walk() if isinstance(o, AttentionOp)]:
-            if not is_configurable(attention) or (text := lowering_config(attention, self.workgroup, chosen)) is None:
+            if not is_configurable(attention) or (tiles := attention_tiles(attention, self.workgroup, chosen)) is None:
                 continue
-            attention.attributes["compilation_info"] = COMPILATION_INFO("iree_codegen.compilation_info", False, False, text)
+            attention.attributes["compilation_info"] = cpu_compilation_info(tiles, "LinalgExtTileAndVectorize")
             pass_statistics.count("attention ops given a CPU register tile")

@@ -39,7 +39,7 @@ from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import (
     BATCH_MATMUL_MAPS,
     BROADCAST_WEIGHT_MAPS,
-    COMPILATION_INFO,
+    cpu_compilation_info,
     matmul_sizes,
     static_f32_shape,
 )
@@ -65,17 +65,14 @@ class RegisterTile:
     reduction: int
     workgroup: int
 
-    def config(self, batched: bool) -> str:
-        """IREE CPU `compilation_info` text; a batch_matmul's loops are (b, m, n, k)."""
+    def tiles(self, batched: bool) -> dict[str, list[int]]:
+        """IREE CPU tile lists; a batch_matmul's loops are (b, m, n, k)."""
         lead = [0] if batched else []
-        lists = {
+        return {
             "distribution": lead + [self.workgroup, self.workgroup, 0],
             "vector_common_parallel": ([1] if batched else []) + [self.rows, self.columns, 0],
             "vector_reduction": lead + [0, 0, self.reduction],
         }
-        lowering = ", ".join(f"{key} = {values}" for key, values in lists.items())
-        return (f"lowering_config = #iree_cpu.lowering_config<{lowering}>, translation_info = "
-                "#iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>")
 
     def fits(self, m: int, n: int) -> bool:
         return m % self.rows == 0 and n % self.columns == 0
@@ -151,6 +148,6 @@ class DispatchMatmulCpuTilesPass(ModulePass):
             own = tile.per_result(count)
             if not own.fits(m, n):
                 continue
-            text = own.config(batched=len(du.indexing_maps(matmul)[0].results) == 3)
-            matmul.attributes["compilation_info"] = COMPILATION_INFO("iree_codegen.compilation_info", False, False, text)
+            tiles = own.tiles(batched=len(du.indexing_maps(matmul)[0].results) == 3)
+            matmul.attributes["compilation_info"] = cpu_compilation_info(tiles, "DoubleTilingExpert")
             pass_statistics.count("matmuls given a wide CPU register tile")

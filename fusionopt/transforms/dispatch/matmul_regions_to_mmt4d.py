@@ -70,14 +70,20 @@ BATCH_MATMUL_MAPS = (
 COMPILATION_INFO = UnregisteredAttr.with_name_and_type("iree_codegen.compilation_info", False)
 
 
+def cpu_compilation_info(tiles: dict[str, list[int]], pipeline: str) -> UnregisteredAttr:
+    """IREE's `#iree_codegen.compilation_info` for llvm-cpu: a lowering config with these tile
+    lists (distribution, vector_common_parallel, ...) and the named CPU pipeline."""
+    lowering = ", ".join(f"{level} = {sizes}" for level, sizes in tiles.items())
+    text = (f"lowering_config = #iree_cpu.lowering_config<{lowering}>, translation_info = "
+            f"#iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<{pipeline}>>")
+    return COMPILATION_INFO("iree_codegen.compilation_info", False, False, text)
+
+
 def compilation_info() -> UnregisteredAttr:
     """IREE's CPU lowering for the batch_mmt4d: one M x 16 output tile per workgroup."""
-    config = (
-        "lowering_config = #iree_cpu.lowering_config<distribution = [1, 0, 1, 0, 0, 0, 0], "
-        f"vector_common_parallel = [1, 1, 1, 0, {TILE}, {TILE}, 0], vector_reduction = [0, 0, 0, 1, 0, 0, 1]>, "
-        "translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<Mmt4dTilingExpert>>"
-    )
-    return COMPILATION_INFO("iree_codegen.compilation_info", False, False, config)
+    return cpu_compilation_info({"distribution": [1, 0, 1, 0, 0, 0, 0],
+                                 "vector_common_parallel": [1, 1, 1, 0, TILE, TILE, 0],
+                                 "vector_reduction": [0, 0, 0, 1, 0, 0, 1]}, "Mmt4dTilingExpert")
 
 
 def static_f32_shape(value: SSAValue) -> tuple[int, ...] | None:

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from fusionopt.interpreter import FAMILIES, family_inputs
-from fusionopt.ir_io import parse_file, print_module
+from fusionopt.ir_io import parse_file, parse_module, print_module
 from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from support.iree_pairs import assert_agrees, build_llvm_cpu
-from support.lit_cases import with_sizes
+from support.lit_cases import lit_functions, with_sizes
 
 ROOT = Path(__file__).parents[3]
 LIT_CASES = ROOT / "lit" / "transforms" / "dispatch" / "dispatch-matmul-cpu-tiles.mlir"
@@ -24,35 +24,29 @@ MODELS = ROOT / "data" / "models"
 PASS = "dispatch-matmul-cpu-tiles"
 
 
-def lit_case(label: str) -> str:
-    (case,) = [c for c in LIT_CASES.read_text().split("// -----") if f"@{label}(" in c]
-    return case
+# the lit file's cases by function name (CHECK lines dropped)
+CASES = lit_functions(LIT_CASES)
 
-
-def parse_text(text: str, folder: Path):
-    path = folder / "input.mlir"
-    path.write_text(text)
-    return parse_file(path)
 
 
 @pytest.mark.parametrize("label", ["batch_one_weight", "plain_and_batched_weight"])
 def test_config_preserves_semantics(label):
-    after = print_module(assert_pass_preserves_semantics(lit_case(label), PASS))
+    after = print_module(assert_pass_preserves_semantics(CASES[label], PASS))
     assert "vector_common_parallel = [1, 4, 64, 0]" in after
 
 
-def test_printed_form_reads_back(tmp_path):
+def test_printed_form_reads_back():
     """The config is IREE's attribute syntax, kept as opaque text: fusion-opt reads its own output
     back unchanged, and reads the config where MLIR also takes it (after `outs`)."""
-    printed = print_module(apply_pipeline(parse_text(lit_case("batch_one_weight"), tmp_path), PASS))
-    assert print_module(parse_text(printed, tmp_path)) == printed
-    configured = print_module(parse_text(lit_case("configured_stays"), tmp_path))
+    printed = print_module(apply_pipeline(parse_module(CASES["batch_one_weight"]), PASS))
+    assert print_module(parse_module(printed)) == printed
+    configured = print_module(parse_module(CASES["configured_stays"]))
     assert "linalg.matmul {compilation_info = #iree_codegen.compilation_info<" in configured
 
 
 def ffn_module(m: int = 64, k: int = 1536, n: int = 384) -> str:
     """minilm_l6's FFN2 region: [1, M, K] x [K, N] + bias, as dispatch-creation forms it."""
-    return with_sizes(lit_case("batch_one_weight"), {"1x8x16": f"1x{m}x{k}", "16x128": f"{k}x{n}", "1x8x128": f"1x{m}x{n}",
+    return with_sizes(CASES["batch_one_weight"], {"1x8x16": f"1x{m}x{k}", "16x128": f"{k}x{n}", "1x8x128": f"1x{m}x{n}",
                                                      "tensor<128xf32>": f"tensor<{n}xf32>"})
 
 
@@ -63,7 +57,7 @@ def float64_reference(args: list[np.ndarray]) -> np.ndarray:
 
 def build_both(text: str, folder: Path) -> dict:
     """IREE modules of `text` as given and after the pass (which must configure something)."""
-    tiled = print_module(apply_pipeline(parse_text(text, folder), PASS))
+    tiled = print_module(apply_pipeline(parse_module(text), PASS))
     assert "compilation_info =" in tiled
     return build_llvm_cpu({"plain": text, "tiled": tiled}, folder)
 
@@ -72,7 +66,7 @@ def build_both(text: str, folder: Path) -> dict:
 def test_iree_builds_and_agrees(tmp_path):
     text = ffn_module()
     vmfbs = build_both(text, tmp_path)
-    func = next(op for op in parse_text(text, tmp_path).walk() if op.name == "func.func")
+    func = next(op for op in parse_module(text).walk() if op.name == "func.func")
     for family in FAMILIES:
         args = family_inputs(func, family, seed=3)
         got = run_vmfb(vmfbs["tiled"], args, "batch_one_weight")[0]
@@ -86,9 +80,9 @@ def test_iree_builds_and_agrees(tmp_path):
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
 def test_iree_builds_small_tiles_and_agrees(tmp_path):
     """Matrices smaller than the 64 x 64 workgroup tile (M = 4) and the [1, K, N] weight form."""
-    text = lit_case("plain_and_batched_weight")
+    text = CASES["plain_and_batched_weight"]
     vmfbs = build_both(text, tmp_path)
-    func = next(op for op in parse_text(text, tmp_path).walk() if op.name == "func.func")
+    func = next(op for op in parse_module(text).walk() if op.name == "func.func")
     for family in FAMILIES:
         args = family_inputs(func, family, seed=5)
         for got, expected in zip(run_vmfb(vmfbs["tiled"], args, "plain_and_batched_weight"),

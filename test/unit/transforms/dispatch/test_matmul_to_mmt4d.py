@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fusionopt.ir_io import parse_file, print_module
+from fusionopt.ir_io import parse_file, parse_module, print_module
 from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from support.iree_pairs import build_llvm_cpu
-from support.lit_cases import with_sizes
+from support.lit_cases import lit_functions, with_sizes
 
 ROOT = Path(__file__).parents[3]
 LIT_CASES = ROOT / "lit" / "transforms" / "dispatch" / "dispatch-matmul-to-mmt4d.mlir"
@@ -23,26 +23,25 @@ MINILM = ROOT / "data" / "models" / "minilm_l6" / "minilm_l6.args.linalg.mlir"
 PASS = "dispatch-matmul-to-mmt4d{min-n=32}"
 
 
-def lit_case(label: str) -> str:
-    (case,) = [c for c in LIT_CASES.read_text().split("// -----") if f"@{label}(" in c]
-    return case
+# the lit file's cases by function name (CHECK lines dropped)
+CASES = lit_functions(LIT_CASES)
 
 
 def test_packed_region_preserves_semantics():
-    after = assert_pass_preserves_semantics(lit_case("wide_matmul_region"), PASS)
+    after = assert_pass_preserves_semantics(CASES["wide_matmul_region"], PASS)
     assert "linalg.batch_mmt4d" in print_module(after)
 
 
 def ffn1_module(m: int = 64, k: int = 384, n: int = 1536) -> str:
     """The lit case at minilm_l6's FFN1 size."""
-    return with_sizes(lit_case("wide_matmul_region"), {"1x32x16": f"1x{m}x{k}", "16x64": f"{k}x{n}", "1x32x64": f"1x{m}x{n}",
+    return with_sizes(CASES["wide_matmul_region"], {"1x32x16": f"1x{m}x{k}", "16x64": f"{k}x{n}", "1x32x64": f"1x{m}x{n}",
                                                        "tensor<64xf32>": f"tensor<{n}xf32>"})
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
 def test_iree_builds_and_agrees(tmp_path):
     text = ffn1_module()
-    packed = print_module(apply_pipeline(parse_file_text(text, tmp_path), "dispatch-matmul-to-mmt4d"))
+    packed = print_module(apply_pipeline(parse_module(text), "dispatch-matmul-to-mmt4d"))
     assert packed.count("linalg.batch_mmt4d") == 1 and "compilation_info" in packed
     vmfbs = build_llvm_cpu({"plain": text, "packed": packed}, tmp_path)
     rng = np.random.default_rng(0)
@@ -55,11 +54,6 @@ def test_iree_builds_and_agrees(tmp_path):
         np.testing.assert_allclose(got, reference, rtol=1e-4, atol=1e-4 * float(np.abs(reference).max()))
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5 * float(np.abs(expected).max()))
 
-
-def parse_file_text(text: str, folder: Path):
-    path = folder / "input.mlir"
-    path.write_text(text)
-    return parse_file(path)
 
 
 def test_minilm_ffn1_matmuls_only():
@@ -75,14 +69,14 @@ def test_minilm_ffn1_matmuls_only():
 
 
 def test_batch_one_weight_preserves_semantics():
-    after = assert_pass_preserves_semantics(lit_case("batch_one_weight"), PASS)
+    after = assert_pass_preserves_semantics(CASES["batch_one_weight"], PASS)
     assert "linalg.batch_mmt4d" in print_module(after)
 
 
-def test_printed_form_reads_back(tmp_path):
+def test_printed_form_reads_back():
     """The `compilation_info` the pass writes is IREE's attribute syntax, kept as opaque text:
     fusion-opt reads its own output back without `--allow-unregistered-dialect`, unchanged."""
-    printed = print_module(apply_pipeline(parse_file_text(ffn1_module(), tmp_path), "dispatch-matmul-to-mmt4d"))
-    reread = print_module(parse_file_text(printed, tmp_path))
+    printed = print_module(apply_pipeline(parse_module(ffn1_module()), "dispatch-matmul-to-mmt4d"))
+    reread = print_module(parse_module(printed))
     assert "#iree_cpu.lowering_config" in reread
     assert reread == printed

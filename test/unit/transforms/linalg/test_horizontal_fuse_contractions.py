@@ -17,7 +17,7 @@ from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from support.iree_pairs import assert_agrees, build_llvm_cpu
-from support.lit_cases import with_sizes
+from support.lit_cases import lit_functions, with_sizes
 
 ROOT = Path(__file__).parents[3]
 LIT_CASES = ROOT / "lit" / "transforms" / "linalg" / "linalg-horizontal-fuse-contractions.mlir"
@@ -28,41 +28,35 @@ CPU_HORIZONTAL = PIPELINES["dispatch-creation-llvm-cpu"].spec.replace(
     "dispatch-creation,", PIPELINES["dispatch-creation"].spec.replace(",form-dispatch-regions", f",{PASS},form-dispatch-regions") + ",")
 
 
-def lit_case(label: str) -> str:
-    (case,) = [c for c in LIT_CASES.read_text().split("// -----") if f"@{label}(" in c]
-    return case
+# the lit file's cases by function name (CHECK lines dropped)
+CASES = lit_functions(LIT_CASES)
 
 
 @pytest.mark.parametrize("label", ["qkv", "two_plain"])
 def test_fused_contraction_preserves_semantics(label):
-    after = print_module(assert_pass_preserves_semantics(lit_case(label), PASS))
+    after = print_module(assert_pass_preserves_semantics(CASES[label], PASS))
     assert "linalg.generic" in after and "linalg.matmul" not in after and "linalg.batch_matmul" not in after
 
 
 def test_non_siblings_stay():
-    text = print_module(apply_pipeline(lit_case("not_siblings"), PASS))
+    text = print_module(apply_pipeline(CASES["not_siblings"], PASS))
     assert text.count("linalg.matmul") == 8
 
-
-def parse_text(text: str, folder: Path):
-    path = folder / "input.mlir"
-    path.write_text(text)
-    return parse_file(path)
 
 
 def qkv_module(m: int = 64, k: int = 128, n: int = 128) -> str:
     """The lit case at bert_mini's size."""
-    return with_sizes(lit_case("qkv"), {"1x8x4": f"1x{m}x{k}", "4x16": f"{k}x{n}", "1x8x16": f"1x{m}x{n}",
+    return with_sizes(CASES["qkv"], {"1x8x4": f"1x{m}x{k}", "4x16": f"{k}x{n}", "1x8x16": f"1x{m}x{n}",
                                         "tensor<16xf32>": f"tensor<{n}xf32>"})
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
 def test_iree_builds_with_cpu_tiles_and_agrees(tmp_path):
     text = qkv_module()
-    fused = print_module(apply_pipeline(parse_text(text, tmp_path), CPU_HORIZONTAL))
+    fused = print_module(apply_pipeline(parse_module(text), CPU_HORIZONTAL))
     assert fused.count("flow.dispatch.region") == 1 and "vector_common_parallel = [1, 4, 16, 0]" in fused
     vmfbs = build_llvm_cpu({"plain": text, "fused": fused}, tmp_path)
-    func = next(op for op in parse_text(text, tmp_path).walk() if op.name == "func.func")
+    func = next(op for op in parse_module(text).walk() if op.name == "func.func")
     for family in FAMILIES:
         args = family_inputs(func, family, seed=2)
         for got, expected in zip(run_vmfb(vmfbs["fused"], args, "qkv"), run_vmfb(vmfbs["plain"], args, "qkv"), strict=True):
@@ -81,8 +75,8 @@ def test_interpreter_sums_each_result_as_its_matmul(family):
     """fusion-run computes each result of the fused contraction as the matmul it replaced (BLAS,
     fused multiply-adds), not as a sum of separately rounded products: bit-equal on every
     family, overflow included (a product of two values near the f32 limit)."""
-    before = parse_module(lit_case("qkv"))
-    after = apply_pipeline(parse_module(lit_case("qkv")), PASS)
+    before = parse_module(CASES["qkv"])
+    after = apply_pipeline(parse_module(CASES["qkv"]), PASS)
     func = next(op for op in before.walk() if op.name == "func.func")
     args = family_inputs(func, family, seed=4)
     for got, expected in zip(run_function(after, args), run_function(before, args), strict=True):
