@@ -36,6 +36,7 @@ from fusionopt.transforms.dispatch.region_dims import add_result_dims
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.dispatch.convert_to_flow import convert_block_to_flow
+from fusionopt.transforms.dispatch.attention_guard_regions import pull_guard_reductions_into_attention
 from fusionopt.transforms.dispatch.im2col_producers import pull_im2col_into_contractions
 from fusionopt.transforms.dispatch.padded_gathers import pull_pads_into_gathers
 from fusionopt.transforms.dispatch.padded_results import PADDED_RESULTS_MAX_ELEMENTS, write_pads_in_regions
@@ -173,6 +174,8 @@ def form_regions_in_block(block: Block, options: FormDispatchRegionsPass, split_
     leave_padded_1x1_to_iree(analysis, options.padded_min_pixels, options.padded_kxk_min_pixels)
     if options.im2col_into_contractions and (moved := pull_im2col_into_contractions(analysis)):
         pass_statistics.count("im2col ops formed into their matmul's region", moved)
+    if options.guards_into_attention and (moved := pull_guard_reductions_into_attention(analysis)):
+        pass_statistics.count("attention NaN-guard reductions formed into the attention's region", moved)
     if options.pads_into_gathers and (moved := pull_pads_into_gathers(analysis)):
         pass_statistics.count("pads formed into their im2col gather's region", moved)
     regions = rebuild_block(block, analysis)
@@ -220,6 +223,10 @@ class FormDispatchRegionsPass(ModulePass):
       im2col-into-contractions -- an iree_linalg_ext.im2col read only by a contraction
                          joins the contraction's region (`im2col_producers.py`; IREE's rule,
                          false: a region of its own); default true.
+      guards-into-attention -- the reduction over keys of 0 * V that a raised attention's
+                         NaN guard reads joins the attention's region
+                         (`attention_guard_regions.py`; llvm-cpu builds it, IREE 3.13's
+                         sm_80 codegen fails on it); default false.
     """
 
     name = "form-dispatch-regions"
@@ -232,6 +239,7 @@ class FormDispatchRegionsPass(ModulePass):
     pads_into_gathers: bool = False
     padded_results: int = PADDED_RESULTS_MAX_ELEMENTS
     im2col_into_contractions: bool = True
+    guards_into_attention: bool = False
 
     def __post_init__(self) -> None:
         if self.reduction_chains not in CHAIN_STARTS and self.reduction_chains != "none":

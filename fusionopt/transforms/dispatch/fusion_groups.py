@@ -140,6 +140,16 @@ class FusionAnalysis:
                 stack.extend(p for p in self.producers[member] if p not in seen)
         return False
 
+    def merge_lone_root(self, group: FusionGroup, target: FusionGroup) -> bool:
+        """Move the root of the one-op `group` into `target` (dropping `group`) if `target`
+        stays convex. Returns whether it moved."""
+        if not self.keeps_group_convex(target, group.root):
+            return False
+        self.groups.remove(group)
+        self.remove(group, group.root)
+        self.add(target, group.root)
+        return True
+
     def keeps_group_convex(self, group: FusionGroup, candidate: Operation) -> bool:
         """Adding `candidate` must not create a path group -> outside -> group."""
         for producer in self.producers[candidate]:

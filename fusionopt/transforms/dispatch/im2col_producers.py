@@ -28,10 +28,5 @@ def pull_im2col_into_contractions(analysis) -> int:
         target = analysis.group_of.get(user)
         if target is None or target.root is not user or not du.is_contraction(user):
             continue
-        if not analysis.keeps_group_convex(target, group.root):
-            continue
-        analysis.groups.remove(group)
-        analysis.remove(group, group.root)
-        analysis.add(target, group.root)
-        moved += 1
+        moved += analysis.merge_lone_root(group, target)
     return moved

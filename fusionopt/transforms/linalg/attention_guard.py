@@ -17,7 +17,7 @@ finite probabilities is NaN in both (z is NaN there too).
 from __future__ import annotations
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, IntegerAttr, TensorType, i1
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp, YieldOp
 from xdsl.ir import Block, Region, SSAValue
@@ -26,6 +26,33 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt.dialects.linalg import GenericOp
 
+
+
+NAN_TESTS = ("une", "uno")  # x une x, x uno x: x is NaN
+NOT_NAN_TESTS = ("oeq", "ord")  # x oeq x, x ord x: x is not NaN
+
+
+def _bool_constant(value: SSAValue) -> bool | None:
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr) and op.value.type == i1:
+        return bool(op.value.value.data)
+    return None
+
+
+def _compares_with_itself(cond: SSAValue, x: SSAValue, predicates: tuple[str, ...]) -> bool:
+    test = cond.owner
+    return (isinstance(test, arith.CmpfOp) and list(test.operands) == [x, x]
+            and arith.CMPF_COMPARISON_OPERATIONS[test.predicate.value.data] in predicates)
+
+
+def is_nan_test(cond: SSAValue, x: SSAValue) -> bool:
+    """`cond` is isnan(x): `x une x` / `x uno x` (torch-mlir), or `not (x oeq x)` written as
+    select(x oeq x, false, true) (our ONNX importer's IsNaN)."""
+    if _compares_with_itself(cond, x, NAN_TESTS):
+        return True
+    negation = cond.owner
+    return (isinstance(negation, arith.SelectOp) and _compares_with_itself(negation.cond, x, NOT_NAN_TESTS)
+            and _bool_constant(negation.lhs) is False and _bool_constant(negation.rhs) is True)
 
 
 def _loops(m: AffineMap) -> list[int]:

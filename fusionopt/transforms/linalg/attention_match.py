@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
@@ -18,6 +17,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from fusionopt.dialects.iree_linalg_ext import classify_dims
+from fusionopt.transforms.linalg.attention_guard import is_nan_test
 from fusionopt.transforms.common import dispatch_utils as du
 
 # ---- small matchers ---------------------------------------------------------------------------
@@ -120,9 +120,6 @@ def _body_is(op: Operation, names: list[str]) -> bool:
     return [o.name for o in payload_ops(op)] == names
 
 
-NAN_TESTS = ("une", "uno")  # x une x, x uno x: x is NaN
-
-
 def _division_kind(p: Operation) -> bool | None:
     """p's body e / s: False; torch's NaN-guarded form select(isnan(e / s), 0, e / s): True."""
     ops = payload_ops(p)
@@ -132,12 +129,11 @@ def _division_kind(p: Operation) -> bool | None:
     quotient, rest = ops[0].results[0], [o for o in ops[1:] if o.name != "arith.constant"]
     if [o.name for o in rest] == ["linalg.yield"]:
         return False if rest[0].operands[0] is quotient else None
-    if [o.name for o in rest] != ["arith.cmpf", "arith.select", "linalg.yield"]:
+    if [o.name for o in rest] not in (["arith.cmpf", "arith.select", "linalg.yield"],
+                                      ["arith.cmpf", "arith.select", "arith.select", "linalg.yield"]):
         return None
-    test, select, yielded = rest
-    predicate = arith.CMPF_COMPARISON_OPERATIONS[test.predicate.value.data]  # type: ignore[attr-defined]
-    guarded = (predicate in NAN_TESTS and list(test.operands) == [quotient, quotient]
-               and list(select.operands) == [test.results[0], select.operands[1], quotient]
+    select, yielded = rest[-2:]
+    guarded = (is_nan_test(select.operands[0], quotient) and select.operands[2] is quotient
                and float_constant(select.operands[1]) == 0.0 and yielded.operands[0] is select.results[0])
     return True if guarded else None
 

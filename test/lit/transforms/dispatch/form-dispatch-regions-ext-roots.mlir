@@ -1,5 +1,9 @@
 // RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{aggressive=true}" | filecheck %s --check-prefix=AGG
+// RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{guards-into-attention=true}" | filecheck %s --check-prefix=GUARD
+// RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{guards-into-attention=true}" --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
+// STATS-COUNT-1: (attention NaN-guard reductions formed into the attention's region) : 1
+// STATS-NOT:     NaN-guard reductions
 
 // LinalgExt roots and encoding ops in form-dispatch-regions, as in IREE's form_dispatch_regions
 // and dispatch_linalg_on_tensors tests (rules: iree_rules.py; named in each case), each with the
@@ -326,4 +330,130 @@ func.func @attention_takes_epilogue(%q: tensor<4x2x8xf32>, %k: tensor<4x2x8xf32>
   %et = tensor.empty() : tensor<2x4x8xf32>
   %t = linalg.transpose ins(%g : tensor<4x2x8xf32>) outs(%et : tensor<2x4x8xf32>) permutation = [1, 0, 2]
   return %g, %t : tensor<4x2x8xf32>, tensor<2x4x8xf32>
+}
+
+// -----
+
+// The NaN guard of a raised attention (linalg-raise-attention's attention_guard.py) reads the
+// sum over keys of 0 * V: that reduction joins the attention's dispatch (recomputed per tile of
+// query rows, as fast as its own dispatch on llvm-cpu) with the option on; by default it keeps its
+// own (IREE's sm_80 codegen fails on the joined region).
+// GUARD-LABEL: func.func @attention_takes_guard_reduction
+// GUARD:         %[[R:.*]] = flow.dispatch.region -> (tensor<4x2x8xf32>)
+// GUARD:           iree_linalg_ext.attention
+// GUARD:           linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// GUARD:           %[[G:.*]] = linalg.generic
+// GUARD:             arith.cmpf une
+// GUARD:           flow.return %[[G]]
+// GUARD-NOT:     flow.dispatch.region
+// GUARD:         return %[[R]]
+// CHECK-LABEL: func.func @attention_takes_guard_reduction
+// CHECK:         flow.dispatch.region -> (tensor<2x8xf32>)
+// CHECK:         flow.dispatch.region -> (tensor<4x2x8xf32>)
+// CHECK-NOT:       "reduction"
+// CHECK:           iree_linalg_ext.attention
+func.func @attention_takes_guard_reduction(%q: tensor<4x2x8xf32>, %k: tensor<4x2x8xf32>, %v: tensor<4x2x8xf32>) -> tensor<4x2x8xf32> {
+  %s = arith.constant 0.35 : f32
+  %e = tensor.empty() : tensor<4x2x8xf32>
+  %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%q, %k, %v, %s : tensor<4x2x8xf32>, tensor<4x2x8xf32>, tensor<4x2x8xf32>, f32) outs(%e : tensor<4x2x8xf32>) {
+  ^bb0(%x: f32):
+    iree_linalg_ext.yield %x : f32
+  } -> tensor<4x2x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %ez = tensor.empty() : tensor<2x8xf32>
+  %fz = linalg.fill ins(%zero : f32) outs(%ez : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %z = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%v : tensor<4x2x8xf32>) outs(%fz : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %p = arith.mulf %zero, %in : f32
+    %t = arith.addf %acc, %p : f32
+    linalg.yield %t : f32
+  } -> tensor<2x8xf32>
+  %eg = tensor.empty() : tensor<4x2x8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %z : tensor<4x2x8xf32>, tensor<2x8xf32>) outs(%eg : tensor<4x2x8xf32>) {
+  ^bb0(%in: f32, %zin: f32, %o: f32):
+    %nan = arith.cmpf une, %in, %in : f32
+    %r = arith.select %nan, %zin, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4x2x8xf32>
+  return %g : tensor<4x2x8xf32>
+}
+
+// -----
+
+// Negative: the reduction is also returned, so its value leaves the attention's dispatch: it
+// keeps a dispatch of its own (computing it twice would be a second result either way).
+// CHECK-LABEL: func.func @guard_reduction_also_returned
+// CHECK:         flow.dispatch.region -> (tensor<2x8xf32>)
+// CHECK:         flow.dispatch.region -> (tensor<4x2x8xf32>)
+// CHECK-NOT:       iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:           iree_linalg_ext.attention
+// GUARD-LABEL: func.func @guard_reduction_also_returned
+// GUARD:         flow.dispatch.region -> (tensor<2x8xf32>)
+// GUARD:         flow.dispatch.region -> (tensor<4x2x8xf32>)
+// GUARD-NOT:       iterator_types = ["parallel", "parallel", "reduction"]
+// GUARD:           iree_linalg_ext.attention
+func.func @guard_reduction_also_returned(%q: tensor<4x2x8xf32>, %k: tensor<4x2x8xf32>, %v: tensor<4x2x8xf32>) -> (tensor<4x2x8xf32>, tensor<2x8xf32>) {
+  %s = arith.constant 0.35 : f32
+  %e = tensor.empty() : tensor<4x2x8xf32>
+  %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%q, %k, %v, %s : tensor<4x2x8xf32>, tensor<4x2x8xf32>, tensor<4x2x8xf32>, f32) outs(%e : tensor<4x2x8xf32>) {
+  ^bb0(%x: f32):
+    iree_linalg_ext.yield %x : f32
+  } -> tensor<4x2x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %ez = tensor.empty() : tensor<2x8xf32>
+  %fz = linalg.fill ins(%zero : f32) outs(%ez : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %z = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%v : tensor<4x2x8xf32>) outs(%fz : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %p = arith.mulf %zero, %in : f32
+    %t = arith.addf %acc, %p : f32
+    linalg.yield %t : f32
+  } -> tensor<2x8xf32>
+  %eg = tensor.empty() : tensor<4x2x8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %z : tensor<4x2x8xf32>, tensor<2x8xf32>) outs(%eg : tensor<4x2x8xf32>) {
+  ^bb0(%in: f32, %zin: f32, %o: f32):
+    %nan = arith.cmpf une, %in, %in : f32
+    %r = arith.select %nan, %zin, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4x2x8xf32>
+  return %g, %z : tensor<4x2x8xf32>, tensor<2x8xf32>
+}
+
+// -----
+
+// Negative: a reduction of another operand (here K) that the epilogue reads is not the guard's
+// sum over V: it keeps its own dispatch.
+// CHECK-LABEL: func.func @reduction_of_keys_stays_apart
+// CHECK:         flow.dispatch.region -> (tensor<2x8xf32>)
+// CHECK:         flow.dispatch.region -> (tensor<4x2x8xf32>)
+// CHECK-NOT:       iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:           iree_linalg_ext.attention
+// GUARD-LABEL: func.func @reduction_of_keys_stays_apart
+// GUARD:         flow.dispatch.region -> (tensor<2x8xf32>)
+// GUARD:         flow.dispatch.region -> (tensor<4x2x8xf32>)
+// GUARD-NOT:       iterator_types = ["parallel", "parallel", "reduction"]
+// GUARD:           iree_linalg_ext.attention
+func.func @reduction_of_keys_stays_apart(%q: tensor<4x2x8xf32>, %k: tensor<4x2x8xf32>, %v: tensor<4x2x8xf32>) -> tensor<4x2x8xf32> {
+  %s = arith.constant 0.35 : f32
+  %e = tensor.empty() : tensor<4x2x8xf32>
+  %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%q, %k, %v, %s : tensor<4x2x8xf32>, tensor<4x2x8xf32>, tensor<4x2x8xf32>, f32) outs(%e : tensor<4x2x8xf32>) {
+  ^bb0(%x: f32):
+    iree_linalg_ext.yield %x : f32
+  } -> tensor<4x2x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %ez = tensor.empty() : tensor<2x8xf32>
+  %fz = linalg.fill ins(%zero : f32) outs(%ez : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %z = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%k : tensor<4x2x8xf32>) outs(%fz : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %p = arith.mulf %zero, %in : f32
+    %t = arith.addf %acc, %p : f32
+    linalg.yield %t : f32
+  } -> tensor<2x8xf32>
+  %eg = tensor.empty() : tensor<4x2x8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %z : tensor<4x2x8xf32>, tensor<2x8xf32>) outs(%eg : tensor<4x2x8xf32>) {
+  ^bb0(%in: f32, %zin: f32, %o: f32):
+    %nan = arith.cmpf une, %in, %in : f32
+    %r = arith.select %nan, %zin, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4x2x8xf32>
+  return %g : tensor<4x2x8xf32>
 }

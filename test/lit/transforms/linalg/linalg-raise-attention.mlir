@@ -505,3 +505,196 @@ func.func @torch_sdpa_guarded(%qp: tensor<1x4x16xf32>, %kp: tensor<1x4x16xf32>, 
   %flat = tensor.collapse_shape %out [[0], [1], [2, 3]] : tensor<1x4x2x8xf32> into tensor<1x4x16xf32>
   return %flat : tensor<1x4x16xf32>
 }
+
+// -----
+
+// The same guard as our ONNX importer writes IsNaN: not (p oeq p), a select of i1 constants.
+// The raised form is the same.
+// CHECK-LABEL: func.func @onnx_isnan_guarded
+// CHECK:         %[[Z:.*]] = linalg.generic {{.*}}iterator_types = ["reduction", "parallel", "parallel"]
+// CHECK:         %[[A:.*]] = iree_linalg_ext.attention
+// CHECK:         linalg.generic {{.*}} ins(%[[A]], %[[Z]] : tensor<4x2x8xf32>, tensor<2x8xf32>)
+// CHECK:           %[[NAN:.*]] = arith.cmpf une, %[[X:.*]], %[[X]] : f32
+// CHECK:           arith.select %[[NAN]], %{{.*}}, %[[X]] : f32
+// CHECK-NOT:     math.exp
+// CHECK:         func.return
+// KEEP-LABEL:  func.func @onnx_isnan_guarded
+// KEEP-NOT:    iree_linalg_ext.attention
+func.func @onnx_isnan_guarded(%qp: tensor<1x4x16xf32>, %kp: tensor<1x4x16xf32>, %vp: tensor<1x4x16xf32>, %mask: tensor<4xf32>) -> tensor<1x4x16xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %qe = tensor.expand_shape %qp [[0], [1], [2, 3]] output_shape [1, 4, 2, 8] : tensor<1x4x16xf32> into tensor<1x4x2x8xf32>
+  %et = tensor.empty() : tensor<1x2x4x8xf32>
+  %qt = linalg.transpose ins(%qe : tensor<1x4x2x8xf32>) outs(%et : tensor<1x2x4x8xf32>) permutation = [0, 2, 1, 3]
+  %ke = tensor.expand_shape %kp [[0], [1], [2, 3]] output_shape [1, 4, 2, 8] : tensor<1x4x16xf32> into tensor<1x4x2x8xf32>
+  %et2 = tensor.empty() : tensor<1x2x4x8xf32>
+  %kt = linalg.transpose ins(%ke : tensor<1x4x2x8xf32>) outs(%et2 : tensor<1x2x4x8xf32>) permutation = [0, 2, 1, 3]
+  %eqs = tensor.empty() : tensor<1x2x4x8xf32>
+  %qs = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qt : tensor<1x2x4x8xf32>) outs(%eqs : tensor<1x2x4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.constant 0.594603539 : f32
+    %m = arith.mulf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4x8xf32>
+  %eks = tensor.empty() : tensor<1x2x8x4xf32>
+  %ks = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%kt : tensor<1x2x4x8xf32>) outs(%eks : tensor<1x2x8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.constant 0.594603539 : f32
+    %m = arith.mulf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x8x4xf32>
+  %q3 = tensor.collapse_shape %qs [[0, 1], [2], [3]] : tensor<1x2x4x8xf32> into tensor<2x4x8xf32>
+  %k3 = tensor.collapse_shape %ks [[0, 1], [2], [3]] : tensor<1x2x8x4xf32> into tensor<2x8x4xf32>
+  %e3 = tensor.empty() : tensor<2x4x4xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %qk = linalg.batch_matmul ins(%q3, %k3 : tensor<2x4x8xf32>, tensor<2x8x4xf32>) outs(%z3 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %ex4 = tensor.empty() : tensor<1x2x4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qk, %mask : tensor<2x4x4xf32>, tensor<4xf32>) outs(%ex4 : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x4x4xf32>
+  %er = tensor.empty() : tensor<1x2x4xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x : tensor<1x2x4x4xf32>) outs(%mi : tensor<1x2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %o : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4xf32>
+  %ee = tensor.empty() : tensor<1x2x4x4xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %mx : tensor<1x2x4x4xf32>, tensor<1x2x4xf32>) outs(%ee : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<1x2x4x4xf32>
+  %si0 = linalg.fill ins(%zero : f32) outs(%er : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<1x2x4x4xf32>) outs(%si0 : tensor<1x2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x4xf32>
+  %ep = tensor.empty() : tensor<1x2x4x4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<1x2x4x4xf32>, tensor<1x2x4xf32>) outs(%ep : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %dv = arith.divf %a, %b : f32
+    %eq = arith.cmpf oeq, %dv, %dv : f32
+    %f = arith.constant false
+    %t = arith.constant true
+    %nan = arith.select %eq, %f, %t : i1
+    %z = arith.constant 0.000000e+00 : f32
+    %g = arith.select %nan, %z, %dv : f32
+    linalg.yield %g : f32
+  } -> tensor<1x2x4x4xf32>
+  %p3 = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x4x4xf32> into tensor<2x4x4xf32>
+  %v2 = tensor.collapse_shape %vp [[0, 1], [2]] : tensor<1x4x16xf32> into tensor<4x16xf32>
+  %v3 = tensor.expand_shape %v2 [[0], [1, 2]] output_shape [4, 2, 8] : tensor<4x16xf32> into tensor<4x2x8xf32>
+  %e3v = tensor.empty() : tensor<2x4x8xf32>
+  %z3v = linalg.fill ins(%zero : f32) outs(%e3v : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %pv = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p3, %v3 : tensor<2x4x4xf32>, tensor<4x2x8xf32>) outs(%z3v : tensor<2x4x8xf32>) {
+  ^bb0(%ca: f32, %cb: f32, %co: f32):
+    %cm = arith.mulf %ca, %cb : f32
+    %cs = arith.addf %co, %cm : f32
+    linalg.yield %cs : f32
+  } -> tensor<2x4x8xf32>
+  %eo = tensor.empty() : tensor<1x4x2x8xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%pv : tensor<2x4x8xf32>) outs(%eo : tensor<1x4x2x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x4x2x8xf32>
+  %flat = tensor.collapse_shape %out [[0], [1], [2, 3]] : tensor<1x4x2x8xf32> into tensor<1x4x16xf32>
+  return %flat : tensor<1x4x16xf32>
+}
+
+// -----
+
+// Negative: select(p oeq p, true, false) is "p is not NaN": zeroing the probabilities that are
+// numbers is no NaN guard, so nothing is raised.
+// CHECK-LABEL: func.func @not_nan_select_kept
+// CHECK-NOT:     iree_linalg_ext.attention
+// CHECK:         math.exp
+func.func @not_nan_select_kept(%qp: tensor<1x4x16xf32>, %kp: tensor<1x4x16xf32>, %vp: tensor<1x4x16xf32>, %mask: tensor<4xf32>) -> tensor<1x4x16xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %qe = tensor.expand_shape %qp [[0], [1], [2, 3]] output_shape [1, 4, 2, 8] : tensor<1x4x16xf32> into tensor<1x4x2x8xf32>
+  %et = tensor.empty() : tensor<1x2x4x8xf32>
+  %qt = linalg.transpose ins(%qe : tensor<1x4x2x8xf32>) outs(%et : tensor<1x2x4x8xf32>) permutation = [0, 2, 1, 3]
+  %ke = tensor.expand_shape %kp [[0], [1], [2, 3]] output_shape [1, 4, 2, 8] : tensor<1x4x16xf32> into tensor<1x4x2x8xf32>
+  %et2 = tensor.empty() : tensor<1x2x4x8xf32>
+  %kt = linalg.transpose ins(%ke : tensor<1x4x2x8xf32>) outs(%et2 : tensor<1x2x4x8xf32>) permutation = [0, 2, 1, 3]
+  %eqs = tensor.empty() : tensor<1x2x4x8xf32>
+  %qs = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qt : tensor<1x2x4x8xf32>) outs(%eqs : tensor<1x2x4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.constant 0.594603539 : f32
+    %m = arith.mulf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4x8xf32>
+  %eks = tensor.empty() : tensor<1x2x8x4xf32>
+  %ks = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (0, d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%kt : tensor<1x2x4x8xf32>) outs(%eks : tensor<1x2x8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.constant 0.594603539 : f32
+    %m = arith.mulf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x8x4xf32>
+  %q3 = tensor.collapse_shape %qs [[0, 1], [2], [3]] : tensor<1x2x4x8xf32> into tensor<2x4x8xf32>
+  %k3 = tensor.collapse_shape %ks [[0, 1], [2], [3]] : tensor<1x2x8x4xf32> into tensor<2x8x4xf32>
+  %e3 = tensor.empty() : tensor<2x4x4xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %qk = linalg.batch_matmul ins(%q3, %k3 : tensor<2x4x8xf32>, tensor<2x8x4xf32>) outs(%z3 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %ex4 = tensor.empty() : tensor<1x2x4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qk, %mask : tensor<2x4x4xf32>, tensor<4xf32>) outs(%ex4 : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x4x4xf32>
+  %er = tensor.empty() : tensor<1x2x4xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x : tensor<1x2x4x4xf32>) outs(%mi : tensor<1x2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %o : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4xf32>
+  %ee = tensor.empty() : tensor<1x2x4x4xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %mx : tensor<1x2x4x4xf32>, tensor<1x2x4xf32>) outs(%ee : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<1x2x4x4xf32>
+  %si0 = linalg.fill ins(%zero : f32) outs(%er : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<1x2x4x4xf32>) outs(%si0 : tensor<1x2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x4xf32>
+  %ep = tensor.empty() : tensor<1x2x4x4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<1x2x4x4xf32>, tensor<1x2x4xf32>) outs(%ep : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %dv = arith.divf %a, %b : f32
+    %eq = arith.cmpf oeq, %dv, %dv : f32
+    %f = arith.constant false
+    %t = arith.constant true
+    %nan = arith.select %eq, %t, %f : i1
+    %z = arith.constant 0.000000e+00 : f32
+    %g = arith.select %nan, %z, %dv : f32
+    linalg.yield %g : f32
+  } -> tensor<1x2x4x4xf32>
+  %p3 = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x4x4xf32> into tensor<2x4x4xf32>
+  %v2 = tensor.collapse_shape %vp [[0, 1], [2]] : tensor<1x4x16xf32> into tensor<4x16xf32>
+  %v3 = tensor.expand_shape %v2 [[0], [1, 2]] output_shape [4, 2, 8] : tensor<4x16xf32> into tensor<4x2x8xf32>
+  %e3v = tensor.empty() : tensor<2x4x8xf32>
+  %z3v = linalg.fill ins(%zero : f32) outs(%e3v : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %pv = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p3, %v3 : tensor<2x4x4xf32>, tensor<4x2x8xf32>) outs(%z3v : tensor<2x4x8xf32>) {
+  ^bb0(%ca: f32, %cb: f32, %co: f32):
+    %cm = arith.mulf %ca, %cb : f32
+    %cs = arith.addf %co, %cm : f32
+    linalg.yield %cs : f32
+  } -> tensor<2x4x8xf32>
+  %eo = tensor.empty() : tensor<1x4x2x8xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%pv : tensor<2x4x8xf32>) outs(%eo : tensor<1x4x2x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x4x2x8xf32>
+  %flat = tensor.collapse_shape %out [[0], [1], [2, 3]] : tensor<1x4x2x8xf32> into tensor<1x4x16xf32>
+  return %flat : tensor<1x4x16xf32>
+}

@@ -20,18 +20,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from fusionopt import registry
 from fusionopt.corpus import model_dir
 from fusionopt.interpreter import find_entry
 from fusionopt.interpreter.input_families import FAMILIES, family_inputs
 from fusionopt.ir_io import parse_file, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, cuda_flags, iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics, parse_module, run_module
+from fusionopt.transforms.common import dispatch_utils as du
 from support.lit_cases import lit_functions
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "linalg" / "linalg-raise-attention.mlir"
 PASS = "linalg-raise-attention"
-POSITIVE = ("bert_like", "gpt2_causal", "select_mask", "torch_sdpa_guarded")
-NEGATIVE = ("probs_used_elsewhere", "no_softmax", "softmax_wrong_dim")
+POSITIVE = ("bert_like", "gpt2_causal", "select_mask", "torch_sdpa_guarded", "onnx_isnan_guarded")
+NEGATIVE = ("probs_used_elsewhere", "no_softmax", "softmax_wrong_dim", "not_nan_select_kept")
 # `extreme` (values near the f32 limits) makes Q.K overflow; IREE's exp2 form scales the scores
 # by log2 e, so a score in (FLT_MAX / log2 e, FLT_MAX] is inf there but finite in the decomposed
 # form: the pass's documented exactness limit, not a rounding difference.
@@ -134,7 +136,8 @@ def test_iree_builds_and_runs_the_raised_op_like_our_interpreter(name: str, tmp_
     rng = np.random.default_rng(1)
     inputs = [rng.standard_normal(arg.type.get_shape()).astype(np.float32) for arg in entry.args[:3]]
     mask = np.array([0.0, -np.inf, 0.5, -3.4e38], np.float32)
-    extra = {"bert_like": [mask], "torch_sdpa_guarded": [mask], "select_mask": [np.array([1, 0, 1, 1])]}
+    extra = {"bert_like": [mask], "torch_sdpa_guarded": [mask], "onnx_isnan_guarded": [mask],
+             "select_mask": [np.array([1, 0, 1, 1])]}
     inputs += extra.get(name, [])
     assert len(inputs) == len(entry.args)
     ours = run_module(module, inputs)[0]
@@ -211,14 +214,48 @@ def test_models_get_one_attention_dispatch_per_layer(model: str, layers: int, di
     assert names.count("flow.dispatch.region") == dispatches
 
 
+@pytest.mark.parametrize("model, layers", [("bert_mini", 2), ("gpt2_mini", 2), ("minilm_l6", 6)])
+def test_onnx_models_raise_one_attention_per_layer(model: str, layers: int):
+    """The ONNX path (our importer, graph passes, lowering) raises every layer's attention as
+    the torch-mlir path does: minilm_l6's guard is our importer's IsNaN, not (p oeq p)."""
+    path = model_dir(model) / f"{model}.args.onnx"
+    if not path.exists():
+        pytest.skip(f"model corpus not present ({path})")
+    from fusionopt.importers.onnx_import import import_onnx
+    graph_passes = registry.PIPELINES["graph-to-dispatch"].spec.split(",dispatch-creation")[0]
+    after = apply_pipeline(print_module(import_onnx(path)), f"{graph_passes},{STAGES_WITH_RAISE}")
+    assert [op.name for op in after.walk()].count("iree_linalg_ext.attention") == layers
+
+
+def test_minilm_guard_reductions_join_the_attention_dispatches():
+    """With form-dispatch-regions{guards-into-attention}, the reduction of V each guard reads is
+    computed in its attention's dispatch: one dispatch per layer fewer (63 -> 57)."""
+    path = model_dir("minilm_l6") / "minilm_l6.args.linalg.mlir"
+    if not path.exists():
+        pytest.skip(f"model corpus not present ({path})")
+    after = apply_pipeline(path.read_text(), STAGES_WITH_RAISE.replace(
+        "form-dispatch-regions", "form-dispatch-regions{guards-into-attention=true}"))
+    regions = [op for op in after.walk() if op.name == "flow.dispatch.region"]
+    assert len(regions) == 57
+    with_attention = [r for r in regions if any(o.name == "iree_linalg_ext.attention" for o in r.walk())]
+    assert len(with_attention) == 6
+    assert all(sum(du.has_reduction_loops(o) for o in r.walk() if o.name == "linalg.generic") == 1
+               for r in with_attention)
+
+
 @pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed")
-def test_iree_builds_the_formed_guarded_attention(tmp_path: Path):
+@pytest.mark.parametrize("formation, generics", [
+    ("form-dispatch-regions", 1),  # the V reduction in a dispatch of its own
+    ("form-dispatch-regions{guards-into-attention=true}", 2),  # in the attention's (llvm-cpu)
+])
+def test_iree_builds_the_formed_guarded_attention(formation: str, generics: int, tmp_path: Path):
     """Our regions of the guarded case (the attention with the guard as its epilogue, the V
-    reduction on its own) build in IREE and compute what the input program does."""
-    formed = apply_pipeline(cases()["torch_sdpa_guarded"], STAGES_WITH_RAISE)
+    reduction on its own or in the attention's region) build in IREE and compute what the
+    input program does."""
+    formed = apply_pipeline(cases()["torch_sdpa_guarded"], STAGES_WITH_RAISE.replace("form-dispatch-regions", formation))
     regions = [op for op in formed.walk() if op.name == "flow.dispatch.region"]
-    assert any([o.name for o in r.walk()].count("iree_linalg_ext.attention") == 1 and
-               [o.name for o in r.walk()].count("linalg.generic") == 1 for r in regions)
+    (attention_region,) = [r for r in regions if any(o.name == "iree_linalg_ext.attention" for o in r.walk())]
+    assert [o.name for o in attention_region.walk()].count("linalg.generic") == generics
     src = tmp_path / "formed.mlir"
     src.write_text(print_module(formed))
     vmfb = compile_vmfb(src, tmp_path / "formed.vmfb", cpu_flags("host"))
