@@ -21,11 +21,11 @@ Variants (all from the same corpus model, weights as function arguments):
 - `ours-attention`: `dispatch-creation` with `linalg-raise-attention` (one `iree_linalg_ext.attention`
   per attention block; opt-in: 1.6-2.2x slower per model on llvm-cpu with IREE's tile, timed here for CUDA);
   `ours-llvm-cpu-attention` (llvm-cpu only): the CPU pipeline with it, the attention regions
-  given `dispatch-attention-cpu-tiles`' tile; `ours-llvm-cpu-fewest`: that with
-  `linalg-horizontal-fuse-contractions` as well and NaN guards' reductions of V in the attention
-  dispatches (`form-dispatch-regions{guards-into-attention}`; the fewest dispatches of a CPU
-  build); `ours-llvm-cpu-fewest-guards-apart`: the same with those reductions in dispatches of
-  their own; `ours-onnx-llvm-cpu-fewest`: the graph passes on the ONNX file, then the fewest build;
+  given `dispatch-attention-cpu-tiles`' tile; `ours-llvm-cpu-fewest`: the pipeline
+  `dispatch-creation-llvm-cpu-fewest` (that with `linalg-horizontal-fuse-contractions` as well and
+  NaN guards' reductions of V in the attention dispatches: the fewest dispatches of a CPU build);
+  `ours-llvm-cpu-fewest-guards-apart`: the same with those reductions in dispatches of their own;
+  `ours-onnx-llvm-cpu-fewest`: `graph-to-dispatch-llvm-cpu-fewest` on the ONNX file;
 - `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
   iree-default is the run's noise (A/A), the yardstick for every other ratio.
 - `ours-padded-kxk-off` (not in the default set): `form-dispatch-regions{padded-kxk-min-pixels=0}`,
@@ -180,16 +180,11 @@ OURS_PIPELINES = {
     ) + ",dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles",
     # the fewest dispatches the CPU pipeline can make: attention raised (a NaN guard's reduction
     # of V in the attention's dispatch) and Q, K, V fused as well
-    "ours-llvm-cpu-fewest": _dispatch_creation(
-        linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",
-        form_dispatch_regions="linalg-horizontal-fuse-contractions,form-dispatch-regions{guards-into-attention=true}",
-    ) + ",dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles",
+    "ours-llvm-cpu-fewest": "dispatch-creation-llvm-cpu-fewest",
     # the fewest build with the NaN guard's reduction over V in a dispatch of its own (what
     # form-dispatch-regions{guards-into-attention} changes)
-    "ours-llvm-cpu-fewest-guards-apart": _dispatch_creation(
-        linalg_merge_sibling_reductions="linalg-merge-sibling-reductions,linalg-raise-attention",
-        form_dispatch_regions="linalg-horizontal-fuse-contractions,form-dispatch-regions{guards-into-attention=false}",
-    ) + ",dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles",
+    "ours-llvm-cpu-fewest-guards-apart": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
+        "{guards-into-attention=true}", ""),
 }
 # Graph pipelines from the ONNX file (the `ours-onnx` family).
 ONNX_PIPELINES = {
@@ -199,8 +194,7 @@ ONNX_PIPELINES = {
     # the llvm-cpu graph pipeline: graph-to-dispatch + IREE CPU register tiles on matmul regions
     "ours-onnx-llvm-cpu": "graph-to-dispatch-llvm-cpu",
     # the graph passes, then the fewest-dispatch CPU build (`ours-llvm-cpu-fewest`)
-    "ours-onnx-llvm-cpu-fewest": _pipeline_with(
-        "graph-to-dispatch", dispatch_creation=OURS_PIPELINES["ours-llvm-cpu-fewest"]),
+    "ours-onnx-llvm-cpu-fewest": "graph-to-dispatch-llvm-cpu-fewest",
 }
 BEST_FLAGS = [
     "--iree-dispatch-creation-enable-aggressive-fusion",

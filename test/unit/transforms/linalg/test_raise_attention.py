@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fusionopt import registry
 from fusionopt.corpus import model_dir
+from fusionopt.importers.onnx_import import import_onnx
 from fusionopt.interpreter import find_entry
 from fusionopt.interpreter.input_families import FAMILIES, family_inputs
 from fusionopt.ir_io import parse_file, print_module
@@ -214,17 +214,22 @@ def test_models_get_one_attention_dispatch_per_layer(model: str, layers: int, di
     assert names.count("flow.dispatch.region") == dispatches
 
 
-@pytest.mark.parametrize("model, layers", [("bert_mini", 2), ("gpt2_mini", 2), ("minilm_l6", 6)])
-def test_onnx_models_raise_one_attention_per_layer(model: str, layers: int):
-    """The ONNX path (our importer, graph passes, lowering) raises every layer's attention as
-    the torch-mlir path does: minilm_l6's guard is our importer's IsNaN, not (p oeq p)."""
-    path = model_dir(model) / f"{model}.args.onnx"
-    if not path.exists():
-        pytest.skip(f"model corpus not present ({path})")
-    from fusionopt.importers.onnx_import import import_onnx
-    graph_passes = registry.PIPELINES["graph-to-dispatch"].spec.split(",dispatch-creation")[0]
-    after = apply_pipeline(print_module(import_onnx(path)), f"{graph_passes},{STAGES_WITH_RAISE}")
-    assert [op.name for op in after.walk()].count("iree_linalg_ext.attention") == layers
+@pytest.mark.parametrize("model, layers, linalg_regions, onnx_regions",
+                         [("bert_mini", 2, 17, 17), ("gpt2_mini", 2, 16, 17), ("minilm_l6", 6, 45, 45)])
+def test_fewest_pipelines_raise_every_layer(model: str, layers: int, linalg_regions: int, onnx_regions: int):
+    """dispatch-creation-llvm-cpu-fewest on torch-mlir's linalg and graph-to-dispatch-llvm-cpu-fewest
+    on the ONNX file (our importer: minilm_l6's guard is its IsNaN, not (p oeq p)) raise every
+    layer's attention and give it a CPU tile (IREE default: 37, 37, 101 dispatches)."""
+    linalg, onnx_file = (model_dir(model) / f"{model}.args.{ext}" for ext in ("linalg.mlir", "onnx"))
+    if not (linalg.exists() and onnx_file.exists()):
+        pytest.skip(f"model corpus not present ({linalg.parent})")
+    formed = {"linalg": apply_pipeline(linalg.read_text(), "dispatch-creation-llvm-cpu-fewest"),
+              "onnx": apply_pipeline(print_module(import_onnx(onnx_file)), "graph-to-dispatch-llvm-cpu-fewest")}
+    for path, module in formed.items():
+        ops = list(module.walk())
+        attention = [op for op in ops if op.name == "iree_linalg_ext.attention"]
+        assert len(attention) == layers and all("compilation_info" in op.attributes for op in attention), path
+        assert [op.name for op in ops].count("flow.dispatch.region") == {"linalg": linalg_regions, "onnx": onnx_regions}[path]
 
 
 def test_minilm_guard_reductions_join_the_attention_dispatches():
