@@ -155,6 +155,12 @@ PIPELINES["dispatch-creation"] = Pipeline(
     ",".join(_DISPATCH_CREATION_STAGES),
 )
 
+
+def _dispatch_creation_with(changes: dict[str, str]) -> str:
+    """dispatch-creation's stages with some replaced (by the stage as written; "" drops it)."""
+    return ",".join(p for p in (changes.get(s, s) for s in _DISPATCH_CREATION_STAGES) if p)
+
+
 # dispatch-creation for IREE's llvm-cpu backend only: matmul regions get an IREE CPU lowering
 # config with a wide register tile (IREE's own 8 x 16 tile leaves the FMA units idle), and
 # attention ops the input brings (the pipeline raises none: on CPU the decomposed form is
@@ -180,7 +186,7 @@ _FEWEST_CHANGES = {
 PIPELINES["dispatch-creation-llvm-cpu-fewest"] = Pipeline(
     "dispatch-creation-llvm-cpu with attention raised, Q/K/V fused and NaN guards in the attention "
     "dispatches: the fewest dispatches, not the fastest build (llvm-cpu only)",
-    ",".join(_FEWEST_CHANGES.get(s, s) for s in _DISPATCH_CREATION_STAGES) + f",{_CPU_TILES}",
+    f"{_dispatch_creation_with(_FEWEST_CHANGES)},{_CPU_TILES}",
 )
 
 
@@ -205,7 +211,7 @@ _CUDA_CHANGES = {
 PIPELINES["dispatch-creation-cuda"] = Pipeline(
     "dispatch-creation in the forms IREE's CUDA backend runs fastest (convs as convs, attention "
     "as one op, split-K matmuls)",
-    ",".join(p for p in (_CUDA_CHANGES.get(s, s) for s in _DISPATCH_CREATION_STAGES) if p),
+    _dispatch_creation_with(_CUDA_CHANGES),
 )
 
 # graph-simplify: graph algebra before horizontal fusion (MIGraphX simplify_algebra).

@@ -26,8 +26,6 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt.dialects.linalg import GenericOp
 
-
-
 NAN_TESTS = ("une", "uno")  # x une x, x uno x: x is NaN
 NOT_NAN_TESTS = ("oeq", "ord")  # x oeq x, x ord x: x is not NaN
 

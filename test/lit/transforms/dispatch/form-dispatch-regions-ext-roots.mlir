@@ -335,9 +335,10 @@ func.func @attention_takes_epilogue(%q: tensor<4x2x8xf32>, %k: tensor<4x2x8xf32>
 // -----
 
 // The NaN guard of a raised attention (linalg-raise-attention's attention_guard.py) reads the
-// sum over keys of 0 * V: that reduction joins the attention's dispatch (recomputed per tile of
-// query rows, as fast as its own dispatch on llvm-cpu) with the option on; by default it keeps its
-// own (IREE's sm_80 codegen fails on the joined region).
+// sum over keys of 0 * V: with `guards-into-attention` (dispatch/attention_guard_regions.py)
+// that reduction joins the attention's dispatch (recomputed per tile of query rows, as fast as
+// its own dispatch on llvm-cpu); by default it keeps its own (IREE's sm_80 codegen fails on the
+// joined region).
 // GUARD-LABEL: func.func @attention_takes_guard_reduction
 // GUARD:         %[[R:.*]] = flow.dispatch.region -> (tensor<4x2x8xf32>)
 // GUARD:           iree_linalg_ext.attention
