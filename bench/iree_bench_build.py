@@ -184,8 +184,19 @@ OURS_PIPELINES = {
     # the fewest build with the NaN guard's reduction over V in a dispatch of its own (what
     # form-dispatch-regions{guards-into-attention} changes)
     "ours-llvm-cpu-fewest-guards-apart": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
-        "{guards-into-attention=true}", ""),
+        "guards-into-attention=true ", ""),
+    # the fewest build with strided convs of over 32 filters or 144 taps, or a pixel count not
+    # a power of two, left IREE's conv (one dispatch) instead of the im2col op in a matmul's
+    # dispatch or gather + matmul
+    "ours-llvm-cpu-fewest-strided-convs": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
+        "stride-one=false im2col-op-max-filters=1024 im2col-op-max-taps=4608", "stride-one=false gathers=false"),
+    # the fewest build with a pad read by others too copied (regions write only pads that are
+    # their result's only reader)
+    "ours-llvm-cpu-fewest-shared-pads-copied": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
+        " padded-shared-results=true", ""),
 }
+OURS_PIPELINES["ours-llvm-cpu-shared-pads"] = _dispatch_creation(
+    form_dispatch_regions="form-dispatch-regions{padded-shared-results=true}") + ",dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles"
 # Graph pipelines from the ONNX file (the `ours-onnx` family).
 ONNX_PIPELINES = {
     "ours-onnx": "graph-to-dispatch",

@@ -73,14 +73,17 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
 # multi-result contraction; matmul regions with CPU register tiles, then as pack + batch_mmt4d)
 # and the NCHW forms of convs (no linalg-conv-channels-last, which takes most drawn convs by
 # default, so the 1x1, depthwise and im2col rewrites see them here; strided convs in the other
-# form, the gather: the drawn convs have few filters, which get IREE's im2col op by default).
+# form, the gather: the drawn convs have few filters, which get IREE's im2col op by default),
+# with the fewest-dispatch pipelines' pad options (strided convs only a pad reads left bare,
+# pads read by other ops too written by their region).
 # (Small drawn shapes: the depthwise rewrite at every output size, min-pixels=1; CPU register
 # tiles of 1 x 16, so that drawn widths fit them; mmt4d at every output width, min-n=16.)
 _OPT_IN = registry.PIPELINES["dispatch-creation"].spec.replace("linalg-conv-channels-last,", "").replace(
     "linalg-fold-transpose-into-matmul,", "linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands,"
 ).replace("linalg-depthwise-conv-drop-batch,", "linalg-depthwise-conv-drop-batch{min-pixels=1},").replace(
     "linalg-strided-conv-to-im2col,", "linalg-strided-conv-to-im2col{im2col-op=false},").replace(
-    ",form-dispatch-regions,", ",linalg-horizontal-fuse-contractions,form-dispatch-regions,") + (
+    ",form-dispatch-regions,", ",linalg-horizontal-fuse-contractions,"
+    "form-dispatch-regions{padded-strided-kxk=true padded-shared-results=true},") + (
     ",dispatch-matmul-cpu-tiles{rows=1 columns=16},dispatch-matmul-to-mmt4d{min-n=16}")
 # the CUDA pipeline, splitting K from parts of 2 (the drawn shapes are small)
 _CUDA = registry.PIPELINES["dispatch-creation-cuda"].spec.replace(

@@ -21,7 +21,9 @@ pad reads are left to IREE the same way (`is_iree_padded_kxk`, `form-dispatch-re
 only formation decides it): IREE folds their unit batch dim, runs its own conv kernel and
 writes the pad in that dispatch. Its kernel measured as fast as our 4-D named op in our region
 on every such conv of resnet_mini and resnet18 (2x2 to 32x32 pixels), and the copy is saved,
-so all of them are left (threshold 1 pixel).
+so all of them are left (threshold 1 pixel). Strided ones only with
+`form-dispatch-regions{padded-strided-kxk}` (the fewest-dispatch pipelines): IREE's strided conv
+kernel is the slow one `linalg-strided-conv-to-im2col` avoids, but it writes the pad.
 """
 
 from __future__ import annotations
@@ -72,19 +74,23 @@ def is_iree_padded_1x1(op: Operation, min_pixels: int = MIN_PIXELS) -> bool:
     return height * width >= min_pixels and padded_consumer(op.results[0]) is not None
 
 
-def is_unit_stride_window_conv(op: Operation) -> bool:
-    """A static batch-1 NCHW conv with a window larger than 1x1, stride 1 and dilation 1."""
+def is_window_conv(op: Operation, unit_stride: bool = True) -> bool:
+    """A static batch-1 NCHW conv with a window larger than 1x1 and dilation 1 (and with
+    `unit_stride`, stride 1)."""
     shapes = static_window_shapes(op, CONV_NAME)
     if shapes is None or shapes[0][0] != 1 or op.window_sizes() == (1, 1):  # type: ignore[attr-defined]
         return False
-    return op.stride_values() == (1, 1) and op.dilation_values() == (1, 1)  # type: ignore[attr-defined]
+    if unit_stride and op.stride_values() != (1, 1):  # type: ignore[attr-defined]
+        return False
+    return op.dilation_values() == (1, 1)  # type: ignore[attr-defined]
 
 
-def is_iree_padded_kxk(op: Operation, min_pixels: int) -> bool:
-    """A stride-1 k x k conv whose (epilogue's) result only a pad reads, over at least
-    `min_pixels` output pixels (0 turns it off). IREE forms it in its rank-3 form and writes
-    the pad in the conv's dispatch; the conv kernel is then IREE's, not ours (module docstring)."""
-    if min_pixels <= 0 or not is_unit_stride_window_conv(op):
+def is_iree_padded_kxk(op: Operation, min_pixels: int, strided: bool = False) -> bool:
+    """A stride-1 (with `strided`, any stride) k x k conv whose (epilogue's) result only a pad
+    reads, over at least `min_pixels` output pixels (0 turns it off). IREE forms it in its
+    rank-3 form and writes the pad in the conv's dispatch; the conv kernel is then IREE's, not
+    ours (module docstring)."""
+    if min_pixels <= 0 or not is_window_conv(op, unit_stride=not strided):
         return False
     height, width = op.results[0].type.get_shape()[2:]  # type: ignore[attr-defined]
     return height * width >= min_pixels and padded_consumer(op.results[0]) is not None

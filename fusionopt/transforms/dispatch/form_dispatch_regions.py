@@ -146,11 +146,13 @@ def rebuild_block(block: Block, analysis: FusionAnalysis) -> list[DispatchRegion
     return regions
 
 
-def leave_padded_1x1_to_iree(analysis: FusionAnalysis, min_pixels: int, kxk_min_pixels: int = 0) -> None:
-    """Drop the groups rooted at a 1x1 conv (with `kxk_min_pixels`, a stride-1 k x k conv)
-    only a pad reads: their ops stay bare linalg."""
+def leave_padded_1x1_to_iree(analysis: FusionAnalysis, options: FormDispatchRegionsPass) -> None:
+    """Drop the groups rooted at a 1x1 conv (with `padded-kxk-min-pixels`, a stride-1 k x k
+    conv; with `padded-strided-kxk` too, a strided one) only a pad reads: their ops stay bare
+    linalg."""
     def left(root):
-        return is_iree_padded_1x1(root, min_pixels) or is_iree_padded_kxk(root, kxk_min_pixels)
+        return is_iree_padded_1x1(root, options.padded_min_pixels) or is_iree_padded_kxk(
+            root, options.padded_kxk_min_pixels, options.padded_strided_kxk)
 
     for group in [g for g in analysis.groups if left(g.root)]:
         analysis.groups.remove(group)
@@ -171,7 +173,7 @@ def form_regions_in_block(block: Block, options: FormDispatchRegionsPass, split_
         if split := split_sliced_roots(block, trial):
             pass_statistics.count("roots split per slice", split)
     analysis = decide_fusion_groups(block, options.aggressive, options.reduction_chains)
-    leave_padded_1x1_to_iree(analysis, options.padded_min_pixels, options.padded_kxk_min_pixels)
+    leave_padded_1x1_to_iree(analysis, options)
     if options.im2col_into_contractions and (moved := pull_im2col_into_contractions(analysis)):
         pass_statistics.count("im2col ops formed into their matmul's region", moved)
     if options.guards_into_attention and (moved := pull_guard_reductions_into_attention(analysis)):
@@ -185,7 +187,7 @@ def form_regions_in_block(block: Block, options: FormDispatchRegionsPass, split_
         clone_producers_into_region(region_op)
     erase_dead_clonables(block)
     if options.padded_results:
-        regions, taken = write_pads_in_regions(regions, options.padded_results)
+        regions, taken = write_pads_in_regions(regions, options.padded_results, options.padded_shared_results)
         if taken:
             pass_statistics.count("pads written by their producer's region", taken)
     return regions
@@ -213,6 +215,8 @@ class FormDispatchRegionsPass(ModulePass):
       padded-kxk-min-pixels -- the same for stride-1 k x k convs (1, the default: all of them;
                          IREE writes the pad, its conv kernel measured as fast as ours in
                          the resnets, bench/RESULTS.md; 0: off).
+      padded-strided-kxk -- strided k x k convs too (IREE's strided conv kernel then: it saves
+                         the copy, for the fewest-dispatch pipelines); default false.
       pads-into-gathers -- a conv's low pad read only by its im2col patch gather joins the
                          gather's region: no copy dispatch, but the gather measured 1.3-2.3x
                          slower (bench/RESULTS.md); default false.
@@ -220,6 +224,9 @@ class FormDispatchRegionsPass(ModulePass):
                          only a tensor.pad reads writes the pad itself, into a fill, as
                          IREE's own regions do: no copy dispatch (`padded_results.py`;
                          8192; 0: off).
+      padded-shared-results -- also a result the pad is one reader of: the region writes
+                         it both plain and padded (one more store, no copy dispatch);
+                         default false.
       im2col-into-contractions -- an iree_linalg_ext.im2col read only by a contraction
                          joins the contraction's region (`im2col_producers.py`; IREE's rule,
                          false: a region of its own); default true.
@@ -236,8 +243,10 @@ class FormDispatchRegionsPass(ModulePass):
     reduction_chains: str = "normalization"
     padded_min_pixels: int = MIN_PIXELS
     padded_kxk_min_pixels: int = 1
+    padded_strided_kxk: bool = False
     pads_into_gathers: bool = False
     padded_results: int = PADDED_RESULTS_MAX_ELEMENTS
+    padded_shared_results: bool = False
     im2col_into_contractions: bool = True
     guards_into_attention: bool = False
 

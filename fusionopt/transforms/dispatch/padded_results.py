@@ -30,6 +30,14 @@ for conv + copy at 32x32x16 and 8x8x64 (bench/RESULTS.md, "CNNs channels last"),
 one dispatch fewer. The pad must be the only reader of the region's result,
 static, and pad with a value defined outside it or a constant yielded from its body (the ONNX
 importer's form; the constant is cloned in front of the fill).
+
+With `shared` (`form-dispatch-regions{padded-shared-results}`, on in the fewest-dispatch
+pipelines) a contraction region whose result is expanded to an image that the pad and other
+ops read returns both, the flat result and the padded image: one more store instead of a copy
+dispatch. squeezenet1_1's squeeze 1x1 convs feed an expand 1x1 conv and, padded, an expand 3x3
+conv: 8 copies fewer, the same time (bench/RESULTS.md, "CNNs in IREE's own dispatch count").
+IREE 3.13 fails to build the double store of one value without the reshape in between, and in
+a channels-last conv region (resnet18), so neither takes it.
 """
 
 from __future__ import annotations
@@ -62,27 +70,45 @@ def is_contraction_region(region_op: DispatchRegionOp) -> bool:
     return any(du.is_contraction(op) for op in region_op.body.block.ops)
 
 
-def padded_result(region_op: DispatchRegionOp, index: int, max_elements: int) -> tuple[Operation | None, Operation] | None:
+def padded_result(region_op: DispatchRegionOp, index: int, max_elements: int,
+                  shared: bool = False) -> tuple[Operation | None, Operation] | None:
     """(reshape or None, pad) when result `index`, of at most `max_elements` elements, is read
-    only by a static constant-valued `tensor.pad`, directly or through one single-use static
-    reshape."""
+    only by a static constant-valued `tensor.pad`, directly or through one static reshape (the
+    result's only reader). With `shared`, the pad may be one reader among several of the
+    reshape's result: the region then writes both (`write_pad_in_region`). Only through a
+    reshape (a flat matmul's result expanded to an image): IREE 3.13 fails to build a region
+    that stores one value both plain and into the padded buffer ("write affecting operations
+    on global resources are restricted to workgroup distributed contexts")."""
     result = region_op.results[index]
     if not du.is_static_tensor(result) or prod(result.type.get_shape()) > max_elements:
         return None
+    value, reshape = result, None
     user = du.sole_user(result)
-    reshape = None
     if user is not None and user.name in _RESHAPES and du.is_static_tensor(user.results[0]):
-        reshape, user = user, du.sole_user(user.results[0])
-    if user is None or user.name != "tensor.pad" or not du.is_static_tensor(user.results[0]):
+        value, reshape = user.results[0], user
+    pad = _pad_reader(value, shared and reshape is not None)
+    if pad is None or not du.is_static_tensor(pad.results[0]):
         return None
-    value = pad_value(user)
-    if isinstance(value, Operation):  # a constant in the pad's body (the ONNX importer's form)
-        value = value.results[0]
-    elif not isinstance(value, SSAValue) or not readable_before(value, region_op):
+    fill = pad_value(pad)
+    if isinstance(fill, Operation):  # a constant in the pad's body (the ONNX importer's form)
+        fill = fill.results[0]
+    elif not isinstance(fill, SSAValue) or not readable_before(fill, region_op):
         return None
-    if value.type != user.results[0].type.element_type:
+    if fill.type != pad.results[0].type.element_type:
         return None
-    return reshape, user
+    return reshape, pad
+
+
+def _pad_reader(value: SSAValue, shared: bool) -> Operation | None:
+    """The `tensor.pad` of `value`: its only reader, or with `shared` the first of its
+    readers that pads it (whatever else reads it)."""
+    users = [use.operation for use in value.uses if use.index == 0 or use.operation.name != "tensor.pad"]
+    if len(users) != len(list(value.uses)):
+        return None  # read as a pad's (dynamic) size or value: leave it
+    pads = [u for u in users if u.name == "tensor.pad"]
+    if not pads or (len(users) > 1 and not shared):
+        return None
+    return pads[0]
 
 
 def readable_before(value: SSAValue, region_op: Operation) -> bool:
@@ -112,32 +138,28 @@ def fill_value(pad: Operation, region_op: Operation) -> SSAValue:
 
 def write_pad_in_region(region_op: DispatchRegionOp, index: int, reshape: Operation | None,
                         pad: Operation) -> DispatchRegionOp:
-    """The region rebuilt to return the padded tensor as result `index` (module docstring)."""
+    """The region rebuilt to return the padded tensor (module docstring): as result `index`
+    when the pad was its only reader, else as a new last result."""
     block: Block = region_op.parent_block()  # type: ignore[assignment]
     padded_type: TensorType = pad.results[0].type  # type: ignore[assignment]
     empty = tensor.EmptyOp([], padded_type)
     fill = FillOp([fill_value(pad, region_op)], [empty.tensor], [padded_type])
     block.insert_ops_before([empty, fill], region_op)
-    body = region_op.body.block
-    ret = body.last_op
+    ret = region_op.body.block.last_op
     assert isinstance(ret, ReturnOp)
-    value = ret.operands[index]
-    if reshape is not None:
-        inner = reshape.clone()
-        inner.operands[0] = value
-        body.insert_op_before(inner, ret)
-        value = inner.results[0]
-    low = pad.static_low.get_values()  # type: ignore[attr-defined]
-    insert = tensor.InsertSliceOp.from_static_parameters(value, fill.results[0], list(low), list(value.type.get_shape()))
-    body.insert_op_before(insert, ret)
-    ret.operands[index] = insert.results[0]
-    types = [r.type for r in region_op.results]
-    types[index] = padded_type
-    rebuilt = DispatchRegionOp(types, region_op.detach_region(region_op.body))
+    insert = _insert_into_fill(ret, ret.operands[index], reshape, pad, fill.results[0])
+    shared = len(list(pad.operands[0].uses)) > 1
+    operands = list(ret.operands)
+    if shared:
+        operands.append(insert.results[0])
+    else:
+        operands[index] = insert.results[0]
+    ret.operands = operands
+    rebuilt = DispatchRegionOp([o.type for o in operands], region_op.detach_region(region_op.body))
     block.insert_op_before(rebuilt, region_op)
-    pad.results[0].replace_all_uses_with(rebuilt.results[index])
+    pad.results[0].replace_all_uses_with(rebuilt.results[-1] if shared else rebuilt.results[index])
     for op in (pad, reshape):
-        if op is not None:
+        if op is not None and not any(r.uses for r in op.results):
             op.detach()
             op.erase()
     for old, new in zip(region_op.results, rebuilt.results):
@@ -146,6 +168,22 @@ def write_pad_in_region(region_op: DispatchRegionOp, index: int, reshape: Operat
     region_op.detach()
     region_op.erase()
     return rebuilt
+
+
+def _insert_into_fill(ret: ReturnOp, value: SSAValue, reshape: Operation | None, pad: Operation,
+                      fill: SSAValue) -> Operation:
+    """`value` (reshaped like the region's reader did) inserted into the interior of `fill`,
+    just before the region's return."""
+    body = ret.parent_block()
+    if reshape is not None:
+        inner = reshape.clone()
+        inner.operands[0] = value
+        body.insert_op_before(inner, ret)  # type: ignore[union-attr]
+        value = inner.results[0]
+    low = pad.static_low.get_values()  # type: ignore[attr-defined]
+    insert = tensor.InsertSliceOp.from_static_parameters(value, fill, list(low), list(value.type.get_shape()))  # type: ignore[attr-defined]
+    body.insert_op_before(insert, ret)  # type: ignore[union-attr]
+    return insert
 
 
 def is_channels_last_conv_region(region_op: DispatchRegionOp) -> bool:
@@ -163,17 +201,21 @@ def pad_limit(region_op: DispatchRegionOp, max_elements: int) -> int:
     return max_elements if is_contraction_region(region_op) else 0
 
 
-def write_pads_in_regions(regions: list[DispatchRegionOp], max_elements: int) -> tuple[list[DispatchRegionOp], int]:
+def write_pads_in_regions(regions: list[DispatchRegionOp], max_elements: int,
+                          shared: bool = False) -> tuple[list[DispatchRegionOp], int]:
     """Let each contraction or channels-last conv region write the pad of a result only a pad
-    reads (module docstring), if the result has at most `max_elements` elements (contraction
-    regions). Returns the regions (rebuilt ones in place of theirs) and how many pads were
-    taken over."""
+    reads (with `shared`, also one that others read too: written twice), if the result has at
+    most `max_elements` elements (contraction regions; module docstring). Returns the regions
+    (rebuilt ones in place of theirs) and how many pads were taken over."""
     taken, kept = 0, []
     for region_op in regions:
         limit = pad_limit(region_op, max_elements)
+        # IREE 3.13's conv pipeline (ConvTileAndDecomposeExpert) fails to translate a
+        # channels-last conv region storing both (resnet18): shared pads only for contractions.
+        shares = shared and not is_channels_last_conv_region(region_op)
         if limit > 0:
             for index in range(len(region_op.results)):
-                if (found := padded_result(region_op, index, limit)) is not None:
+                if (found := padded_result(region_op, index, limit, shares)) is not None:
                     region_op = write_pad_in_region(region_op, index, *found)
                     taken += 1
         kept.append(region_op)

@@ -49,12 +49,12 @@ MAX_FILTERS = 32
 MAX_PATCH = 144
 
 
-def is_few_filter_conv(op: Operation) -> bool:
-    """A conv (already an im2col candidate) with few filters, short patches and a power-of-two
-    output pixel count (module docstring)."""
+def is_few_filter_conv(op: Operation, max_filters: int = MAX_FILTERS, max_patch: int = MAX_PATCH) -> bool:
+    """A conv (already an im2col candidate) with at most `max_filters` filters, `max_patch`-tap
+    patches and a power-of-two output pixel count (module docstring)."""
     f, c, kh, kw = op.inputs[1].type.get_shape()  # type: ignore[attr-defined]
     oh, ow = op.outputs[0].type.get_shape()[2:]  # type: ignore[attr-defined]
-    return f <= MAX_FILTERS and c * kh * kw <= MAX_PATCH and is_power_of_two(oh * ow)
+    return f <= max_filters and c * kh * kw <= max_patch and is_power_of_two(oh * ow)
 
 
 def _ints(values) -> DenseArrayBase:

@@ -57,7 +57,7 @@ from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.linalg.conv_1x1_sinking import SinkFlatExpand
-from fusionopt.transforms.linalg.im2col_op_form import im2col_patches, is_few_filter_conv
+from fusionopt.transforms.linalg.im2col_op_form import MAX_FILTERS, MAX_PATCH, im2col_patches, is_few_filter_conv
 from fusionopt.transforms.common.window_ops import CONV_NAME, static_window_shapes
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
     FLAT_GROUPS,
@@ -134,18 +134,23 @@ def im2col_form(op: WindowOp, new_ops: list[Operation], patches: SSAValue) -> tu
 
 @dataclass
 class StridedConvToIm2col(RewritePattern):
-    stride_one: bool
-    im2col_op: bool
+    options: LinalgStridedConvToIm2colPass
+
+    def takes_im2col_op(self, op: Operation) -> bool:
+        opts = self.options
+        return opts.im2col_op and is_few_filter_conv(op, opts.im2col_op_max_filters, opts.im2col_op_max_taps)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not is_im2col_candidate(op, self.stride_one):
+        if not is_im2col_candidate(op, self.options.stride_one):
             return
-        if self.im2col_op and is_few_filter_conv(op):
+        if self.takes_im2col_op(op):
             patch_ops, patches = im2col_patches(op)
             statistic = "few-filter k x k convs as the im2col op + matmul"
-        else:
+        elif self.options.gathers:
             patch_ops, patches = gather_patches(op)  # type: ignore[arg-type]
             statistic = "k x k convs as im2col + matmul"
+        else:
+            return
         new_ops, result = im2col_form(op, patch_ops, patches)  # type: ignore[arg-type]
         replace_conv(op, new_ops, result, rewriter, statistic)
 
@@ -162,14 +167,23 @@ class LinalgStridedConvToIm2colPass(ModulePass):
                          IREE's `iree_linalg_ext.im2col` op instead of the gather, which
                          `form-dispatch-regions` computes in the matmul's dispatch: one
                          dispatch per conv instead of two, as fast or faster. Default true.
+      im2col-op-max-filters, im2col-op-max-taps -- the im2col op's bounds (32 filters, 144
+                         taps: IREE recomputes the patches per filter tile, so more filters
+                         lose to the gather; the op also needs a power-of-two pixel count).
+      gathers -- a conv the im2col op does not take becomes gather + matmul (two dispatches);
+                         false: it stays a conv, one dispatch (the fewest-dispatch pipelines).
+                         Default true.
     """
 
     name = "linalg-strided-conv-to-im2col"
 
     stride_one: bool = True
     im2col_op: bool = True
+    im2col_op_max_filters: int = MAX_FILTERS
+    im2col_op_max_taps: int = MAX_PATCH
+    gathers: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pattern = StridedConvToIm2col(self.stride_one, self.im2col_op)
+        pattern = StridedConvToIm2col(self)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(SinkFlatExpand()).rewrite_module(op)

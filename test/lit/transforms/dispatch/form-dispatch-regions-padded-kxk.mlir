@@ -1,6 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{padded-kxk-min-pixels=0}" | filecheck %s --check-prefix=OFF
 // RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{padded-kxk-min-pixels=17}" | filecheck %s --check-prefix=OFF
+// RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{padded-strided-kxk=true}" | filecheck %s --check-prefix=STRIDED
 
 // A stride-1 3x3 conv whose ReLU only a pad reads gets no region of ours (IREE forms it and
 // writes the pad in its dispatch); the conv reading the pad is ours. Off with
@@ -17,6 +18,11 @@
 // OFF:             linalg.conv_2d_nchw_fchw {{.*}} tensor<8x8x3x3xf32>
 // OFF:           tensor.pad
 // OFF:           flow.dispatch.region -> (tensor<1x8x4x4xf32>)
+// STRIDED-LABEL: func.func @padded_3x3
+// STRIDED:         linalg.conv_2d_nchw_fchw {{.*}} -> tensor<1x8x4x4xf32>
+// STRIDED:         tensor.pad
+// STRIDED:         flow.dispatch.region -> (tensor<1x8x4x4xf32>)
+// STRIDED-NOT:     flow.dispatch.region
 func.func @padded_3x3(%x: tensor<1x8x6x6xf32>, %w: tensor<8x8x3x3xf32>, %k: tensor<8x8x3x3xf32>) -> tensor<1x8x4x4xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x8x4x4xf32>
@@ -37,13 +43,21 @@ func.func @padded_3x3(%x: tensor<1x8x6x6xf32>, %w: tensor<8x8x3x3xf32>, %k: tens
 
 // -----
 
-// Formed by us: a strided 3x3 conv, and a 3x3 conv whose result is also
-// returned (the pad is not its only reader).
+// Formed by us: a strided 3x3 conv (unless padded-strided-kxk: then IREE forms it and
+// writes its pad), and a 3x3 conv whose result is also returned (the pad is not its only
+// reader: formed by us either way).
 // CHECK-LABEL: func.func @not_left_to_iree
 // CHECK:         flow.dispatch.region -> (tensor<1x8x2x2xf32>)
 // CHECK:           linalg.conv_2d_nchw_fchw {{.*}}strides = dense<2>
 // CHECK:         flow.dispatch.region -> (tensor<1x8x4x4xf32>)
 // CHECK:           linalg.conv_2d_nchw_fchw
+// STRIDED-LABEL: func.func @not_left_to_iree
+// STRIDED-NOT:     flow.dispatch.region -> (tensor<1x8x2x2xf32>)
+// STRIDED:         %[[S:.*]] = linalg.conv_2d_nchw_fchw {{.*}}strides = dense<2>
+// STRIDED-NEXT:    tensor.pad %[[S]]
+// STRIDED:         flow.dispatch.region -> (tensor<1x8x4x4xf32>)
+// STRIDED:           linalg.conv_2d_nchw_fchw
+// STRIDED-NOT:     flow.dispatch.region
 func.func @not_left_to_iree(%x: tensor<1x8x6x6xf32>, %w: tensor<8x8x3x3xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x8x6x6xf32>) {
   %zero = arith.constant 0.0 : f32
   %e2 = tensor.empty() : tensor<1x8x2x2xf32>

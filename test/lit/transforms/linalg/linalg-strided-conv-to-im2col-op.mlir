@@ -1,6 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-strided-conv-to-im2col | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col,form-dispatch-regions" | filecheck %s --check-prefix=FUSED
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col,form-dispatch-regions{im2col-into-contractions=false}" | filecheck %s --check-prefix=APART
+// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{gathers=false im2col-op-max-filters=64 im2col-op-max-taps=153}" | filecheck %s --check-prefix=NOGATHER
 
 // linalg/im2col_op_form.py (the op form) and dispatch/im2col_producers.py (its region).
 // A strided conv with few filters (8 filters, 27 taps, 16 output pixels) becomes IREE's im2col op
@@ -25,6 +26,9 @@
 // APART:           iree_linalg_ext.im2col
 // APART-NEXT:      flow.return
 // APART:         flow.dispatch.region -> (tensor<8x16xf32>)
+// NOGATHER-LABEL: func.func @few_filters
+// NOGATHER:        iree_linalg_ext.im2col
+// NOGATHER-NOT:    linalg.conv_2d_nchw_fchw
 func.func @few_filters(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x4x4xf32> {
   %zero = arith.constant 0.0 : f32
   %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
@@ -45,6 +49,15 @@ func.func @few_filters(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tens
 // APART-LABEL: func.func @gather_form
 // CHECK-NOT:     iree_linalg_ext.im2col
 // CHECK-COUNT-3: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (0, d0,
+// With the op's bounds raised to 64 filters and 153 taps the first two take the op; without
+// gathers the third (no power-of-two pixel count) stays a conv: one dispatch each.
+// NOGATHER-LABEL: func.func @gather_form
+// NOGATHER-NOT:    affine_map<(d0, d1, d2, d3, d4) -> (0, d0,
+// NOGATHER:        iree_linalg_ext.im2col {{.*}} output_sizes = {{\[\[}}4, 4], [3, 3, 3]] {{.*}} outs(%{{.*}} : tensor<27x16xf32>)
+// NOGATHER:        linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64x27xf32>, tensor<27x16xf32>)
+// NOGATHER:        iree_linalg_ext.im2col {{.*}} output_sizes = {{\[\[}}4, 4], [17, 3, 3]] {{.*}} outs(%{{.*}} : tensor<153x16xf32>)
+// NOGATHER:        linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3x9x7xf32>, tensor<8x3x3x3xf32>)
+// NOGATHER-NOT:    iree_linalg_ext.im2col
 func.func @gather_form(%x: tensor<1x3x10x10xf32>, %w64: tensor<64x3x3x3xf32>, %x17: tensor<1x17x10x10xf32>,
                        %w17: tensor<8x17x3x3xf32>, %x7: tensor<1x3x9x7xf32>, %w7: tensor<8x3x3x3xf32>)
     -> (tensor<1x64x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x8x4x3xf32>) {

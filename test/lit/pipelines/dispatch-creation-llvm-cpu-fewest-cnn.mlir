@@ -1,0 +1,21 @@
+// The fewest-dispatch llvm-cpu pipeline on squeezenet1_1 as torch-mlir writes it (test/data):
+// convs stay NCHW (no filter transposes), the strided stem is a patch gather + a matmul that
+// writes the max pool's padded input, each fire module's squeeze 1x1 conv writes its flat
+// result and the padded image its expand 3x3 conv reads (no copies), and the stride-1 convs
+// stay convs; 31 regions (IREE: 33 dispatches from it, 40 from the input).
+// RUN: fusion-opt %data/models/cnn/squeezenet1_1/squeezenet1_1.args.linalg.mlir -p dispatch-creation-llvm-cpu-fewest -o %t.mlir
+// RUN: filecheck %s --input-file %t.mlir
+// RUN: grep -c "flow.dispatch.region" %t.mlir | filecheck %s --check-prefix=COUNT
+// RUN: grep -c "tensor.insert_slice" %t.mlir | filecheck %s --check-prefix=PADS
+// RUN: not grep -q "linalg.transpose\|conv_2d_nhwc\|iree_linalg_ext.im2col" %t.mlir
+// COUNT: 31
+// PADS: 9
+
+// CHECK-LABEL: func.func @main_graph
+// CHECK:         flow.dispatch.region -> (tensor<3x3x3x31x31xf32>)
+// CHECK:         %[[S:.*]] = flow.tensor.splat %{{.*}} : tensor<1x64x33x33xf32>
+// CHECK:         flow.dispatch.region -> (tensor<1x64x33x33xf32>)
+// CHECK:           tensor.insert_slice %{{.*}} into %[[S]][0, 0, 0, 0] [1, 64, 31, 31]
+// CHECK:         linalg.pooling_nchw_max
+// CHECK-COUNT-8: flow.dispatch.region -> (tensor<{{[0-9]+}}x{{[0-9]+}}xf32>, tensor<1x{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}xf32>)
+// CHECK-NOT:     flow.dispatch.region -> (tensor<{{[0-9]+}}x{{[0-9]+}}xf32>, tensor<1x

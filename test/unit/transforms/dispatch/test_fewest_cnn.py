@@ -1,0 +1,65 @@
+"""`dispatch-creation-llvm-cpu-fewest` on CNNs: IREE makes no more dispatches from our output than
+from its own build of the same torch-mlir file (convs stay NCHW, strided convs one dispatch or a
+gather the saved pad copies pay for, pads written by their producers' regions, shared ones
+too), and the output equals IREE's default build on random and adversarial inputs."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fusionopt.corpus import CORPUS_MISSING, model_file
+from fusionopt.ir_io import parse_file, print_module
+from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
+from fusionopt.testing import apply_pipeline
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "bench"))
+from iree_bench_inputs import model_inputs  # noqa: E402
+
+IREE_MISSING = "IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed"
+PIPELINE = "dispatch-creation-llvm-cpu-fewest"
+# model -> IREE dispatches from our output (IREE's own build: 24, 55, 32, 40, 74, 22)
+FEWEST = {"cnn/resnet_mini": 24, "cnn/mobilenet_mini": 55, "cnn/resnet18": 32, "cnn/squeezenet1_1": 33,
+          "cnn/mobilenet_v3_small": 74, "cnn/inception_mini": 21}
+# families whose float32 result is well conditioned in every build, IREE's default included
+FAMILIES = ("random", "constant", "offset", "zeros")
+
+
+def _ours(model: str, tmp_path: Path) -> tuple[Path, Path]:
+    source = model_file(model, "args.linalg.mlir")
+    if not source.is_file():
+        pytest.skip(CORPUS_MISSING)
+    ours = tmp_path / "ours.mlir"
+    ours.write_text(print_module(apply_pipeline(parse_file(str(source)), PIPELINE)))
+    return source, ours
+
+
+@pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)
+@pytest.mark.parametrize("model", sorted(FEWEST))
+def test_no_more_dispatches_than_iree(model: str, tmp_path: Path):
+    source, ours = _ours(model, tmp_path)
+    theirs = flow_dispatch_names(source, cpu_flags())
+    names = flow_dispatch_names(ours, cpu_flags())
+    assert len(names) == FEWEST[model] <= len(theirs)
+    assert not any("transpose" in n for n in names), "a filter transpose dispatch"
+
+
+@pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)
+@pytest.mark.parametrize("model", ["cnn/squeezenet1_1", "cnn/inception_mini"])
+def test_fewest_cnn_agrees_with_iree_default(model: str, tmp_path: Path):
+    source, ours = _ours(model, tmp_path)
+    default_vmfb = compile_vmfb(source, tmp_path / "default.vmfb", cpu_flags())
+    ours_vmfb = compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags())
+    for family in FAMILIES:
+        inputs = model_inputs(model, family, 0)
+        want = run_vmfb(default_vmfb, inputs, "main_graph")[0]
+        got = run_vmfb(ours_vmfb, inputs, "main_graph")[0]
+        assert np.array_equal(np.isfinite(want), np.isfinite(got)), family
+        finite = np.isfinite(want)
+        if not finite.any():
+            continue
+        scale = max(float(np.abs(want[finite]).max()), 1e-30)
+        assert float(np.abs(got[finite] - want[finite]).max()) <= 1e-4 * scale, family
