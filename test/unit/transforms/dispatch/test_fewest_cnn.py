@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from fusionopt.corpus import CORPUS_MISSING, model_file
+from fusionopt.importers.onnx_import import import_onnx
 from fusionopt.ir_io import parse_file, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline
@@ -24,6 +25,8 @@ PIPELINE = "dispatch-creation-llvm-cpu-fewest"
 # model -> IREE dispatches from our output (IREE's own build: 24, 55, 32, 40, 74, 22)
 FEWEST = {"cnn/resnet_mini": 24, "cnn/mobilenet_mini": 55, "cnn/resnet18": 32, "cnn/squeezenet1_1": 33,
           "cnn/mobilenet_v3_small": 74, "cnn/inception_mini": 21}
+# ONNX files -> graph-to-dispatch-llvm-cpu-fewest: IREE dispatches from our output
+FEWEST_ONNX = {"cnn/squeezenet1_1": 31, "cnn/resnet18": 32}
 # families whose float32 result is well conditioned in every build, IREE's default included
 FAMILIES = ("random", "constant", "offset", "zeros")
 
@@ -45,6 +48,18 @@ def test_no_more_dispatches_than_iree(model: str, tmp_path: Path):
     names = flow_dispatch_names(ours, cpu_flags())
     assert len(names) == FEWEST[model] <= len(theirs)
     assert not any("transpose" in n for n in names), "a filter transpose dispatch"
+
+
+@pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)
+@pytest.mark.parametrize("model", sorted(FEWEST_ONNX))
+def test_onnx_path_no_more_dispatches_than_iree(model: str, tmp_path: Path):
+    onnx_file = model_file(model, "args.onnx")
+    if not onnx_file.is_file():
+        pytest.skip(CORPUS_MISSING)
+    ours = tmp_path / "ours.mlir"
+    ours.write_text(print_module(apply_pipeline(import_onnx(onnx_file), "graph-to-dispatch-llvm-cpu-fewest")))
+    theirs = flow_dispatch_names(model_file(model, "args.linalg.mlir"), cpu_flags())
+    assert len(flow_dispatch_names(ours, cpu_flags())) == FEWEST_ONNX[model] <= len(theirs)
 
 
 @pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)
