@@ -178,12 +178,13 @@ PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
 # multi-result contraction, a NaN guard's reduction of V in its attention's dispatch. bert_mini
 # 17, gpt2_mini 16, minilm_l6 45 IREE dispatches (IREE: 37, 37, 101), at 0.63x-0.91x of IREE
 # default's time but 1.1x-1.2x of dispatch-creation-llvm-cpu's: runtime is the judge, so this is
-# not the default (bench/RESULTS.md, "minilm_l6 in 45 dispatches"). CNNs get exactly IREE's
+# not the default (bench/RESULTS.md, "minilm_l6 in 45 dispatches"). CNNs get at most IREE's
 # own count: convs stay NCHW (channels last costs a filter transpose dispatch per conv while
-# the weights are arguments), a k x k conv is one dispatch (the im2col op inside its matmul,
-# or the conv itself; no gathers of their own, stride-1 convs left convs), and every pad is
-# written by its producer's dispatch where IREE's own build writes it (bench/RESULTS.md, "CNNs
-# in IREE's own dispatch count").
+# the weights are arguments), stride-1 convs stay convs, a strided conv is the im2col op in its
+# matmul's dispatch (gather + matmul where IREE cannot build the op: pixel counts not a power
+# of two; IREE's own strided conv kernel there was 1.4x slower whole-model), and regions write
+# the pads IREE's own build writes, and pads of reshaped results that others read too
+# (bench/RESULTS.md, "CNNs in IREE's own dispatch count"): 0.63x-0.92x of IREE default.
 _FEWEST_CHANGES = {
     "linalg-conv-channels-last": "",
     "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col{stride-one=false "

@@ -171,8 +171,8 @@ class LinalgStridedConvToIm2colPass(ModulePass):
                          taps: IREE recomputes the patches per filter tile, so more filters
                          lose to the gather; the op also needs a power-of-two pixel count).
       gathers -- a conv the im2col op does not take becomes gather + matmul (two dispatches);
-                         false: it stays a conv, one dispatch (the fewest-dispatch pipelines).
-                         Default true.
+                         false: it stays a conv, one dispatch, IREE's strided conv kernel
+                         (squeezenet1_1's stem 7x slower, bench/RESULTS.md). Default true.
     """
 
     name = "linalg-strided-conv-to-im2col"
