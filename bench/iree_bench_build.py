@@ -189,7 +189,10 @@ OURS_PIPELINES = {
     # a power of two, left IREE's conv (one dispatch) instead of the im2col op in a matmul's
     # dispatch or gather + matmul
     "ours-llvm-cpu-fewest-strided-convs": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
-        "stride-one=false im2col-op-max-filters=1024 im2col-op-max-taps=4608", "stride-one=false gathers=false"),
+        "gathers=strided im2col-op-max-filters=1024 im2col-op-max-taps=4608", "gathers=none"),
+    # the fewest build with stride-1 k x k convs left convs (the im2col op for strided ones only)
+    "ours-llvm-cpu-fewest-stride-one-off": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
+        "gathers=strided", "stride-one=false"),
     # the fewest build with a pad read by others too copied (regions write only pads that are
     # their result's only reader)
     "ours-llvm-cpu-fewest-shared-pads-copied": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(

@@ -180,14 +180,15 @@ PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
 # default's time but 1.1x-1.2x of dispatch-creation-llvm-cpu's: runtime is the judge, so this is
 # not the default (bench/RESULTS.md, "minilm_l6 in 45 dispatches"). CNNs get at most IREE's
 # own count: convs stay NCHW (channels last costs a filter transpose dispatch per conv while
-# the weights are arguments), stride-1 convs stay convs, a strided conv is the im2col op in its
-# matmul's dispatch (gather + matmul where IREE cannot build the op: pixel counts not a power
-# of two; IREE's own strided conv kernel there was 1.4x slower whole-model), and regions write
-# the pads IREE's own build writes, and pads of reshaped results that others read too
-# (bench/RESULTS.md, "CNNs in IREE's own dispatch count"): 0.63x-0.92x of IREE default.
+# the weights are arguments), a k x k conv is the im2col op in its matmul's dispatch where IREE
+# builds that (power-of-two pixel counts; else a strided conv is gather + matmul, IREE's own
+# strided conv kernel being 1.4x slower whole-model, and a stride-1 one stays a conv), and
+# regions write the pads IREE's own build writes, and pads of reshaped results that others read
+# too, residual blocks' outputs among them (bench/RESULTS.md, "CNNs in IREE's own dispatch
+# count").
 _FEWEST_CHANGES = {
     "linalg-conv-channels-last": "",
-    "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col{stride-one=false "
+    "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col{gathers=strided "
     "im2col-op-max-filters=1024 im2col-op-max-taps=4608}",
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",
     "form-dispatch-regions": "linalg-horizontal-fuse-contractions,form-dispatch-regions{guards-into-attention=true "

@@ -224,8 +224,8 @@ class FormDispatchRegionsPass(ModulePass):
                          only a tensor.pad reads writes the pad itself, into a fill, as
                          IREE's own regions do: no copy dispatch (`padded_results.py`;
                          8192; 0: off).
-      padded-shared-results -- also a contraction region's result reshaped to an image
-                         that the pad and other ops read: the region writes it plain and
+      padded-shared-results -- also a contraction region's result that other ops read
+                         besides the pad of its reshape to an image: the region writes it plain and
                          padded (one more store, no copy dispatch; `padded_results.py` says
                          which forms IREE 3.13 builds); default false.
       im2col-into-contractions -- an iree_linalg_ext.im2col read only by a contraction

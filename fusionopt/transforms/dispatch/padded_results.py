@@ -32,12 +32,14 @@ static, and pad with a value defined outside it or a constant yielded from its b
 importer's form; the constant is cloned in front of the fill).
 
 With `shared` (`form-dispatch-regions{padded-shared-results}`, on in the fewest-dispatch
-pipelines) a contraction region whose result is expanded to an image that the pad and other
-ops read returns both, the flat result and the padded image: one more store instead of a copy
-dispatch. squeezenet1_1's squeeze 1x1 convs feed an expand 1x1 conv and, padded, an expand 3x3
-conv: 8 copies fewer, the same time (bench/RESULTS.md, "CNNs in IREE's own dispatch count").
-IREE 3.13 fails to build the double store of one value without the reshape in between, and in
-a channels-last conv region (resnet18), so neither takes it.
+pipelines) a contraction region whose result is expanded to an image that the pad reads, while
+other ops read the result or the image too, returns both, the flat result and the padded image:
+one more store instead of a copy dispatch. squeezenet1_1's squeeze 1x1 convs feed an expand 1x1
+conv and, padded, an expand 3x3 conv (8 copies fewer, the same time); a residual block's output
+(an im2col-op matmul's) feeds the next residual add and, padded, the next 3x3 conv (resnet_mini
+6 fewer; bench/RESULTS.md, "CNNs in IREE's own dispatch count"). IREE 3.13 fails to build the
+double store of one value without the reshape in between, and in conv regions (channels-last:
+resnet18; NCHW: resnet_mini), so neither takes it.
 """
 
 from __future__ import annotations
@@ -74,21 +76,19 @@ def padded_result(region_op: DispatchRegionOp, index: int, max_elements: int,
                   shared: bool = False) -> tuple[Operation | None, Operation] | None:
     """(reshape or None, pad) when result `index`, of at most `max_elements` elements, is read
     only by a static constant-valued `tensor.pad`, directly or through one static reshape (the
-    result's only reader). With `shared`, the pad may be one reader among several of the
-    reshape's result: the region then writes both (`write_pad_in_region`). Only through a
-    reshape (a flat matmul's result expanded to an image): IREE 3.13 fails to build a region
-    that stores one value both plain and into the padded buffer ("write affecting operations
-    on global resources are restricted to workgroup distributed contexts")."""
+    result's only reader). With `shared`, also a pad of a reshape of the result when others
+    read the result or the reshape too: the region then writes both (`write_pad_in_region`).
+    Only through a reshape (a flat matmul's result expanded to an image): IREE 3.13 fails to
+    build a region that stores one value both plain and into the padded buffer ("write
+    affecting operations on global resources are restricted to workgroup distributed
+    contexts")."""
     result = region_op.results[index]
     if not du.is_static_tensor(result) or prod(result.type.get_shape()) > max_elements:
         return None
-    value, reshape = result, None
-    user = du.sole_user(result)
-    if user is not None and user.name in _RESHAPES and du.is_static_tensor(user.results[0]):
-        value, reshape = user.results[0], user
-    pad = _pad_reader(value, shared and reshape is not None)
-    if pad is None or not du.is_static_tensor(pad.results[0]):
+    found = _shared_pad(result) if shared else _sole_pad(result)
+    if found is None or not du.is_static_tensor(found[1].results[0]):
         return None
+    pad = found[1]
     fill = pad_value(pad)
     if isinstance(fill, Operation):  # a constant in the pad's body (the ONNX importer's form)
         fill = fill.results[0]
@@ -96,19 +96,35 @@ def padded_result(region_op: DispatchRegionOp, index: int, max_elements: int,
         return None
     if fill.type != pad.results[0].type.element_type:
         return None
+    return found
+
+
+def _sole_pad(result: SSAValue) -> tuple[Operation | None, Operation] | None:
+    """(reshape or None, pad): the pad is the only reader of `result` or of its only reader, a
+    static reshape."""
+    value, reshape = result, None
+    user = du.sole_user(result)
+    if user is not None and user.name in _RESHAPES and du.is_static_tensor(user.results[0]):
+        value, reshape = user.results[0], user
+    pad = du.sole_user(value)
+    if pad is None or pad.name != "tensor.pad" or pad.operands[0] is not value:
+        return None
     return reshape, pad
 
 
-def _pad_reader(value: SSAValue, shared: bool) -> Operation | None:
-    """The `tensor.pad` of `value`: its only reader, or with `shared` the first of its
-    readers that pads it (whatever else reads it)."""
-    users = [use.operation for use in value.uses if use.index == 0 or use.operation.name != "tensor.pad"]
-    if len(users) != len(list(value.uses)):
-        return None  # read as a pad's (dynamic) size or value: leave it
-    pads = [u for u in users if u.name == "tensor.pad"]
-    if not pads or (len(users) > 1 and not shared):
-        return None
-    return pads[0]
+def _shared_pad(result: SSAValue) -> tuple[Operation | None, Operation] | None:
+    """(reshape, pad) for a pad (as the source) of a static reshape of `result` (the first
+    such), or the only pad `_sole_pad` finds."""
+    if (sole := _sole_pad(result)) is not None:
+        return sole
+    for use in result.uses:
+        reshape = use.operation
+        if reshape.name not in _RESHAPES or not du.is_static_tensor(reshape.results[0]):
+            continue
+        for reader in reshape.results[0].uses:
+            if reader.operation.name == "tensor.pad" and reader.index == 0:
+                return reshape, reader.operation
+    return None
 
 
 def readable_before(value: SSAValue, region_op: Operation) -> bool:
@@ -147,8 +163,8 @@ def write_pad_in_region(region_op: DispatchRegionOp, index: int, reshape: Operat
     block.insert_ops_before([empty, fill], region_op)
     ret = region_op.body.block.last_op
     assert isinstance(ret, ReturnOp)
+    shared = _sole_pad(region_op.results[index]) is None  # others read the result too
     insert = _insert_into_fill(ret, ret.operands[index], reshape, pad, fill.results[0])
-    shared = len(list(pad.operands[0].uses)) > 1
     operands = list(ret.operands)
     if shared:
         operands.append(insert.results[0])
@@ -211,7 +227,8 @@ def write_pads_in_regions(regions: list[DispatchRegionOp], max_elements: int,
     for region_op in regions:
         limit = pad_limit(region_op, max_elements)
         # IREE 3.13's conv pipeline (ConvTileAndDecomposeExpert) fails to translate a
-        # channels-last conv region storing both (resnet18): shared pads only for contractions.
+        # channels-last conv region storing both (resnet18): shared pads only for contractions
+        # (NCHW conv regions write no pads at all, `pad_limit`).
         shares = shared and not is_channels_last_conv_region(region_op)
         if limit > 0:
             for index in range(len(region_op.results)):

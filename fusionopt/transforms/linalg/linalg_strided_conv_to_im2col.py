@@ -136,6 +136,10 @@ def im2col_form(op: WindowOp, new_ops: list[Operation], patches: SSAValue) -> tu
 class StridedConvToIm2col(RewritePattern):
     options: LinalgStridedConvToIm2colPass
 
+    def gathers(self, op: Operation) -> bool:
+        """`op` (not taken by the im2col op) becomes gather + matmul (the `gathers` option)."""
+        return self.options.gathers == "all" or (self.options.gathers == "strided" and op.stride_values() != (1, 1))  # type: ignore[attr-defined]
+
     def takes_im2col_op(self, op: Operation) -> bool:
         opts = self.options
         return opts.im2col_op and is_few_filter_conv(op, opts.im2col_op_max_filters, opts.im2col_op_max_taps)
@@ -146,7 +150,7 @@ class StridedConvToIm2col(RewritePattern):
         if self.takes_im2col_op(op):
             patch_ops, patches = im2col_patches(op)
             statistic = "few-filter k x k convs as the im2col op + matmul"
-        elif self.options.gathers:
+        elif self.gathers(op):
             patch_ops, patches = gather_patches(op)  # type: ignore[arg-type]
             statistic = "k x k convs as im2col + matmul"
         else:
@@ -170,9 +174,11 @@ class LinalgStridedConvToIm2colPass(ModulePass):
       im2col-op-max-filters, im2col-op-max-taps -- the im2col op's bounds (32 filters, 144
                          taps: IREE recomputes the patches per filter tile, so more filters
                          lose to the gather; the op also needs a power-of-two pixel count).
-      gathers -- a conv the im2col op does not take becomes gather + matmul (two dispatches);
-                         false: it stays a conv, one dispatch, IREE's strided conv kernel
-                         (squeezenet1_1's stem 7x slower, bench/RESULTS.md). Default true.
+      gathers -- which convs the im2col op does not take become gather + matmul (two
+                         dispatches): `all` (default), `strided` (stride-1 ones stay convs, one
+                         dispatch: the fewest-dispatch pipelines) or `none` (strided ones too:
+                         IREE's strided conv kernel, squeezenet1_1's stem 7x slower,
+                         bench/RESULTS.md).
     """
 
     name = "linalg-strided-conv-to-im2col"
@@ -181,7 +187,11 @@ class LinalgStridedConvToIm2colPass(ModulePass):
     im2col_op: bool = True
     im2col_op_max_filters: int = MAX_FILTERS
     im2col_op_max_taps: int = MAX_PATCH
-    gathers: bool = True
+    gathers: str = "all"
+
+    def __post_init__(self) -> None:
+        if self.gathers not in ("all", "strided", "none"):
+            raise ValueError(f"gathers must be all, strided or none, not '{self.gathers}'")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pattern = StridedConvToIm2col(self)

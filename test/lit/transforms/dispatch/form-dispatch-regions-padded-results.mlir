@@ -148,6 +148,32 @@ func.func @reshaped_result_read_twice(%w: tensor<8x36xf32>, %p: tensor<36x16xf32
 
 // -----
 
+// The flat result read by another op and, through a reshape, by the pad (a residual block's
+// output: read by the next residual add and, padded, by the next 3x3 conv): the same with
+// padded-shared-results.
+// CHECK-LABEL: func.func @result_and_reshape_read
+// CHECK:         tensor.pad
+// SHARED-LABEL: func.func @result_and_reshape_read
+// SHARED:         %[[R:.*]], %[[P:.*]] = flow.dispatch.region -> (tensor<8x16xf32>, tensor<1x8x6x6xf32>)
+// SHARED:           %[[X:.*]] = tensor.expand_shape
+// SHARED:           tensor.insert_slice %[[X]] into %{{.*}}[0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1]
+// SHARED-NOT:     tensor.pad
+// SHARED:         return %[[P]], %[[R]]
+func.func @result_and_reshape_read(%w: tensor<8x36xf32>, %p: tensor<36x16xf32>) -> (tensor<1x8x6x6xf32>, tensor<8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %oe = tensor.empty() : tensor<8x16xf32>
+  %of = linalg.fill ins(%zero : f32) outs(%oe : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m = linalg.matmul ins(%w, %p : tensor<8x36xf32>, tensor<36x16xf32>) outs(%of : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %x = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 8, 4, 4] : tensor<8x16xf32> into tensor<1x8x4x4xf32>
+  %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x4x4xf32> to tensor<1x8x6x6xf32>
+  func.return %padded, %m : tensor<1x8x6x6xf32>, tensor<8x16xf32>
+}
+
+// -----
+
 // Not a contraction region (an elementwise one; a low pad never joins it): the pad stays a
 // copy. Nor a pad whose value depends on the position (not one value to fill with).
 // CHECK-LABEL: func.func @not_taken

@@ -1,7 +1,10 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-strided-conv-to-im2col | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col,form-dispatch-regions" | filecheck %s --check-prefix=FUSED
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col,form-dispatch-regions{im2col-into-contractions=false}" | filecheck %s --check-prefix=APART
-// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{gathers=false im2col-op-max-filters=64 im2col-op-max-taps=153}" | filecheck %s --check-prefix=NOGATHER
+// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{gathers=none im2col-op-max-filters=64 im2col-op-max-taps=153}" | filecheck %s --check-prefix=NOGATHER
+// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{gathers=strided}" | filecheck %s --check-prefix=STRIDED
+// RUN: not fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{gathers=some}" 2>&1 | filecheck %s --check-prefix=BAD
+// BAD: gathers must be all, strided or none, not 'some'
 
 // linalg/im2col_op_form.py (the op form) and dispatch/im2col_producers.py (its region).
 // A strided conv with few filters (8 filters, 27 taps, 16 output pixels) becomes IREE's im2col op
@@ -72,4 +75,34 @@ func.func @gather_form(%x: tensor<1x3x10x10xf32>, %w64: tensor<64x3x3x3xf32>, %x
   %f7 = linalg.fill ins(%zero : f32) outs(%e7 : tensor<1x8x4x3xf32>) -> tensor<1x8x4x3xf32>
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x7, %w7 : tensor<1x3x9x7xf32>, tensor<8x3x3x3xf32>) outs(%f7 : tensor<1x8x4x3xf32>) -> tensor<1x8x4x3xf32>
   func.return %a, %b, %c : tensor<1x64x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x8x4x3xf32>
+}
+
+// -----
+
+// Stride-1 convs the op does not take (6 x 6 output pixels): gather + matmul by default; with
+// gathers=strided they stay convs while a strided one (12 pixels) is still gathered. A stride-1
+// conv with 16 output pixels and 8 filters takes the op either way.
+// CHECK-LABEL: func.func @stride_one_gathers
+// CHECK-COUNT-2: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (0, d0,
+// CHECK:         iree_linalg_ext.im2col
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+// NOGATHER-LABEL: func.func @stride_one_gathers
+// STRIDED-LABEL: func.func @stride_one_gathers
+// STRIDED:         linalg.conv_2d_nchw_fchw {{.*}}strides = dense<1> {{.*}} -> tensor<1x8x6x6xf32>
+// STRIDED:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (0, d0, ((d3 * 2) + d1), ((d4 * 2) + d2))>
+// STRIDED:         iree_linalg_ext.im2col
+// STRIDED-NOT:     linalg.conv_2d_nchw_fchw
+func.func @stride_one_gathers(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>, %x7: tensor<1x3x9x7xf32>, %x6: tensor<1x3x6x6xf32>)
+    -> (tensor<1x8x6x6xf32>, tensor<1x8x4x3xf32>, tensor<1x8x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e6 = tensor.empty() : tensor<1x8x6x6xf32>
+  %f6 = linalg.fill ins(%zero : f32) outs(%e6 : tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
+  %a = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) outs(%f6 : tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
+  %e7 = tensor.empty() : tensor<1x8x4x3xf32>
+  %f7 = linalg.fill ins(%zero : f32) outs(%e7 : tensor<1x8x4x3xf32>) -> tensor<1x8x4x3xf32>
+  %b = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x7, %w : tensor<1x3x9x7xf32>, tensor<8x3x3x3xf32>) outs(%f7 : tensor<1x8x4x3xf32>) -> tensor<1x8x4x3xf32>
+  %e4 = tensor.empty() : tensor<1x8x4x4xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x6, %w : tensor<1x3x6x6xf32>, tensor<8x3x3x3xf32>) outs(%f4 : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  func.return %a, %b, %c : tensor<1x8x6x6xf32>, tensor<1x8x4x3xf32>, tensor<1x8x4x4xf32>
 }

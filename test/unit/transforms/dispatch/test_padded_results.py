@@ -25,10 +25,10 @@ IREE_MISSING = "IREE compiler/runtime (iree-base-compiler, iree-base-runtime) no
 # case -> top-level pads left by form-dispatch-regions (default options)
 PADS_LEFT = {"flat_matmul_then_pad": 0, "matmul_then_neg_inf_pad": 0, "result_read_twice": 1, "not_taken": 2,
              "late_pad_value": 0, "conv_then_pad": 1, "pad_value_in_body": 0, "channels_last_conv_then_pad": 1,
-             "reshaped_result_read_twice": 1}
-# cases whose pad is one reader of the reshaped result: with padded-shared-results the region
-# writes it too (not of the result itself, `result_read_twice`: IREE 3.13 fails to build that)
-SHARED = ("reshaped_result_read_twice",)
+             "reshaped_result_read_twice": 1, "result_and_reshape_read": 1}
+# cases whose pad reads a reshape of a result others read too: with padded-shared-results the
+# region writes it too (not of the result itself, `result_read_twice`: IREE 3.13 fails to build that)
+SHARED = ("reshaped_result_read_twice", "result_and_reshape_read")
 SHARED_OPTION = "form-dispatch-regions{padded-shared-results=true}"
 
 
