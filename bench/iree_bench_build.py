@@ -193,6 +193,9 @@ OURS_PIPELINES = {
     # the fewest build with stride-1 k x k convs left convs (the im2col op for strided ones only)
     "ours-llvm-cpu-fewest-stride-one-off": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
         "gathers=strided", "stride-one=false"),
+    # the fewest build with the image's pad a copy (not the stem's im2col op's input padding)
+    "ours-llvm-cpu-fewest-argument-pads-copied": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
+        " absorb-argument-pads=true", ""),
     # the fewest build with a pad read by others too copied (regions write only pads that are
     # their result's only reader)
     "ours-llvm-cpu-fewest-shared-pads-copied": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(

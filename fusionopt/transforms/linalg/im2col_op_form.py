@@ -23,7 +23,9 @@ measured region. IREE 3.13 also fails to build the fused region unless the outpu
 is a power of two (784 and 961 failed; 4 to 1024 in powers of two built), so that is required.
 The op reads the padded image as the gather did: with the pad as the op's own input padding
 the same stem took 33.9 us (IREE's padded-read path), and such an op in a region of its own
-fails to build.
+fails to build. So only `absorb-argument-pads` (the fewest-dispatch pipelines) takes the pad in,
+and only a pad of a function argument (the image), which no dispatch could write instead: its
+copy dispatch is saved.
 
 Form (batch 1, NCHW; the unit batch dim collapsed away, a free reshape):
 
@@ -39,10 +41,12 @@ from __future__ import annotations
 
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, TensorType, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from fusionopt.dialects.iree_linalg_ext_im2col import Im2colOp
+from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse
+from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
 from fusionopt.transforms.common.window_ops import is_power_of_two
 
 MAX_FILTERS = 32
@@ -61,9 +65,41 @@ def _ints(values) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, list(values))
 
 
-def im2col_patches(op: Operation) -> tuple[list[Operation], SSAValue]:
-    """The ops computing the (C*KH*KW) x (OH*OW) patches with the im2col op, and the patches."""
-    image = op.inputs[0]  # type: ignore[attr-defined]
+def argument_pad(source: SSAValue) -> Operation | None:
+    """The static `tensor.pad` of a block argument (the image) producing `source`, read only
+    there, padding only H and W with one value: the im2col op can pad instead (no copy)."""
+    pad = source.owner
+    if not isinstance(pad, Operation) or pad.name != "tensor.pad" or len(list(source.uses)) != 1:
+        return None
+    if not isinstance(pad.operands[0], BlockArgument) or not du.is_static_tensor(pad.operands[0]):
+        return None
+    low, high = pad.static_low.get_values(), pad.static_high.get_values()  # type: ignore[attr-defined]
+    if any(low[:2]) or any(high[:2]) or not du.is_static_tensor(pad.results[0]):
+        return None
+    value = pad_value(pad)
+    return pad if isinstance(value, SSAValue) or (isinstance(value, Operation) and value.name == "arith.constant") else None
+
+
+def _padding(pad: Operation | None) -> tuple[list[Operation], tuple, tuple, list[SSAValue]]:
+    """(ops to insert, low, high, pad value operand) of the im2col op's input padding (the pad of
+    H and W as the 3-D image's dims (c, h, w)); none without a pad."""
+    if pad is None:
+        return [], (), (), []
+    low = (0, *pad.static_low.get_values()[2:])  # type: ignore[attr-defined]
+    high = (0, *pad.static_high.get_values()[2:])  # type: ignore[attr-defined]
+    value = pad_value(pad)
+    if isinstance(value, Operation):  # a constant in the pad's body (the ONNX importer's form)
+        constant = value.clone()
+        return [constant], low, high, [constant.results[0]]
+    return [], low, high, [value]  # type: ignore[list-item]
+
+
+def im2col_patches(op: Operation, absorb_argument_pad: bool = False) -> tuple[list[Operation], SSAValue]:
+    """The ops computing the (C*KH*KW) x (OH*OW) patches with the im2col op, and the patches.
+    With `absorb_argument_pad` the op reads a padded argument unpadded, with the pad as its
+    input padding (`argument_pad`; the pad is then dead)."""
+    pad = argument_pad(op.inputs[0]) if absorb_argument_pad else None  # type: ignore[attr-defined]
+    image = pad.operands[0] if pad is not None else op.inputs[0]  # type: ignore[attr-defined]
     element = image.type.get_element_type()
     _, c, h, w = image.type.get_shape()
     kh, kw = op.window_sizes()  # type: ignore[attr-defined]
@@ -77,11 +113,12 @@ def im2col_patches(op: Operation) -> tuple[list[Operation], SSAValue]:
         "static_output_sizes": ArrayAttr([_ints((oh, ow)), _ints((c, kh, kw))]),
         "batch_pos": _ints(()), "m_pos": _ints((1, 2)), "k_pos": _ints((0,)),
         "input_k_perm": _ints((0, 1, 2)), "output_perm": _ints((1, 0)),
-        "static_input_pad_low": _ints(()), "static_input_pad_high": _ints(()),
         "static_output_pad_low": _ints(()), "static_output_pad_high": _ints(()),
     }
+    pad_ops, low, high, pad_operand = _padding(pad)
+    props["static_input_pad_low"], props["static_input_pad_high"] = _ints(low), _ints(high)
     im2col = Im2colOp.build(
-        operands=[image_3d.results[0], empty.tensor, [], [], [], [], [], [], [], []],
+        operands=[image_3d.results[0], empty.tensor, [], [], [], [], [], [], [], pad_operand],
         result_types=[patches_type], properties=props,
     )
-    return [image_3d, empty, im2col], im2col.results[0]
+    return [image_3d, *pad_ops, empty, im2col], im2col.results[0]

@@ -53,6 +53,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
+from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common.reshapes import collapse, expand
@@ -147,8 +148,9 @@ class StridedConvToIm2col(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_im2col_candidate(op, self.options.stride_one):
             return
+        source = op.operands[0]
         if self.takes_im2col_op(op):
-            patch_ops, patches = im2col_patches(op)
+            patch_ops, patches = im2col_patches(op, self.options.absorb_argument_pads)
             statistic = "few-filter k x k convs as the im2col op + matmul"
         elif self.gathers(op):
             patch_ops, patches = gather_patches(op)  # type: ignore[arg-type]
@@ -157,6 +159,9 @@ class StridedConvToIm2col(RewritePattern):
             return
         new_ops, result = im2col_form(op, patch_ops, patches)  # type: ignore[arg-type]
         replace_conv(op, new_ops, result, rewriter, statistic)
+        if isinstance(source.owner, Operation) and source.owner.name == "tensor.pad" and not source.uses:
+            rewriter.erase(source.owner)  # absorbed into the im2col op's input padding
+            pass_statistics.count("argument pads absorbed into the im2col op")
 
 
 @dataclass(frozen=True)
@@ -174,6 +179,11 @@ class LinalgStridedConvToIm2colPass(ModulePass):
       im2col-op-max-filters, im2col-op-max-taps -- the im2col op's bounds (32 filters, 144
                          taps: IREE recomputes the patches per filter tile, so more filters
                          lose to the gather; the op also needs a power-of-two pixel count).
+      absorb-argument-pads -- a pad of a function argument (the image) read only by a conv
+                         the im2col op takes becomes the op's input padding: no copy dispatch
+                         (none precedes the pad that could write it), but the stem measured
+                         1.5x slower per dispatch in mobilenet_mini (bench/RESULTS.md, "CNNs:
+                         pads written by contraction regions, the im2col op"). Default false.
       gathers -- which convs the im2col op does not take become gather + matmul (two
                          dispatches): `all` (default), `strided` (stride-1 ones stay convs, one
                          dispatch: the fewest-dispatch pipelines) or `none` (strided ones too:
@@ -188,6 +198,7 @@ class LinalgStridedConvToIm2colPass(ModulePass):
     im2col_op_max_filters: int = MAX_FILTERS
     im2col_op_max_taps: int = MAX_PATCH
     gathers: str = "all"
+    absorb_argument_pads: bool = False
 
     def __post_init__(self) -> None:
         if self.gathers not in ("all", "strided", "none"):

@@ -5,6 +5,7 @@
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{gathers=strided}" | filecheck %s --check-prefix=STRIDED
 // RUN: not fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{gathers=some}" 2>&1 | filecheck %s --check-prefix=BAD
 // BAD: gathers must be all, strided or none, not 'some'
+// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{absorb-argument-pads=true}" | filecheck %s --check-prefix=ABSORB
 
 // linalg/im2col_op_form.py (the op form) and dispatch/im2col_producers.py (its region).
 // A strided conv with few filters (8 filters, 27 taps, 16 output pixels) becomes IREE's im2col op
@@ -105,4 +106,60 @@ func.func @stride_one_gathers(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>, 
   %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x6, %w : tensor<1x3x6x6xf32>, tensor<8x3x3x3xf32>) outs(%f4 : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   func.return %a, %b, %c : tensor<1x8x6x6xf32>, tensor<1x8x4x3xf32>, tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// absorb-argument-pads: the pad of an argument read only by the conv becomes the im2col op's
+// input padding (no pad left); a pad of a computed value, or one read twice, stays.
+// ABSORB-LABEL: func.func @argument_pad
+// ABSORB-NOT:     tensor.pad
+// ABSORB:         %[[X:.*]] = tensor.collapse_shape %x {{\[\[}}0, 1], [2], [3]] : tensor<1x3x8x8xf32> into tensor<3x8x8xf32>
+// ABSORB:         iree_linalg_ext.im2col {{.*}} input_pad_low = [0, 1, 1] input_pad_high = [0, 1, 1] pad_value(%{{.*}} : f32) ins(%[[X]] : tensor<3x8x8xf32>)
+// ABSORB-NOT:     tensor.pad
+// CHECK-LABEL: func.func @argument_pad
+// CHECK:         tensor.pad
+func.func @argument_pad(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x3x8x8xf32> to tensor<1x3x10x10xf32>
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%xp, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%f : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  func.return %c : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// ABSORB-LABEL: func.func @pads_kept
+// ABSORB:         %[[E:.*]] = math.exp
+// ABSORB:         %[[P:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1]
+// ABSORB:         %[[Q:.*]] = tensor.pad %y low[0, 0, 1, 1]
+// ABSORB:         tensor.collapse_shape %[[P]]
+// ABSORB-NOT:     input_pad_low
+// ABSORB:         tensor.collapse_shape %[[Q]]
+// ABSORB-NOT:     input_pad_low
+// ABSORB:         return
+func.func @pads_kept(%x: tensor<1x3x8x8xf32>, %y: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x3x10x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %xe = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x3x8x8xf32>) outs(%x : tensor<1x3x8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %ex = math.exp %a : f32
+    linalg.yield %ex : f32
+  } -> tensor<1x3x8x8xf32>
+  %xp = tensor.pad %xe low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x3x8x8xf32> to tensor<1x3x10x10xf32>
+  %yp = tensor.pad %y low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x3x8x8xf32> to tensor<1x3x10x10xf32>
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%xp, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%f : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %d = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%yp, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%f : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  func.return %c, %d, %yp : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x3x10x10xf32>
 }

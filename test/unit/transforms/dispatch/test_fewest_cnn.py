@@ -1,8 +1,8 @@
 """`dispatch-creation-llvm-cpu-fewest` on CNNs: IREE makes no more dispatches from our output than
 from its own build of the same torch-mlir file (convs stay NCHW, k x k convs the im2col op in
-their matmul's dispatch or a gather the saved pad copies pay for, pads written by their
-producers' regions, shared ones too), and the output equals IREE's default build on random and
-adversarial inputs."""
+their matmul's dispatch or a gather the saved pad copies pay for, the image's pad the stem's
+im2col op's input padding, pads written by their producers' regions, shared ones too), and the
+output equals IREE's default build on random and adversarial inputs."""
 
 from __future__ import annotations
 
@@ -24,10 +24,14 @@ from iree_bench_inputs import model_inputs  # noqa: E402
 IREE_MISSING = "IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed"
 PIPELINE = "dispatch-creation-llvm-cpu-fewest"
 # model -> IREE dispatches from our output (IREE's own build: 24, 55, 32, 40, 74, 22)
-FEWEST = {"cnn/resnet_mini": 18, "cnn/mobilenet_mini": 55, "cnn/resnet18": 25, "cnn/squeezenet1_1": 33,
-          "cnn/mobilenet_v3_small": 74, "cnn/inception_mini": 21}
+FEWEST = {"cnn/resnet_mini": 17, "cnn/mobilenet_mini": 54, "cnn/resnet18": 24, "cnn/squeezenet1_1": 33,
+          "cnn/mobilenet_v3_small": 73, "cnn/inception_mini": 20}
+# `slow_memcpy` dispatches left (IREE's own build: 7, 1, 9, 10, 1, 4): pads of pool results and
+# of concats in front of max pools
+COPIES = {"cnn/resnet_mini": 0, "cnn/mobilenet_mini": 0, "cnn/resnet18": 1, "cnn/squeezenet1_1": 2,
+          "cnn/mobilenet_v3_small": 0, "cnn/inception_mini": 2}
 # ONNX files -> graph-to-dispatch-llvm-cpu-fewest: IREE dispatches from our output
-FEWEST_ONNX = {"cnn/squeezenet1_1": 31, "cnn/resnet18": 25}
+FEWEST_ONNX = {"cnn/squeezenet1_1": 31, "cnn/resnet18": 24}
 # families whose float32 result is well conditioned in every build, IREE's default included
 FAMILIES = ("random", "constant", "offset", "zeros")
 
@@ -49,6 +53,7 @@ def test_no_more_dispatches_than_iree(model: str, tmp_path: Path):
     names = flow_dispatch_names(ours, cpu_flags())
     assert len(names) == FEWEST[model] <= len(theirs)
     assert not any("transpose" in n for n in names), "a filter transpose dispatch"
+    assert sum("slow_memcpy" in n for n in names) == COPIES[model]
 
 
 @pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)

@@ -56,6 +56,21 @@ def test_im2col_op_form_computes_the_same(name: str, pipeline: str):
     assert count_ops(after, "linalg.conv_2d_nchw_fchw") == 0
 
 
+# the fewest-dispatch options: case -> (im2col ops, convs left, pads left)
+FEWEST_OPTIONS = f"{PASS}{{gathers=strided im2col-op-max-filters=1024 im2col-op-max-taps=4608 absorb-argument-pads=true}}"
+FEWEST_FORMS = {"few_filters": (1, 0, 0), "gather_form": (2, 0, 0), "stride_one_gathers": (1, 1, 0),
+                "argument_pad": (1, 0, 0), "pads_kept": (2, 0, 2)}
+
+
+@pytest.mark.parametrize("name", sorted(FEWEST_FORMS))
+def test_fewest_options_compute_the_same(name: str):
+    """Raised im2col-op bounds, gathers for strided convs only, argument pads as the op's input
+    padding: the same values on random and adversarial inputs."""
+    after = assert_pass_preserves_semantics(lit_functions(OP_LIT)[name], FEWEST_OPTIONS)
+    counts = tuple(count_ops(after, n) for n in ("iree_linalg_ext.im2col", "linalg.conv_2d_nchw_fchw", "tensor.pad"))
+    assert counts == FEWEST_FORMS[name]
+
+
 @pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")
 def test_iree_builds_the_fused_conv_and_agrees(tmp_path: Path):
     """The pad copy and one dispatch for the conv, computing what IREE's own build computes."""
