@@ -69,6 +69,15 @@ def _pipeline_with(pipeline: str, **replacements: str) -> str:
     return ",".join(p for p in (replacements.get(p.replace("-", "_"), p) for p in passes) if p)
 
 
+def _fewest_with(option: str, replacement: str) -> str:
+    """`dispatch-creation-llvm-cpu-fewest`'s passes with one option text replaced (it must be
+    there: a variant identical to the pipeline would time nothing)."""
+    spec = _pipeline_with("dispatch-creation-llvm-cpu-fewest")
+    if option not in spec:
+        raise ValueError(f"{option!r} is not in dispatch-creation-llvm-cpu-fewest")
+    return spec.replace(option, replacement)
+
+
 def _dispatch_creation(**replacements: str) -> str:
     """`dispatch-creation`'s passes with some of them given options or dropped."""
     return _pipeline_with("dispatch-creation", **replacements)
@@ -183,26 +192,25 @@ OURS_PIPELINES = {
     "ours-llvm-cpu-fewest": "dispatch-creation-llvm-cpu-fewest",
     # the fewest build with the NaN guard's reduction over V in a dispatch of its own (what
     # form-dispatch-regions{guards-into-attention} changes)
-    "ours-llvm-cpu-fewest-guards-apart": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
-        "guards-into-attention=true ", ""),
+    "ours-llvm-cpu-fewest-guards-apart": _fewest_with("guards-into-attention=true ", ""),
     # the fewest build with strided convs of over 32 filters or 144 taps, or a pixel count not
     # a power of two, left IREE's conv (one dispatch) instead of the im2col op in a matmul's
     # dispatch or gather + matmul
-    "ours-llvm-cpu-fewest-strided-convs": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
+    "ours-llvm-cpu-fewest-strided-convs": _fewest_with(
         "gathers=strided im2col-op-max-filters=1024 im2col-op-max-taps=4608", "gathers=none"),
     # the fewest build with stride-1 k x k convs left convs (the im2col op for strided ones only)
-    "ours-llvm-cpu-fewest-stride-one-off": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
-        "gathers=strided", "stride-one=false"),
+    "ours-llvm-cpu-fewest-stride-one-off": _fewest_with("gathers=strided", "stride-one=false"),
     # the fewest build with the image's pad a copy (not the stem's im2col op's input padding)
-    "ours-llvm-cpu-fewest-argument-pads-copied": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
-        " absorb-argument-pads=true", ""),
+    "ours-llvm-cpu-fewest-argument-pads-copied": _fewest_with(" absorb-argument-pads=true", ""),
     # the fewest build with a pad read by others too copied (regions write only pads that are
     # their result's only reader)
-    "ours-llvm-cpu-fewest-shared-pads-copied": _pipeline_with("dispatch-creation-llvm-cpu-fewest").replace(
-        " padded-shared-results=true", ""),
+    "ours-llvm-cpu-fewest-shared-pads-copied": _fewest_with(" padded-shared-results=true", ""),
+    # the llvm-cpu pipeline with pads read by others too written by their region (the fewest
+    # pipeline's padded-shared-results)
+    "ours-llvm-cpu-shared-pads": _dispatch_creation(
+        form_dispatch_regions="form-dispatch-regions{padded-shared-results=true}",
+    ) + ",dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles",
 }
-OURS_PIPELINES["ours-llvm-cpu-shared-pads"] = _dispatch_creation(
-    form_dispatch_regions="form-dispatch-regions{padded-shared-results=true}") + ",dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles"
 # Graph pipelines from the ONNX file (the `ours-onnx` family).
 ONNX_PIPELINES = {
     "ours-onnx": "graph-to-dispatch",

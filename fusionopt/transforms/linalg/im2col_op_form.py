@@ -94,10 +94,11 @@ def _padding(pad: Operation | None) -> tuple[list[Operation], tuple, tuple, list
     return [], low, high, [value]  # type: ignore[list-item]
 
 
-def im2col_patches(op: Operation, absorb_argument_pad: bool = False) -> tuple[list[Operation], SSAValue]:
-    """The ops computing the (C*KH*KW) x (OH*OW) patches with the im2col op, and the patches.
-    With `absorb_argument_pad` the op reads a padded argument unpadded, with the pad as its
-    input padding (`argument_pad`; the pad is then dead)."""
+def im2col_patches(op: Operation, absorb_argument_pad: bool = False
+                   ) -> tuple[list[Operation], SSAValue, Operation | None]:
+    """The ops computing the (C*KH*KW) x (OH*OW) patches with the im2col op, the patches, and
+    the pad absorbed: with `absorb_argument_pad` the op reads a padded argument unpadded, with
+    the pad as its input padding (`argument_pad`; the pad is dead once the conv is replaced)."""
     pad = argument_pad(op.inputs[0]) if absorb_argument_pad else None  # type: ignore[attr-defined]
     image = pad.operands[0] if pad is not None else op.inputs[0]  # type: ignore[attr-defined]
     element = image.type.get_element_type()
@@ -121,4 +122,4 @@ def im2col_patches(op: Operation, absorb_argument_pad: bool = False) -> tuple[li
         operands=[image_3d.results[0], empty.tensor, [], [], [], [], [], [], [], pad_operand],
         result_types=[patches_type], properties=props,
     )
-    return [image_3d, *pad_ops, empty, im2col], im2col.results[0]
+    return [image_3d, *pad_ops, empty, im2col], im2col.results[0], pad

@@ -148,9 +148,9 @@ class StridedConvToIm2col(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_im2col_candidate(op, self.options.stride_one):
             return
-        source = op.operands[0]
+        absorbed = None
         if self.takes_im2col_op(op):
-            patch_ops, patches = im2col_patches(op, self.options.absorb_argument_pads)
+            patch_ops, patches, absorbed = im2col_patches(op, self.options.absorb_argument_pads)
             statistic = "few-filter k x k convs as the im2col op + matmul"
         elif self.gathers(op):
             patch_ops, patches = gather_patches(op)  # type: ignore[arg-type]
@@ -159,8 +159,8 @@ class StridedConvToIm2col(RewritePattern):
             return
         new_ops, result = im2col_form(op, patch_ops, patches)  # type: ignore[arg-type]
         replace_conv(op, new_ops, result, rewriter, statistic)
-        if isinstance(source.owner, Operation) and source.owner.name == "tensor.pad" and not source.uses:
-            rewriter.erase(source.owner)  # absorbed into the im2col op's input padding
+        if absorbed is not None:  # now the im2col op's input padding
+            rewriter.erase(absorbed)
             pass_statistics.count("argument pads absorbed into the im2col op")
 
 

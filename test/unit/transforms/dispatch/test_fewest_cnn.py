@@ -6,6 +6,7 @@ output equals IREE's default build on random and adversarial inputs."""
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -36,12 +37,18 @@ FEWEST_ONNX = {"cnn/squeezenet1_1": 31, "cnn/resnet18": 24}
 FAMILIES = ("random", "constant", "offset", "zeros")
 
 
+@functools.cache
+def _formed(source: Path) -> str:
+    """The pipeline's output for `source` (the count and agreement tests share it)."""
+    return print_module(apply_pipeline(parse_file(str(source)), PIPELINE))
+
+
 def _ours(model: str, tmp_path: Path) -> tuple[Path, Path]:
     source = model_file(model, "args.linalg.mlir")
     if not source.is_file():
         pytest.skip(CORPUS_MISSING)
     ours = tmp_path / "ours.mlir"
-    ours.write_text(print_module(apply_pipeline(parse_file(str(source)), PIPELINE)))
+    ours.write_text(_formed(source))
     return source, ours
 
 
