@@ -175,10 +175,11 @@ PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
 
 # The fewest dispatches an llvm-cpu build makes, for users who count them: attention raised to
 # one op (with the CPU tile above), sibling projections of one activation (Q, K, V) as one
-# multi-result contraction, a NaN guard's reduction of V in its attention's dispatch. bert_mini
-# 17, gpt2_mini 16, minilm_l6 45 IREE dispatches (IREE: 37, 37, 101), at 0.63x-0.91x of IREE
-# default's time but 1.1x-1.2x of dispatch-creation-llvm-cpu's: runtime is the judge, so this is
-# not the default (bench/RESULTS.md, "minilm_l6 in 45 dispatches"). CNNs get at most IREE's
+# multi-result contraction, and so towers' same-depth layers over different activations
+# (mlp_towers 3 IREE dispatches, IREE 12, at IREE default's time), a NaN guard's reduction of V
+# in its attention's dispatch. bert_mini 17, gpt2_mini 16, minilm_l6 45 IREE dispatches (IREE:
+# 37, 37, 101), at 0.63x-0.91x of IREE default's time but 1.1x-1.2x of
+# dispatch-creation-llvm-cpu's: runtime is the judge, so this is not the default (bench/RESULTS.md, "minilm_l6 in 45 dispatches"). CNNs get at most IREE's
 # own count: convs stay NCHW (channels last costs a filter transpose dispatch per conv while
 # the weights are arguments), a k x k conv is the im2col op in its matmul's dispatch where IREE
 # builds that (power-of-two pixel counts; else a strided conv is gather + matmul, IREE's own
@@ -191,7 +192,8 @@ _FEWEST_CHANGES = {
     "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col{gathers=strided "
     "im2col-op-max-filters=1024 im2col-op-max-taps=4608 absorb-argument-pads=true}",
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",
-    "form-dispatch-regions": "linalg-horizontal-fuse-contractions,form-dispatch-regions{guards-into-attention=true "
+    "form-dispatch-regions": "linalg-horizontal-fuse-contractions{max-results=4 across-inputs=true},"
+    "form-dispatch-regions{guards-into-attention=true "
     "padded-results=1048576 padded-strided-kxk=true padded-shared-results=true}",
 }
 PIPELINES["dispatch-creation-llvm-cpu-fewest"] = Pipeline(

@@ -27,6 +27,17 @@ input, the same indexing maps, operand types and (float) element type, each seco
 different value, each init a `linalg.fill` of a value defined before the first member (or a
 constant, cloned there), and every second input defined before the first member too. The fused op goes where the first member
 was, with fresh fills; at most `max-results` (3) members per group, in block order.
+
+With `across-inputs`, same-shaped matmuls over *different* activations fuse too, once the shared
+ones have: parallel towers at one depth (mlp_towers' second and third layers), into one generic
+with an (activation, weight) input pair per result. No member may read another's result,
+directly or through other ops; what the later members read is moved in front of the first
+member (nothing moved reads a member, so the order stays valid). mlp_towers with its weights as
+arguments becomes 3 IREE dispatches (IREE: 12) at IREE default's time (1.00x; the towers apart,
+10 dispatches, 1.07x: bench/RESULTS.md, "mlp_towers in three dispatches"). On in
+`dispatch-creation-llvm-cpu-fewest`, with `max-results=4`.
+
+Statistics: `matmuls fused horizontally`, `matmuls over different activations fused`.
 """
 
 from __future__ import annotations
@@ -128,13 +139,63 @@ def groups_of(block: Block, max_results: int) -> list[list[Operation]]:
     return groups
 
 
-def multiply_accumulate_body(count: int, element) -> Region:
-    """`^bb(x, w_1..w_n, o_1..o_n): yield o_i + x * w_i`."""
-    block = Block(arg_types=[element] * (1 + 2 * count))
-    x, weights, outs = block.args[0], block.args[1:1 + count], block.args[1 + count:]
+def later_producers(op: Operation, first: Operation, order: dict[Operation, int]) -> set[Operation]:
+    """The ops of `op`'s block from `first` on whose results `op` reads, directly or through
+    others (values read inside nested bodies, a captured constant say, count too)."""
+    block, seen, stack = op.parent_block(), set(), [op]
+    while stack:
+        for nested in stack.pop().walk():
+            for value in nested.operands:
+                owner = value.owner
+                if isinstance(owner, Operation) and owner.parent_block() is block and order[owner] >= order[first] \
+                        and owner not in seen:
+                    seen.add(owner)
+                    stack.append(owner)
+    return seen
+
+
+def tower_group(block: Block, max_results: int) -> list[Operation] | None:
+    """The first group of 2..max_results same-shaped matmuls over different activations (parallel
+    towers at one depth), none reading another's result, in block order; else None."""
+    order = {op: i for i, op in enumerate(block.ops)}
+    by_key: dict[tuple, list[Operation]] = defaultdict(list)
+    for op in block.ops:
+        key = group_key(op)
+        if key is not None and fill_scalar(du.dps_inits(op)[0]) is not None:
+            by_key[key[1:]].append(op)
+    for members in by_key.values():
+        for start, first in enumerate(members):
+            group, operands = [first], {du.dps_inputs(first)}
+            for op in members[start + 1:]:
+                if len(group) < max_results and du.dps_inputs(op) not in operands \
+                        and not later_producers(op, first, order) & set(group):
+                    group.append(op)
+                    operands.add(du.dps_inputs(op))
+            if len(group) >= 2:
+                return group
+    return None
+
+
+def hoist_producers(group: list[Operation]) -> None:
+    """Move what the later members read (and what that reads) in front of the first member, in
+    block order, so one op there can compute them all. Nothing moved reads a member (the group's
+    members are independent), so every move keeps its operands defined before it."""
+    first = group[0]
+    block = first.parent_block()
+    order = {op: i for i, op in enumerate(block.ops)}
+    moved = set().union(*(later_producers(op, first, order) for op in group[1:]))
+    for op in sorted(moved, key=order.__getitem__):
+        op.detach()
+        block.insert_op_before(op, first)
+
+
+def multiply_accumulate_body(pairs: list[tuple[int, int]], n_inputs: int, element) -> Region:
+    """`^bb(in_1..in_k, o_1..o_n): yield o_i + in_a * in_b`, (a, b) the i-th of `pairs`."""
+    block = Block(arg_types=[element] * (n_inputs + len(pairs)))
+    ins, outs = block.args[:n_inputs], block.args[n_inputs:]
     sums = []
-    for w, o in zip(weights, outs, strict=True):
-        product = arith.MulfOp(x, w)
+    for (a, b), o in zip(pairs, outs, strict=True):
+        product = arith.MulfOp(ins[a], ins[b])
         total = arith.AddfOp(o, product)
         block.add_ops([product, total])
         sums.append(total.result)
@@ -142,10 +203,20 @@ def multiply_accumulate_body(count: int, element) -> Region:
     return Region(block)
 
 
-def fuse_group(group: list[Operation]) -> None:
+def contraction_operands(group: list[Operation], shared: bool) -> tuple[list[SSAValue], list, list[tuple[int, int]]]:
+    """(inputs, their maps, the input pair of each result) of the fused op: the shared activation
+    once and each weight, or each member's activation and weight in turn."""
+    maps = du.indexing_maps(group[0])
+    if shared:
+        inputs = [du.dps_inputs(group[0])[0], *(du.dps_inputs(op)[1] for op in group)]
+        return inputs, [maps[0]] + [maps[1]] * len(group), [(0, 1 + i) for i in range(len(group))]
+    inputs = [v for op in group for v in du.dps_inputs(op)]
+    return inputs, [maps[0], maps[1]] * len(group), [(2 * i, 2 * i + 1) for i in range(len(group))]
+
+
+def fuse_group(group: list[Operation], shared: bool = True) -> None:
     """Replace `group` by one multi-result generic where its first member was."""
     first = group[0]
-    maps = du.indexing_maps(first)
     result_type = first.results[0].type
     new_ops: list[Operation] = []
     inits = []
@@ -155,9 +226,9 @@ def fuse_group(group: list[Operation]) -> None:
         fill = FillOp([scalar], [empty.tensor], [result_type])
         new_ops += [*scalar_ops, empty, fill]
         inits.append(fill.results[0])
-    inputs = [du.dps_inputs(first)[0], *(du.dps_inputs(op)[1] for op in group)]
-    map_attrs = [AffineMapAttr(maps[0])] + [AffineMapAttr(maps[1])] * len(group) + [AffineMapAttr(maps[2])] * len(group)
-    fused = GenericOp(inputs, inits, multiply_accumulate_body(len(group), result_type.element_type), map_attrs,
+    inputs, in_maps, pairs = contraction_operands(group, shared)
+    map_attrs = [AffineMapAttr(m) for m in (*in_maps, *[du.indexing_maps(first)[2]] * len(group))]
+    fused = GenericOp(inputs, inits, multiply_accumulate_body(pairs, len(inputs), result_type.element_type), map_attrs,
                       list(first.get_iterator_types().data), [result_type] * len(group))
     rewriter = PatternRewriter(first)
     rewriter.insert([*new_ops, fused], InsertPoint.before(first))
@@ -166,6 +237,8 @@ def fuse_group(group: list[Operation]) -> None:
         rewriter.replace(op, [], [fused.results[index]])
         erase_dead_init_chain(old_init, rewriter)
     pass_statistics.count("matmuls fused horizontally", len(group))
+    if not shared:
+        pass_statistics.count("matmuls over different activations fused", len(group))
 
 
 @dataclass(frozen=True)
@@ -174,13 +247,19 @@ class LinalgHorizontalFuseContractionsPass(ModulePass):
 
     Options:
       max-results -- at most this many matmuls per fused op (3: Q, K, V).
+      across-inputs -- then also fuse same-shaped matmuls over different activations that do not
+        read each other's results (parallel towers at one depth), moving what they read first.
     """
 
     name = "linalg-horizontal-fuse-contractions"
     max_results: int = 3
+    across_inputs: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         blocks = [b for o in op.walk() for r in o.regions for b in r.blocks]
         for block in blocks:
             for group in groups_of(block, self.max_results):
                 fuse_group(group)
+            while self.across_inputs and (group := tower_group(block, self.max_results)) is not None:
+                hoist_producers(group)
+                fuse_group(group, shared=False)

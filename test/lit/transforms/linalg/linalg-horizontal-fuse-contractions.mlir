@@ -1,5 +1,6 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-horizontal-fuse-contractions | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p 'linalg-horizontal-fuse-contractions{max-results=2}' | filecheck %s --check-prefix=TWO
+// RUN: fusion-opt %s --split-input-file -p 'linalg-horizontal-fuse-contractions{max-results=4 across-inputs=true}' | filecheck %s --check-prefix=TOWERS
 
 // Q, K, V projections of one activation over weight arguments (torch-mlir's broadcast-weight
 // batch_matmul, each into its own zero fill, each with its bias epilogue in between): one
@@ -119,4 +120,83 @@ func.func @configured_stays(%x: tensor<4x8xf32>, %w0: tensor<8x16xf32>, %w1: ten
   %a = linalg.matmul ins(%x, %w0 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [4, 16, 0], vector_common_parallel = [4, 16, 0], vector_reduction = [0, 0, 1]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>} -> tensor<4x16xf32>
   %b = linalg.matmul ins(%x, %w1 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
   func.return %a, %b : tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// -----
+
+// Two towers of two layers, written tower by tower: the first layers share `x` (one generic,
+// either way); with across-inputs the second layers, over different activations, become one
+// two-result generic too, where the first of them was. What the second tower's layer reads (its
+// epilogue, and the constant that epilogue captures) moves in front of it.
+
+// CHECK-LABEL: func.func @towers
+// CHECK:       linalg.generic {{.*}} ins(%x, %w0, %w1 :
+// CHECK-COUNT-2: linalg.matmul
+// TOWERS-LABEL: func.func @towers
+// TOWERS:       %[[A0:.*]], %[[A1:.*]] = linalg.generic {{.*}} ins(%x, %w0, %w1 :
+// TOWERS:       %[[R0:.*]] = linalg.generic {{.*}} ins(%[[A0]] :
+// TOWERS:       %half = arith.constant 5.000000e-01 : f32
+// TOWERS:       %[[R1:.*]] = linalg.generic {{.*}} ins(%[[A1]] :
+// TOWERS:       %[[B0:.*]], %[[B1:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[R0]], %v0, %[[R1]], %v1 : tensor<1x8xf32>, tensor<8x4xf32>, tensor<1x8xf32>, tensor<8x4xf32>)
+// TOWERS-NEXT:  ^bb0(%[[I0:.*]]: f32, %[[P0:.*]]: f32, %[[I1:.*]]: f32, %[[P1:.*]]: f32, %[[O0:.*]]: f32, %[[O1:.*]]: f32):
+// TOWERS-NEXT:    %[[M0:.*]] = arith.mulf %[[I0]], %[[P0]] : f32
+// TOWERS-NEXT:    %[[S0:.*]] = arith.addf %[[O0]], %[[M0]] : f32
+// TOWERS-NEXT:    %[[M1:.*]] = arith.mulf %[[I1]], %[[P1]] : f32
+// TOWERS-NEXT:    %[[S1:.*]] = arith.addf %[[O1]], %[[M1]] : f32
+// TOWERS-NEXT:    linalg.yield %[[S0]], %[[S1]] : f32, f32
+// TOWERS-NOT:   linalg.matmul
+// TOWERS:       func.return %[[B0]], %[[B1]]
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @towers(%x: tensor<1x8xf32>, %w0: tensor<8x8xf32>, %w1: tensor<8x8xf32>, %v0: tensor<8x4xf32>, %v1: tensor<8x4xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %a0 = linalg.matmul ins(%x, %w0 : tensor<1x8xf32>, tensor<8x8xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %r0 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%a0 : tensor<1x8xf32>) outs(%e : tensor<1x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8xf32>
+  %e4 = tensor.empty() : tensor<1x4xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<1x4xf32>) -> tensor<1x4xf32>
+  %b0 = linalg.matmul ins(%r0, %v0 : tensor<1x8xf32>, tensor<8x4xf32>) outs(%f4 : tensor<1x4xf32>) -> tensor<1x4xf32>
+  %a1 = linalg.matmul ins(%x, %w1 : tensor<1x8xf32>, tensor<8x8xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %half = arith.constant 0.5 : f32
+  %r1 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%a1 : tensor<1x8xf32>) outs(%e : tensor<1x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.mulf %in, %half : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8xf32>
+  %b1 = linalg.matmul ins(%r1, %v1 : tensor<1x8xf32>, tensor<8x4xf32>) outs(%f4 : tensor<1x4xf32>) -> tensor<1x4xf32>
+  func.return %b0, %b1 : tensor<1x4xf32>, tensor<1x4xf32>
+}
+
+// -----
+
+// A chain is not a tower: `b` reads `a`'s result (through a ReLU), so with across-inputs `a`
+// fuses with the independent `c` over another activation, and `b` stays a matmul reading the
+// fused op's first result.
+
+// CHECK-LABEL: func.func @chain_and_tower
+// CHECK-NOT:   linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-COUNT-3: linalg.matmul
+// TOWERS-LABEL: func.func @chain_and_tower
+// TOWERS:       %[[A:.*]], %[[C:.*]] = linalg.generic {{.*}} ins(%x, %w0, %y, %w2 :
+// TOWERS:       %[[R:.*]] = linalg.generic {{.*}} ins(%[[A]] :
+// TOWERS:       %[[B:.*]] = linalg.matmul ins(%[[R]], %w1 :
+// TOWERS:       func.return %[[B]], %[[C]]
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @chain_and_tower(%x: tensor<1x8xf32>, %y: tensor<1x8xf32>, %w0: tensor<8x8xf32>, %w1: tensor<8x8xf32>, %w2: tensor<8x8xf32>) -> (tensor<1x8xf32>, tensor<1x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %a = linalg.matmul ins(%x, %w0 : tensor<1x8xf32>, tensor<8x8xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<1x8xf32>) outs(%e : tensor<1x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8xf32>
+  %b = linalg.matmul ins(%r, %w1 : tensor<1x8xf32>, tensor<8x8xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %c = linalg.matmul ins(%y, %w2 : tensor<1x8xf32>, tensor<8x8xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  func.return %b, %c : tensor<1x8xf32>, tensor<1x8xf32>
 }
