@@ -205,6 +205,12 @@ OURS_PIPELINES = {
     # the fewest build with a pad read by others too copied (regions write only pads that are
     # their result's only reader)
     "ours-llvm-cpu-fewest-shared-pads-copied": _fewest_with(" padded-shared-results=true", ""),
+    # the fewest build with the pad of a concat in front of a max pool a copy (its parts'
+    # regions store into the concat buffer only)
+    "ours-llvm-cpu-fewest-concat-pads-copied": _fewest_with(" padded-concats=true", ""),
+    # the fewest build with the pad of a max pool's result a copy (not the next conv's im2col
+    # op's input padding)
+    "ours-llvm-cpu-fewest-pool-pads-copied": _fewest_with(" absorb-pool-pads=true", ""),
     # the fewest build with only matmuls over one activation fused, at most three (towers'
     # same-depth layers over different activations apart)
     "ours-llvm-cpu-fewest-towers-apart": _fewest_with(

@@ -38,6 +38,7 @@ from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.dispatch.convert_to_flow import convert_block_to_flow
 from fusionopt.transforms.dispatch.attention_guard_regions import pull_guard_reductions_into_attention
 from fusionopt.transforms.dispatch.im2col_producers import pull_im2col_into_contractions
+from fusionopt.transforms.dispatch.padded_concats import write_padded_concats
 from fusionopt.transforms.dispatch.padded_gathers import pull_pads_into_gathers
 from fusionopt.transforms.dispatch.padded_results import PADDED_RESULTS_MAX_ELEMENTS, write_pads_in_regions
 from fusionopt.transforms.dispatch.fusion_groups import CHAIN_STARTS, FusionAnalysis, FusionGroup, decide_fusion_groups
@@ -190,6 +191,10 @@ def form_regions_in_block(block: Block, options: FormDispatchRegionsPass, split_
         regions, taken = write_pads_in_regions(regions, options.padded_results, options.padded_shared_results)
         if taken:
             pass_statistics.count("pads written by their producer's region", taken)
+    if options.padded_concats:
+        regions, written = write_padded_concats(block, regions)
+        if written:
+            pass_statistics.count("padded concats written by their parts' regions", written)
     return regions
 
 
@@ -228,6 +233,11 @@ class FormDispatchRegionsPass(ModulePass):
                          besides the pad of its reshape to an image: the region writes it plain and
                          padded (one more store, no copy dispatch; `padded_results.py` says
                          which forms IREE 3.13 builds); default false.
+      padded-concats -- a tensor.pad of a tensor.concat of contraction or conv regions'
+                         results (a fire module's or Inception block's output in front of
+                         its max pool): the regions store their parts straight into the
+                         padded buffer, chained through it (`padded_concats.py`); default
+                         false.
       im2col-into-contractions -- an iree_linalg_ext.im2col read only by a contraction
                          joins the contraction's region (`im2col_producers.py`; IREE's rule,
                          false: a region of its own); default true.
@@ -248,6 +258,7 @@ class FormDispatchRegionsPass(ModulePass):
     pads_into_gathers: bool = False
     padded_results: int = PADDED_RESULTS_MAX_ELEMENTS
     padded_shared_results: bool = False
+    padded_concats: bool = False
     im2col_into_contractions: bool = True
     guards_into_attention: bool = False
 

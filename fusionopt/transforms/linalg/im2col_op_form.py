@@ -61,17 +61,24 @@ def is_few_filter_conv(op: Operation, max_filters: int = MAX_FILTERS, max_patch:
     return f <= max_filters and c * kh * kw <= max_patch and is_power_of_two(oh * ow)
 
 
+POOLING_PREFIX = "linalg.pooling_"
+
+
 def _ints(values) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, list(values))
 
 
-def argument_pad(source: SSAValue) -> Operation | None:
-    """The static `tensor.pad` of a block argument (the image) producing `source`, read only
-    there, padding only H and W with one value: the im2col op can pad instead (no copy)."""
+def absorbable_pad(source: SSAValue, arguments: bool = True, pools: bool = False) -> Operation | None:
+    """The static `tensor.pad` producing `source`, read only there, padding only H and W with one
+    value, of a block argument (the image; with `arguments`) or of a pool's result (with
+    `pools`): the im2col op can pad instead (no copy)."""
     pad = source.owner
     if not isinstance(pad, Operation) or pad.name != "tensor.pad" or len(list(source.uses)) != 1:
         return None
-    if not isinstance(pad.operands[0], BlockArgument) or not du.is_static_tensor(pad.operands[0]):
+    padded = pad.operands[0]
+    of_argument = arguments and isinstance(padded, BlockArgument)
+    of_pool = pools and isinstance(padded.owner, Operation) and padded.owner.name.startswith(POOLING_PREFIX)
+    if not (of_argument or of_pool) or not du.is_static_tensor(padded):
         return None
     low, high = pad.static_low.get_values(), pad.static_high.get_values()  # type: ignore[attr-defined]
     if any(low[:2]) or any(high[:2]) or not du.is_static_tensor(pad.results[0]):
@@ -94,12 +101,13 @@ def _padding(pad: Operation | None) -> tuple[list[Operation], tuple, tuple, list
     return [], low, high, [value]  # type: ignore[list-item]
 
 
-def im2col_patches(op: Operation, absorb_argument_pad: bool = False
+def im2col_patches(op: Operation, absorb_argument_pad: bool = False, absorb_pool_pad: bool = False
                    ) -> tuple[list[Operation], SSAValue, Operation | None]:
     """The ops computing the (C*KH*KW) x (OH*OW) patches with the im2col op, the patches, and
-    the pad absorbed: with `absorb_argument_pad` the op reads a padded argument unpadded, with
-    the pad as its input padding (`argument_pad`; the pad is dead once the conv is replaced)."""
-    pad = argument_pad(op.inputs[0]) if absorb_argument_pad else None  # type: ignore[attr-defined]
+    the pad absorbed: with `absorb_argument_pad` (`absorb_pool_pad`) the op reads a padded
+    argument (pool result) unpadded, with the pad as its input padding (`absorbable_pad`; the
+    pad is dead once the conv is replaced)."""
+    pad = absorbable_pad(op.inputs[0], absorb_argument_pad, absorb_pool_pad)  # type: ignore[attr-defined]
     image = pad.operands[0] if pad is not None else op.inputs[0]  # type: ignore[attr-defined]
     element = image.type.get_element_type()
     _, c, h, w = image.type.get_shape()

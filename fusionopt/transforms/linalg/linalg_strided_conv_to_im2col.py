@@ -48,7 +48,7 @@ from xdsl.dialects import tensor
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
@@ -150,7 +150,8 @@ class StridedConvToIm2col(RewritePattern):
             return
         absorbed = None
         if self.takes_im2col_op(op):
-            patch_ops, patches, absorbed = im2col_patches(op, self.options.absorb_argument_pads)
+            patch_ops, patches, absorbed = im2col_patches(op, self.options.absorb_argument_pads,
+                                                          self.options.absorb_pool_pads)
             statistic = "few-filter k x k convs as the im2col op + matmul"
         elif self.gathers(op):
             patch_ops, patches = gather_patches(op)  # type: ignore[arg-type]
@@ -160,8 +161,9 @@ class StridedConvToIm2col(RewritePattern):
         new_ops, result = im2col_form(op, patch_ops, patches)  # type: ignore[arg-type]
         replace_conv(op, new_ops, result, rewriter, statistic)
         if absorbed is not None:  # now the im2col op's input padding
+            kind = "argument" if isinstance(absorbed.operands[0], BlockArgument) else "pool"
             rewriter.erase(absorbed)
-            pass_statistics.count("argument pads absorbed into the im2col op")
+            pass_statistics.count(f"{kind} pads absorbed into the im2col op")
 
 
 @dataclass(frozen=True)
@@ -184,6 +186,11 @@ class LinalgStridedConvToIm2colPass(ModulePass):
                          (none precedes the pad that could write it), but the stem measured
                          1.5x slower per dispatch in mobilenet_mini (bench/RESULTS.md, "CNNs:
                          pads written by contraction regions, the im2col op"). Default false.
+      absorb-pool-pads -- the same for a pad of a pooling op's result (resnet18's max pool,
+                         which its residual add reads too): IREE 3.13 fails to build a pool
+                         region storing its result both plain and padded, so the pad is a
+                         copy dispatch otherwise (bench/RESULTS.md, "CNNs: concats written
+                         into their pool's padded buffer"). Default false.
       gathers -- which convs the im2col op does not take become gather + matmul (two
                          dispatches): `all` (default), `strided` (stride-1 ones stay convs, one
                          dispatch: the fewest-dispatch pipelines) or `none` (strided ones too:
@@ -199,6 +206,7 @@ class LinalgStridedConvToIm2colPass(ModulePass):
     im2col_op_max_taps: int = MAX_PATCH
     gathers: str = "all"
     absorb_argument_pads: bool = False
+    absorb_pool_pads: bool = False
 
     def __post_init__(self) -> None:
         if self.gathers not in ("all", "strided", "none"):

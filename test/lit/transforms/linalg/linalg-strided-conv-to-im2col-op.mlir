@@ -6,6 +6,7 @@
 // RUN: not fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{gathers=some}" 2>&1 | filecheck %s --check-prefix=BAD
 // BAD: gathers must be all, strided or none, not 'some'
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{absorb-argument-pads=true}" | filecheck %s --check-prefix=ABSORB
+// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{absorb-pool-pads=true}" | filecheck %s --check-prefix=POOL
 
 // linalg/im2col_op_form.py (the op form) and dispatch/im2col_producers.py (its region).
 // A strided conv with few filters (8 filters, 27 taps, 16 output pixels) becomes IREE's im2col op
@@ -133,6 +134,9 @@ func.func @argument_pad(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> ten
 
 // -----
 
+// POOL-LABEL:   func.func @pads_kept
+// POOL-COUNT-2:  tensor.pad
+// POOL-NOT:      input_pad_low
 // ABSORB-LABEL: func.func @pads_kept
 // ABSORB:         %[[E:.*]] = math.exp
 // ABSORB:         %[[P:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1]
@@ -162,4 +166,36 @@ func.func @pads_kept(%x: tensor<1x3x8x8xf32>, %y: tensor<1x3x8x8xf32>, %w: tenso
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%xp, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%f : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   %d = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%yp, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%f : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   func.return %c, %d, %yp : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x3x10x10xf32>
+}
+
+// -----
+
+// absorb-pool-pads: the pad of a max pool's result, which the caller reads too (a residual
+// add's other operand), becomes the im2col op's input padding; with absorb-argument-pads alone
+// it stays (a copy dispatch: a pool region cannot store its result plain and padded).
+// POOL-LABEL:   func.func @pool_pad
+// POOL:         %[[P:.*]] = linalg.pooling_nchw_max
+// POOL-NOT:     tensor.pad
+// POOL:         %[[X:.*]] = tensor.collapse_shape %[[P]] {{\[\[}}0, 1], [2], [3]] : tensor<1x3x8x8xf32> into tensor<3x8x8xf32>
+// POOL:         iree_linalg_ext.im2col {{.*}} input_pad_low = [0, 1, 1] input_pad_high = [0, 1, 1] pad_value(%{{.*}} : f32) ins(%[[X]] : tensor<3x8x8xf32>)
+// POOL:         return {{.*}}, %[[P]]
+// ABSORB-LABEL: func.func @pool_pad
+// ABSORB:       tensor.pad
+// CHECK-LABEL:  func.func @pool_pad
+// CHECK:        tensor.pad
+func.func @pool_pad(%x: tensor<1x3x16x16xf32>, %w: tensor<8x3x3x3xf32>) -> (tensor<1x8x8x8xf32>, tensor<1x3x8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %pe = tensor.empty() : tensor<1x3x8x8xf32>
+  %pf = linalg.fill ins(%ninf : f32) outs(%pe : tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  %k = tensor.empty() : tensor<2x2xf32>
+  %pool = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %k : tensor<1x3x16x16xf32>, tensor<2x2xf32>) outs(%pf : tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  %pp = tensor.pad %pool low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x3x8x8xf32> to tensor<1x3x10x10xf32>
+  %e = tensor.empty() : tensor<1x8x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%pp, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%f : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  func.return %c, %pool : tensor<1x8x8x8xf32>, tensor<1x3x8x8xf32>
 }

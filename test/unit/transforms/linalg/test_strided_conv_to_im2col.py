@@ -10,9 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from fusionopt.interpreter import family_inputs
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.iree_pairs import assert_agrees
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "linalg-strided-conv-to-im2col"
@@ -57,15 +59,16 @@ def test_im2col_op_form_computes_the_same(name: str, pipeline: str):
 
 
 # the fewest-dispatch options: case -> (im2col ops, convs left, pads left)
-FEWEST_OPTIONS = f"{PASS}{{gathers=strided im2col-op-max-filters=1024 im2col-op-max-taps=4608 absorb-argument-pads=true}}"
+FEWEST_OPTIONS = (f"{PASS}{{gathers=strided im2col-op-max-filters=1024 im2col-op-max-taps=4608 "
+                  "absorb-argument-pads=true absorb-pool-pads=true}")
 FEWEST_FORMS = {"few_filters": (1, 0, 0), "gather_form": (2, 0, 0), "stride_one_gathers": (1, 1, 0),
-                "argument_pad": (1, 0, 0), "pads_kept": (2, 0, 2)}
+                "argument_pad": (1, 0, 0), "pads_kept": (2, 0, 2), "pool_pad": (1, 0, 0)}
 
 
 @pytest.mark.parametrize("name", sorted(FEWEST_FORMS))
 def test_fewest_options_compute_the_same(name: str):
-    """Raised im2col-op bounds, gathers for strided convs only, argument pads as the op's input
-    padding: the same values on random and adversarial inputs."""
+    """Raised im2col-op bounds, gathers for strided convs only, argument and pool-result pads as
+    the op's input padding: the same values on random and adversarial inputs."""
     after = assert_pass_preserves_semantics(lit_functions(OP_LIT)[name], FEWEST_OPTIONS)
     counts = tuple(count_ops(after, n) for n in ("iree_linalg_ext.im2col", "linalg.conv_2d_nchw_fchw", "tensor.pad"))
     assert counts == FEWEST_FORMS[name]
@@ -85,3 +88,24 @@ def test_iree_builds_the_fused_conv_and_agrees(tmp_path: Path):
     got = run_vmfb(compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("generic")), inputs, "few_filters")
     want = run_vmfb(compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("generic")), inputs, "few_filters")
     np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")
+def test_iree_builds_the_pool_pad_absorbed_and_agrees(tmp_path: Path):
+    """The pool's region and the conv's (the pad its im2col op's input padding): two
+    dispatches, no copy, the values of IREE's own build on random and adversarial inputs (not
+    `extreme`: its sums of +-3e38 overflow to inf - inf in one summation order and not in
+    another; the interpreter test above judges that family against float64)."""
+    text = lit_functions(OP_LIT)["pool_pad"]
+    ours, reference = tmp_path / "ours.mlir", tmp_path / "reference.mlir"
+    ours.write_text(print_module(apply_pipeline(text, f"{PASS}{{absorb-pool-pads=true}},form-dispatch-regions,cse")))
+    reference.write_text(print_module(parse_module(text)))
+    names = flow_dispatch_names(ours, cpu_flags("generic"))
+    assert len(names) == 2 and not any("slow_memcpy" in n for n in names)
+    ours_vmfb = compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("generic"))
+    ref_vmfb = compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("generic"))
+    func = next(op for op in parse_module(text).walk() if op.name == "func.func")
+    for family in ("random", "constant", "offset", "zeros", "mask"):
+        inputs = family_inputs(func, family, seed=1)
+        for got, want in zip(run_vmfb(ours_vmfb, inputs, "pool_pad"), run_vmfb(ref_vmfb, inputs, "pool_pad"), strict=True):
+            assert_agrees(got, want, family)
