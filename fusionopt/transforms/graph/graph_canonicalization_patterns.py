@@ -10,7 +10,8 @@ Identities (each pattern's docstring states it; every rewrite is exact unless no
   another constant -> a constant (a weight's layout is free at compile time);
 - slice(concat(xs)) -> the slice of the input(s) it reads; concat(slice(v)[a:b], slice(v)[b:c])
   -> slice(v)[a:c] (the inverse of a horizontal split);
-- slice(broadcast(x)) -> broadcast(slice(x)); slice(dot(a, b)) of a single-use dot ->
+- slice(broadcast(x)) -> broadcast(slice(x)); slice(transpose(x)) -> transpose(slice(x)) when
+  only slices read the transpose; slice(dot(a, b)) of a single-use dot ->
   dot(slice(a), slice(b)) (MIGraphX `find_dot_slice`); a slice of a constant -> a constant, so
   a cut of a constant weight after its dot ends up folded into the weight;
 - x + 0, x - 0, 0 + x -> x; x * 1, 1 * x -> x. For floats `-0.0 + 0.0` is `+0.0`, so `x + 0`
@@ -223,6 +224,26 @@ class SliceOfBroadcast(RewritePattern):
         rewriter.replace(op, ops)
 
 
+class SliceOfTranspose(RewritePattern):
+    """slice(transpose(x, p)) -> transpose(slice(x), p) when only slices read the transpose:
+    only the kept part moves (the V heads of a head-split QKV projection), and a transpose next
+    to a dot then folds into the dot's operand map at lowering (the attention tail of MIGraphX
+    #2818: 4 -> 3 dispatches)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: graph.SliceOp, rewriter: PatternRewriter) -> None:
+        transpose = op.input.owner
+        if not isinstance(transpose, graph.TransposeOp) or not all(
+                isinstance(use.operation, graph.SliceOp) for use in transpose.result.uses):
+            return
+        perm, bounds = transpose.perm_values, slice_bounds(op)
+        inner = [(0, size) for size in shape_of(transpose.input)]
+        for axis, source_axis in enumerate(perm):  # result axis i is operand axis perm[i]
+            inner[source_axis] = bounds[axis]
+        cut = make_slice(transpose.input, inner)
+        rewriter.replace(op, [cut, graph.TransposeOp(cut.results[0], perm)])
+
+
 class SliceOfDot(RewritePattern):
     """slice(dot(a, b)) with the dot used only here -> dot(slice(a), slice(b)) (MIGraphX
     `find_dot_slice`): cuts of batch dims go to both operands, row cuts to `a`, column cuts to
@@ -357,7 +378,7 @@ _PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     graph.ReshapeOp: (*_VIEW_PATTERNS, ComposeReshapes()),
     graph.BroadcastOp: (*_VIEW_PATTERNS, ComposeBroadcasts()),
     graph.SliceOp: (FoldNoOpView(), FoldViewOfConstant(), ComposeSlices(), SliceOfConcat(),
-                    SliceOfBroadcast(), SliceOfDot()),
+                    SliceOfBroadcast(), SliceOfTranspose(), SliceOfDot()),
     graph.ConcatOp: (FoldNoOpView(), ConcatOfAdjacentSlices()),
     graph.AddOp: (FoldIdentityOperand(), ReassociateConstantAdds()),
     graph.SubOp: (FoldIdentityOperand(),),

@@ -22,7 +22,8 @@ it costs nothing (`flow.tensor.reshape`).
 
 A producer folds when it is a `linalg.transpose`, or a `linalg.generic` with one input, one
 init, a payload that yields the input unchanged, a projected-permutation input map and a
-permutation output map (transposes and broadcasts). No options.
+permutation output map (transposes and broadcasts). A slice of a transpose is first cut before
+the transpose (`slice_before_transpose.py`), so the transpose it leaves folds too. No options.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from xdsl.pattern_rewriter import (
 
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.slice_before_transpose import SliceBeforeTranspose
 from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import (
     reassociation,
     reassociation_dropping,
@@ -259,4 +261,6 @@ class LinalgFoldTransposeIntoMatmulPass(ModulePass):
     name = "linalg-fold-transpose-into-matmul"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Slices of transposes first, so the transposes they leave read into the contractions.
+        PatternRewriteWalker(SliceBeforeTranspose(), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(FoldDataMovementIntoContraction(), apply_recursively=False).rewrite_module(op)

@@ -251,3 +251,35 @@ func.func @slice_of_add(%a: tensor<3x4xf32>, %b: tensor<3x4xf32>) -> tensor<3x2x
   %t = graph.slice %s axes = [1] starts = [2] ends = [4] : tensor<3x4xf32> -> tensor<3x2xf32>
   func.return %t : tensor<3x2xf32>
 }
+
+// -----
+
+// slice(transpose(x)) -> transpose(slice(x)) when only slices read the transpose (the K and V
+// heads of a head-split QKV projection): each slice moves only the heads it keeps.
+// CHECK-LABEL: func.func @slices_of_transpose
+// CHECK-NOT:     graph.transpose %x
+// CHECK:         %[[K:.*]] = graph.slice %x axes = [2] starts = [2] ends = [4] : tensor<1x5x6x3xf32> -> tensor<1x5x2x3xf32>
+// CHECK-NEXT:    %[[KT:.*]] = graph.transpose %[[K]] perm = [0, 2, 1, 3] : tensor<1x5x2x3xf32> -> tensor<1x2x5x3xf32>
+// CHECK-NEXT:    %[[V:.*]] = graph.slice %x axes = [2, 3] starts = [4, 1] ends = [6, 3] : tensor<1x5x6x3xf32> -> tensor<1x5x2x2xf32>
+// CHECK-NEXT:    %[[VT:.*]] = graph.transpose %[[V]] perm = [0, 2, 1, 3] : tensor<1x5x2x2xf32> -> tensor<1x2x5x2xf32>
+// CHECK-NEXT:    func.return %[[KT]], %[[VT]]
+func.func @slices_of_transpose(%x: tensor<1x5x6x3xf32>) -> (tensor<1x2x5x3xf32>, tensor<1x2x5x2xf32>) {
+  %t = graph.transpose %x perm = [0, 2, 1, 3] : tensor<1x5x6x3xf32> -> tensor<1x6x5x3xf32>
+  %k = graph.slice %t axes = [1] starts = [2] ends = [4] : tensor<1x6x5x3xf32> -> tensor<1x2x5x3xf32>
+  %v = graph.slice %t axes = [1, 3] starts = [4, 1] ends = [6, 3] : tensor<1x6x5x3xf32> -> tensor<1x2x5x2xf32>
+  func.return %k, %v : tensor<1x2x5x3xf32>, tensor<1x2x5x2xf32>
+}
+
+// -----
+
+// Negative: the transpose is read whole too (returned), so moving the slice would transpose
+// the kept part twice: unchanged.
+// CHECK-LABEL: func.func @transpose_read_whole
+// CHECK:         %[[T:.*]] = graph.transpose %x
+// CHECK-NEXT:    %[[S:.*]] = graph.slice %[[T]]
+// CHECK-NEXT:    func.return %[[S]], %[[T]]
+func.func @transpose_read_whole(%x: tensor<1x5x6x3xf32>) -> (tensor<1x2x5x3xf32>, tensor<1x6x5x3xf32>) {
+  %t = graph.transpose %x perm = [0, 2, 1, 3] : tensor<1x5x6x3xf32> -> tensor<1x6x5x3xf32>
+  %k = graph.slice %t axes = [1] starts = [2] ends = [4] : tensor<1x6x5x3xf32> -> tensor<1x2x5x3xf32>
+  func.return %k, %t : tensor<1x2x5x3xf32>, tensor<1x6x5x3xf32>
+}

@@ -172,3 +172,52 @@ func.func @unit_dims_only(%v: tensor<2xf32>) -> tensor<2x1x1xf32> {
   %r = linalg.batch_matmul ins(%e, %e : tensor<2x1x1xf32>, tensor<2x1x1xf32>) outs(%fill : tensor<2x1x1xf32>) -> tensor<2x1x1xf32>
   func.return %r : tensor<2x1x1xf32>
 }
+
+// -----
+
+// An attention tail (MIGraphX #2818): all heads of a QKV projection are transposed and the V
+// heads cut out of the transpose for P.V. The slice moves in front of the transpose (only the
+// V heads are cut, then transposed), and that transpose folds into P.V's map: the contraction
+// reads the V heads of the projection in place, no transpose left.
+// CHECK-LABEL: func.func @v_heads_of_transposed_qkv
+// CHECK-NOT:     linalg.transpose
+// CHECK:         %[[V:.*]] = tensor.extract_slice %heads[0, 0, 4, 0] [1, 6, 2, 3] [1, 1, 1, 1] : tensor<1x6x6x3xf32> to tensor<6x2x3xf32>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%pc, %[[V]] :
+// CHECK-NOT:     linalg.transpose
+func.func @v_heads_of_transposed_qkv(%qkv: tensor<6x18xf32>, %p: tensor<1x2x6x6xf32>) -> tensor<2x6x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %heads = tensor.expand_shape %qkv [[0, 1], [2, 3]] output_shape [1, 6, 6, 3] : tensor<6x18xf32> into tensor<1x6x6x3xf32>
+  %e = tensor.empty() : tensor<1x6x6x3xf32>
+  %t = linalg.transpose ins(%heads : tensor<1x6x6x3xf32>) outs(%e : tensor<1x6x6x3xf32>) permutation = [0, 2, 1, 3]
+  %v = tensor.extract_slice %t[0, 4, 0, 0] [1, 2, 6, 3] [1, 1, 1, 1] : tensor<1x6x6x3xf32> to tensor<1x2x6x3xf32>
+  %pc = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x6x6xf32> into tensor<2x6x6xf32>
+  %vc = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<1x2x6x3xf32> into tensor<2x6x3xf32>
+  %oe = tensor.empty() : tensor<2x6x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x6x3xf32>) -> tensor<2x6x3xf32>
+  %pv = linalg.batch_matmul ins(%pc, %vc : tensor<2x6x6xf32>, tensor<2x6x3xf32>) outs(%f : tensor<2x6x3xf32>) -> tensor<2x6x3xf32>
+  func.return %pv : tensor<2x6x3xf32>
+}
+
+// -----
+
+// Negative: the transpose is read whole too (returned), so the slice stays behind it (moving
+// it would transpose the V heads twice), and the contraction reads the slice as it is.
+// CHECK-LABEL: func.func @transpose_read_whole
+// CHECK:         %[[T:.*]] = linalg.transpose
+// CHECK:         %[[V:.*]] = tensor.extract_slice %[[T]][0, 4, 0, 0] [1, 2, 6, 3]
+// CHECK:         %[[VC:.*]] = tensor.collapse_shape %[[V]]
+// CHECK:         linalg.batch_matmul ins(%pc, %[[VC]] :
+// CHECK:         return %{{.*}}, %[[T]]
+func.func @transpose_read_whole(%qkv: tensor<6x18xf32>, %p: tensor<1x2x6x6xf32>) -> (tensor<2x6x3xf32>, tensor<1x6x6x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %heads = tensor.expand_shape %qkv [[0, 1], [2, 3]] output_shape [1, 6, 6, 3] : tensor<6x18xf32> into tensor<1x6x6x3xf32>
+  %e = tensor.empty() : tensor<1x6x6x3xf32>
+  %t = linalg.transpose ins(%heads : tensor<1x6x6x3xf32>) outs(%e : tensor<1x6x6x3xf32>) permutation = [0, 2, 1, 3]
+  %v = tensor.extract_slice %t[0, 4, 0, 0] [1, 2, 6, 3] [1, 1, 1, 1] : tensor<1x6x6x3xf32> to tensor<1x2x6x3xf32>
+  %pc = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x6x6xf32> into tensor<2x6x6xf32>
+  %vc = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<1x2x6x3xf32> into tensor<2x6x3xf32>
+  %oe = tensor.empty() : tensor<2x6x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x6x3xf32>) -> tensor<2x6x3xf32>
+  %pv = linalg.batch_matmul ins(%pc, %vc : tensor<2x6x6xf32>, tensor<2x6x3xf32>) outs(%f : tensor<2x6x3xf32>) -> tensor<2x6x3xf32>
+  func.return %pv, %t : tensor<2x6x3xf32>, tensor<1x6x6x3xf32>
+}
