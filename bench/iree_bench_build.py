@@ -208,9 +208,10 @@ OURS_PIPELINES = {
     # the fewest build with the pad of a concat in front of a max pool a copy (its parts'
     # regions store into the concat buffer only)
     "ours-llvm-cpu-fewest-concat-pads-copied": _fewest_with(" padded-concats=true", ""),
-    # the fewest build with the pad of a max pool's result a copy (not the next conv's im2col
-    # op's input padding)
-    "ours-llvm-cpu-fewest-pool-pads-copied": _fewest_with(" absorb-pool-pads=true", ""),
+    # the fewest build with the pad of a max pool's result the next conv's im2col op's input
+    # padding (no copy; the fewest build copies it)
+    "ours-llvm-cpu-fewest-pool-pads-absorbed": _fewest_with(
+        "absorb-argument-pads=true", "absorb-argument-pads=true absorb-pool-pads=true"),
     # the fewest build with only matmuls over one activation fused, at most three (towers'
     # same-depth layers over different activations apart)
     "ours-llvm-cpu-fewest-towers-apart": _fewest_with(

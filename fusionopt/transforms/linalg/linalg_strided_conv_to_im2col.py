@@ -189,8 +189,10 @@ class LinalgStridedConvToIm2colPass(ModulePass):
       absorb-pool-pads -- the same for a pad of a pooling op's result (resnet18's max pool,
                          which its residual add reads too): IREE 3.13 fails to build a pool
                          region storing its result both plain and padded, so the pad is a
-                         copy dispatch otherwise (bench/RESULTS.md, "CNNs: concats written
-                         into their pool's padded buffer"). Default false.
+                         copy dispatch otherwise. But IREE's padded read makes resnet18's
+                         conv after the pool 3.8x slower (+650 us against a 2 us copy;
+                         bench/RESULTS.md, "CNNs: concats written into their pool's padded
+                         buffer"), so no pipeline takes it. Default false.
       gathers -- which convs the im2col op does not take become gather + matmul (two
                          dispatches): `all` (default), `strided` (stride-1 ones stay convs, one
                          dispatch: the fewest-dispatch pipelines) or `none` (strided ones too:

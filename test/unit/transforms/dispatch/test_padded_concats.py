@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.interpreter import family_inputs
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.dispatch_regions import top_level_pads
 from support.iree_pairs import assert_agrees
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
@@ -22,10 +22,6 @@ OPTION = "form-dispatch-regions{padded-concats=true}"
 IREE_MISSING = "IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed"
 # case -> top-level pads left with the option
 PADS_LEFT = {"fire_concat_pool": 0, "flat_matmul_part": 0, "not_taken": 4}
-
-
-def top_level_pads(module) -> int:
-    return sum(op.name == "tensor.pad" and not isinstance(op.parent_op(), DispatchRegionOp) for op in module.walk())
 
 
 def test_every_lit_case_is_pinned():

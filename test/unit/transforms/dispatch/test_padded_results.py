@@ -18,6 +18,7 @@ from fusionopt.ir_io import parse_file, parse_module, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
 from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.dispatch_regions import top_level_pads
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 LIT = LIT_TRANSFORMS / "dispatch" / "form-dispatch-regions-padded-results.mlir"
@@ -30,10 +31,6 @@ PADS_LEFT = {"flat_matmul_then_pad": 0, "matmul_then_neg_inf_pad": 0, "result_re
 # region writes it too (not of the result itself, `result_read_twice`: IREE 3.13 fails to build that)
 SHARED = ("reshaped_result_read_twice", "result_and_reshape_read")
 SHARED_OPTION = "form-dispatch-regions{padded-shared-results=true}"
-
-
-def top_level_pads(module) -> int:
-    return sum(op.name == "tensor.pad" and not isinstance(op.parent_op(), DispatchRegionOp) for op in module.walk())
 
 
 def test_every_lit_case_is_pinned():

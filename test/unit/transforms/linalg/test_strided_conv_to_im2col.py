@@ -59,16 +59,17 @@ def test_im2col_op_form_computes_the_same(name: str, pipeline: str):
 
 
 # the fewest-dispatch options: case -> (im2col ops, convs left, pads left)
-FEWEST_OPTIONS = (f"{PASS}{{gathers=strided im2col-op-max-filters=1024 im2col-op-max-taps=4608 "
-                  "absorb-argument-pads=true absorb-pool-pads=true}")
+FEWEST_OPTIONS = f"{PASS}{{gathers=strided im2col-op-max-filters=1024 im2col-op-max-taps=4608 absorb-argument-pads=true}}"
 FEWEST_FORMS = {"few_filters": (1, 0, 0), "gather_form": (2, 0, 0), "stride_one_gathers": (1, 1, 0),
-                "argument_pad": (1, 0, 0), "pads_kept": (2, 0, 2), "pool_pad": (1, 0, 0)}
+                "argument_pad": (1, 0, 0), "pads_kept": (2, 0, 2), "pool_pad": (1, 0, 1)}
+POOL_OPTIONS = f"{PASS}{{absorb-pool-pads=true}}"
+POOL_FORMS = {"pool_pad": (1, 0, 0), "pads_kept": (2, 0, 2), "argument_pad": (1, 0, 1)}
 
 
 @pytest.mark.parametrize("name", sorted(FEWEST_FORMS))
 def test_fewest_options_compute_the_same(name: str):
-    """Raised im2col-op bounds, gathers for strided convs only, argument and pool-result pads as
-    the op's input padding: the same values on random and adversarial inputs."""
+    """Raised im2col-op bounds, gathers for strided convs only, argument pads as the op's input
+    padding: the same values on random and adversarial inputs."""
     after = assert_pass_preserves_semantics(lit_functions(OP_LIT)[name], FEWEST_OPTIONS)
     counts = tuple(count_ops(after, n) for n in ("iree_linalg_ext.im2col", "linalg.conv_2d_nchw_fchw", "tensor.pad"))
     assert counts == FEWEST_FORMS[name]
@@ -88,6 +89,14 @@ def test_iree_builds_the_fused_conv_and_agrees(tmp_path: Path):
     got = run_vmfb(compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("generic")), inputs, "few_filters")
     want = run_vmfb(compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("generic")), inputs, "few_filters")
     np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", sorted(POOL_FORMS))
+def test_pool_pads_absorbed_compute_the_same(name: str):
+    """A max pool's result's pad as the im2col op's input padding (an argument's stays)."""
+    after = assert_pass_preserves_semantics(lit_functions(OP_LIT)[name], POOL_OPTIONS)
+    counts = tuple(count_ops(after, n) for n in ("iree_linalg_ext.im2col", "linalg.conv_2d_nchw_fchw", "tensor.pad"))
+    assert counts == POOL_FORMS[name]
 
 
 @pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")
