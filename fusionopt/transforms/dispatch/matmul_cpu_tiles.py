@@ -64,12 +64,19 @@ class RegisterTile:
     columns: int
     reduction: int
     workgroup: int
+    workgroup_rows: int = 256
 
-    def tiles(self, batched: bool) -> dict[str, list[int]]:
-        """IREE CPU tile lists; a batch_matmul's loops are (b, m, n, k)."""
+    def rows_per_workgroup(self, m: int) -> int:
+        """The most output rows per workgroup that divide M: a multiple of the register tile's
+        rows, at most `workgroup_rows` (`rows` itself when nothing larger divides M)."""
+        fitting = [d for d in range(self.rows, min(m, self.workgroup_rows) + 1, self.rows) if m % d == 0]
+        return max(fitting, default=self.rows)
+
+    def tiles(self, batched: bool, m: int) -> dict[str, list[int]]:
+        """IREE CPU tile lists for M output rows; a batch_matmul's loops are (b, m, n, k)."""
         lead = [0] if batched else []
         return {
-            "distribution": lead + [self.workgroup, self.workgroup, 0],
+            "distribution": lead + [self.rows_per_workgroup(m), self.workgroup, 0],
             "vector_common_parallel": ([1] if batched else []) + [self.rows, self.columns, 0],
             "vector_reduction": lead + [0, 0, self.reduction],
         }
@@ -123,7 +130,13 @@ class DispatchMatmulCpuTilesPass(ModulePass):
       rows      -- output rows per register tile (4).
       columns   -- output columns per register tile (64: four AVX-512 f32 vectors).
       reduction -- reduction steps unrolled per register tile (16, IREE's own).
-      workgroup -- output rows and columns per workgroup (64).
+      workgroup -- output columns per workgroup (64).
+      workgroup-rows -- most output rows per workgroup (256): the largest multiple of `rows`
+                   that divides M, up to this. A workgroup tile that leaves a remainder of M
+                   makes IREE's whole dispatch slow (348 x 768 . 768 x 2304 with 64 rows:
+                   1.06x of IREE's own choice; with 116: 0.49x), and more rows reuse each
+                   weight tile longer (M = 128 and 512: 0.74x and 0.76x of IREE with 64 rows,
+                   0.69x with 128 and 256; bench/RESULTS.md, "Matmul workgroups that divide M").
     """
 
     name = "dispatch-matmul-cpu-tiles"
@@ -131,15 +144,17 @@ class DispatchMatmulCpuTilesPass(ModulePass):
     columns: int = 64
     reduction: int = 16
     workgroup: int = 64
+    workgroup_rows: int = 256
 
     def __post_init__(self) -> None:
-        sizes = (self.rows, self.columns, self.reduction, self.workgroup)
-        if min(sizes) < 1 or self.workgroup % self.rows or self.workgroup % self.columns:
-            raise ValueError("rows, columns, reduction and workgroup must be positive, and workgroup a multiple "
-                             f"of rows and columns (IREE tiles a workgroup by whole register tiles), not {sizes}")
+        sizes = (self.rows, self.columns, self.reduction, self.workgroup, self.workgroup_rows)
+        if min(sizes) < 1 or self.workgroup % self.columns or self.workgroup_rows < self.rows:
+            raise ValueError("rows, columns, reduction, workgroup and workgroup-rows must be positive, workgroup a "
+                             "multiple of columns and workgroup-rows at least rows (IREE tiles a workgroup by whole "
+                             f"register tiles), not {sizes}")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        tile = RegisterTile(self.rows, self.columns, self.reduction, self.workgroup)
+        tile = RegisterTile(self.rows, self.columns, self.reduction, self.workgroup, self.workgroup_rows)
         for matmul in list(op.walk()):
             sizes = tileable_sizes(matmul)
             if sizes is None:
@@ -148,6 +163,6 @@ class DispatchMatmulCpuTilesPass(ModulePass):
             own = tile.per_result(count)
             if not own.fits(m, n):
                 continue
-            tiles = own.tiles(batched=len(du.indexing_maps(matmul)[0].results) == 3)
+            tiles = own.tiles(len(du.indexing_maps(matmul)[0].results) == 3, m)
             matmul.attributes["compilation_info"] = cpu_compilation_info(tiles, "DoubleTilingExpert")
             pass_statistics.count("matmuls given a wide CPU register tile")

@@ -1,7 +1,8 @@
 // RUN: fusion-opt %s --split-input-file -p dispatch-matmul-cpu-tiles | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p 'dispatch-matmul-cpu-tiles{rows=2 columns=32 reduction=8 workgroup=32}' | filecheck %s --check-prefix=OPTS
 // RUN: not fusion-opt %s -p 'dispatch-matmul-cpu-tiles{columns=48}' 2>&1 | filecheck %s --check-prefix=BADOPT
-// BADOPT: error: pass 'dispatch-matmul-cpu-tiles': rows, columns, reduction and workgroup must be positive, and workgroup a multiple of rows and columns
+// RUN: fusion-opt %s --split-input-file -p 'dispatch-matmul-cpu-tiles{workgroup-rows=8}' | filecheck %s --check-prefix=CAP
+// BADOPT: error: pass 'dispatch-matmul-cpu-tiles': rows, columns, reduction, workgroup and workgroup-rows must be positive, workgroup a multiple of columns and workgroup-rows at least rows
 // The pass's helper modules these cases exercise: dispatch/matmul_regions_to_mmt4d.py (matmul_sizes).
 
 // A batch-1 matmul region over a broadcast [K, N] weight (torch-mlir's form): its loops are
@@ -9,12 +10,12 @@
 // printed where MLIR prints a named op's attributes (after its maps, before `ins`).
 
 // CHECK-LABEL: func.func @batch_one_weight
-// CHECK:       linalg.batch_matmul indexing_maps = [{{.*}}] {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [0, 64, 64, 0], vector_common_parallel = [1, 4, 64, 0], vector_reduction = [0, 0, 0, 16]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>}
+// CHECK:       linalg.batch_matmul indexing_maps = [{{.*}}] {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [0, 8, 64, 0], vector_common_parallel = [1, 4, 64, 0], vector_reduction = [0, 0, 0, 16]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>}
 // CHECK-SAME:    ins(%x, %w : tensor<1x8x16xf32>, tensor<16x128xf32>)
 // CHECK:       linalg.generic
 // CHECK-NOT:   compilation_info
 // OPTS-LABEL:  func.func @batch_one_weight
-// OPTS:        distribution = [0, 32, 32, 0], vector_common_parallel = [1, 2, 32, 0], vector_reduction = [0, 0, 0, 8]
+// OPTS:        distribution = [0, 8, 32, 0], vector_common_parallel = [1, 2, 32, 0], vector_reduction = [0, 0, 0, 8]
 func.func @batch_one_weight(%x: tensor<1x8x16xf32>, %w: tensor<16x128xf32>, %b: tensor<128xf32>) -> tensor<1x8x128xf32> {
   %zero = arith.constant 0.0 : f32
   %r = flow.dispatch.region -> (tensor<1x8x128xf32>) {
@@ -36,8 +37,8 @@ func.func @batch_one_weight(%x: tensor<1x8x16xf32>, %w: tensor<16x128xf32>, %b: 
 // A 2-D matmul region (gpt2's form), and a [1, K, N] weight (the graph lowering's form).
 
 // CHECK-LABEL: func.func @plain_and_batched_weight
-// CHECK:       linalg.matmul {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [64, 64, 0], vector_common_parallel = [4, 64, 0], vector_reduction = [0, 0, 16]>
-// CHECK:       linalg.batch_matmul {compilation_info = {{.*}}distribution = [0, 64, 64, 0], vector_common_parallel = [1, 4, 64, 0]
+// CHECK:       linalg.matmul {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [4, 64, 0], vector_common_parallel = [4, 64, 0], vector_reduction = [0, 0, 16]>
+// CHECK:       linalg.batch_matmul {compilation_info = {{.*}}distribution = [0, 4, 64, 0], vector_common_parallel = [1, 4, 64, 0]
 // CHECK-SAME:    tensor<1x16x64xf32>
 func.func @plain_and_batched_weight(%x: tensor<4x16xf32>, %w: tensor<16x64xf32>, %x3: tensor<1x4x16xf32>, %w3: tensor<1x16x64xf32>) -> (tensor<4x64xf32>, tensor<1x4x64xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -132,7 +133,7 @@ func.func @configured_stays(%x: tensor<8x16xf32>, %w: tensor<16x64xf32>) -> tens
 // own attributes print as MLIR prints them, `attrs = {...}` after `outs`.
 
 // CHECK-LABEL: func.func @horizontal_qkv
-// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %wq, %wk, %wv {{.*}} attrs = {{ *}}{compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [0, 64, 64, 0], vector_common_parallel = [1, 4, 16, 0], vector_reduction = [0, 0, 0, 16]>
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %wq, %wk, %wv {{.*}} attrs = {{ *}}{compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [0, 8, 64, 0], vector_common_parallel = [1, 4, 16, 0], vector_reduction = [0, 0, 0, 16]>
 func.func @horizontal_qkv(%x: tensor<1x8x16xf32>, %wq: tensor<16x64xf32>, %wk: tensor<16x64xf32>, %wv: tensor<16x64xf32>) -> (tensor<1x8x64xf32>, tensor<1x8x64xf32>, tensor<1x8x64xf32>) {
   %zero = arith.constant 0.0 : f32
   %r:3 = flow.dispatch.region -> (tensor<1x8x64xf32>, tensor<1x8x64xf32>, tensor<1x8x64xf32>) {
@@ -151,4 +152,33 @@ func.func @horizontal_qkv(%x: tensor<1x8x16xf32>, %wq: tensor<16x64xf32>, %wk: t
     flow.return %c#0, %c#1, %c#2 : tensor<1x8x64xf32>, tensor<1x8x64xf32>, tensor<1x8x64xf32>
   }
   func.return %r#0, %r#1, %r#2 : tensor<1x8x64xf32>, tensor<1x8x64xf32>, tensor<1x8x64xf32>
+}
+
+// -----
+
+// Rows per workgroup: the largest multiple of the register tile's 4 rows that divides M, up
+// to workgroup-rows (256): M = 12 -> 12 (64 would leave IREE a partial workgroup, its slow
+// path), M = 24 -> 24, or 8 under workgroup-rows=8 (4 with M = 12: no multiple of 4 between
+// 5 and 8 divides 12).
+// CHECK-LABEL: func.func @rows_dividing_m
+// CHECK:       linalg.matmul {compilation_info = {{.*}}distribution = [12, 64, 0], vector_common_parallel = [4, 64, 0]
+// CHECK:       linalg.matmul {compilation_info = {{.*}}distribution = [24, 64, 0], vector_common_parallel = [4, 64, 0]
+// CAP-LABEL:   func.func @rows_dividing_m
+// CAP:         linalg.matmul {compilation_info = {{.*}}distribution = [4, 64, 0]
+// CAP:         linalg.matmul {compilation_info = {{.*}}distribution = [8, 64, 0]
+func.func @rows_dividing_m(%x: tensor<12x16xf32>, %y: tensor<24x16xf32>, %w: tensor<16x64xf32>) -> (tensor<12x64xf32>, tensor<24x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %r = flow.dispatch.region -> (tensor<12x64xf32>) {
+    %e = tensor.empty() : tensor<12x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<12x64xf32>) -> tensor<12x64xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<12x16xf32>, tensor<16x64xf32>) outs(%f : tensor<12x64xf32>) -> tensor<12x64xf32>
+    flow.return %mm : tensor<12x64xf32>
+  }
+  %q = flow.dispatch.region -> (tensor<24x64xf32>) {
+    %e = tensor.empty() : tensor<24x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<24x64xf32>) -> tensor<24x64xf32>
+    %mm = linalg.matmul ins(%y, %w : tensor<24x16xf32>, tensor<16x64xf32>) outs(%f : tensor<24x64xf32>) -> tensor<24x64xf32>
+    flow.return %mm : tensor<24x64xf32>
+  }
+  func.return %r, %q : tensor<12x64xf32>, tensor<24x64xf32>
 }

@@ -105,3 +105,17 @@ def test_cnn_untouched():
     """resnet18's convs are conv named ops and its head an NT matmul of one row: nothing to tile."""
     module = apply_pipeline(parse_file(MODELS / "cnn" / "resnet18" / "resnet18.args.linalg.mlir"), "dispatch-creation-llvm-cpu")
     assert configured(module) == []
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
+def test_iree_builds_workgroups_dividing_m_and_agrees(tmp_path):
+    """Rows per workgroup dividing M (12 and 24 here; attn_tail's M = 348 gets 116)."""
+    text = CASES["rows_dividing_m"]
+    assert_pass_preserves_semantics(text, PASS)
+    vmfbs = build_both(text, tmp_path)
+    func = next(op for op in parse_module(text).walk() if op.name == "func.func")
+    for family in FAMILIES:
+        args = family_inputs(func, family, seed=7)
+        for got, expected in zip(run_vmfb(vmfbs["tiled"], args, "rows_dividing_m"),
+                                 run_vmfb(vmfbs["plain"], args, "rows_dividing_m"), strict=True):
+            assert_agrees(got, expected, family)
