@@ -12,11 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import onnx
 import pytest
 
 from fusionopt.importers.onnx_import import import_onnx
-from fusionopt.interpreter import FAMILIES, family_inputs
+from fusionopt.interpreter import FAMILIES, family_inputs, run_function
 from fusionopt.ir_io import parse_file, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_same_semantics
@@ -41,6 +42,19 @@ def test_three_regions_computing_the_same(pipeline: str):
     formed = apply_pipeline(import_onnx(ONNX_FILE), pipeline)
     assert sum(op.name == "flow.dispatch.region" for op in formed.walk()) == 3
     assert_same_semantics(graph, formed, pipeline, seeds=(0,))
+
+
+@pytest.mark.parametrize("family", ["random", "constant", "offset", "zeros", "mask"])
+def test_regions_agree_with_onnxruntime(family: str):
+    ort = pytest.importorskip("onnxruntime")
+    formed = apply_pipeline(import_onnx(ONNX_FILE), "graph-to-dispatch-llvm-cpu-fewest")
+    func = next(op for op in import_onnx(ONNX_FILE).walk() if op.name == "func.func")
+    inputs = family_inputs(func, family, seed=1)
+    session = ort.InferenceSession(str(ONNX_FILE), providers=["CPUExecutionProvider"])
+    names = [i.name for i in session.get_inputs()]
+    (want,) = session.run(None, dict(zip(names, inputs)))
+    (got,) = run_function(formed, inputs)
+    assert_agrees(np.asarray(got), want, family, rtol=1e-4)
 
 
 @pytest.mark.parametrize("pipeline", LINALG_PIPELINES)
