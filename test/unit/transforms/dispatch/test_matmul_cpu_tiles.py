@@ -79,14 +79,19 @@ def test_iree_builds_and_agrees(tmp_path):
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
 def test_iree_builds_small_tiles_and_agrees(tmp_path):
-    """Matrices smaller than the 64 x 64 workgroup tile (M = 4) and the [1, K, N] weight form."""
-    text = CASES["plain_and_batched_weight"]
-    vmfbs = build_both(text, tmp_path)
+    """Four-row matrices (one 4-row workgroup) and the [1, K, N] weight form."""
+    assert_tiled_build_agrees("plain_and_batched_weight", 5, tmp_path)
+
+
+def assert_tiled_build_agrees(label: str, seed: int, folder: Path) -> None:
+    """IREE's builds of lit case `label` with and without the pass agree on every family."""
+    text = CASES[label]
+    vmfbs = build_both(text, folder)
     func = next(op for op in parse_module(text).walk() if op.name == "func.func")
     for family in FAMILIES:
-        args = family_inputs(func, family, seed=5)
-        for got, expected in zip(run_vmfb(vmfbs["tiled"], args, "plain_and_batched_weight"),
-                                 run_vmfb(vmfbs["plain"], args, "plain_and_batched_weight"), strict=True):
+        args = family_inputs(func, family, seed=seed)
+        for got, expected in zip(run_vmfb(vmfbs["tiled"], args, label), run_vmfb(vmfbs["plain"], args, label),
+                                 strict=True):
             assert_agrees(got, expected, family)
 
 
@@ -110,12 +115,5 @@ def test_cnn_untouched():
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
 def test_iree_builds_workgroups_dividing_m_and_agrees(tmp_path):
     """Rows per workgroup dividing M (12 and 24 here; attn_tail's M = 348 gets 116)."""
-    text = CASES["rows_dividing_m"]
-    assert_pass_preserves_semantics(text, PASS)
-    vmfbs = build_both(text, tmp_path)
-    func = next(op for op in parse_module(text).walk() if op.name == "func.func")
-    for family in FAMILIES:
-        args = family_inputs(func, family, seed=7)
-        for got, expected in zip(run_vmfb(vmfbs["tiled"], args, "rows_dividing_m"),
-                                 run_vmfb(vmfbs["plain"], args, "rows_dividing_m"), strict=True):
-            assert_agrees(got, expected, family)
+    assert_pass_preserves_semantics(CASES["rows_dividing_m"], PASS)
+    assert_tiled_build_agrees("rows_dividing_m", 7, tmp_path)
