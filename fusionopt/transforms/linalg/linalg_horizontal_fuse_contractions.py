@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ModuleOp, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, MemRefType, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import FillOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -154,9 +154,18 @@ def later_producers(op: Operation, first: Operation, order: dict[Operation, int]
     return seen
 
 
+def movable(op: Operation) -> bool:
+    """`op` computes values only (tensors and scalars: no buffers, no calls), so running it
+    earlier changes nothing else."""
+    if op.name.startswith(("func.call", "memref.", "bufferization.")):
+        return False
+    return not any(isinstance(v.type, MemRefType) for v in (*op.operands, *op.results))
+
+
 def tower_group(block: Block, max_results: int) -> list[Operation] | None:
     """The first group of 2..max_results same-shaped matmuls over different activations (parallel
-    towers at one depth), none reading another's result, in block order; else None."""
+    towers at one depth), none reading another's result, in block order, what the later ones
+    read `movable`; else None."""
     order = {op: i for i, op in enumerate(block.ops)}
     by_key: dict[tuple, list[Operation]] = defaultdict(list)
     for op in block.ops:
@@ -167,8 +176,9 @@ def tower_group(block: Block, max_results: int) -> list[Operation] | None:
         for start, first in enumerate(members):
             group, operands = [first], {du.dps_inputs(first)}
             for op in members[start + 1:]:
+                producers = later_producers(op, first, order)
                 if len(group) < max_results and du.dps_inputs(op) not in operands \
-                        and not later_producers(op, first, order) & set(group):
+                        and not producers & set(group) and all(movable(p) for p in producers):
                     group.append(op)
                     operands.add(du.dps_inputs(op))
             if len(group) >= 2:

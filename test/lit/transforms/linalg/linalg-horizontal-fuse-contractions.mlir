@@ -200,3 +200,24 @@ func.func @chain_and_tower(%x: tensor<1x8xf32>, %y: tensor<1x8xf32>, %w0: tensor
   %c = linalg.matmul ins(%y, %w2 : tensor<1x8xf32>, tensor<8x8xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
   func.return %b, %c : tensor<1x8xf32>, tensor<1x8xf32>
 }
+
+// -----
+
+// Negative (across-inputs): the second layer's activation comes from a call, which is not
+// moved in front of the first layer (it may have effects), so the two layers stay apart.
+
+// CHECK-LABEL: func.func @call_producer
+// CHECK-COUNT-2: linalg.matmul
+// TOWERS-LABEL: func.func @call_producer
+// TOWERS-NOT:   linalg.generic
+// TOWERS-COUNT-2: linalg.matmul
+func.func private @activation(tensor<1x8xf32>) -> tensor<1x8xf32>
+func.func @call_producer(%x: tensor<1x8xf32>, %w0: tensor<8x8xf32>, %w1: tensor<8x8xf32>) -> (tensor<1x8xf32>, tensor<1x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %a = linalg.matmul ins(%x, %w0 : tensor<1x8xf32>, tensor<8x8xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %y = func.call @activation(%x) : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  %b = linalg.matmul ins(%y, %w1 : tensor<1x8xf32>, tensor<8x8xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
+  func.return %a, %b : tensor<1x8xf32>, tensor<1x8xf32>
+}
