@@ -36,19 +36,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import TensorType
-from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.use_def import sole_user
 from fusionopt.transforms.dispatch.convert_to_flow import concat_pieces
-from fusionopt.transforms.dispatch.padded_results import fill_value, is_contraction_region, readable_before
-from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
+from fusionopt.transforms.dispatch.padded_results import (
+    RESHAPES,
+    filled_buffer,
+    has_usable_value,
+    insert_before_return,
+    is_contraction_region,
+    rebuilt_returning,
+)
 
-_RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
 _CONV_PREFIXES = ("linalg.conv_", "linalg.depthwise_conv_")
 
 
@@ -75,7 +77,7 @@ def stores_padded(region_op: DispatchRegionOp) -> bool:
 def _part(piece: SSAValue, offsets: list[int]) -> Part | None:
     value, reshape = piece, None
     owner = value.owner
-    if isinstance(owner, Operation) and owner.name in _RESHAPES and du.is_static_tensor(owner.results[0]):
+    if isinstance(owner, Operation) and owner.name in RESHAPES and du.is_static_tensor(owner.results[0]):
         value, reshape = owner.operands[0], owner
         if sole_user(value) is not reshape or sole_user(piece) is None:
             return None
@@ -105,37 +107,16 @@ def _position(op: Operation) -> int:
     return list(op.parent_block().ops).index(op)  # type: ignore[union-attr]
 
 
-def has_usable_value(pad: Operation, first: Operation) -> bool:
-    """The pad yields a constant of its body or a value readable in front of `first`, of the
-    pad's element type."""
-    value = pad_value(pad)
-    if isinstance(value, Operation):
-        value = value.results[0]
-    elif not isinstance(value, SSAValue) or not readable_before(value, first):
-        return False
-    return value.type == pad.results[0].type.element_type
-
-
-def _store_part(part: Part, dest: SSAValue, low: list[int], padded: TensorType) -> DispatchRegionOp:
+def _store_part(part: Part, dest: SSAValue, low: list[int]) -> DispatchRegionOp:
     """`part`'s region rebuilt to return `dest` with the part inserted at its offsets."""
     region_op = part.region
     ret = region_op.body.block.last_op
     assert isinstance(ret, ReturnOp)
-    value = ret.operands[part.index]
-    if part.reshape is not None:
-        inner = part.reshape.clone()
-        inner.operands[0] = value
-        ret.parent_block().insert_op_before(inner, ret)  # type: ignore[union-attr]
-        value = inner.results[0]
     offsets = [o + lo for o, lo in zip(part.offsets, low, strict=True)]
-    insert = tensor.InsertSliceOp.from_static_parameters(value, dest, offsets, list(value.type.get_shape()))
-    ret.parent_block().insert_op_before(insert, ret)  # type: ignore[union-attr]
+    insert = insert_before_return(ret, ret.operands[part.index], part.reshape, dest, offsets)
     operands = list(ret.operands)
     operands[part.index] = insert.results[0]
-    ret.operands = operands
-    rebuilt = DispatchRegionOp([o.type for o in operands], region_op.detach_region(region_op.body))
-    block: Block = region_op.parent_block()  # type: ignore[assignment]
-    block.insert_op_before(rebuilt, region_op)
+    rebuilt = rebuilt_returning(region_op, operands)
     for index, (old, new) in enumerate(zip(region_op.results, rebuilt.results, strict=True)):
         if index != part.index:
             old.replace_all_uses_with(new)
@@ -146,18 +127,12 @@ def _store_part(part: Part, dest: SSAValue, low: list[int], padded: TensorType) 
 def write_padded_concat(pad: Operation, parts: list[Part]) -> dict[DispatchRegionOp, DispatchRegionOp]:
     """Chain `parts`' regions through one filled buffer of the pad's type (module docstring);
     returns {old region: its rebuilt one}."""
-    first = parts[0].region
-    block: Block = first.parent_block()  # type: ignore[assignment]
-    padded: TensorType = pad.results[0].type  # type: ignore[assignment]
-    empty = tensor.EmptyOp([], padded)
-    fill = FillOp([fill_value(pad, first)], [empty.tensor], [padded])
-    block.insert_ops_before([empty, fill], first)
     concat = pad.operands[0].owner
     low = list(pad.static_low.get_values())  # type: ignore[attr-defined]
-    dest: SSAValue = fill.results[0]
+    dest = filled_buffer(pad, parts[0].region)
     rebuilt: dict[DispatchRegionOp, DispatchRegionOp] = {}
     for part in parts:
-        rebuilt[part.region] = _store_part(part, dest, low, padded)
+        rebuilt[part.region] = _store_part(part, dest, low)
         dest = rebuilt[part.region].results[part.index]
     pad.results[0].replace_all_uses_with(dest)
     for op in [pad, concat, *(p.reshape for p in parts if p.reshape is not None), *rebuilt]:

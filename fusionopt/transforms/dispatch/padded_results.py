@@ -55,7 +55,7 @@ from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
 
-_RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
+RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
 CHANNELS_LAST_CONV = "linalg.conv_2d_nhwc_hwcf"
 
 # Results up to this many elements write their pad. Storing into the padded buffer costs the
@@ -86,17 +86,20 @@ def padded_result(region_op: DispatchRegionOp, index: int, max_elements: int,
     if not du.is_static_tensor(result) or prod(result.type.get_shape()) > max_elements:
         return None
     found = _shared_pad(result) if shared else _sole_pad(result)
-    if found is None or not du.is_static_tensor(found[1].results[0]):
-        return None
-    pad = found[1]
-    fill = pad_value(pad)
-    if isinstance(fill, Operation):  # a constant in the pad's body (the ONNX importer's form)
-        fill = fill.results[0]
-    elif not isinstance(fill, SSAValue) or not readable_before(fill, region_op):
-        return None
-    if fill.type != pad.results[0].type.element_type:
+    if found is None or not du.is_static_tensor(found[1].results[0]) or not has_usable_value(found[1], region_op):
         return None
     return found
+
+
+def has_usable_value(pad: Operation, region_op: Operation) -> bool:
+    """The pad yields a constant of its body (the ONNX importer's form) or a value readable in
+    front of `region_op`, of the pad's element type: a fill there can take it."""
+    value = pad_value(pad)
+    if isinstance(value, Operation):
+        value = value.results[0]
+    elif not isinstance(value, SSAValue) or not readable_before(value, region_op):
+        return False
+    return value.type == pad.results[0].type.element_type
 
 
 def _sole_pad(result: SSAValue) -> tuple[Operation | None, Operation] | None:
@@ -104,7 +107,7 @@ def _sole_pad(result: SSAValue) -> tuple[Operation | None, Operation] | None:
     static reshape."""
     value, reshape = result, None
     user = du.sole_user(result)
-    if user is not None and user.name in _RESHAPES and du.is_static_tensor(user.results[0]):
+    if user is not None and user.name in RESHAPES and du.is_static_tensor(user.results[0]):
         value, reshape = user.results[0], user
     pad = du.sole_user(value)
     if pad is None or pad.name != "tensor.pad" or pad.operands[0] is not value:
@@ -119,7 +122,7 @@ def _shared_pad(result: SSAValue) -> tuple[Operation | None, Operation] | None:
         return sole
     for use in result.uses:
         reshape = use.operation
-        if reshape.name not in _RESHAPES or not du.is_static_tensor(reshape.results[0]):
+        if reshape.name not in RESHAPES or not du.is_static_tensor(reshape.results[0]):
             continue
         for reader in reshape.results[0].uses:
             if reader.operation.name == "tensor.pad" and reader.index == 0:
@@ -152,27 +155,32 @@ def fill_value(pad: Operation, region_op: Operation) -> SSAValue:
     return value  # type: ignore[return-value]
 
 
+def filled_buffer(pad: Operation, region_op: Operation) -> SSAValue:
+    """A fill of the pad's type with its value, in front of `region_op` (IREE makes it a splat
+    that the region stores into)."""
+    padded_type: TensorType = pad.results[0].type  # type: ignore[assignment]
+    empty = tensor.EmptyOp([], padded_type)
+    fill = FillOp([fill_value(pad, region_op)], [empty.tensor], [padded_type])
+    region_op.parent_block().insert_ops_before([empty, fill], region_op)  # type: ignore[union-attr]
+    return fill.results[0]
+
+
 def write_pad_in_region(region_op: DispatchRegionOp, index: int, reshape: Operation | None,
                         pad: Operation) -> DispatchRegionOp:
     """The region rebuilt to return the padded tensor (module docstring): as result `index`
     when the pad was its only reader, else as a new last result."""
-    block: Block = region_op.parent_block()  # type: ignore[assignment]
-    padded_type: TensorType = pad.results[0].type  # type: ignore[assignment]
-    empty = tensor.EmptyOp([], padded_type)
-    fill = FillOp([fill_value(pad, region_op)], [empty.tensor], [padded_type])
-    block.insert_ops_before([empty, fill], region_op)
+    fill = filled_buffer(pad, region_op)
     ret = region_op.body.block.last_op
     assert isinstance(ret, ReturnOp)
     shared = _sole_pad(region_op.results[index]) is None  # others read the result too
-    insert = _insert_into_fill(ret, ret.operands[index], reshape, pad, fill.results[0])
+    low = list(pad.static_low.get_values())  # type: ignore[attr-defined]
+    insert = insert_before_return(ret, ret.operands[index], reshape, fill, low)
     operands = list(ret.operands)
     if shared:
         operands.append(insert.results[0])
     else:
         operands[index] = insert.results[0]
-    ret.operands = operands
-    rebuilt = DispatchRegionOp([o.type for o in operands], region_op.detach_region(region_op.body))
-    block.insert_op_before(rebuilt, region_op)
+    rebuilt = rebuilt_returning(region_op, operands)
     pad.results[0].replace_all_uses_with(rebuilt.results[-1] if shared else rebuilt.results[index])
     for op in (pad, reshape):
         if op is not None and not any(r.uses for r in op.results):
@@ -186,20 +194,30 @@ def write_pad_in_region(region_op: DispatchRegionOp, index: int, reshape: Operat
     return rebuilt
 
 
-def _insert_into_fill(ret: ReturnOp, value: SSAValue, reshape: Operation | None, pad: Operation,
-                      fill: SSAValue) -> Operation:
-    """`value` (reshaped like the region's reader did) inserted into the interior of `fill`,
-    just before the region's return."""
+def insert_before_return(ret: ReturnOp, value: SSAValue, reshape: Operation | None, dest: SSAValue,
+                         offsets: list[int]) -> Operation:
+    """`value` (reshaped like the region's reader did) inserted into `dest` at `offsets`, just
+    before the region's return."""
     body = ret.parent_block()
     if reshape is not None:
         inner = reshape.clone()
         inner.operands[0] = value
         body.insert_op_before(inner, ret)  # type: ignore[union-attr]
         value = inner.results[0]
-    low = pad.static_low.get_values()  # type: ignore[attr-defined]
-    insert = tensor.InsertSliceOp.from_static_parameters(value, fill, list(low), list(value.type.get_shape()))  # type: ignore[attr-defined]
+    insert = tensor.InsertSliceOp.from_static_parameters(value, dest, offsets, list(value.type.get_shape()))  # type: ignore[attr-defined]
     body.insert_op_before(insert, ret)  # type: ignore[union-attr]
     return insert
+
+
+def rebuilt_returning(region_op: DispatchRegionOp, operands: list[SSAValue]) -> DispatchRegionOp:
+    """A region with `region_op`'s body returning `operands`, inserted in front of it (the
+    caller moves the old results' uses over and removes `region_op`)."""
+    ret = region_op.body.block.last_op
+    assert isinstance(ret, ReturnOp)
+    ret.operands = operands
+    rebuilt = DispatchRegionOp([o.type for o in operands], region_op.detach_region(region_op.body))
+    region_op.parent_block().insert_op_before(rebuilt, region_op)  # type: ignore[union-attr]
+    return rebuilt
 
 
 def is_channels_last_conv_region(region_op: DispatchRegionOp) -> bool:

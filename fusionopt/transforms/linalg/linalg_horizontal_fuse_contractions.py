@@ -162,10 +162,10 @@ def movable(op: Operation) -> bool:
     return not any(isinstance(v.type, MemRefType) for v in (*op.operands, *op.results))
 
 
-def tower_group(block: Block, max_results: int) -> list[Operation] | None:
+def tower_group(block: Block, max_results: int) -> tuple[list[Operation], set[Operation]] | None:
     """The first group of 2..max_results same-shaped matmuls over different activations (parallel
     towers at one depth), none reading another's result, in block order, what the later ones
-    read `movable`; else None."""
+    read `movable`, and those ops (`hoist_producers` moves them); else None."""
     order = {op: i for i, op in enumerate(block.ops)}
     by_key: dict[tuple, list[Operation]] = defaultdict(list)
     for op in block.ops:
@@ -174,26 +174,27 @@ def tower_group(block: Block, max_results: int) -> list[Operation] | None:
             by_key[key[1:]].append(op)
     for members in by_key.values():
         for start, first in enumerate(members):
-            group, operands = [first], {du.dps_inputs(first)}
+            group, operands, moved = [first], {du.dps_inputs(first)}, set()
             for op in members[start + 1:]:
+                if len(group) == max_results or du.dps_inputs(op) in operands:
+                    continue
                 producers = later_producers(op, first, order)
-                if len(group) < max_results and du.dps_inputs(op) not in operands \
-                        and not producers & set(group) and all(movable(p) for p in producers):
+                if not producers & set(group) and all(movable(p) for p in producers):
                     group.append(op)
                     operands.add(du.dps_inputs(op))
+                    moved |= producers
             if len(group) >= 2:
-                return group
+                return group, moved
     return None
 
 
-def hoist_producers(group: list[Operation]) -> None:
-    """Move what the later members read (and what that reads) in front of the first member, in
-    block order, so one op there can compute them all. Nothing moved reads a member (the group's
-    members are independent), so every move keeps its operands defined before it."""
+def hoist_producers(group: list[Operation], moved: set[Operation]) -> None:
+    """Move `moved`, what the later members read (and what that reads), in front of the first
+    member, in block order, so one op there can compute them all. Nothing moved reads a member
+    (the group's members are independent), so every move keeps its operands defined before it."""
     first = group[0]
     block = first.parent_block()
     order = {op: i for i, op in enumerate(block.ops)}
-    moved = set().union(*(later_producers(op, first, order) for op in group[1:]))
     for op in sorted(moved, key=order.__getitem__):
         op.detach()
         block.insert_op_before(op, first)
@@ -270,6 +271,7 @@ class LinalgHorizontalFuseContractionsPass(ModulePass):
         for block in blocks:
             for group in groups_of(block, self.max_results):
                 fuse_group(group)
-            while self.across_inputs and (group := tower_group(block, self.max_results)) is not None:
-                hoist_producers(group)
+            while self.across_inputs and (found := tower_group(block, self.max_results)) is not None:
+                group, moved = found
+                hoist_producers(group, moved)
                 fuse_group(group, shared=False)

@@ -177,8 +177,8 @@ func.func @unit_dims_only(%v: tensor<2xf32>) -> tensor<2x1x1xf32> {
 
 // An attention tail (MIGraphX #2818): all heads of a QKV projection are transposed and the V
 // heads cut out of the transpose for P.V. The slice moves in front of the transpose (only the
-// V heads are cut, then transposed), and that transpose folds into P.V's map: the contraction
-// reads the V heads of the projection in place, no transpose left.
+// V heads are cut, then transposed: slice_before_transpose.py), and that transpose folds into
+// P.V's map: the contraction reads the V heads of the projection in place, no transpose left.
 // CHECK-LABEL: func.func @v_heads_of_transposed_qkv
 // CHECK-NOT:     linalg.transpose
 // CHECK:         %[[V:.*]] = tensor.extract_slice %heads[0, 0, 4, 0] [1, 6, 2, 3] [1, 1, 1, 1] : tensor<1x6x6x3xf32> to tensor<6x2x3xf32>
