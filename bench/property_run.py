@@ -69,7 +69,8 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
 ).replace(",form-dispatch-regions,", ",form-dispatch-regions{guards-into-attention=true},"
           ) + ",dispatch-attention-cpu-tiles{rows=1 keys=1}"
 # dispatch-creation with the other opt-in passes (row-major copies of NT contraction
-# operands; batch-1 depthwise convs as rank-3 generics; sibling matmuls of one activation, then
+# operands; batch-1 depthwise convs as rank-3 generics; sibling 1x1 convs of one input and filter
+# count as one rank-3 contraction; sibling matmuls of one activation, then
 # same-shaped ones of different activations, as one multi-result contraction; matmul regions with CPU register tiles, then as pack + batch_mmt4d)
 # and the NCHW forms of convs (no linalg-conv-channels-last, which takes most drawn convs by
 # default, so the 1x1, depthwise and im2col rewrites see them here; strided convs in the other
@@ -82,6 +83,7 @@ _OPT_IN = registry.PIPELINES["dispatch-creation"].spec.replace("linalg-conv-chan
     "linalg-fold-transpose-into-matmul,", "linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands,"
 ).replace("linalg-depthwise-conv-drop-batch,", "linalg-depthwise-conv-drop-batch{min-pixels=1},").replace(
     "linalg-strided-conv-to-im2col,", "linalg-strided-conv-to-im2col{im2col-op=false},").replace(
+    "linalg-conv-1x1-to-matmul,", "linalg-horizontal-fuse-1x1-convs,linalg-conv-1x1-to-matmul,").replace(
     ",form-dispatch-regions,", ",linalg-horizontal-fuse-contractions{max-results=4 across-inputs=true},"
     "form-dispatch-regions{padded-strided-kxk=true padded-shared-results=true padded-concats=true},") + (
     ",dispatch-matmul-cpu-tiles{rows=1 columns=16},dispatch-matmul-to-mmt4d{min-n=16}")

@@ -71,6 +71,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "convert-to-flow": ("fusionopt.transforms.dispatch.convert_to_flow", "ConvertToFlowPass"),
     "dispatch-matmul-to-mmt4d": ("fusionopt.transforms.dispatch.matmul_regions_to_mmt4d", "DispatchMatmulToMmt4DPass"),
     "linalg-horizontal-fuse-contractions": ("fusionopt.transforms.linalg.linalg_horizontal_fuse_contractions", "LinalgHorizontalFuseContractionsPass"),
+    "linalg-horizontal-fuse-1x1-convs": ("fusionopt.transforms.linalg.linalg_horizontal_fuse_1x1_convs", "LinalgHorizontalFuse1x1ConvsPass"),
     "dispatch-matmul-cpu-tiles": ("fusionopt.transforms.dispatch.matmul_cpu_tiles", "DispatchMatmulCpuTilesPass"),
     "dispatch-attention-cpu-tiles": ("fusionopt.transforms.dispatch.attention_cpu_tiles", "DispatchAttentionCpuTilesPass"),
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
@@ -193,6 +194,11 @@ PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
 # buffer").
 _FEWEST_CHANGES = {
     "linalg-conv-channels-last": "",
+    # Stride-1 1x1 convs over one input with one filter count (an Inception block's 1x1 branch
+    # and reductions) as one contraction in IREE's rank-3 form, each result's pad still stored
+    # by the dispatch: inception_mini 19 -> 17 IREE dispatches (bench/RESULTS.md, "Sibling 1x1
+    # convs over argument weights").
+    "linalg-conv-1x1-to-matmul": "linalg-horizontal-fuse-1x1-convs,linalg-conv-1x1-to-matmul",
     "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col{gathers=strided "
     "im2col-op-max-filters=1024 im2col-op-max-taps=4608 absorb-argument-pads=true}",
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",

@@ -28,8 +28,9 @@ the conv blocks (a per-channel affine after a conv, sibling convs over one input
 >= 24 channels, a depthwise conv) and `block_projected_attention` (attention with batch dims whose
 K is computed, the case of linalg-transpose-nt-operands). Drawn alone, each in a run of its own in
 the property test: `block_position_embedding` (a gather at constant consecutive ids,
-linalg-fold-constant-gather-indices) and `STRIDED_BLOCKS` (a strided k x k conv,
-linalg-strided-conv-to-im2col).
+linalg-fold-constant-gather-indices), `STRIDED_BLOCKS` (a strided k x k conv,
+linalg-strided-conv-to-im2col) and `SIBLING_1X1_BLOCKS` (stride-1 1x1 convs over one input with
+weight arguments, linalg-horizontal-fuse-1x1-convs).
 Each returns the block's last value (already in the pool) or None when it does not apply.
 """
 
@@ -438,6 +439,26 @@ def block_sibling_projections(b):
     return total
 
 
+def block_sibling_1x1_convs(b):
+    """2-3 stride-1 1x1 convs over one batch-1 input with weight arguments, each with an
+    epilogue, summed (an Inception block's 1x1 branch and reductions); sometimes one more with
+    another filter count, summed over its channels and added: linalg-horizontal-fuse-1x1-convs."""
+    if b.element != "f32":
+        return None
+    c, f = b.draw(st.integers(1, 6)), b.draw(st.integers(1, 4))
+    x = b.new_arg((1, c, b.draw(st.integers(1, 4)), b.draw(st.integers(1, 4))), "f32")
+    kind = b.draw(st.sampled_from(("bias", "relu", "none")))
+    results = [_epilogue(b, _conv(b, x, b.new_arg((f, c, 1, 1), "f32"), 0, 1), kind)
+               for _ in range(b.draw(st.integers(2, 3)))]
+    total = results[0]
+    for r in results[1:]:
+        total = _binary(b, "add", total, r)
+    if b.draw(st.booleans()):
+        other = _conv(b, x, b.new_arg((f + 1, c, 1, 1), "f32"), 0, 1)
+        total = _binary(b, "add", total, _expand(b, _reduce(b, "reduce_sum", other, 1), total.shape))
+    return total
+
+
 BLOCKS = (block_dot_chain, block_shared_input_dots, block_towers, block_sliced_pointwise, block_viewed_dot,
           block_softmax, block_layer_norm, block_attention, block_conv_pool)
 FORM_BLOCKS = (block_depthwise_conv, block_wide_1x1_conv, block_projected_attention, block_sibling_convs,
@@ -445,3 +466,4 @@ FORM_BLOCKS = (block_depthwise_conv, block_wide_1x1_conv, block_projected_attent
 # Drawn on their own too (FORM_BLOCKS' shares were set without them).
 STRIDED_BLOCKS = (block_strided_conv,)
 PROJECTION_BLOCKS = (block_projection, block_sibling_projections)
+SIBLING_1X1_BLOCKS = (block_sibling_1x1_convs,)

@@ -20,7 +20,9 @@ from fusionopt import registry
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
-from support.graph_blocks import PROJECTION_BLOCKS, STRIDED_BLOCKS, block_position_embedding  # noqa: E402  (property_run puts test/ on the path)
+from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
+    PROJECTION_BLOCKS, SIBLING_1X1_BLOCKS, STRIDED_BLOCKS, block_position_embedding,
+)
 
 COUNT = 80
 SEED = 3
@@ -75,6 +77,11 @@ STRIDED_FLOORS = {"linalg-strided-conv-to-im2col": 0.4}
 PROJECTION_COUNT, PROJECTION_OPS = 12, 2
 PROJECTION_FLOORS = {"dispatch-matmul-to-mmt4d": 0.35, "dispatch-matmul-cpu-tiles": 0.35,
                      "linalg-horizontal-fuse-contractions": 0.25}
+# Stride-1 1x1 convs over one input with weight arguments (`graph_blocks.SIBLING_1X1_BLOCKS`,
+# ~3 s): the opt-in run fuses those of one filter count. Its seed gives 0.25 (the other draws
+# are not f32, which the block needs).
+SIBLING_1X1_COUNT, SIBLING_1X1_OPS = 16, 2
+SIBLING_1X1_FLOORS = {"linalg-horizontal-fuse-1x1-convs": 0.18}
 
 
 @pytest.fixture(scope="module")
@@ -132,9 +139,21 @@ def test_projection_programs_are_valid_and_equal_and_packed(projection_report):
         assert projection_report.change_share(name) >= floor, projection_report.table()
 
 
+@pytest.fixture(scope="module")
+def sibling_1x1_report():
+    return property_run.run_property(SIBLING_1X1_COUNT, SEED, max_ops=SIBLING_1X1_OPS, blocks=SIBLING_1X1_BLOCKS)
+
+
+def test_sibling_1x1_programs_are_valid_and_equal_and_fused(sibling_1x1_report):
+    assert sibling_1x1_report.count == SIBLING_1X1_COUNT
+    assert sibling_1x1_report.bad() == {}, sibling_1x1_report.table(show=3)
+    for name, floor in SIBLING_1X1_FLOORS.items():
+        assert sibling_1x1_report.change_share(name) >= floor, sibling_1x1_report.table()
+
+
 def test_every_registered_pass_has_a_floor():
-    assert set(FLOORS) | set(FORM_FLOORS) | set(GATHER_FLOORS) | set(STRIDED_FLOORS) | set(PROJECTION_FLOORS) == (
-        set(registry.get_all_passes()) - set(property_run.NOT_REACHED))
+    floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS)
+    assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
 @pytest.mark.parametrize("name", sorted(FORM_FLOORS))

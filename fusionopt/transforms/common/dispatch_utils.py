@@ -134,6 +134,27 @@ def is_contraction(op: Operation) -> bool:
     return any(_multiplies_two_values(o) for o in body) and any(o.name in ("arith.addf", "arith.addi") for o in body)
 
 
+def is_multi_result_contraction(op: Operation) -> bool:
+    """A generic computing several contractions in one loop nest (`linalg-horizontal-fuse-
+    contractions`, `linalg-horizontal-fuse-1x1-convs`): a reduction whose body yields, for each
+    result, its accumulator plus a product of two inputs."""
+    if op.name != "linalg.generic" or len(op.results) < 2 or not has_reduction_loops(op):
+        return False
+    block = op.regions[0].block
+    outs = set(block.args[len(dps_inputs(op)):])
+    yielded = block.last_op.operands if block.last_op is not None else ()
+    return len(yielded) == len(op.results) and all(_accumulates_a_product(v, outs) for v in yielded)
+
+
+def _accumulates_a_product(value: SSAValue, accumulators: set) -> bool:
+    owner = value.owner
+    if not isinstance(owner, Operation) or owner.name not in ("arith.addf", "arith.addi"):
+        return False
+    left, right = owner.operands
+    product = right if left in accumulators else left if right in accumulators else None
+    return product is not None and isinstance(product.owner, Operation) and _multiplies_two_values(product.owner)
+
+
 def _multiplies_two_values(op: Operation) -> bool:
     """A product of two different values: a squared term (`d * d`, a variance) is a
     reduction, not a contraction."""

@@ -68,8 +68,9 @@ ANY_SIZE = 2**62
 
 
 def is_contraction_region(region_op: DispatchRegionOp) -> bool:
-    """A region whose ops include a linalg contraction (a matmul-like root)."""
-    return any(du.is_contraction(op) for op in region_op.body.block.ops)
+    """A region whose ops include a linalg contraction (a matmul-like root, or several computed
+    in one loop nest)."""
+    return any(du.is_contraction(op) or du.is_multi_result_contraction(op) for op in region_op.body.block.ops)
 
 
 def padded_result(region_op: DispatchRegionOp, index: int, max_elements: int,
@@ -235,6 +236,14 @@ def pad_limit(region_op: DispatchRegionOp, max_elements: int) -> int:
     return max_elements if is_contraction_region(region_op) else 0
 
 
+def returns_type(region_op: DispatchRegionOp, padded_type) -> bool:
+    """`region_op` already returns a tensor of `padded_type`. A second padded buffer of that type
+    is not written: IREE merges the two equal splats into one buffer, which both stores then
+    claim, and fails to build the region ("write affecting operations on global resources are
+    restricted to workgroup distributed contexts")."""
+    return any(result.type == padded_type for result in region_op.results)
+
+
 def write_pads_in_regions(regions: list[DispatchRegionOp], max_elements: int,
                           shared: bool = False) -> tuple[list[DispatchRegionOp], int]:
     """Let each contraction or channels-last conv region write the pad of a result only a pad
@@ -250,7 +259,8 @@ def write_pads_in_regions(regions: list[DispatchRegionOp], max_elements: int,
         shares = shared and not is_channels_last_conv_region(region_op)
         if limit > 0:
             for index in range(len(region_op.results)):
-                if (found := padded_result(region_op, index, limit, shares)) is not None:
+                found = padded_result(region_op, index, limit, shares)
+                if found is not None and not returns_type(region_op, found[1].results[0].type):
                     region_op = write_pad_in_region(region_op, index, *found)
                     taken += 1
         kept.append(region_op)

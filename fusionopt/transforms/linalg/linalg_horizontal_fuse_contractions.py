@@ -225,18 +225,25 @@ def contraction_operands(group: list[Operation], shared: bool) -> tuple[list[SSA
     return inputs, [maps[0], maps[1]] * len(group), [(2 * i, 2 * i + 1) for i in range(len(group))]
 
 
-def fuse_group(group: list[Operation], shared: bool = True) -> None:
-    """Replace `group` by one multi-result generic where its first member was."""
-    first = group[0]
-    result_type = first.results[0].type
+def fresh_fills(group: list[Operation], result_type: TensorType) -> tuple[list[Operation], list[SSAValue]]:
+    """(ops to insert in front of the group's first member, the inits they make): a fill of
+    `result_type` with each member's fill value."""
     new_ops: list[Operation] = []
     inits = []
     for op in group:
-        scalar_ops, scalar = scalar_before(fill_scalar(du.dps_inits(op)[0]), first)
+        scalar_ops, scalar = scalar_before(fill_scalar(du.dps_inits(op)[0]), group[0])
         empty = tensor.EmptyOp([], result_type)
         fill = FillOp([scalar], [empty.tensor], [result_type])
         new_ops += [*scalar_ops, empty, fill]
         inits.append(fill.results[0])
+    return new_ops, inits
+
+
+def fuse_group(group: list[Operation], shared: bool = True) -> None:
+    """Replace `group` by one multi-result generic where its first member was."""
+    first = group[0]
+    result_type = first.results[0].type
+    new_ops, inits = fresh_fills(group, result_type)
     inputs, in_maps, pairs = contraction_operands(group, shared)
     map_attrs = [AffineMapAttr(m) for m in (*in_maps, *[du.indexing_maps(first)[2]] * len(group))]
     fused = GenericOp(inputs, inits, multiply_accumulate_body(pairs, len(inputs), result_type.element_type), map_attrs,

@@ -291,3 +291,76 @@ func.func @channels_last_conv_then_pad(%x: tensor<1x18x18x4xf32>, %w: tensor<3x3
   } : tensor<1x16x16x8xf32> to tensor<1x18x18x8xf32>
   func.return %padded, %padded2, %c2 : tensor<1x18x18x8xf32>, tensor<1x18x18x8xf32>, tensor<1x16x16x8xf32>
 }
+
+// -----
+
+// Sibling 1x1 convs computed in one loop nest (`linalg-horizontal-fuse-1x1-convs`), each result
+// padded for its own next conv: the one region stores both into their padded buffers.
+// CHECK-LABEL: func.func @sibling_contractions_padded
+// CHECK-DAG:     %[[SA:.*]] = flow.tensor.splat %{{.*}} : tensor<1x16x6x6xf32>
+// CHECK-DAG:     %[[SB:.*]] = flow.tensor.splat %{{.*}} : tensor<1x16x8x8xf32>
+// CHECK:         %[[RA:.*]], %[[RB:.*]] = flow.dispatch.region -> (tensor<1x16x6x6xf32>, tensor<1x16x8x8xf32>)
+// CHECK-DAG:       tensor.insert_slice %{{.*}} into %[[SA]][0, 0, 1, 1] [1, 16, 4, 4] [1, 1, 1, 1]
+// CHECK-DAG:       tensor.insert_slice %{{.*}} into %[[SB]][0, 0, 2, 2] [1, 16, 4, 4] [1, 1, 1, 1]
+// CHECK-NOT:     tensor.pad
+// CHECK:         return %[[RA]], %[[RB]]
+func.func @sibling_contractions_padded(%x: tensor<32x4x4xf32>, %wa: tensor<16x32xf32>, %wb: tensor<16x32xf32>) -> (tensor<1x16x6x6xf32>, tensor<1x16x8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x4x4xf32>) -> tensor<16x4x4xf32>
+  %a, %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %wa, %wb : tensor<32x4x4xf32>, tensor<16x32xf32>, tensor<16x32xf32>) outs(%f, %f : tensor<16x4x4xf32>, tensor<16x4x4xf32>) {
+  ^bb0(%in: f32, %ia: f32, %ib: f32, %oa: f32, %ob: f32):
+    %pa = arith.mulf %in, %ia : f32
+    %sa = arith.addf %oa, %pa : f32
+    %pb = arith.mulf %in, %ib : f32
+    %sb = arith.addf %ob, %pb : f32
+    linalg.yield %sa, %sb : f32, f32
+  } -> (tensor<16x4x4xf32>, tensor<16x4x4xf32>)
+  %xa = tensor.expand_shape %a [[0, 1], [2], [3]] output_shape [1, 16, 4, 4] : tensor<16x4x4xf32> into tensor<1x16x4x4xf32>
+  %pa = tensor.pad %xa low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x16x4x4xf32> to tensor<1x16x6x6xf32>
+  %xb = tensor.expand_shape %b [[0, 1], [2], [3]] output_shape [1, 16, 4, 4] : tensor<16x4x4xf32> into tensor<1x16x4x4xf32>
+  %pb = tensor.pad %xb low[0, 0, 2, 2] high[0, 0, 2, 2] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x16x4x4xf32> to tensor<1x16x8x8xf32>
+  func.return %pa, %pb : tensor<1x16x6x6xf32>, tensor<1x16x8x8xf32>
+}
+
+// -----
+
+// Negative for the second pad: both results padded to the same type. IREE merges the two equal
+// splats into one buffer that both stores would claim and fails to build the region, so only
+// the first pad is written; the second stays a copy.
+// CHECK-LABEL: func.func @sibling_contractions_same_pads
+// CHECK:         flow.dispatch.region -> (tensor<1x16x6x6xf32>, tensor<16x4x4xf32>)
+// CHECK:           tensor.insert_slice
+// CHECK-NOT:       tensor.insert_slice
+// CHECK:           flow.return
+// CHECK:         tensor.pad
+func.func @sibling_contractions_same_pads(%x: tensor<32x4x4xf32>, %wa: tensor<16x32xf32>, %wb: tensor<16x32xf32>) -> (tensor<1x16x6x6xf32>, tensor<1x16x6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x4x4xf32>) -> tensor<16x4x4xf32>
+  %a, %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %wa, %wb : tensor<32x4x4xf32>, tensor<16x32xf32>, tensor<16x32xf32>) outs(%f, %f : tensor<16x4x4xf32>, tensor<16x4x4xf32>) {
+  ^bb0(%in: f32, %ia: f32, %ib: f32, %oa: f32, %ob: f32):
+    %pa = arith.mulf %in, %ia : f32
+    %sa = arith.addf %oa, %pa : f32
+    %pb = arith.mulf %in, %ib : f32
+    %sb = arith.addf %ob, %pb : f32
+    linalg.yield %sa, %sb : f32, f32
+  } -> (tensor<16x4x4xf32>, tensor<16x4x4xf32>)
+  %xa = tensor.expand_shape %a [[0, 1], [2], [3]] output_shape [1, 16, 4, 4] : tensor<16x4x4xf32> into tensor<1x16x4x4xf32>
+  %pa = tensor.pad %xa low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x16x4x4xf32> to tensor<1x16x6x6xf32>
+  %xb = tensor.expand_shape %b [[0, 1], [2], [3]] output_shape [1, 16, 4, 4] : tensor<16x4x4xf32> into tensor<1x16x4x4xf32>
+  %pb = tensor.pad %xb low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x16x4x4xf32> to tensor<1x16x6x6xf32>
+  func.return %pa, %pb : tensor<1x16x6x6xf32>, tensor<1x16x6x6xf32>
+}

@@ -26,7 +26,8 @@ IREE_MISSING = "IREE compiler/runtime (iree-base-compiler, iree-base-runtime) no
 # case -> top-level pads left by form-dispatch-regions (default options)
 PADS_LEFT = {"flat_matmul_then_pad": 0, "matmul_then_neg_inf_pad": 0, "result_read_twice": 1, "not_taken": 2,
              "late_pad_value": 0, "conv_then_pad": 1, "pad_value_in_body": 0, "channels_last_conv_then_pad": 1,
-             "reshaped_result_read_twice": 1, "result_and_reshape_read": 1}
+             "reshaped_result_read_twice": 1, "result_and_reshape_read": 1,
+             "sibling_contractions_padded": 0, "sibling_contractions_same_pads": 1}
 # cases whose pad reads a reshape of a result others read too: with padded-shared-results the
 # region writes it too (not of the result itself, `result_read_twice`: IREE 3.13 fails to build that)
 SHARED = ("reshaped_result_read_twice", "result_and_reshape_read")
@@ -53,7 +54,8 @@ def test_off_and_the_size_cap_keep_the_copy(name: str):
 
 
 @pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)
-@pytest.mark.parametrize("name", ["flat_matmul_then_pad", "matmul_then_neg_inf_pad", "late_pad_value"])
+@pytest.mark.parametrize("name", ["flat_matmul_then_pad", "matmul_then_neg_inf_pad", "late_pad_value",
+                                  "sibling_contractions_padded"])
 def test_iree_builds_the_padded_store_and_agrees(name: str, tmp_path: Path):
     text = lit_functions(LIT)[name]
     ours = tmp_path / "ours.mlir"
@@ -67,7 +69,8 @@ def test_iree_builds_the_padded_store_and_agrees(name: str, tmp_path: Path):
     inputs = [rng.standard_normal(arg.type.get_shape()).astype(np.float32) for arg in func.body.block.args]
     got = run_vmfb(compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("generic")), inputs, name)
     want = run_vmfb(compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("generic")), inputs, name)
-    np.testing.assert_array_equal(got[0], want[0])
+    for got_one, want_one in zip(got, want, strict=True):
+        np.testing.assert_array_equal(got_one, want_one)
 
 
 @pytest.mark.parametrize("name", sorted(PADS_LEFT))
