@@ -212,6 +212,9 @@ OURS_PIPELINES = {
     # padding (no copy; the fewest build copies it)
     "ours-llvm-cpu-fewest-pool-pads-absorbed": _fewest_with(
         "absorb-argument-pads=true", "absorb-argument-pads=true absorb-pool-pads=true"),
+    # the fewest build with the pad of a pool's result that a small pool reads a copy (not in
+    # that pool's region)
+    "ours-llvm-cpu-fewest-pool-pads-copied": _fewest_with(" pads-into-pools=64", ""),
     # the fewest build with sibling 1x1 convs over one input apart (an Inception block's 1x1
     # branch and reductions: one dispatch each, the padded ones formed by IREE)
     "ours-llvm-cpu-fewest-1x1-siblings-apart": _fewest_with("linalg-horizontal-fuse-1x1-convs,", ""),

@@ -76,7 +76,8 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
 # default, so the 1x1, depthwise and im2col rewrites see them here; strided convs in the other
 # form, the gather: the drawn convs have few filters, which get IREE's im2col op by default),
 # with the fewest-dispatch pipelines' pad options (strided convs only a pad reads left bare,
-# pads read by other ops too written by their region, padded concats by their parts' regions).
+# pads read by other ops too written by their region, padded concats by their parts' regions,
+# a pool's result's pad in the region of the small pool reading it).
 # (Small drawn shapes: the depthwise rewrite at every output size, min-pixels=1; CPU register
 # tiles of 1 x 16, so that drawn widths fit them; mmt4d at every output width, min-n=16.)
 _OPT_IN = registry.PIPELINES["dispatch-creation"].spec.replace("linalg-conv-channels-last,", "").replace(
@@ -85,7 +86,8 @@ _OPT_IN = registry.PIPELINES["dispatch-creation"].spec.replace("linalg-conv-chan
     "linalg-strided-conv-to-im2col,", "linalg-strided-conv-to-im2col{im2col-op=false},").replace(
     "linalg-conv-1x1-to-matmul,", "linalg-horizontal-fuse-1x1-convs,linalg-conv-1x1-to-matmul,").replace(
     ",form-dispatch-regions,", ",linalg-horizontal-fuse-contractions{max-results=4 across-inputs=true},"
-    "form-dispatch-regions{padded-strided-kxk=true padded-shared-results=true padded-concats=true},") + (
+    "form-dispatch-regions{padded-strided-kxk=true padded-shared-results=true padded-concats=true "
+    "pads-into-pools=64},") + (
     ",dispatch-matmul-cpu-tiles{rows=1 columns=16},dispatch-matmul-to-mmt4d{min-n=16}")
 # the CUDA pipeline, splitting K from parts of 2 (the drawn shapes are small)
 _CUDA = registry.PIPELINES["dispatch-creation-cuda"].spec.replace(

@@ -25,7 +25,6 @@ Prints median (min) us per call and the ratio to `iree`.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import subprocess
 import sys
@@ -36,12 +35,13 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fusionopt.iree_tools import benchmark_vmfb, compile_vmfb, run_vmfb, save_inputs, target_flags  # noqa: E402
+from fusionopt.iree_tools import compile_vmfb, run_vmfb, save_inputs, target_flags  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from iree_runtime import timed_rounds  # noqa: E402
 from kernel_ir import amap, t  # noqa: E402
 
-FUNCTION = "siblings"
+FUNCTION = "main_graph"
 OURS = "linalg-horizontal-fuse-1x1-convs,form-dispatch-regions,cse,canonicalize"
 PAR = '"parallel"'
 
@@ -203,13 +203,7 @@ def time_block(block: Block, work: Path, rounds: int, iterations: int) -> dict[s
     check_agreement(block, vmfbs, inputs)
     files = save_inputs(inputs, work / f"{block.name}.inputs")
     runs = {**vmfbs, "iree_aa": vmfbs["iree"]}
-    times: dict[str, list[float]] = {r: [] for r in runs}
-    order, names = random.Random(0), list(runs)
-    for _ in range(rounds):
-        order.shuffle(names)
-        for name in names:
-            times[name].append(1000 * benchmark_vmfb(runs[name], files, FUNCTION, iterations, device="local-sync").ms_per_call)
-    return times
+    return {name: [1000 * ms for ms in times] for name, times in timed_rounds(runs, files, rounds, iterations).items()}
 
 
 def main(argv=None) -> None:

@@ -26,3 +26,21 @@ def assert_agrees(got: np.ndarray, expected: np.ndarray, family: str, rtol: floa
     np.testing.assert_array_equal(got[~finite], expected[~finite], err_msg=family)
     scale = float(np.abs(expected[finite]).max(initial=0.0))
     np.testing.assert_allclose(got[finite], expected[finite], rtol=rtol, atol=1e-6 * scale, err_msg=family)
+
+
+def assert_bit_equal_on_families(ours_vmfb: Path, reference_vmfb: Path, text: str, function: str,
+                                 families: tuple[str, ...] = ("random", "constant", "offset", "extreme")) -> None:
+    """Every output of `ours_vmfb` equals `reference_vmfb`'s, bit for bit, on inputs of each
+    family for the f32 arguments of `function` in the module `text`."""
+    from fusionopt.interpreter.input_families import family_values
+    from fusionopt.ir_io import parse_module
+    from fusionopt.iree_tools import run_vmfb
+
+    [func] = [op for op in parse_module(text).walk() if op.name == "func.func" and op.sym_name.data == function]
+    for family in families:
+        rng = np.random.default_rng(0)
+        inputs = [np.asarray(family_values(arg.type.get_shape(), np.float32, family, rng, (0, 2)), np.float32)
+                  for arg in func.body.block.args]
+        got, want = run_vmfb(ours_vmfb, inputs, function), run_vmfb(reference_vmfb, inputs, function)
+        for one, other in zip(got, want, strict=True):
+            np.testing.assert_array_equal(one, other, err_msg=family)

@@ -40,6 +40,7 @@ from fusionopt.transforms.dispatch.attention_guard_regions import pull_guard_red
 from fusionopt.transforms.dispatch.im2col_producers import pull_im2col_into_contractions
 from fusionopt.transforms.dispatch.padded_concats import write_padded_concats
 from fusionopt.transforms.dispatch.padded_gathers import pull_pads_into_gathers
+from fusionopt.transforms.dispatch.padded_pools import pull_pads_into_pools
 from fusionopt.transforms.dispatch.padded_results import PADDED_RESULTS_MAX_ELEMENTS, write_pads_in_regions
 from fusionopt.transforms.dispatch.fusion_groups import CHAIN_STARTS, FusionAnalysis, FusionGroup, decide_fusion_groups
 from fusionopt.transforms.dispatch.sliced_roots import split_sliced_roots
@@ -181,6 +182,8 @@ def form_regions_in_block(block: Block, options: FormDispatchRegionsPass, split_
         pass_statistics.count("attention NaN-guard reductions formed into the attention's region", moved)
     if options.pads_into_gathers and (moved := pull_pads_into_gathers(analysis)):
         pass_statistics.count("pads formed into their im2col gather's region", moved)
+    if options.pads_into_pools and (moved := pull_pads_into_pools(analysis, options.pads_into_pools)):
+        pass_statistics.count("pads formed into their pool's region", moved)
     regions = rebuild_block(block, analysis)
     # Regions already in the input (IREE's clone_producers tests start from them) get their
     # cheap producers cloned in like the new ones.
@@ -225,6 +228,10 @@ class FormDispatchRegionsPass(ModulePass):
       pads-into-gathers -- a conv's low pad read only by its im2col patch gather joins the
                          gather's region: no copy dispatch, but the gather measured 1.3-2.3x
                          slower (bench/RESULTS.md); default false.
+      pads-into-pools -- a pad read only by an NCHW max or sum pool of at most this many
+                         output pixels joins the pool's region: no copy dispatch
+                         (`padded_pools.py`: larger stride-1 pools measured up to 1.4x
+                         slower); 0 (default): off.
       padded-results -- a contraction region whose result (of at most this many elements)
                          only a tensor.pad reads writes the pad itself, into a fill, as
                          IREE's own regions do: no copy dispatch (`padded_results.py`;
@@ -256,6 +263,7 @@ class FormDispatchRegionsPass(ModulePass):
     padded_kxk_min_pixels: int = 1
     padded_strided_kxk: bool = False
     pads_into_gathers: bool = False
+    pads_into_pools: int = 0
     padded_results: int = PADDED_RESULTS_MAX_ELEMENTS
     padded_shared_results: bool = False
     padded_concats: bool = False
@@ -263,6 +271,8 @@ class FormDispatchRegionsPass(ModulePass):
     guards_into_attention: bool = False
 
     def __post_init__(self) -> None:
+        if self.pads_into_pools < 0:
+            raise ValueError(f"pads-into-pools must be 0 (off) or a pixel count, not {self.pads_into_pools}")
         if self.reduction_chains not in CHAIN_STARTS and self.reduction_chains != "none":
             raise ValueError(f"reduction-chains must be none, normalization or all, not '{self.reduction_chains}'")
 

@@ -21,6 +21,8 @@ dispatch per strided conv) fails IREE 3.13's CPU codegen, with or without the pa
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.ir import Operation
 
 from fusionopt.transforms.common import dispatch_utils as du
@@ -59,18 +61,24 @@ def is_pad_of_window_gather(pad: Operation, consumer: Operation) -> bool:
     return len(uses) == 1 and uses[0].operation is consumer and du.is_static_tensor(pad.results[0]) and du.is_static_tensor(pad.operands[0])
 
 
-def pull_pads_into_gathers(analysis) -> int:
-    """Add each top-level pad read only by a window gather to the gather's group (after the
-    groups are decided: no other rule of formation changes). Returns how many moved."""
+def pull_pads_into(analysis, joins: Callable[[Operation, Operation], bool]) -> int:
+    """Add each top-level pad read by one op only, in a group, to that group when `joins(pad,
+    reader)` (after the groups are decided: no other rule of formation changes). Returns how
+    many moved."""
     moved = 0
     for pad in analysis.ops:
         if pad.name != "tensor.pad" or pad in analysis.group_of or len(analysis.users[pad]) != 1:
             continue
-        (gather,) = analysis.users[pad]
-        group = analysis.group_of.get(gather)
-        if group is None or not is_pad_of_window_gather(pad, gather):
+        (reader,) = analysis.users[pad]
+        group = analysis.group_of.get(reader)
+        if group is None or not joins(pad, reader):
             continue
         if analysis.keeps_group_convex(group, pad):
             analysis.add(group, pad)
             moved += 1
     return moved
+
+
+def pull_pads_into_gathers(analysis) -> int:
+    """Add each top-level pad read only by a window gather to the gather's group."""
+    return pull_pads_into(analysis, is_pad_of_window_gather)

@@ -13,12 +13,12 @@ import pytest
 
 from fusionopt.corpus import CORPUS_MISSING, model_file
 from fusionopt.dialects.flow import DispatchRegionOp
-from fusionopt.interpreter.input_families import family_values
 from fusionopt.ir_io import parse_file, parse_module, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
 from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from support.dispatch_regions import top_level_pads
+from support.iree_pairs import assert_bit_equal_on_families
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 LIT = LIT_TRANSFORMS / "dispatch" / "form-dispatch-regions-padded-results.mlir"
@@ -94,15 +94,9 @@ def test_iree_builds_shared_padded_results_and_agrees(name: str, tmp_path: Path)
     reference.write_text(print_module(parse_module(text)))
     [dispatch] = flow_dispatch_names(ours, cpu_flags("generic"))
     assert "slow_memcpy" not in dispatch
-    [func] = [op for op in parse_module(text).walk() if op.name == "func.func"]
     ours_vmfb = compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("generic"))
     ref_vmfb = compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("generic"))
-    for family in ("random", "constant", "offset", "extreme"):
-        rng = np.random.default_rng(0)
-        inputs = [np.asarray(family_values(arg.type.get_shape(), np.float32, family, rng, (0, 2)), np.float32)
-                  for arg in func.body.block.args]
-        for got, want in zip(run_vmfb(ours_vmfb, inputs, name), run_vmfb(ref_vmfb, inputs, name), strict=True):
-            np.testing.assert_array_equal(got, want, err_msg=family)
+    assert_bit_equal_on_families(ours_vmfb, ref_vmfb, text, name)
 
 
 @pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)
