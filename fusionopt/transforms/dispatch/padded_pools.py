@@ -6,10 +6,10 @@ A pool's input pad is written by the input's producer where it can (`padded_resu
 build a pool region that stores its result both plain and padded, in every form tried (the 4-D
 named op; a rank-3 generic; either with the plain store flattened; either behind an elementwise
 copy: "write affecting operations on global resources are restricted to workgroup distributed
-contexts"). If the pad's reader is another pool (an Inception block's pool branch reading the
-previous block's max pool), the pad can go into that pool's region instead. IREE builds it for
-`linalg.pooling_nchw_max` and `_sum`, and computes bit-equal values: 2x2 and 3x3 windows, strides
-1 and 2, 5x5 to 56x56 inputs, symmetric and ceil-mode pads.
+contexts"; bench/iree_limits.py). If the pad's reader is another pool (an Inception block's
+pool branch reading the previous block's max pool), the pad can go into that pool's region
+instead. IREE builds it for `linalg.pooling_nchw_max` and `_sum`, and computes bit-equal
+values: 2x2 and 3x3 windows, strides 1 and 2, 5x5 to 56x56 inputs, symmetric and ceil-mode pads.
 
 Measured against IREE's copy + pool (bench/pool_pad_forms.py: single-pool modules, llvm-cpu),
 the time depends on the shape:

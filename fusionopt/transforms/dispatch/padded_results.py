@@ -240,7 +240,7 @@ def returns_type(region_op: DispatchRegionOp, padded_type) -> bool:
     """`region_op` already returns a tensor of `padded_type`. A second padded buffer of that type
     is not written: IREE merges the two equal splats into one buffer, which both stores then
     claim, and fails to build the region ("write affecting operations on global resources are
-    restricted to workgroup distributed contexts")."""
+    restricted to workgroup distributed contexts"; bench/iree_limits.py)."""
     return any(result.type == padded_type for result in region_op.results)
 
 

@@ -18,7 +18,7 @@ parallel and c reduced. Each result's elementwise epilogue (its sole reader, a g
 `linalg.index` reading other operands per channel or per pixel) is moved to those loops too and
 the expand_shape goes after it: IREE 3.13 builds the fused dispatch storing each epilogue's
 result into its padded buffer only then (with a 4-D epilogue behind the expand_shape it fails
-to configure it, "slice along dimension 3 runs out-of-bounds").
+to configure it, "slice along dimension 3 runs out-of-bounds"; bench/iree_limits.py).
 
 Members: `linalg.conv_2d_nchw_fchw` ops of one block with a 1x1 filter, stride 1, batch 1,
 static f32 shapes, the same input, the same result type (so the same filter count: results of

@@ -1,0 +1,132 @@
+"""IREE 3.13's limits that region formation works around, as minimal modules: which ones build.
+
+    python bench/iree_limits.py
+
+Each case is one `flow.dispatch.region` in a form a fusionopt pass would like to emit, compiled for
+llvm-cpu (`--iree-llvmcpu-target-cpu=host`). The script prints whether it builds and IREE's first
+error line. These are reproducers to report upstream. `test/unit/test_iree_limits.py` pins the
+outcomes, so that an IREE upgrade that lifts a limit shows up as a failing test (then the pass
+that avoids it can stop avoiding it).
+
+Cases:
+- `pool_stored_plain_and_padded` fails. A max pool's region stores its result as is and into
+  the interior of a padded splat. It is why `form-dispatch-regions{pads-into-pools}` moves the
+  pad into the *reading* pool instead.
+- `siblings_padded_into_equal_splats` fails. Two results of one multi-result contraction are
+  stored into padded splats of one type; IREE merges the splats, so both stores claim one
+  buffer. It is why `padded_results.returns_type` keeps a second pad of a type as a copy.
+- `siblings_with_4d_epilogues` fails to configure ("slice along dimension 3 runs
+  out-of-bounds"). The same contraction with 4-D epilogues behind unit expand_shapes. It is why
+  `linalg-horizontal-fuse-1x1-convs` moves each epilogue to the rank-3 loops.
+- `siblings_with_rank3_epilogues` builds: the form that pass emits.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fusionopt.iree_tools import COMPILE, target_flags  # noqa: E402
+
+POOL_STORED_PLAIN_AND_PADDED = """func.func @main_graph(%x: tensor<1x8x8x8xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8x6x6xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %buf = flow.tensor.splat %ninf : tensor<1x8x6x6xf32>
+  %r:2 = flow.dispatch.region -> (tensor<1x8x4x4xf32>, tensor<1x8x6x6xf32>) {
+    %e = tensor.empty() : tensor<1x8x4x4xf32>
+    %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+    %k = tensor.empty() : tensor<2x2xf32>
+    %p = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %k : tensor<1x8x8x8xf32>, tensor<2x2xf32>) outs(%f : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+    %i = tensor.insert_slice %p into %buf[0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1] : tensor<1x8x4x4xf32> into tensor<1x8x6x6xf32>
+    flow.return %p, %i : tensor<1x8x4x4xf32>, tensor<1x8x6x6xf32>
+  }
+  return %r#0, %r#1 : tensor<1x8x4x4xf32>, tensor<1x8x6x6xf32>
+}
+"""
+
+_CONTRACTION = """func.func @main_graph(%x: tensor<32x16x16xf32>, %wa: tensor<16x32xf32>, %wb: tensor<16x32xf32>) -> (tensor<1x16x18x18xf32>, {b_type}) {{
+  %zero = arith.constant 0.0 : f32
+  %sa = flow.tensor.splat %zero : tensor<1x16x18x18xf32>
+  %sb = flow.tensor.splat %zero : {b_type}
+  %r:2 = flow.dispatch.region -> (tensor<1x16x18x18xf32>, {b_type}) {{
+    %e = tensor.empty() : tensor<16x16x16xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x16x16xf32>) -> tensor<16x16x16xf32>
+    %m:2 = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}} ins(%x, %wa, %wb : tensor<32x16x16xf32>, tensor<16x32xf32>, tensor<16x32xf32>) outs(%f, %f : tensor<16x16x16xf32>, tensor<16x16x16xf32>) {{
+    ^bb0(%in: f32, %a: f32, %b: f32, %oa: f32, %ob: f32):
+      %pa = arith.mulf %in, %a : f32
+      %ta = arith.addf %oa, %pa : f32
+      %pb = arith.mulf %in, %b : f32
+      %tb = arith.addf %ob, %pb : f32
+      linalg.yield %ta, %tb : f32, f32
+    }} -> (tensor<16x16x16xf32>, tensor<16x16x16xf32>)
+{epilogues}    %ia = tensor.insert_slice %A into %sa[0, 0, 1, 1] [1, 16, 16, 16] [1, 1, 1, 1] : tensor<1x16x16x16xf32> into tensor<1x16x18x18xf32>
+    %ib = tensor.insert_slice %B into %sb[0, 0, {b_pad}, {b_pad}] [1, 16, 16, 16] [1, 1, 1, 1] : tensor<1x16x16x16xf32> into {b_type}
+    flow.return %ia, %ib : tensor<1x16x18x18xf32>, {b_type}
+  }}
+  return %r#0, %r#1 : tensor<1x16x18x18xf32>, {b_type}
+}}
+"""
+
+
+def _relu(name: str, source: str, rank: int) -> str:
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    identity = f"affine_map<({dims}) -> ({dims})>"
+    image = "tensor<1x16x16x16xf32>" if rank == 4 else "tensor<16x16x16xf32>"
+    return f"""    %{name}_init = tensor.empty() : {image}
+    %{name} = linalg.generic {{indexing_maps = [{identity}, {identity}], iterator_types = [{", ".join(['"parallel"'] * rank)}]}} ins({source} : {image}) outs(%{name}_init : {image}) {{
+    ^bb0(%v: f32, %o: f32):
+      %y = arith.maximumf %v, %zero : f32
+      linalg.yield %y : f32
+    }} -> {image}
+"""
+
+
+def _unit_expand(name: str, source: str) -> str:
+    return (f"    %{name} = tensor.expand_shape {source} [[0, 1], [2], [3]] output_shape [1, 16, 16, 16] : "
+            "tensor<16x16x16xf32> into tensor<1x16x16x16xf32>\n")
+
+
+def siblings(rank3_epilogues: bool, equal_pads: bool) -> str:
+    """Two 1x1 convs' contraction in one loop nest, each result (ReLU) stored padded."""
+    pad = 1 if equal_pads else 2
+    if rank3_epilogues:
+        epilogues = (_relu("ea", "%m#0", 3) + _relu("eb", "%m#1", 3) + _unit_expand("A", "%ea")
+                     + _unit_expand("B", "%eb"))
+    else:
+        epilogues = _unit_expand("xa", "%m#0") + _unit_expand("xb", "%m#1") + _relu("A", "%xa", 4) + _relu("B", "%xb", 4)
+    b_type = f"tensor<1x16x{16 + 2 * pad}x{16 + 2 * pad}xf32>"
+    return _CONTRACTION.format(b_type=b_type, b_pad=pad, epilogues=epilogues)
+
+
+CASES = {
+    "pool_stored_plain_and_padded": POOL_STORED_PLAIN_AND_PADDED,
+    "siblings_padded_into_equal_splats": siblings(rank3_epilogues=True, equal_pads=True),
+    "siblings_with_4d_epilogues": siblings(rank3_epilogues=False, equal_pads=False),
+    "siblings_with_rank3_epilogues": siblings(rank3_epilogues=True, equal_pads=False),
+}
+
+
+def try_build(text: str, work: Path, name: str) -> str | None:
+    """None when IREE builds `text` for llvm-cpu, else its first error line."""
+    source = work / f"{name}.mlir"
+    source.write_text(text)
+    result = subprocess.run([COMPILE, str(source), *target_flags("llvm-cpu"), "-o", str(work / f"{name}.vmfb")],
+                            capture_output=True, text=True)
+    if result.returncode == 0:
+        return None
+    errors = [line for line in result.stderr.splitlines() if "error:" in line]
+    return (errors[0] if errors else result.stderr.strip()[:300]).split("error:", 1)[-1].strip()
+
+
+def main() -> None:
+    work = Path(tempfile.mkdtemp(prefix="iree_limits_"))
+    print("| case | IREE llvm-cpu |\n|---|---|")
+    for name, text in CASES.items():
+        error = try_build(text, work, name)
+        print(f"| {name} | {'builds' if error is None else 'fails: ' + error[:160]} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""bench/iree_limits.py: the IREE 3.13 limits that region formation works around still hold, and
+the form `linalg-horizontal-fuse-1x1-convs` emits still builds.
+
+A case that starts to build after an IREE upgrade fails here on purpose: the pass that avoids it
+(named in the bench script's docstring) can then stop avoiding it. Skipped without IREE.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from fusionopt.iree_tools import iree_available
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+import iree_limits  # noqa: E402
+
+WRITE_CONFLICT = "write affecting operations on global resources are restricted to workgroup distributed contexts"
+# case -> None (builds) or a piece of IREE's first error
+EXPECTED = {
+    "pool_stored_plain_and_padded": WRITE_CONFLICT,
+    "siblings_padded_into_equal_splats": WRITE_CONFLICT,
+    "siblings_with_4d_epilogues": "slice along dimension 3 runs out-of-bounds",
+    "siblings_with_rank3_epilogues": None,
+}
+
+
+def test_every_case_is_pinned():
+    assert sorted(iree_limits.CASES) == sorted(EXPECTED)
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile absent")
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_iree_builds_what_it_did(name: str, tmp_path: Path):
+    error = iree_limits.try_build(iree_limits.CASES[name], tmp_path, name)
+    if EXPECTED[name] is None:
+        assert error is None, error
+    else:
+        assert error is not None and EXPECTED[name] in error, f"IREE now builds or fails differently: {error}"
