@@ -37,14 +37,13 @@ Statistics: `1x1 convs fused horizontally`, `epilogues moved to the rank-3 loops
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, Float32Type, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
@@ -58,7 +57,7 @@ from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.common.use_def import sole_user
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import erase_dead_init_chain
 from fusionopt.transforms.linalg.linalg_horizontal_fuse_contractions import (
-    can_join, fill_scalar, fresh_fills, movable_scalar, multiply_accumulate_body,
+    fill_scalar, fresh_fills, groups_of, multiply_accumulate_body,
 )
 
 # (f, h, w, c): the input read at (c, h, w), each weight at (f, c), each result at (f, h, w).
@@ -71,37 +70,14 @@ FLATTEN_FILTER = [[0], [1, 2, 3]]
 
 def member_key(op: Operation) -> tuple | None:
     """What members of one group share (the input, the result type), or None for an op that
-    cannot be a member."""
+    cannot be a member. Groups are formed as `linalg-horizontal-fuse-contractions` forms its
+    own (`groups_of`: in block order, distinct weights, each computable where the first is)."""
     if not is_unit_stride_1x1_conv(op) or fill_scalar(du.dps_inits(op)[0]) is None:
         return None
     types = [v.type for v in (*du.dps_inputs(op), *du.dps_inits(op))]
     if any(not isinstance(t, TensorType) or not isinstance(t.element_type, Float32Type) for t in types):
         return None
     return du.dps_inputs(op)[0], op.results[0].type
-
-
-def sibling_groups(block: Block, max_results: int) -> list[list[Operation]]:
-    """Groups of 2..max_results members (module docstring) of `block`, in block order."""
-    by_key: dict[tuple, list[Operation]] = defaultdict(list)
-    for op in block.ops:
-        if (key := member_key(op)) is not None:
-            by_key[key].append(op)
-    groups = []
-    for members in by_key.values():
-        while len(members) >= 2:
-            first, rest = members[0], members[1:]
-            group = [first]
-            if movable_scalar(fill_scalar(du.dps_inits(first)[0]), first):
-                weights = {du.dps_inputs(first)[1]}
-                for op in rest:
-                    weight = du.dps_inputs(op)[1]
-                    if len(group) < max_results and weight not in weights and can_join(op, first):
-                        group.append(op)
-                        weights.add(weight)
-            if len(group) >= 2:
-                groups.append(group)
-            members = [op for op in rest if op not in group]
-    return groups
 
 
 def rank3_type(conv_result: TensorType) -> TensorType:
@@ -200,5 +176,5 @@ class LinalgHorizontalFuse1x1ConvsPass(ModulePass):
             raise ValueError(f"max-results must be at least 2, not {self.max_results}")
         blocks = [b for o in op.walk() for r in o.regions for b in r.blocks]
         for block in blocks:
-            for group in sibling_groups(block, self.max_results):
+            for group in groups_of(block, self.max_results, member_key):
                 fuse_siblings(group)

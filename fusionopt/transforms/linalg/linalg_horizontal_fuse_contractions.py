@@ -43,6 +43,7 @@ Statistics: `matmuls fused horizontally`, `matmuls over different activations fu
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -113,11 +114,13 @@ def can_join(op: Operation, first: Operation) -> bool:
     return movable_scalar(fill_scalar(du.dps_inits(op)[0]), first) and defined_before(du.dps_inputs(op)[1], first)
 
 
-def groups_of(block: Block, max_results: int) -> list[list[Operation]]:
-    """Sibling matmul groups of `block` (module docstring), each of 2..max_results members."""
+def groups_of(block: Block, max_results: int,
+              key_of: Callable[[Operation], tuple | None] = group_key) -> list[list[Operation]]:
+    """Sibling matmul groups of `block` (module docstring), each of 2..max_results members;
+    `key_of` says what members share (None: not a member)."""
     by_key: dict[tuple, list[Operation]] = defaultdict(list)
     for op in block.ops:
-        key = group_key(op)
+        key = key_of(op)
         if key is not None:
             by_key[key].append(op)
     groups = []

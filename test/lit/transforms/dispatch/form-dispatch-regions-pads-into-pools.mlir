@@ -1,5 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{pads-into-pools=64}" | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s --check-prefix=OFF
+// The pass's helper modules these cases exercise: dispatch/padded_pools.py, dispatch/padded_gathers.py
+// (pull_pads_into).
 
 // An Inception block's pool branch: a stride-1 3x3 max pool (8x8 outputs) reads the -inf pad of
 // the previous max pool's result, which is returned too (its region cannot also store it
