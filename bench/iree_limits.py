@@ -1,10 +1,13 @@
-"""IREE 3.13's limits that region formation works around, as minimal modules: which ones build.
+"""IREE 3.13's limits that region formation works around, as minimal modules: which ones build and
+which compute the right numbers.
 
     python bench/iree_limits.py
 
 Each case is one `flow.dispatch.region` in a form a fusionopt pass would like to emit, compiled for
 llvm-cpu (`--iree-llvmcpu-target-cpu=host`). The script prints whether it builds and IREE's first
-error line. These are reproducers to report upstream. `test/unit/test_iree_limits.py` pins the
+error line; a run case is also run with the wheel's `iree-run-module` on an all-ones image, on
+`local-sync` and `local-task`, and its output compared with the known answer. These are
+reproducers to report upstream. `test/unit/test_iree_limits.py` pins the
 outcomes, so that an IREE upgrade that lifts a limit shows up as a failing test (then the pass
 that avoids it can stop avoiding it).
 
@@ -19,6 +22,18 @@ Cases:
   out-of-bounds"). The same contraction with 4-D epilogues behind unit expand_shapes. It is why
   `linalg-horizontal-fuse-1x1-convs` moves each epilogue to the rank-3 loops.
 - `siblings_with_rank3_epilogues` builds: the form that pass emits.
+- `residual_through_slice_in_region` fails: a matmul's residual add reading a pool result out of
+  the pool's padded buffer through an extract_slice in its region (resnet18's first block).
+- `residual_through_flat_offset_map` builds: the same read through a flat offset map,
+  `(c, p) -> (c, (p floordiv 16) * 18 + p mod 16 + 19)`.
+
+Run cases (they build, and are wrong): a max pool's region storing *only* its padded result.
+- `pool_stored_into_padded_splat` (insert_slice into a splat): crashes on `local-sync`, and on
+  `local-task` writes later channels' rows at the wrong place.
+- `pool_padded_in_region` (a tensor.pad of the pool's result in the region): the last row and
+  column of the pool's result are lost, on both devices.
+So resnet18's pool result, which the residual add reads as is and the next conv padded, keeps its
+pad as a copy (bench/RESULTS.md, "resnet18's pool pad").
 """
 
 from __future__ import annotations
@@ -28,8 +43,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fusionopt.iree_tools import COMPILE, target_flags  # noqa: E402
+from fusionopt.iree_tools import COMPILE, runtime_tools_dir, target_flags  # noqa: E402
+
+DEVICES = ("local-sync", "local-task")
 
 POOL_STORED_PLAIN_AND_PADDED = """func.func @main_graph(%x: tensor<1x8x8x8xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8x6x6xf32>) {
   %ninf = arith.constant 0xFF800000 : f32
@@ -100,11 +119,78 @@ def siblings(rank3_epilogues: bool, equal_pads: bool) -> str:
     return _CONTRACTION.format(b_type=b_type, b_pad=pad, epilogues=epilogues)
 
 
+_POOL_INTO_PADDED = """func.func @main_graph(%x: tensor<1x8x10x10xf32>) -> tensor<1x8x6x6xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %zeros = flow.tensor.splat %zero : tensor<1x8x6x6xf32>
+  %r = flow.dispatch.region -> (tensor<1x8x6x6xf32>) {{
+    %e = tensor.empty() : tensor<1x8x4x4xf32>
+    %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+    %k = tensor.empty() : tensor<3x3xf32>
+    %p = linalg.pooling_nchw_max {{dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}} ins(%x, %k : tensor<1x8x10x10xf32>, tensor<3x3xf32>) outs(%f : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+{padded}    flow.return %i : tensor<1x8x6x6xf32>
+  }}
+  return %r : tensor<1x8x6x6xf32>
+}}
+"""
+_INSERT_INTO_SPLAT = ("    %i = tensor.insert_slice %p into %zeros[0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1] : "
+                      "tensor<1x8x4x4xf32> into tensor<1x8x6x6xf32>\n")
+_PAD_IN_REGION = """    %i = tensor.pad %p low[0, 0, 1, 1] high[0, 0, 1, 1] {
+    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+      tensor.yield %zero : f32
+    } : tensor<1x8x4x4xf32> to tensor<1x8x6x6xf32>
+"""
+
+
+def _padded_ones(shape: tuple[int, ...]) -> np.ndarray:
+    """A max pool of an all-ones image is all ones; padded by 1 with zeros."""
+    want = np.zeros(shape, np.float32)
+    want[:, :, 1:-1, 1:-1] = 1
+    return want
+
+
+# name -> (module, input shape, the output on an all-ones input)
+RUN_CASES = {
+    "pool_stored_into_padded_splat": (_POOL_INTO_PADDED.format(padded=_INSERT_INTO_SPLAT), (1, 8, 10, 10),
+                                      _padded_ones((1, 8, 6, 6))),
+    "pool_padded_in_region": (_POOL_INTO_PADDED.format(padded=_PAD_IN_REGION), (1, 8, 10, 10),
+                              _padded_ones((1, 8, 6, 6))),
+}
+
+_RESIDUAL = """func.func @main_graph(%padded: tensor<8x6x6xf32>, %w: tensor<8x32xf32>, %col: tensor<32x16xf32>) -> tensor<8x16xf32> {{
+  %zero = arith.constant 0.0 : f32
+{outside}  %r = flow.dispatch.region -> (tensor<8x16xf32>) {{
+{inside}    %e = tensor.empty() : tensor<8x16xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %mm = linalg.matmul ins(%w, %col : tensor<8x32xf32>, tensor<32x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+    %y = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, {residual_map}, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%mm, {residual} : tensor<8x16xf32>, {residual_type}) outs(%e : tensor<8x16xf32>) {{
+    ^bb0(%v: f32, %x: f32, %o: f32):
+      %s = arith.addf %v, %x : f32
+      %t = arith.maximumf %s, %zero : f32
+      linalg.yield %t : f32
+    }} -> tensor<8x16xf32>
+    flow.return %y : tensor<8x16xf32>
+  }}
+  return %r : tensor<8x16xf32>
+}}
+"""
+RESIDUAL_THROUGH_SLICE = _RESIDUAL.format(
+    outside="", residual="%flat", residual_type="tensor<8x16xf32>", residual_map="affine_map<(d0, d1) -> (d0, d1)>",
+    inside="    %sl = tensor.extract_slice %padded[0, 1, 1] [8, 4, 4] [1, 1, 1] : tensor<8x6x6xf32> to tensor<8x4x4xf32>\n"
+           "    %flat = tensor.collapse_shape %sl [[0], [1, 2]] : tensor<8x4x4xf32> into tensor<8x16xf32>\n")
+RESIDUAL_THROUGH_FLAT_OFFSET_MAP = _RESIDUAL.format(
+    outside="  %flat = flow.tensor.reshape %padded : tensor<8x6x6xf32> -> tensor<8x36xf32>\n", inside="",
+    residual="%flat", residual_type="tensor<8x36xf32>",
+    residual_map="affine_map<(d0, d1) -> (d0, (d1 floordiv 4) * 6 + d1 mod 4 + 7)>")
+
 CASES = {
     "pool_stored_plain_and_padded": POOL_STORED_PLAIN_AND_PADDED,
     "siblings_padded_into_equal_splats": siblings(rank3_epilogues=True, equal_pads=True),
     "siblings_with_4d_epilogues": siblings(rank3_epilogues=False, equal_pads=False),
     "siblings_with_rank3_epilogues": siblings(rank3_epilogues=True, equal_pads=False),
+    "residual_through_slice_in_region": RESIDUAL_THROUGH_SLICE,
+    "residual_through_flat_offset_map": RESIDUAL_THROUGH_FLAT_OFFSET_MAP,
+    **{name: text for name, (text, _, _) in RUN_CASES.items()},
 }
 
 
@@ -120,12 +206,26 @@ def try_build(text: str, work: Path, name: str) -> str | None:
     return (errors[0] if errors else result.stderr.strip()[:300]).split("error:", 1)[-1].strip()
 
 
+def try_run(name: str, work: Path, device: str) -> str:
+    """A built run case on an all-ones image: "right", "wrong" or "crashes" (the exit status)."""
+    _, shape, want = RUN_CASES[name]
+    out = work / f"{name}.{device}.npy"
+    result = subprocess.run([str(runtime_tools_dir() / "iree-run-module"), f"--module={work / name}.vmfb",
+                             f"--device={device}", "--function=main_graph",
+                             f"--input={'x'.join(map(str, shape))}xf32=1", f"--output=@{out}"],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        return f"crashes (exit status {result.returncode})"
+    return "right" if np.array_equal(np.load(out), want) else "wrong"
+
+
 def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="iree_limits_"))
-    print("| case | IREE llvm-cpu |\n|---|---|")
+    print(f"| case | IREE llvm-cpu | {' | '.join(DEVICES)} |\n|---|---|{'---|' * len(DEVICES)}")
     for name, text in CASES.items():
         error = try_build(text, work, name)
-        print(f"| {name} | {'builds' if error is None else 'fails: ' + error[:160]} |")
+        runs = [try_run(name, work, d) if error is None and name in RUN_CASES else "" for d in DEVICES]
+        print(f"| {name} | {'builds' if error is None else 'fails: ' + error[:160]} | {' | '.join(runs)} |")
 
 
 if __name__ == "__main__":

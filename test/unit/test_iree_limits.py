@@ -1,5 +1,6 @@
-"""bench/iree_limits.py: the IREE 3.13 limits that region formation works around still hold, and
-the form `linalg-horizontal-fuse-1x1-convs` emits still builds.
+"""bench/iree_limits.py: the IREE 3.13 limits that region formation works around still hold (what
+fails to build, and what builds but computes wrong numbers), and the form
+`linalg-horizontal-fuse-1x1-convs` emits still builds.
 
 A case that starts to build after an IREE upgrade fails here on purpose: the pass that avoids it
 (named in the bench script's docstring) can then stop avoiding it. Skipped without IREE.
@@ -24,11 +25,22 @@ EXPECTED = {
     "siblings_padded_into_equal_splats": WRITE_CONFLICT,
     "siblings_with_4d_epilogues": "slice along dimension 3 runs out-of-bounds",
     "siblings_with_rank3_epilogues": None,
+    "residual_through_slice_in_region": WRITE_CONFLICT,
+    "residual_through_flat_offset_map": None,
+    "pool_stored_into_padded_splat": None,
+    "pool_padded_in_region": None,
+}
+# run case -> device -> how its output starts: "right", "wrong" or "crashes"
+RUN_EXPECTED = {
+    "pool_stored_into_padded_splat": {"local-sync": "crashes", "local-task": "wrong"},
+    "pool_padded_in_region": {"local-sync": "wrong", "local-task": "wrong"},
 }
 
 
 def test_every_case_is_pinned():
     assert sorted(iree_limits.CASES) == sorted(EXPECTED)
+    assert sorted(iree_limits.RUN_CASES) == sorted(RUN_EXPECTED)
+    assert all(sorted(devices) == sorted(iree_limits.DEVICES) for devices in RUN_EXPECTED.values())
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile absent")
@@ -39,3 +51,12 @@ def test_iree_builds_what_it_did(name: str, tmp_path: Path):
         assert error is None, error
     else:
         assert error is not None and EXPECTED[name] in error, f"IREE now builds or fails differently: {error}"
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile absent")
+@pytest.mark.parametrize("name", sorted(RUN_EXPECTED))
+def test_iree_runs_what_it_built_as_it_did(name: str, tmp_path: Path):
+    assert iree_limits.try_build(iree_limits.CASES[name], tmp_path, name) is None
+    for device, want in RUN_EXPECTED[name].items():
+        got = iree_limits.try_run(name, tmp_path, device)
+        assert got.startswith(want), f"{name} on {device}: IREE now gives {got!r}, was {want!r}"
