@@ -27,6 +27,13 @@ Cases:
 - `residual_through_flat_offset_map` builds: the same read through a flat offset map,
   `(c, p) -> (c, (p floordiv 16) * 18 + p mod 16 + 19)`.
 
+Run cases: a channels-last conv region storing into a padded buffer.
+- `channels_last_conv_into_padded` (NHWC result into an NHWC padded buffer) is right: the form
+  `form-dispatch-regions{padded-results}` takes.
+- `channels_last_conv_transposed_into_padded` (the epilogue takes the result back to NCHW) crashes
+  on `local-sync` and writes wrong values on `local-task`; at other shapes it fails to build. It is
+  why `padded_results.is_transposing_channels_last_region` regions leave such a pad as a copy.
+
 Run cases (they build, and are wrong): a max pool's region storing *only* its padded result.
 - `pool_stored_into_padded_splat` (insert_slice into a splat): crashes on `local-sync`, and on
   `local-task` writes later channels' rows at the wrong place.
@@ -142,19 +149,54 @@ _PAD_IN_REGION = """    %i = tensor.pad %p low[0, 0, 1, 1] high[0, 0, 1, 1] {
 """
 
 
-def _padded_ones(shape: tuple[int, ...]) -> np.ndarray:
-    """A max pool of an all-ones image is all ones; padded by 1 with zeros."""
+_CHANNELS_LAST_INTO_PADDED = """func.func @main_graph(%x: tensor<1x16x16x32xf32>, %w: tensor<1x1x32x32xf32>) -> {padded} {{
+  %zero = arith.constant 0.0 : f32
+  %s = flow.tensor.splat %zero : {padded}
+  %r = flow.dispatch.region -> ({padded}) {{
+    %e = tensor.empty() : tensor<1x16x16x32xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x16x32xf32>) -> tensor<1x16x16x32xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%x, %w : tensor<1x16x16x32xf32>, tensor<1x1x32x32xf32>) outs(%f : tensor<1x16x16x32xf32>) -> tensor<1x16x16x32xf32>
+    %te = tensor.empty() : {image}
+    %y = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, {out_map}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%c : tensor<1x16x16x32xf32>) outs(%te : {image}) {{
+    ^bb0(%i: f32, %o: f32):
+      %m = arith.maximumf %i, %zero : f32
+      linalg.yield %m : f32
+    }} -> {image}
+    %ins = tensor.insert_slice %y into %s{offsets} {sizes} [1, 1, 1, 1] : {image} into {padded}
+    flow.return %ins : {padded}
+  }}
+  return %r : {padded}
+}}
+"""
+CHANNELS_LAST_INTO_PADDED = _CHANNELS_LAST_INTO_PADDED.format(
+    image="tensor<1x16x16x32xf32>", padded="tensor<1x18x18x32xf32>", offsets="[0, 1, 1, 0]", sizes="[1, 16, 16, 32]",
+    out_map="affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>")
+CHANNELS_LAST_TRANSPOSED_INTO_PADDED = _CHANNELS_LAST_INTO_PADDED.format(
+    image="tensor<1x32x16x16xf32>", padded="tensor<1x32x18x18xf32>", offsets="[0, 0, 1, 1]", sizes="[1, 32, 16, 16]",
+    out_map="affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>")
+
+
+def _padded(shape: tuple[int, ...], value: float, channels_last: bool = False) -> np.ndarray:
+    """`value` in the interior of a zero border one pixel wide (NCHW, or NHWC)."""
     want = np.zeros(shape, np.float32)
-    want[:, :, 1:-1, 1:-1] = 1
+    if channels_last:
+        want[:, 1:-1, 1:-1, :] = value
+    else:
+        want[:, :, 1:-1, 1:-1] = value
     return want
 
 
-# name -> (module, input shape, the output on an all-ones input)
+# name -> (module, input shapes, the output on all-ones inputs). A max pool of ones is ones; a
+# 1x1 conv of ones over 32 channels, through a ReLU, is 32.
 RUN_CASES = {
-    "pool_stored_into_padded_splat": (_POOL_INTO_PADDED.format(padded=_INSERT_INTO_SPLAT), (1, 8, 10, 10),
-                                      _padded_ones((1, 8, 6, 6))),
-    "pool_padded_in_region": (_POOL_INTO_PADDED.format(padded=_PAD_IN_REGION), (1, 8, 10, 10),
-                              _padded_ones((1, 8, 6, 6))),
+    "pool_stored_into_padded_splat": (_POOL_INTO_PADDED.format(padded=_INSERT_INTO_SPLAT), [(1, 8, 10, 10)],
+                                      _padded((1, 8, 6, 6), 1)),
+    "pool_padded_in_region": (_POOL_INTO_PADDED.format(padded=_PAD_IN_REGION), [(1, 8, 10, 10)],
+                              _padded((1, 8, 6, 6), 1)),
+    "channels_last_conv_into_padded": (CHANNELS_LAST_INTO_PADDED, [(1, 16, 16, 32), (1, 1, 32, 32)],
+                                       _padded((1, 18, 18, 32), 32, channels_last=True)),
+    "channels_last_conv_transposed_into_padded": (CHANNELS_LAST_TRANSPOSED_INTO_PADDED,
+                                                  [(1, 16, 16, 32), (1, 1, 32, 32)], _padded((1, 32, 18, 18), 32)),
 }
 
 _RESIDUAL = """func.func @main_graph(%padded: tensor<8x6x6xf32>, %w: tensor<8x32xf32>, %col: tensor<32x16xf32>) -> tensor<8x16xf32> {{
@@ -208,11 +250,11 @@ def try_build(text: str, work: Path, name: str) -> str | None:
 
 def try_run(name: str, work: Path, device: str) -> str:
     """A built run case on an all-ones image: "right", "wrong" or "crashes" (the exit status)."""
-    _, shape, want = RUN_CASES[name]
+    _, shapes, want = RUN_CASES[name]
     out = work / f"{name}.{device}.npy"
+    inputs = [f"--input={'x'.join(map(str, shape))}xf32=1" for shape in shapes]
     result = subprocess.run([str(runtime_tools_dir() / "iree-run-module"), f"--module={work / name}.vmfb",
-                             f"--device={device}", "--function=main_graph",
-                             f"--input={'x'.join(map(str, shape))}xf32=1", f"--output=@{out}"],
+                             f"--device={device}", "--function=main_graph", *inputs, f"--output=@{out}"],
                             capture_output=True, text=True)
     if result.returncode != 0:
         return f"crashes (exit status {result.returncode})"

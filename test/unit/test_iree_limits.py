@@ -29,11 +29,15 @@ EXPECTED = {
     "residual_through_flat_offset_map": None,
     "pool_stored_into_padded_splat": None,
     "pool_padded_in_region": None,
+    "channels_last_conv_into_padded": None,
+    "channels_last_conv_transposed_into_padded": None,
 }
 # run case -> device -> how its output starts: "right", "wrong" or "crashes"
 RUN_EXPECTED = {
     "pool_stored_into_padded_splat": {"local-sync": "crashes", "local-task": "wrong"},
     "pool_padded_in_region": {"local-sync": "wrong", "local-task": "wrong"},
+    "channels_last_conv_into_padded": {"local-sync": "right", "local-task": "right"},
+    "channels_last_conv_transposed_into_padded": {"local-sync": "crashes", "local-task": "wrong"},
 }
 
 

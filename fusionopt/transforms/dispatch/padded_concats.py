@@ -26,7 +26,8 @@ stores the branch in place, as it does for a single padded result (`padded_resul
 part must be the only use of a region's result (directly or through one static reshape: a flat
 matmul's result expanded to an image), each region giving one part; the concat must be the pad's
 only reader, and the pad must leave the concat dim alone. Parts come from contraction regions
-and conv regions (NCHW and channels-last): IREE 3.13 builds every such concat of the corpus
+and conv regions (NCHW, and channels-last ones that do not transpose, as in `padded_results.py`):
+IREE 3.13 builds every such concat of the corpus
 CNNs (squeezenet1_1's two NCHW conv branches, inception_mini's four contraction branches) and
 computes bit-equal values (bench/RESULTS.md, "CNNs: concats written into their pool's padded
 buffer").
@@ -48,6 +49,7 @@ from fusionopt.transforms.dispatch.padded_results import (
     has_usable_value,
     insert_before_return,
     is_contraction_region,
+    is_transposing_channels_last_region,
     rebuilt_returning,
 )
 
@@ -70,8 +72,12 @@ def is_conv_region(region_op: DispatchRegionOp) -> bool:
 
 
 def stores_padded(region_op: DispatchRegionOp) -> bool:
-    """A region kind IREE 3.13 builds storing into part of a filled buffer (module docstring)."""
-    return not region_op.result_dims and (is_contraction_region(region_op) or is_conv_region(region_op))
+    """A region kind IREE 3.13 builds storing into part of a filled buffer (module docstring),
+    but no channels-last conv region that transposes (`padded_results.py`: IREE builds a
+    dispatch that writes wrong values)."""
+    if region_op.result_dims or is_transposing_channels_last_region(region_op):
+        return False
+    return is_contraction_region(region_op) or is_conv_region(region_op)
 
 
 def _part(piece: SSAValue, offsets: list[int]) -> Part | None:

@@ -24,10 +24,14 @@ pad of the corpus CNNs, outputs bit-equal to the copy form); only those regions 
 (`is_contraction_region`). With a conv root (mobilenet_v3_small's 576-filter 1x1 convs at 2x2
 pixels, 576 -> 576x6x6, when they were still conv roots) the module built but crashed at run time
 (segfault), so NCHW conv regions keep the copy. A channels-last conv region
-(`linalg.conv_2d_nhwc_hwcf` root, `linalg-conv-channels-last`) writes its pad at any size: IREE
-builds it, the values are bit-equal, and the conv + padded store took 58-59 us against 56-59 us
-for conv + copy at 32x32x16 and 8x8x64 (bench/RESULTS.md, "CNNs channels last"),
-one dispatch fewer. The pad must be the only reader of the region's result,
+(`linalg.conv_2d_nhwc_hwcf` root, `linalg-conv-channels-last`) writes its pad at any size when it
+stores in the conv's own layout: IREE builds it, the values are bit-equal, and the conv + padded
+store took 58-59 us against 56-59 us for conv + copy at 32x32x16 and 8x8x64 (bench/RESULTS.md,
+"CNNs channels last"), one dispatch fewer. Not when an op in the region transposes (the epilogue
+that takes the result back to NCHW for a grouped or NCHW-only reader, regnet's grouped convs):
+IREE 3.13 then fails to build it, or builds a dispatch that writes wrong values, some outside
+the buffer (a crash on local-sync); `channels_last_conv_transposed_into_padded` in
+bench/iree_limits.py. The pad must be the only reader of the region's result,
 static, and pad with a value defined outside it or a constant yielded from its body (the ONNX
 importer's form; the constant is cloned in front of the fill).
 
@@ -226,13 +230,34 @@ def is_channels_last_conv_region(region_op: DispatchRegionOp) -> bool:
     return any(op.name == CHANNELS_LAST_CONV for op in region_op.body.block.ops)
 
 
+def keeps_dim_order(op: Operation) -> bool:
+    """Every indexing map of `op` reads its loop dims in increasing order (identity, or a
+    broadcast of one): no transpose. A map that is not a projected permutation does not."""
+    for m in du.indexing_maps(op):
+        try:
+            dims = [d for d in du.dims_read(m) if d is not None]
+        except ValueError:
+            return False
+        if dims != sorted(dims):
+            return False
+    return True
+
+
+def is_transposing_channels_last_region(region_op: DispatchRegionOp) -> bool:
+    """A channels-last conv region in which an op transposes: no padded store (module
+    docstring)."""
+    return is_channels_last_conv_region(region_op) and not all(
+        keeps_dim_order(op) for op in region_op.body.block.ops if du.is_elementwise_linalg(op))
+
+
 def pad_limit(region_op: DispatchRegionOp, max_elements: int) -> int:
     """How large a result `region_op` writes its pad for: `max_elements` for contraction
-    regions, any size for channels-last conv regions, none for others (module docstring)."""
+    regions, any size for channels-last conv regions that keep their layout, none for others
+    (module docstring)."""
     if region_op.result_dims:
         return 0
     if is_channels_last_conv_region(region_op):
-        return ANY_SIZE
+        return 0 if is_transposing_channels_last_region(region_op) else ANY_SIZE
     return max_elements if is_contraction_region(region_op) else 0
 
 

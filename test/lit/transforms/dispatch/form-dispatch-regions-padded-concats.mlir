@@ -128,3 +128,39 @@ func.func @not_taken(%img: tensor<1x4x8x8xf32>, %w: tensor<6x4x1x1xf32>, %y: ten
   } : tensor<1x12x8x8xf32> to tensor<1x12x9x9xf32>
   func.return %p0s, %p1, %twice, %p2, %p3 : tensor<1x12x8x8xf32>, tensor<1x12x9x9xf32>, tensor<1x12x8x8xf32>, tensor<1x12x9x9xf32>, tensor<1x12x9x9xf32>
 }
+
+// -----
+
+// Negative: parts from channels-last conv regions whose epilogues take the result back to NCHW
+// (`padded_results.is_transposing_channels_last_region`: IREE 3.13 builds such a padded store
+// as a dispatch that writes wrong values). The pad stays (a copy).
+// CHECK-LABEL: func.func @transposed_channels_last_parts
+// CHECK-NOT:     tensor.insert_slice
+// CHECK-COUNT-2: flow.tensor.update
+// CHECK:         tensor.pad
+#nhwc_to_nchw = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>
+#ident = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @transposed_channels_last_parts(%x: tensor<1x8x8x4xf32>, %w0: tensor<1x1x4x6xf32>, %w1: tensor<1x1x4x6xf32>) -> tensor<1x12x9x9xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x6xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x6xf32>) -> tensor<1x8x8x6xf32>
+  %t = tensor.empty() : tensor<1x6x8x8xf32>
+  %c0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w0 : tensor<1x8x8x4xf32>, tensor<1x1x4x6xf32>) outs(%f : tensor<1x8x8x6xf32>) -> tensor<1x8x8x6xf32>
+  %r0 = linalg.generic {indexing_maps = [#ident, #nhwc_to_nchw], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c0 : tensor<1x8x8x6xf32>) outs(%t : tensor<1x6x8x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x6x8x8xf32>
+  %c1 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x8x8x4xf32>, tensor<1x1x4x6xf32>) outs(%f : tensor<1x8x8x6xf32>) -> tensor<1x8x8x6xf32>
+  %r1 = linalg.generic {indexing_maps = [#ident, #nhwc_to_nchw], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c1 : tensor<1x8x8x6xf32>) outs(%t : tensor<1x6x8x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x6x8x8xf32>
+  %cat = tensor.concat dim(1) %r0, %r1 : (tensor<1x6x8x8xf32>, tensor<1x6x8x8xf32>) -> tensor<1x12x8x8xf32>
+  %p = tensor.pad %cat low[0, 0, 0, 0] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x12x8x8xf32> to tensor<1x12x9x9xf32>
+  func.return %p : tensor<1x12x9x9xf32>
+}

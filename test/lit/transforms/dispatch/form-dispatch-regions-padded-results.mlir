@@ -294,6 +294,37 @@ func.func @channels_last_conv_then_pad(%x: tensor<1x18x18x4xf32>, %w: tensor<3x3
 
 // -----
 
+// A channels-last conv region whose epilogue transposes back to NCHW (for a grouped or NCHW-only
+// reader) keeps the copy: IREE 3.13 fails to build that padded store or writes wrong values,
+// some outside the buffer (bench/iree_limits.py, channels_last_conv_transposed_into_padded).
+// CHECK-LABEL: func.func @channels_last_conv_transposed_then_pad
+// CHECK:         %[[R:.*]] = flow.dispatch.region -> (tensor<1x8x16x16xf32>)
+// CHECK:           linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT:       tensor.insert_slice
+// CHECK:         tensor.pad %[[R]] low[0, 0, 1, 1] high[0, 0, 1, 1]
+// OFF-LABEL: func.func @channels_last_conv_transposed_then_pad
+// OFF-NOT:       tensor.insert_slice
+// OFF:           tensor.pad
+func.func @channels_last_conv_transposed_then_pad(%x: tensor<1x16x16x4xf32>, %w: tensor<1x1x4x8xf32>) -> tensor<1x8x18x18xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x16x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x16x16x4xf32>, tensor<1x1x4x8xf32>) outs(%f : tensor<1x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %te = tensor.empty() : tensor<1x8x16x16xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<1x16x16x8xf32>) outs(%te : tensor<1x8x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x16x16xf32>
+  %padded = tensor.pad %t low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  func.return %padded : tensor<1x8x18x18xf32>
+}
+
+// -----
+
 // Sibling 1x1 convs computed in one loop nest (`linalg-horizontal-fuse-1x1-convs`), each result
 // padded for its own next conv: the one region stores both into their padded buffers.
 // CHECK-LABEL: func.func @sibling_contractions_padded

@@ -21,7 +21,7 @@ LIT = LIT_TRANSFORMS / "dispatch" / "form-dispatch-regions-padded-concats.mlir"
 OPTION = "form-dispatch-regions{padded-concats=true}"
 IREE_MISSING = "IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed"
 # case -> top-level pads left with the option
-PADS_LEFT = {"fire_concat_pool": 0, "flat_matmul_part": 0, "not_taken": 4}
+PADS_LEFT = {"fire_concat_pool": 0, "flat_matmul_part": 0, "not_taken": 4, "transposed_channels_last_parts": 1}
 
 
 def test_every_lit_case_is_pinned():
