@@ -8,6 +8,7 @@ onnxruntime and iree-base-compiler 3.13, e.g.
     /tmp/exportenv/bin/pip install torch==2.13.0+cpu torchvision==0.28.0 transformers==5.23.0 \\
         numpy onnx onnxscript onnxruntime iree-base-compiler==3.13.0
     /tmp/exportenv/bin/python bench/export_models.py [--models minilm_l6,cnn/resnet18] [--out DIR]
+    /tmp/exportenv/bin/python bench/export_models.py --models cnn/regnet_y_400mf --out /tmp/check  # CHECK_MODELS
 
 Recipe (the one `../shared/models/README.md` describes; checked: re-lowering the shared
 `bert_mini.args.onnx` / `resnet_mini.args.onnx` with step 3 reproduces their `M.args.linalg.mlir`
@@ -181,6 +182,30 @@ MODELS = {
 }
 
 
+def torchvision_cnn(name: str, **options):
+    """A torchvision classifier with 10 classes at a 64x64 input."""
+    def build():
+        import torchvision.models as models
+        return getattr(models, name)(num_classes=10, **options), _image(64), None
+    return build
+
+
+# CNNs the passes were not written against, exported the same way for a check run (not shipped:
+# `--out DIR`, then `FUSIONOPT_CORPUS=DIR python bench/iree_runtime.py --models cnn/NAME`;
+# bench/RESULTS.md, "Six CNNs the passes were not written for").
+CHECK_MODELS = {
+    f"cnn/{name}": (torchvision_cnn(name, **options), f"torchvision {name}(num_classes=10), 64x64 input", keep)
+    for name, options, keep in (
+        ("shufflenet_v2_x0_5", {}, False),
+        ("regnet_y_400mf", {}, False),
+        ("efficientnet_b0", {}, False),
+        ("mnasnet0_5", {}, True),
+        ("googlenet", {"aux_logits": False, "init_weights": True}, False),
+        ("densenet121", {}, False),
+    )
+}
+
+
 # -- export -----------------------------------------------------------------------------------
 
 def add_noise(model: nn.Module, generator: torch.Generator) -> None:
@@ -302,7 +327,7 @@ def linalg_op_counts(text: str) -> dict[str, int]:
 
 
 def export(name: str, out_root: Path) -> dict:
-    build, definition, keep_batchnorm = MODELS[name]
+    build, definition, keep_batchnorm = {**MODELS, **CHECK_MODELS}[name]
     _declare_torchvision_ops()
     torch.manual_seed(SEED)
     model, inputs, config = build()
@@ -351,7 +376,8 @@ def export(name: str, out_root: Path) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default=",".join(MODELS), help="comma-separated, of: " + ", ".join(MODELS))
+    parser.add_argument("--models", default=",".join(MODELS),
+                        help="comma-separated, of: " + ", ".join([*MODELS, *CHECK_MODELS]) + " (default: the shipped ones)")
     parser.add_argument("--out", type=Path, default=OUT_ROOT)
     args = parser.parse_args(argv)
     for name in args.models.split(","):

@@ -151,6 +151,11 @@ OURS_PIPELINES = {
     "ours-mmt4d": "dispatch-creation,dispatch-matmul-to-mmt4d",
     # the llvm-cpu pipeline: dispatch-creation + IREE CPU register tiles on the matmul regions
     "ours-llvm-cpu": "dispatch-creation-llvm-cpu",
+    # grouped convs' bias broadcasts split by an expand_shape left as they are (a dispatch each)
+    "ours-llvm-cpu-expanded-broadcasts": _dispatch_creation(linalg_bubble_expand_through_broadcast="")
+    + ",dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles",
+    "ours-llvm-cpu-fewest-expanded-broadcasts": _pipeline_with("dispatch-creation-llvm-cpu-fewest",
+                                                               linalg_bubble_expand_through_broadcast=""),
     # the llvm-cpu pipeline with sibling matmuls of one activation (Q, K, V) fused first
     "ours-llvm-cpu-horizontal": _dispatch_creation(
         form_dispatch_regions="linalg-horizontal-fuse-contractions,form-dispatch-regions") + ",dispatch-matmul-cpu-tiles",
@@ -218,6 +223,8 @@ OURS_PIPELINES = {
     # the fewest build with sibling 1x1 convs over one input apart (an Inception block's 1x1
     # branch and reductions: one dispatch each, the padded ones formed by IREE)
     "ours-llvm-cpu-fewest-1x1-siblings-apart": _fewest_with("linalg-horizontal-fuse-1x1-convs,", ""),
+    # padded 1x1 convs past max-filters/min-channels kept as conv roots, their pads copied
+    "ours-llvm-cpu-fewest-padded-1x1-convs": _fewest_with("{padded-as-matmul=true}", ""),
     # the fewest build with only matmuls over one activation fused, at most three (towers'
     # same-depth layers over different activations apart)
     "ours-llvm-cpu-fewest-towers-apart": _fewest_with(

@@ -76,6 +76,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "dispatch-attention-cpu-tiles": ("fusionopt.transforms.dispatch.attention_cpu_tiles", "DispatchAttentionCpuTilesPass"),
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
     "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
+    "linalg-bubble-expand-through-broadcast": ("fusionopt.transforms.linalg.linalg_bubble_expand_through_broadcast", "LinalgBubbleExpandThroughBroadcastPass"),
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
     "linalg-transpose-nt-operands": ("fusionopt.transforms.linalg.linalg_transpose_nt_operands", "LinalgTransposeNTOperandsPass"),
     "linalg-fold-constant-gather-indices": ("fusionopt.transforms.linalg.linalg_fold_constant_gather_indices", "LinalgFoldConstantGatherIndicesPass"),
@@ -113,6 +114,10 @@ _DISPATCH_CREATION_STAGES = (
     # torch-mlir wraps ops in unit-dim expand/collapse_shapes and keeps reduced dims as
     # constant-0 output maps; IREE's CPU codegen cannot tile+fuse through either.
     "linalg-fold-unit-reshapes",
+    # torch-mlir's grouped-conv bias is a broadcast split into groups by an expand_shape; as a
+    # broadcast of the expanded bias it is the conv's init and joins its dispatch (regnet: one
+    # broadcast dispatch per grouped conv before), as IREE's reshape propagation makes it.
+    "linalg-bubble-expand-through-broadcast",
     # Weight transposes/broadcasts and the Q/K/V head transposes become contraction
     # indexing maps, so no transpose is ever materialised (IREE spends 3 dispatches a layer).
     "linalg-fold-transpose-into-matmul",
@@ -199,7 +204,11 @@ _FEWEST_CHANGES = {
     # and reductions) as one contraction in IREE's rank-3 form, each result's pad still stored
     # by the dispatch: inception_mini 19 -> 17 IREE dispatches (bench/RESULTS.md, "Sibling 1x1
     # convs over argument weights").
-    "linalg-conv-1x1-to-matmul": "linalg-horizontal-fuse-1x1-convs,linalg-conv-1x1-to-matmul",
+    # A 1x1 conv only a pad reads becomes a matmul past max-filters too (efficientnet_b0's
+    # 1152-filter expansions at 2x2 pixels), so its region writes the pad: 119 -> 115 IREE
+    # dispatches (IREE: 116), 0.99x the time (bench/RESULTS.md, "Six CNNs the passes were not
+    # written for").
+    "linalg-conv-1x1-to-matmul": "linalg-horizontal-fuse-1x1-convs,linalg-conv-1x1-to-matmul{padded-as-matmul=true}",
     "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col{gathers=strided "
     "im2col-op-max-filters=1024 im2col-op-max-taps=4608 absorb-argument-pads=true}",
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",

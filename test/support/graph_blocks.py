@@ -29,8 +29,9 @@ the conv blocks (a per-channel affine after a conv, sibling convs over one input
 K is computed, the case of linalg-transpose-nt-operands). Drawn alone, each in a run of its own in
 the property test: `block_position_embedding` (a gather at constant consecutive ids,
 linalg-fold-constant-gather-indices), `STRIDED_BLOCKS` (a strided k x k conv,
-linalg-strided-conv-to-im2col) and `SIBLING_1X1_BLOCKS` (stride-1 1x1 convs over one input with
-weight arguments, linalg-horizontal-fuse-1x1-convs).
+linalg-strided-conv-to-im2col), `SIBLING_1X1_BLOCKS` (stride-1 1x1 convs over one input with
+weight arguments, linalg-horizontal-fuse-1x1-convs) and `SPLIT_BROADCAST_BLOCKS` (a broadcast split by a
+reshape, linalg-bubble-expand-through-broadcast).
 Each returns the block's last value (already in the pool) or None when it does not apply.
 """
 
@@ -459,6 +460,20 @@ def block_sibling_1x1_convs(b):
     return total
 
 
+def block_split_broadcast(b):
+    """A per-channel vector broadcast over a batch-1 NCHW image, its channels split into groups
+    by a reshape (torch-mlir's grouped-conv bias), then used elementwise:
+    linalg-bubble-expand-through-broadcast."""
+    groups, per_group = b.draw(st.integers(1, 3)), b.draw(st.integers(1, 3))
+    h, w = _dims(b, 2, 1, 4)
+    v = _weight(b, (groups * per_group,), b.element)
+    image = _broadcast(b, v, [1], (1, groups * per_group, h, w))
+    split = b.fresh((1, groups, per_group, h, w), b.element)
+    split = b.emit(f"graph.reshape {image.name} : {image.type} -> {split.type}", split, image)
+    other = _activation(b, split.shape, b.element)
+    return _binary(b, b.draw(st.sampled_from(("add", "mul"))), other, split)
+
+
 BLOCKS = (block_dot_chain, block_shared_input_dots, block_towers, block_sliced_pointwise, block_viewed_dot,
           block_softmax, block_layer_norm, block_attention, block_conv_pool)
 FORM_BLOCKS = (block_depthwise_conv, block_wide_1x1_conv, block_projected_attention, block_sibling_convs,
@@ -467,3 +482,4 @@ FORM_BLOCKS = (block_depthwise_conv, block_wide_1x1_conv, block_projected_attent
 STRIDED_BLOCKS = (block_strided_conv,)
 PROJECTION_BLOCKS = (block_projection, block_sibling_projections)
 SIBLING_1X1_BLOCKS = (block_sibling_1x1_convs,)
+SPLIT_BROADCAST_BLOCKS = (block_split_broadcast,)

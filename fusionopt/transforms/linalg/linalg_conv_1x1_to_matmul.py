@@ -38,7 +38,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from fusionopt import pass_statistics
-from fusionopt.transforms.common.iree_padded_producers import MIN_PIXELS, is_iree_padded_1x1
+from fusionopt.transforms.common.iree_padded_producers import MIN_PIXELS, is_iree_padded_1x1, padded_consumer
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.linalg.conv_1x1_sinking import SinkFlatExpand
@@ -79,12 +79,16 @@ class MatmulChoice:
     regions was faster. A strided 1x1 conv in our regions runs as
     fast as a conv (5-10 us) and 10-30x slower as strided slice + matmul: kept unless
     `strided`. A conv only a pad reads, over `padded_min_pixels`+ pixels, is left to IREE's
-    own formation, which writes the pad in the conv's dispatch (`iree_padded_producers`)."""
+    own formation, which writes the pad in the conv's dispatch (`iree_padded_producers`). With
+    `padded_as_matmul`, a conv only a pad reads (and not left to IREE) is rewritten whatever its
+    channel and filter counts: a matmul region writes its pad, a conv region (IREE 3.13) cannot,
+    so the pad would be a copy dispatch."""
 
     min_channels: int
     max_filters: int
     strided: bool
     padded_min_pixels: int = MIN_PIXELS
+    padded_as_matmul: bool = False
 
     def wants(self, op: WindowOp) -> bool:
         f, c = op.inputs[1].type.get_shape()[:2]  # type: ignore[attr-defined]
@@ -92,6 +96,8 @@ class MatmulChoice:
             return False
         if is_iree_padded_1x1(op, self.padded_min_pixels):
             return False
+        if self.padded_as_matmul and padded_consumer(op.results[0]) is not None:
+            return True
         return c >= self.min_channels and f <= self.max_filters
 
 
@@ -232,6 +238,10 @@ class LinalgConv1x1ToMatmulPass(ModulePass):
       padded-min-pixels -- keep a conv that only a tensor.pad reads (through its epilogue)
                           and has at least this many output pixels (16): IREE forms it and
                           writes the pad in its dispatch. 0: rewrite those too.
+      padded-as-matmul -- a stride-1 conv only a tensor.pad reads (and not left to IREE) is
+                          rewritten whatever min-channels and max-filters say, so its
+                          region writes the pad: no copy dispatch (the fewest-dispatch
+                          pipelines). Default false.
     (`min-channels=1 max-filters=<large> strided=true padded-min-pixels=0`: every 1x1 conv.)
     """
 
@@ -242,9 +252,11 @@ class LinalgConv1x1ToMatmulPass(ModulePass):
     max_filters: int = 1024
     strided: bool = False
     padded_min_pixels: int = MIN_PIXELS
+    padded_as_matmul: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        choice = MatmulChoice(self.min_channels, self.max_filters, self.strided, self.padded_min_pixels)
+        choice = MatmulChoice(self.min_channels, self.max_filters, self.strided, self.padded_min_pixels,
+                              self.padded_as_matmul)
         pattern = Conv1x1ToMatmul(self.collapse_spatial, choice)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
         if self.collapse_spatial:

@@ -1,5 +1,6 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-conv-1x1-to-matmul | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p 'linalg-conv-1x1-to-matmul{min-channels=1 strided=true padded-min-pixels=0}' | filecheck %s --check-prefix=ALL
+// RUN: fusion-opt %s --split-input-file -p 'linalg-conv-1x1-to-matmul{padded-as-matmul=true}' | filecheck %s --check-prefix=PADDED
 // The pass's helper modules these cases exercise: linalg/conv_1x1_sinking.py.
 
 // A stride-1 1x1 conv with torch-mlir's broadcast bias init => F x C . C x (H*W) over a flat
@@ -168,4 +169,36 @@ func.func @padded_left_to_iree(%x: tensor<1x32x4x4xf32>, %w: tensor<24x32x1x1xf3
     tensor.yield %zero : f32
   } : tensor<1x24x4x4xf32> to tensor<1x24x6x6xf32>
   func.return %p, %q, %b : tensor<1x24x6x6xf32>, tensor<1x24x6x6xf32>, tensor<1x24x4x4xf32>
+}
+
+// -----
+
+// efficientnet_b0's 1152-filter expansions over 2x2 pixels, read only by a pad (for the 5x5
+// depthwise conv): past max-filters they stay convs, whose regions cannot write the pad (a copy
+// dispatch); with padded-as-matmul they become matmuls (whose regions write it). The same
+// filter count read unpadded, and a 3-channel expansion read unpadded, stay convs either way.
+// CHECK-LABEL: func.func @padded_wide_filters
+// CHECK-COUNT-3: linalg.conv_2d_nchw_fchw
+// ALL-LABEL:     func.func @padded_wide_filters
+// ALL-COUNT-2:   linalg.conv_2d_nchw_fchw {{.*}} tensor<1152x192x1x1xf32>
+// ALL-NOT:       linalg.conv_2d_nchw_fchw
+// PADDED-LABEL: func.func @padded_wide_filters
+// PADDED:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<192x4xf32>, tensor<1152x192xf32>)
+// PADDED:         tensor.pad
+// PADDED-COUNT-2: linalg.conv_2d_nchw_fchw
+// PADDED-NOT:     linalg.conv_2d_nchw_fchw
+func.func @padded_wide_filters(%x: tensor<1x192x2x2xf32>, %w: tensor<1152x192x1x1xf32>, %y: tensor<1x3x2x2xf32>, %v: tensor<8x3x1x1xf32>) -> (tensor<1x1152x6x6xf32>, tensor<1x1152x2x2xf32>, tensor<1x8x2x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1152x2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1152x2x2xf32>) -> tensor<1x1152x2x2xf32>
+  %a = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x192x2x2xf32>, tensor<1152x192x1x1xf32>) outs(%f : tensor<1x1152x2x2xf32>) -> tensor<1x1152x2x2xf32>
+  %p = tensor.pad %a low[0, 0, 2, 2] high[0, 0, 2, 2] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x1152x2x2xf32> to tensor<1x1152x6x6xf32>
+  %b = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x192x2x2xf32>, tensor<1152x192x1x1xf32>) outs(%f : tensor<1x1152x2x2xf32>) -> tensor<1x1152x2x2xf32>
+  %e8 = tensor.empty() : tensor<1x8x2x2xf32>
+  %f8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%y, %v : tensor<1x3x2x2xf32>, tensor<8x3x1x1xf32>) outs(%f8 : tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32>
+  func.return %p, %b, %c : tensor<1x1152x6x6xf32>, tensor<1x1152x2x2xf32>, tensor<1x8x2x2xf32>
 }

@@ -26,7 +26,9 @@ REWRITTEN = {
     "not_1x1": (0, 0),
     "batched": (1, 1),
     "padded_left_to_iree": (1, 2),
+    "padded_wide_filters": (0, 1),
 }
+PADDED_AS_MATMUL = "linalg-conv-1x1-to-matmul{padded-as-matmul=true}"
 
 
 def cases() -> dict[str, str]:
@@ -45,6 +47,12 @@ def test_rewrite_computes_the_same(name: str, pipeline: str):
     after = assert_pass_preserves_semantics(text, pipeline)
     expected = REWRITTEN[name][pipeline == EVERY_CONV]
     assert before - count_convs(after) == expected
+
+
+def test_padded_as_matmul_rewrites_only_the_padded_conv():
+    text = cases()["padded_wide_filters"]
+    after = assert_pass_preserves_semantics(text, PADDED_AS_MATMUL)
+    assert count_convs(apply_pipeline(text, "cse")) - count_convs(after) == 1
 
 
 def test_statistics_count_rewrites_and_flat_consumers():
