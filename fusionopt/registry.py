@@ -197,7 +197,8 @@ PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
 # a concat in front of a max pool, each part straight into the padded buffer (bench/RESULTS.md,
 # "CNNs in IREE's own dispatch count" and "CNNs: concats written into their pool's padded
 # buffer"), and a pad a pool of at most 8x8 outputs reads, where its producer cannot write it,
-# in that pool's region (inception_mini's last copy; `padded_pools.py`).
+# in that pool's region (inception_mini's last copy; `padded_pools.py`), as is the pad of a
+# concat others read too (googlenet's six copies).
 _FEWEST_CHANGES = {
     "linalg-conv-channels-last": "",
     # Stride-1 1x1 convs over one input with one filter count (an Inception block's 1x1 branch

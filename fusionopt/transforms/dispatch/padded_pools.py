@@ -20,7 +20,11 @@ the time depends on the shape:
 So only pads of a pool's result, read by a pool of at most N output pixels, go into that pool's
 region (the fewest pipelines: 64, an 8x8 image); other producers write their pads themselves.
 In inception_mini this removes its last `slow_memcpy` at the same whole-model time, bit-equal
-(bench/RESULTS.md, "A pool's pad in the next pool's dispatch").
+(bench/RESULTS.md, "A pool's pad in the next pool's dispatch"). The same holds for the pad of a
+concat that others read too (googlenet's Inception outputs: the next block's 1x1 convs read the
+concat, its pool branch the padded concat), which `padded_concats.py` cannot take: googlenet
+78 -> 72 IREE dispatches, its last six copies, at the same time (bench/RESULTS.md, "Six CNNs
+the passes were not written for").
 """
 
 from __future__ import annotations
@@ -41,11 +45,22 @@ def is_pooled(value) -> bool:
     return isinstance(owner, Operation) and owner.name.startswith("linalg.pooling_")
 
 
+def is_shared_concat(value) -> bool:
+    """`value` is a concat's result that others read besides one pad: `padded_concats.py` takes
+    only a concat its pad alone reads (googlenet's blocks: the next block's 1x1 convs and its
+    pool branch's pad read each concat)."""
+    owner = value.owner
+    return isinstance(owner, Operation) and owner.name == "tensor.concat" and len(list(value.uses)) > 1
+
+
 def is_pad_of_small_pool(pad: Operation, reader: Operation, max_pixels: int) -> bool:
-    """`pad`, static, of a pool's result, is the input of `reader`, an NCHW pool of at most
-    `max_pixels` output pixels. (Pads of other producers are left to the producers' regions,
-    `padded_results.py` and `padded_concats.py`.)"""
-    if reader.name not in NCHW_POOLS or reader.operands[0] is not pad.results[0] or not is_pooled(pad.operands[0]):
+    """`pad`, static, of a pool's result or of a shared concat, is the input of `reader`, an NCHW
+    pool of at most `max_pixels` output pixels. (Pads of other producers are left to the
+    producers' regions, `padded_results.py` and `padded_concats.py`.)"""
+    source = pad.operands[0]
+    if reader.name not in NCHW_POOLS or reader.operands[0] is not pad.results[0]:
+        return False
+    if not (is_pooled(source) or is_shared_concat(source)):
         return False
     if not (du.is_static_tensor(pad.results[0]) and du.is_static_tensor(pad.operands[0])):
         return False

@@ -137,3 +137,77 @@ func.func @pad_read_twice(%x: tensor<1x4x16x16xf32>) -> (tensor<1x4x8x8xf32>, te
   %r = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %k : tensor<1x4x10x10xf32>, tensor<3x3xf32>) outs(%f : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
   func.return %src, %r, %p : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x10x10xf32>
 }
+
+// -----
+
+// googlenet's Inception blocks: the pad of a concat that the next block's 1x1 conv reads too
+// (padded-concats takes only a concat its pad alone reads) joins the pool branch's region.
+// CHECK-LABEL: func.func @pad_of_shared_concat
+// CHECK:         flow.tensor.update
+// CHECK:         %[[C:.*]] = flow.tensor.update
+// CHECK-NOT:     tensor.pad
+// CHECK:         flow.dispatch.region
+// CHECK:           tensor.pad %[[C]] low[0, 0, 1, 1] high[0, 0, 2, 2]
+// CHECK:           linalg.pooling_nchw_max
+// OFF-LABEL: func.func @pad_of_shared_concat
+// OFF:           tensor.pad
+// OFF:           flow.dispatch.region
+// OFF-NOT:         tensor.pad
+func.func @pad_of_shared_concat(%a: tensor<1x4x4x4xf32>, %b: tensor<1x4x4x4xf32>, %w: tensor<6x8x1x1xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x6x4x4xf32>) {
+  %neutral = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<1x4x4x4xf32>
+  %na = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a : tensor<1x4x4x4xf32>) outs(%ea : tensor<1x4x4x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x4x4xf32>
+  %nb = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<1x4x4x4xf32>) outs(%ea : tensor<1x4x4x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x4x4xf32>
+  %cat = tensor.concat dim(1) %na, %nb : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %p = tensor.pad %cat low[0, 0, 1, 1] high[0, 0, 2, 2] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %neutral : f32
+  } : tensor<1x8x4x4xf32> to tensor<1x8x7x7xf32>
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %f = linalg.fill ins(%neutral : f32) outs(%e : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %k = tensor.empty() : tensor<3x3xf32>
+  %r = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %k : tensor<1x8x7x7xf32>, tensor<3x3xf32>) outs(%f : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %ce = tensor.empty() : tensor<1x6x4x4xf32>
+  %cf = linalg.fill ins(%zero : f32) outs(%ce : tensor<1x6x4x4xf32>) -> tensor<1x6x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%cat, %w : tensor<1x8x4x4xf32>, tensor<6x8x1x1xf32>) outs(%cf : tensor<1x6x4x4xf32>) -> tensor<1x6x4x4xf32>
+  func.return %r, %c : tensor<1x8x4x4xf32>, tensor<1x6x4x4xf32>
+}
+
+// -----
+
+// Negative: a concat only its pad reads is left to padded-concats (its parts' regions write
+// it); without that option its pad stays a copy.
+// CHECK-LABEL: func.func @pad_of_unshared_concat
+// OFF-LABEL: func.func @pad_of_unshared_concat
+// CHECK:         tensor.pad
+// CHECK:         flow.dispatch.region
+// CHECK-NOT:       tensor.pad
+func.func @pad_of_unshared_concat(%a: tensor<1x4x4x4xf32>, %b: tensor<1x4x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  %neutral = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<1x4x4x4xf32>
+  %na = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a : tensor<1x4x4x4xf32>) outs(%ea : tensor<1x4x4x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x4x4xf32>
+  %cat = tensor.concat dim(1) %na, %b : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %p = tensor.pad %cat low[0, 0, 1, 1] high[0, 0, 2, 2] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %neutral : f32
+  } : tensor<1x8x4x4xf32> to tensor<1x8x7x7xf32>
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %f = linalg.fill ins(%neutral : f32) outs(%e : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %k = tensor.empty() : tensor<3x3xf32>
+  %r = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %k : tensor<1x8x7x7xf32>, tensor<3x3xf32>) outs(%f : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  func.return %r : tensor<1x8x4x4xf32>
+}
