@@ -22,6 +22,9 @@ Cases:
   out-of-bounds"). The same contraction with 4-D epilogues behind unit expand_shapes. It is why
   `linalg-horizontal-fuse-1x1-convs` moves each epilogue to the rank-3 loops.
 - `siblings_with_rank3_epilogues` builds: the form that pass emits.
+- `shuffle_stored_plain_and_padded` fails the same way as the pool: shufflenet's channel shuffle
+  (expand, transpose) stored as is and, collapsed, into a padded splat. It is why shufflenet's
+  shuffled stage inputs, read plain by a 1x1 conv and padded by a depthwise conv, keep a copy.
 - `residual_through_slice_in_region` fails: a matmul's residual add reading a pool result out of
   the pool's padded buffer through an extract_slice in its region (resnet18's first block).
 - `residual_through_flat_offset_map` builds: the same read through a flat offset map,
@@ -216,6 +219,21 @@ _RESIDUAL = """func.func @main_graph(%padded: tensor<8x6x6xf32>, %w: tensor<8x32
   return %r : tensor<8x16xf32>
 }}
 """
+SHUFFLE_STORED_PLAIN_AND_PADDED = """func.func @main_graph(%c: tensor<1x48x8x8xf32>) -> (tensor<1x24x2x8x8xf32>, tensor<1x48x10x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %s = flow.tensor.splat %zero : tensor<1x48x10x10xf32>
+  %r:2 = flow.dispatch.region -> (tensor<1x24x2x8x8xf32>, tensor<1x48x10x10xf32>) {
+    %e = tensor.empty() : tensor<1x24x2x8x8xf32>
+    %x = tensor.expand_shape %c [[0], [1, 2], [3], [4]] output_shape [1, 2, 24, 8, 8] : tensor<1x48x8x8xf32> into tensor<1x2x24x8x8xf32>
+    %t = linalg.transpose ins(%x : tensor<1x2x24x8x8xf32>) outs(%e : tensor<1x24x2x8x8xf32>) permutation = [0, 2, 1, 3, 4]
+    %f = tensor.collapse_shape %t [[0], [1, 2], [3], [4]] : tensor<1x24x2x8x8xf32> into tensor<1x48x8x8xf32>
+    %i = tensor.insert_slice %f into %s[0, 0, 1, 1] [1, 48, 8, 8] [1, 1, 1, 1] : tensor<1x48x8x8xf32> into tensor<1x48x10x10xf32>
+    flow.return %t, %i : tensor<1x24x2x8x8xf32>, tensor<1x48x10x10xf32>
+  }
+  return %r#0, %r#1 : tensor<1x24x2x8x8xf32>, tensor<1x48x10x10xf32>
+}
+"""
+
 RESIDUAL_THROUGH_SLICE = _RESIDUAL.format(
     outside="", residual="%flat", residual_type="tensor<8x16xf32>", residual_map="affine_map<(d0, d1) -> (d0, d1)>",
     inside="    %sl = tensor.extract_slice %padded[0, 1, 1] [8, 4, 4] [1, 1, 1] : tensor<8x6x6xf32> to tensor<8x4x4xf32>\n"
@@ -230,6 +248,7 @@ CASES = {
     "siblings_padded_into_equal_splats": siblings(rank3_epilogues=True, equal_pads=True),
     "siblings_with_4d_epilogues": siblings(rank3_epilogues=False, equal_pads=False),
     "siblings_with_rank3_epilogues": siblings(rank3_epilogues=True, equal_pads=False),
+    "shuffle_stored_plain_and_padded": SHUFFLE_STORED_PLAIN_AND_PADDED,
     "residual_through_slice_in_region": RESIDUAL_THROUGH_SLICE,
     "residual_through_flat_offset_map": RESIDUAL_THROUGH_FLAT_OFFSET_MAP,
     **{name: text for name, (text, _, _) in RUN_CASES.items()},

@@ -25,6 +25,7 @@ EXPECTED = {
     "siblings_padded_into_equal_splats": WRITE_CONFLICT,
     "siblings_with_4d_epilogues": "slice along dimension 3 runs out-of-bounds",
     "siblings_with_rank3_epilogues": None,
+    "shuffle_stored_plain_and_padded": WRITE_CONFLICT,
     "residual_through_slice_in_region": WRITE_CONFLICT,
     "residual_through_flat_offset_map": None,
     "pool_stored_into_padded_splat": None,
