@@ -109,6 +109,15 @@ def strided_report():
     return property_run.run_property(STRIDED_COUNT, SEED, max_ops=STRIDED_OPS, blocks=STRIDED_BLOCKS)
 
 
+def assert_valid_equal_and_changed(report, count: int, floors: dict[str, float]) -> None:
+    """A block set's run: `count` programs, none invalid, crashing, hanging or wrong, and each
+    pass of `floors` changed at least its stated share of them."""
+    assert report.count == count
+    assert report.bad() == {}, report.table(show=3)
+    for name, floor in floors.items():
+        assert report.change_share(name) >= floor, report.table()
+
+
 def test_every_program_through_every_pipeline_is_valid_and_equal(report):
     print(report.table())
     assert report.count == COUNT
@@ -137,11 +146,9 @@ def projection_report():
 
 
 def test_projection_programs_are_valid_and_equal_and_packed(projection_report):
-    assert projection_report.count == PROJECTION_COUNT
-    assert projection_report.bad() == {}, projection_report.table(show=3)
-    for name, floor in PROJECTION_FLOORS.items():
+    assert_valid_equal_and_changed(projection_report, PROJECTION_COUNT, PROJECTION_FLOORS)
+    for name in PROJECTION_FLOORS:
         assert projection_report.reached[name] == PROJECTION_COUNT
-        assert projection_report.change_share(name) >= floor, projection_report.table()
 
 
 @pytest.fixture(scope="module")
@@ -150,10 +157,7 @@ def sibling_1x1_report():
 
 
 def test_sibling_1x1_programs_are_valid_and_equal_and_fused(sibling_1x1_report):
-    assert sibling_1x1_report.count == SIBLING_1X1_COUNT
-    assert sibling_1x1_report.bad() == {}, sibling_1x1_report.table(show=3)
-    for name, floor in SIBLING_1X1_FLOORS.items():
-        assert sibling_1x1_report.change_share(name) >= floor, sibling_1x1_report.table()
+    assert_valid_equal_and_changed(sibling_1x1_report, SIBLING_1X1_COUNT, SIBLING_1X1_FLOORS)
 
 
 @pytest.fixture(scope="module")
@@ -163,10 +167,7 @@ def split_broadcast_report():
 
 
 def test_split_broadcast_programs_are_valid_and_equal_and_rewritten(split_broadcast_report):
-    assert split_broadcast_report.count == SPLIT_BROADCAST_COUNT
-    assert split_broadcast_report.bad() == {}, split_broadcast_report.table(show=3)
-    for name, floor in SPLIT_BROADCAST_FLOORS.items():
-        assert split_broadcast_report.change_share(name) >= floor, split_broadcast_report.table()
+    assert_valid_equal_and_changed(split_broadcast_report, SPLIT_BROADCAST_COUNT, SPLIT_BROADCAST_FLOORS)
 
 
 def test_every_registered_pass_has_a_floor():
@@ -182,10 +183,7 @@ def test_form_pass_changes_a_stated_share(form_report, name):
 
 
 def test_gather_programs_are_valid_and_equal_and_folded(gather_report):
-    assert gather_report.count == GATHER_COUNT
-    assert gather_report.bad() == {}, gather_report.table(show=3)
-    for name, floor in GATHER_FLOORS.items():
-        assert gather_report.change_share(name) >= floor, gather_report.table()
+    assert_valid_equal_and_changed(gather_report, GATHER_COUNT, GATHER_FLOORS)
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))

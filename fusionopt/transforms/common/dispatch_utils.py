@@ -194,6 +194,16 @@ def dims_read(m: AffineMap) -> list[int | None]:
     return out
 
 
+def reads_dims_in_order(m: AffineMap) -> bool:
+    """`m` is a projected permutation (constant-0 results allowed) naming its loop dims in
+    increasing order: an identity or a broadcast, no transpose."""
+    try:
+        dims = [d for d in dims_read(m) if d is not None]
+    except ValueError:
+        return False
+    return dims == sorted(dims)
+
+
 # --- how a consumer walks a producer's loops (IREE: compatible outer parallel loops) ------
 
 

@@ -1,4 +1,5 @@
-"""Building `tensor.collapse_shape` / `tensor.expand_shape` from reassociation groups.
+"""Building `tensor.collapse_shape` / `tensor.expand_shape` from reassociation groups, and reading
+those groups back.
 
 Shared by the lowering (graph reshapes, conv layouts) and the linalg stage (1x1 convs as
 matmuls over flattened pixels), which must print the same reassociation attributes.
@@ -9,6 +10,11 @@ from __future__ import annotations
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Operation, SSAValue
+
+
+def reassociation(op: Operation) -> list[list[int]]:
+    """The reassociation groups of a `tensor.expand_shape` / `collapse_shape`."""
+    return [[int(i.value.data) for i in group.data] for group in op.properties["reassociation"].data]  # type: ignore[union-attr]
 
 
 def reassociation_attr(groups: list[list[int]]) -> ArrayAttr:

@@ -230,24 +230,12 @@ def is_channels_last_conv_region(region_op: DispatchRegionOp) -> bool:
     return any(op.name == CHANNELS_LAST_CONV for op in region_op.body.block.ops)
 
 
-def keeps_dim_order(op: Operation) -> bool:
-    """Every indexing map of `op` reads its loop dims in increasing order (identity, or a
-    broadcast of one): no transpose. A map that is not a projected permutation does not."""
-    for m in du.indexing_maps(op):
-        try:
-            dims = [d for d in du.dims_read(m) if d is not None]
-        except ValueError:
-            return False
-        if dims != sorted(dims):
-            return False
-    return True
-
-
 def is_transposing_channels_last_region(region_op: DispatchRegionOp) -> bool:
-    """A channels-last conv region in which an op transposes: no padded store (module
-    docstring)."""
+    """A channels-last conv region in which an elementwise op transposes (a map that does not read
+    its loop dims in order): no padded store (module docstring)."""
     return is_channels_last_conv_region(region_op) and not all(
-        keeps_dim_order(op) for op in region_op.body.block.ops if du.is_elementwise_linalg(op))
+        du.reads_dims_in_order(m)
+        for op in region_op.body.block.ops if du.is_elementwise_linalg(op) for m in du.indexing_maps(op))
 
 
 def pad_limit(region_op: DispatchRegionOp, max_elements: int) -> int:

@@ -19,6 +19,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from fusionopt.dialects.iree_linalg_ext import classify_dims
 from fusionopt.transforms.linalg.attention_guard import is_nan_test
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.reshapes import reassociation
 
 # ---- small matchers ---------------------------------------------------------------------------
 
@@ -335,7 +336,7 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
         return None
     # P' dims -> T dims
     if collapse is not None:
-        groups = [[int(i.value.data) for i in g.data] for g in collapse.properties["reassociation"].data]
+        groups = reassociation(collapse)
         p_to_t = []
         for g in groups:
             non_unit = [d for d in g if t_shape[d] != 1]

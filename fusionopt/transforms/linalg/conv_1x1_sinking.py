@@ -24,7 +24,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.common.reshapes import collapse, expand
+from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
 
 FLAT_GROUPS = [[0, 1], [2, 3]]
 _D = [AffineDimExpr(i) for i in range(4)]
@@ -35,14 +35,10 @@ FLAT_CHANNEL = AffineMap(2, 0, (_D[0],))
 FLAT_SCALAR = AffineMap(2, 0, ())
 
 
-def groups_of(op: Operation) -> list[list[int]]:
-    return [[int(i.value.data) for i in group.data] for group in op.properties["reassociation"].data]
-
-
 def is_flat_expand(value: SSAValue) -> bool:
     """`value` = expand_shape of an F x (H*W) tensor into 1 x F x H x W."""
     owner = value.owner
-    return isinstance(owner, Operation) and owner.name == "tensor.expand_shape" and groups_of(owner) == FLAT_GROUPS
+    return isinstance(owner, Operation) and owner.name == "tensor.expand_shape" and reassociation(owner) == FLAT_GROUPS
 
 
 def flat_type(ty: TensorType) -> TensorType:

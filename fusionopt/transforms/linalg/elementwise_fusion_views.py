@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
+from fusionopt.transforms.common.reshapes import reassociation
 from fusionopt.transforms.linalg.elementwise_fusion_index import IndexSpace, IndexTuple
 
 
@@ -60,18 +61,11 @@ def broadcast_source_index(op: Operation, index: IndexTuple) -> IndexTuple:
     return tuple(e for dim, e in enumerate(index) if dim not in added)
 
 
-def reassociation_groups(op: Operation) -> list[list[int]]:
-    return [
-        [int(d.value.data) for d in group.data]
-        for group in op.reassociation.data  # type: ignore[attr-defined]
-    ]
-
-
 def collapse_source_index(op: Operation, index: IndexTuple, space: IndexSpace) -> IndexTuple:
     """Delinearise each collapsed index into its group of source dims (floordiv/mod)."""
     source_shape = shape_of(op.operands[0])
     source: list[AffineExpr] = [AffineExpr.constant(0)] * len(source_shape)
-    for result_dim, group in enumerate(reassociation_groups(op)):
+    for result_dim, group in enumerate(reassociation(op)):
         for position, source_dim in enumerate(group):
             stride = prod(source_shape[d] for d in group[position + 1 :])
             quotient = space.floordiv(index[result_dim], stride)
@@ -83,7 +77,7 @@ def expand_source_index(op: Operation, index: IndexTuple) -> IndexTuple:
     """Linearise each group of expanded dims back into one source index (pure affine)."""
     result_shape = shape_of(op.results[0])
     source = []
-    for group in reassociation_groups(op):
+    for group in reassociation(op):
         linear = AffineExpr.constant(0)
         for position, result_dim in enumerate(group):
             stride = prod(result_shape[d] for d in group[position + 1 :])

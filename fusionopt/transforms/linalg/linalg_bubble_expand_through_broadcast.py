@@ -38,34 +38,24 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 
 from fusionopt import pass_statistics
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.common.reshapes import expand
-
-
-def reassociation(op: Operation) -> list[list[int]]:
-    return [[d.value.data for d in group.data] for group in op.properties["reassociation"].data]  # type: ignore[union-attr]
+from fusionopt.transforms.common.reshapes import expand, reassociation
 
 
 def broadcast_of(op: Operation) -> tuple[SSAValue, set[int]] | None:
     """(source, broadcast result dims) of a `linalg.broadcast`, or of a generic that is one (our
-    graph lowering's form): one input read through its loops in order, the payload yielding it,
-    an identity output map."""
+    graph lowering's form: `dispatch_utils.is_pure_broadcast_generic` with an identity output
+    map, its input's dims in order, and no bit-extension, which the rewrite would drop)."""
     if isinstance(op, BroadcastOp):
         return op.operands[0], set(op.properties["dimensions"].get_values())  # type: ignore[union-attr]
-    if op.name != "linalg.generic" or len(du.dps_inputs(op)) != 1 or len(op.results) != 1:
+    if not du.is_pure_broadcast_generic(op):
         return None
-    if not du.is_all_parallel(op):
-        return None
+    source = du.dps_inputs(op)[0]
     in_map, out_map = du.indexing_maps(op)
-    payload = list(op.regions[0].block.ops)
-    if not du.is_identity_map(out_map) or len(payload) != 1 or payload[0].operands[0] is not op.regions[0].block.args[0]:
+    if source.type.get_element_type() != op.results[0].type.get_element_type():  # type: ignore[attr-defined]
         return None
-    try:
-        dims = du.dims_read(in_map)
-    except ValueError:
+    if not du.is_identity_map(out_map) or not du.reads_dims_in_order(in_map) or len(in_map.used_dims()) != len(in_map.results):
         return None
-    if None in dims or dims != sorted(dims):
-        return None
-    return du.dps_inputs(op)[0], set(range(out_map.num_dims)) - set(dims)  # type: ignore[arg-type]
+    return source, set(range(out_map.num_dims)) - in_map.used_dims()
 
 
 def expanded_broadcast(source: SSAValue, broadcast_dims: set[int], groups: list[list[int]], shape: list[int]

@@ -46,11 +46,8 @@ from xdsl.pattern_rewriter import (
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.slice_before_transpose import SliceBeforeTranspose
-from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import (
-    reassociation,
-    reassociation_dropping,
-    unit_reshape_source_exprs,
-)
+from fusionopt.transforms.common.reshapes import reassociation
+from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import reassociation_dropping, unit_reshape_source_exprs
 
 
 def is_pure_data_movement(op: Operation) -> bool:

@@ -45,10 +45,7 @@ from xdsl.pattern_rewriter import (
 
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
-
-
-def reassociation(op: Operation) -> list[list[int]]:
-    return [[int(i.value.data) for i in group.data] for group in op.properties["reassociation"].data]
+from fusionopt.transforms.common.reshapes import reassociation
 
 
 def unit_reshape_source_exprs(reshape: Operation, result_exprs: list[AffineExpr]) -> list[AffineExpr] | None:
