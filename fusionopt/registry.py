@@ -69,6 +69,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "convert-graph-to-linalg": ("fusionopt.transforms.lowering.convert_graph_to_linalg", "ConvertGraphToLinalg"),
     "form-dispatch-regions": ("fusionopt.transforms.dispatch.form_dispatch_regions", "FormDispatchRegionsPass"),
     "convert-to-flow": ("fusionopt.transforms.dispatch.convert_to_flow", "ConvertToFlowPass"),
+    "dispatch-verify-with-iree": ("fusionopt.transforms.dispatch.verify_with_iree", "DispatchVerifyWithIreePass"),
     "dispatch-matmul-to-mmt4d": ("fusionopt.transforms.dispatch.matmul_regions_to_mmt4d", "DispatchMatmulToMmt4DPass"),
     "linalg-horizontal-fuse-contractions": ("fusionopt.transforms.linalg.linalg_horizontal_fuse_contractions", "LinalgHorizontalFuseContractionsPass"),
     "linalg-horizontal-fuse-1x1-convs": ("fusionopt.transforms.linalg.linalg_horizontal_fuse_1x1_convs", "LinalgHorizontalFuse1x1ConvsPass"),
