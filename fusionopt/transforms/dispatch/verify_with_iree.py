@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -107,6 +108,7 @@ class Verdict:
     builds: bool
     error: str = ""
     timed_out: bool = False
+    error_lines: tuple[int, ...] = ()  # the lines of the source IREE's errors point at
 
 
 def first_error_line(diagnostics: str) -> str:
@@ -130,15 +132,34 @@ def compile_text(text: str, folder: Path, flags: list[str], timeout: float) -> V
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return Verdict(False, f"no answer in {timeout:g} s", timed_out=True)
-    return Verdict(True) if done.returncode == 0 else Verdict(False, first_error_line(done.stderr))
+    if done.returncode == 0:
+        return Verdict(True)
+    lines = tuple(int(m.group(1)) for m in re.finditer(rf"^{re.escape(str(source))}:(\d+):\d+: error:", done.stderr, re.M))
+    return Verdict(False, first_error_line(done.stderr), error_lines=lines)
 
 
-def compile_texts(texts: list[str], flags: list[str], jobs: int, timeout: float) -> dict[str, Verdict]:
-    """text -> IREE's verdict, each distinct text compiled once, `jobs` at a time."""
-    distinct = list(dict.fromkeys(texts))
-    with tempfile.TemporaryDirectory(prefix="fusionopt-verify-") as tmp, ThreadPoolExecutor(jobs) as pool:
-        verdicts = pool.map(lambda text: compile_text(text, Path(tmp), flags, timeout), distinct)
-        return dict(zip(distinct, verdicts))
+def compile_texts(texts: list[str], flags: list[str], jobs: int, timeout: float, cache: dict[str, Verdict]) -> int:
+    """IREE's verdict on each text into `cache` (text -> verdict), each text not there yet
+    compiled once, `jobs` at a time; returns how many were compiled."""
+    missing = [text for text in dict.fromkeys(texts) if text not in cache]
+    if missing:
+        with tempfile.TemporaryDirectory(prefix="fusionopt-verify-") as tmp, ThreadPoolExecutor(jobs) as pool:
+            cache.update(zip(missing, pool.map(lambda text: compile_text(text, Path(tmp), flags, timeout), missing)))
+    return len(missing)
+
+
+def region_line_spans(text: str) -> list[tuple[int, int]]:
+    """The first and last line (1-based) of each `flow.dispatch.region` in printed `text`, in
+    the order the regions are printed (the order `walk` visits them)."""
+    spans, open_regions = [], []
+    for number, line in enumerate(text.splitlines(), 1):
+        body = line.lstrip()
+        indent = len(line) - len(body)
+        if "flow.dispatch.region" in body.split("{", 1)[0]:
+            open_regions.append((number, indent))
+        elif open_regions and indent == open_regions[-1][1] and body.startswith("}"):
+            spans.append((open_regions.pop()[0], number))
+    return sorted(spans)
 
 
 def usable_cores() -> int:
@@ -217,9 +238,8 @@ class DispatchVerifyWithIreePass(ModulePass):
         target = cpu_flags(self.target_cpu) if self.target == "llvm-cpu" else cuda_flags(self.cuda_target)
         return [*target, f"--compile-to={self.compile_to}"]
 
-    def compile(self, texts: list[str]) -> dict[str, Verdict]:
-        jobs = self.jobs or usable_cores()
-        return compile_texts(texts, self.flags(), jobs, self.timeout)
+    def compile(self, texts: list[str], cache: dict[str, Verdict]) -> int:
+        return compile_texts(texts, self.flags(), self.jobs or usable_cores(), self.timeout, cache)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         regions = [r for r in op.walk() if isinstance(r, DispatchRegionOp)]
@@ -228,26 +248,47 @@ class DispatchVerifyWithIreePass(ModulePass):
         if shutil.which(COMPILE) is None:
             emit_warning(op, f"{self.name}: {COMPILE} is not on PATH: {len(regions)} dispatch regions left unchecked")
             return
-        whole = None
-        if self.whole_module_first:
-            [whole] = self.compile([print_module(op)]).values()
-            pass_statistics.count("modules compiled whole")
+        pass_statistics.count("regions checked", len(regions))
+        pass_statistics.count("regions unwrapped", 0)
+        cache: dict[str, Verdict] = {}
+        if not self.whole_module_first:
+            self.check_regions(regions, cache)
+            return
+        whole, suspects = self.compile_whole(op, cache)
+        if whole.builds:
+            return
+        if suspects:
+            # Usually IREE's errors point into the regions that fail: those alone first, then
+            # the whole module again.
+            self.check_regions(suspects, cache)
+            whole, _ = self.compile_whole(op, cache)
             if whole.builds:
-                pass_statistics.count("regions checked", len(regions))
                 return
-        verdicts = self.check_regions(regions)
-        if whole is not None and not whole.timed_out and all(v.builds for v in verdicts):
+        checked = set(suspects)
+        rest = self.check_regions([r for r in op.walk() if isinstance(r, DispatchRegionOp) and r not in checked], cache)
+        if not whole.timed_out and all(v.builds for v in rest):
             # The cause is outside the regions (ops IREE forms dispatches for itself, or an
             # input IREE cannot read): nothing this pass can unwrap.
             emit_warning(op, f"{self.name}: every region builds alone but the module does not: {whole.error}")
 
-    def check_regions(self, regions: list[DispatchRegionOp]) -> list[Verdict]:
+    def compile_whole(self, op: ModuleOp, cache: dict[str, Verdict]) -> tuple[Verdict, list[DispatchRegionOp]]:
+        """IREE's verdict on the whole module, and the regions its errors point into."""
+        text = print_module(op)
+        self.compile([text], cache)
+        pass_statistics.count("modules compiled whole")
+        verdict = cache[text]
+        regions = [r for r in op.walk() if isinstance(r, DispatchRegionOp)]
+        spans = region_line_spans(text)
+        if len(spans) != len(regions):  # printed differently than expected: no guesses
+            return verdict, []
+        return verdict, [r for r, (first, last) in zip(regions, spans)
+                         if any(first <= line <= last for line in verdict.error_lines)]
+
+    def check_regions(self, regions: list[DispatchRegionOp], cache: dict[str, Verdict]) -> list[Verdict]:
         """Compile each region alone and unwrap the ones IREE rejects; the verdicts, in order."""
         texts = [print_module(isolated_region_module(r)) for r in regions]
-        by_text = self.compile(texts)
-        pass_statistics.count("regions checked", len(regions))
-        pass_statistics.count("distinct regions compiled", len(by_text))
-        verdicts = [by_text[text] for text in texts]
+        pass_statistics.count("regions compiled alone", self.compile(texts, cache))
+        verdicts = [cache[text] for text in texts]
         for region_op, verdict in zip(regions, verdicts):
             root = region_root(region_op)
             if verdict.timed_out:
@@ -256,5 +297,5 @@ class DispatchVerifyWithIreePass(ModulePass):
                 emit_remark(root, f"{self.name}: unwrapped the region of {root.name}: iree-compile "
                                   f"({self.target}) rejects it: {verdict.error}")
                 unwrap_region(region_op)
-        pass_statistics.count("regions unwrapped", sum(not v.builds and not v.timed_out for v in verdicts))
+                pass_statistics.count("regions unwrapped")
         return verdicts

@@ -1,10 +1,12 @@
 // dispatch-verify-with-iree: a region iree-compile (llvm-cpu, host) builds stays; each form IREE 3.13's
 // codegen rejects (at the sizes used here) gives its ops back to the function, with a remark at its
-// root op naming IREE's first error. Both strategies: the whole module first (default), and every
-// region alone. The failing forms are fusionopt's own, from real models.
+// root op naming IREE's first error. Both strategies: the whole module first (default: alone only
+// the regions IREE's errors point into, then the whole module again), and every region alone. The
+// failing forms are fusionopt's own, from real models.
 // REQUIRES: iree
-// RUN: fusion-opt %s --split-input-file --verify-diagnostics -p dispatch-verify-with-iree | filecheck %s
-// RUN: fusion-opt %s --split-input-file -p 'dispatch-verify-with-iree{whole-module-first=false jobs=2}' --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
+// RUN: fusion-opt %s --split-input-file --verify-diagnostics -p dispatch-verify-with-iree --mlir-pass-statistics 2> %t.stats | filecheck %s
+// RUN: filecheck %s --check-prefix=STATS < %t.stats
+// RUN: fusion-opt %s --split-input-file -p 'dispatch-verify-with-iree{whole-module-first=false jobs=2}' --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=ALONE
 // RUN: filecheck %s < %t.mlir
 // RUN: not fusion-opt %s -p 'dispatch-verify-with-iree{target=rocm}' 2>&1 | filecheck %s --check-prefix=BADOPT
 // RUN: not fusion-opt %s -p 'dispatch-verify-with-iree{compile-to=flow}' 2>&1 | filecheck %s --check-prefix=BADOPT
@@ -17,9 +19,10 @@
 // CHECK:           linalg.generic
 // CHECK:           flow.return
 // STATS:       {{^}}dispatch-verify-with-iree{{$}}
-// STATS-NEXT:    (regions checked)           : 1
-// STATS-NEXT:    (distinct regions compiled) : 1
-// STATS-NEXT:    (regions unwrapped)         : 0
+// STATS-NEXT:    (regions checked)        : 1
+// STATS-NEXT:    (regions unwrapped)      : 0
+// STATS-NEXT:    (modules compiled whole) : 1
+// STATS-NOT:     (regions compiled alone)
 func.func @kept_matmul_bias(%a: tensor<16x32xf32>, %w: tensor<32x64xf32>, %b: tensor<64xf32>) -> tensor<16x64xf32> {
   %r = flow.dispatch.region -> (tensor<16x64xf32>) {
     %e = tensor.empty() : tensor<16x64xf32>
@@ -45,9 +48,10 @@ func.func @kept_matmul_bias(%a: tensor<16x32xf32>, %w: tensor<32x64xf32>, %b: te
 // CHECK:         flow.dispatch.region -> (tensor<?x64xf32>{%[[D]]})
 // CHECK:           math.exp
 // STATS:       {{^}}dispatch-verify-with-iree{{$}}
-// STATS-NEXT:    (regions checked)           : 1
-// STATS-NEXT:    (distinct regions compiled) : 1
-// STATS-NEXT:    (regions unwrapped)         : 0
+// STATS-NEXT:    (regions checked)        : 1
+// STATS-NEXT:    (regions unwrapped)      : 0
+// STATS-NEXT:    (modules compiled whole) : 1
+// STATS-NOT:     (regions compiled alone)
 func.func @kept_dynamic(%x: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %c0 = arith.constant 0 : index
   %d = tensor.dim %x, %c0 : tensor<?x64xf32>
@@ -93,9 +97,10 @@ func.func @no_regions(%x: tensor<8xf32>) -> tensor<8xf32> {
 // CHECK:         %[[G:.*]] = linalg.generic {{.*}} ins(%[[X]],
 // CHECK:         func.return %[[G]]
 // STATS:       {{^}}dispatch-verify-with-iree{{$}}
-// STATS-NEXT:    (regions checked)           : 1
-// STATS-NEXT:    (distinct regions compiled) : 1
-// STATS-NEXT:    (regions unwrapped)         : 1
+// STATS-NEXT:    (regions checked)        : 1
+// STATS-NEXT:    (regions unwrapped)      : 1
+// STATS-NEXT:    (modules compiled whole) : 2
+// STATS-NEXT:    (regions compiled alone) : 1
 func.func @matmul_expand_elementwise(%a: tensor<4x4xf32>, %w: tensor<4x4xf32>, %b: tensor<4xf32>) -> tensor<1x2x2x4xf32> {
   %r = flow.dispatch.region -> (tensor<1x2x2x4xf32>) {
     %e = tensor.empty() : tensor<4x4xf32>
@@ -124,7 +129,7 @@ func.func @matmul_expand_elementwise(%a: tensor<4x4xf32>, %w: tensor<4x4xf32>, %
 // CHECK:         linalg.conv_2d_ngchw_gfchw
 // CHECK-NEXT:    tensor.collapse_shape
 // STATS:       {{^}}dispatch-verify-with-iree{{$}}
-// STATS:         (regions unwrapped)         : 1
+// STATS:         (regions unwrapped)      : 1
 func.func @grouped_conv_collapse_relu(%x: tensor<1x16x4x58x58xf32>, %w: tensor<16x4x4x3x3xf32>, %b: tensor<64xf32>) -> tensor<1x64x56x56xf32> {
   %r = flow.dispatch.region -> (tensor<1x64x56x56xf32>) {
     %e = tensor.empty() : tensor<1x16x4x56x56xf32>
@@ -154,7 +159,7 @@ func.func @grouped_conv_collapse_relu(%x: tensor<1x16x4x58x58xf32>, %w: tensor<1
 // CHECK:         tensor.collapse_shape
 // CHECK-NEXT:    tensor.expand_shape
 // STATS:       {{^}}dispatch-verify-with-iree{{$}}
-// STATS:         (regions unwrapped)         : 1
+// STATS:         (regions unwrapped)      : 1
 func.func @collapse_expand_transpose(%x: tensor<65x1x384xf32>) -> tensor<6x65x64xf32> {
   %r = flow.dispatch.region -> (tensor<6x65x64xf32>) {
     %e = tensor.empty() : tensor<65x1x384xf32>
@@ -184,7 +189,7 @@ func.func @collapse_expand_transpose(%x: tensor<65x1x384xf32>) -> tensor<6x65x64
 // CHECK-NOT:     flow.dispatch.region
 // CHECK:         tensor.extract
 // STATS:       {{^}}dispatch-verify-with-iree{{$}}
-// STATS:         (regions unwrapped)         : 1
+// STATS:         (regions unwrapped)      : 1
 func.func @gather_from_region_value(%x: tensor<64x256xf32>, %idx: tensor<256xi64>) -> tensor<64x256xf32> {
   %r = flow.dispatch.region -> (tensor<64x256xf32>) {
     %e = tensor.empty() : tensor<64x256xf32>
@@ -215,7 +220,7 @@ func.func @gather_from_region_value(%x: tensor<64x256xf32>, %idx: tensor<256xi64
 // CHECK:         %[[C:.*]] = tensor.concat dim(3)
 // CHECK-NEXT:    func.return %[[C]]
 // STATS:       {{^}}dispatch-verify-with-iree{{$}}
-// STATS:         (regions unwrapped)         : 1
+// STATS:         (regions unwrapped)      : 1
 func.func @concat_uneven(%a: tensor<1x4x64x16xf32>, %b: tensor<1x4x64x48xf32>) -> tensor<1x4x64x64xf32> {
   %r = flow.dispatch.region -> (tensor<1x4x64x64xf32>) {
     // expected-remark@+1 {{unwrapped the region of tensor.concat: iree-compile (llvm-cpu) rejects it: 'tensor.concat' op result type}}
@@ -238,10 +243,17 @@ func.func @concat_uneven(%a: tensor<1x4x64x16xf32>, %b: tensor<1x4x64x48xf32>) -
 // CHECK-NOT:       compilation_info
 // CHECK-NEXT:    tensor.expand_shape %[[M]]
 // CHECK:         linalg.generic
+// IREE's errors point into the second region only: it alone is compiled by itself.
 // STATS:       {{^}}dispatch-verify-with-iree{{$}}
-// STATS-NEXT:    (regions checked)           : 2
-// STATS-NEXT:    (distinct regions compiled) : 2
-// STATS-NEXT:    (regions unwrapped)         : 1
+// STATS-NEXT:    (regions checked)        : 2
+// STATS-NEXT:    (regions unwrapped)      : 1
+// STATS-NEXT:    (modules compiled whole) : 2
+// STATS-NEXT:    (regions compiled alone) : 1
+// Every region alone: no whole-module compile in any case, both regions here.
+// ALONE-NOT:     modules compiled whole
+// ALONE:         (regions checked)        : 2
+// ALONE-NEXT:    (regions unwrapped)      : 1
+// ALONE-NEXT:    (regions compiled alone) : 2
 func.func @mixed(%x: tensor<1x256xf32>, %w: tensor<256x256xf32>) -> tensor<1x4x1x64xf32> {
   %r0 = flow.dispatch.region -> (tensor<1x256xf32>) {
     %e = tensor.empty() : tensor<1x256xf32>

@@ -23,6 +23,7 @@ from fusionopt.transforms.dispatch.verify_with_iree import (
     DispatchVerifyWithIreePass,
     first_error_line,
     isolated_region_module,
+    region_line_spans,
 )
 from support.iree_pairs import assert_agrees, build_llvm_cpu
 from support.lit_cases import lit_functions
@@ -58,14 +59,16 @@ def run_with_statistics(text: str, pipeline: str):
 
 @needs_iree
 def test_unwrapped_builds_and_computes_the_same(tmp_path):
-    """Every rejected region is unwrapped (one remark each), the kept ones stay; the output is
-    the input's computation (interpreter, all families) and IREE builds it, bare linalg next to
-    our regions, and returns the interpreter's values on random and adversarial inputs."""
+    """Every rejected region is unwrapped (one remark each), the kept ones stay; IREE's errors on
+    the whole module point into exactly the rejected regions, so only they are compiled alone.
+    The output is the input's computation (interpreter, all families) and IREE builds it, bare
+    linalg next to our regions, and returns the interpreter's values on random and adversarial
+    inputs."""
     names = (*KEPT, *REJECTED)
     text = one_module(names)
     after, counts, diagnostics = run_with_statistics(text, "dispatch-verify-with-iree")
-    assert counts == {"modules compiled whole": 1, "regions checked": 9, "distinct regions compiled": 9,
-                      "regions unwrapped": len(REJECTED)}
+    assert counts == {"regions checked": 9, "regions unwrapped": len(REJECTED), "modules compiled whole": 2,
+                      "regions compiled alone": len(REJECTED)}
     assert sorted(d.severity for d in diagnostics) == ["remark"] * len(REJECTED)
     assert len(regions(after)) == len(KEPT) + 1  # the first layer of `mixed` stays
     assert "compilation_info" not in print_module(after)
@@ -87,13 +90,13 @@ def test_isolating_every_region_gives_the_same_output():
     whole_first = print_module(apply_pipeline(text, "dispatch-verify-with-iree"))
     isolated, counts, _ = run_with_statistics(text, "dispatch-verify-with-iree{whole-module-first=false}")
     assert print_module(isolated) == whole_first
-    assert counts == {"regions checked": 2, "distinct regions compiled": 2, "regions unwrapped": 1}
+    assert counts == {"regions checked": 2, "regions unwrapped": 1, "regions compiled alone": 2}
 
 
 @needs_iree
 def test_a_module_that_builds_is_compiled_once():
     after, counts, diagnostics = run_with_statistics(CASES["kept_matmul_bias"], "dispatch-verify-with-iree")
-    assert counts == {"modules compiled whole": 1, "regions checked": 1}
+    assert counts == {"regions checked": 1, "regions unwrapped": 0, "modules compiled whole": 1}
     assert not diagnostics and len(regions(after)) == 1
 
 
@@ -138,7 +141,7 @@ def test_identical_layers_isolate_to_one_text():
 @needs_iree
 def test_identical_layers_compile_once():
     _, counts, _ = run_with_statistics(layers_text(), "dispatch-verify-with-iree{whole-module-first=false}")
-    assert counts == {"regions checked": 2, "distinct regions compiled": 1, "regions unwrapped": 0}
+    assert counts == {"regions checked": 2, "regions unwrapped": 0, "regions compiled alone": 1}
 
 
 def test_without_iree_compile_nothing_changes(monkeypatch, tmp_path):
@@ -171,6 +174,18 @@ def test_a_failure_outside_the_regions_is_reported():
     assert len(regions(after)) == 1 and counts["regions unwrapped"] == 0
     assert [d.severity for d in diagnostics] == ["warning"]
     assert "every region builds alone but the module does not" in diagnostics[0].message
+
+
+def test_region_line_spans():
+    """Each region's first and last printed line, in walk order (IREE's error lines map to them)."""
+    text = print_module(parse_module(layers_text()))
+    lines = text.splitlines()
+    spans = region_line_spans(text)
+    assert len(spans) == 2
+    for first, last in spans:
+        assert "flow.dispatch.region" in lines[first - 1] and lines[last - 1].strip() == "}"
+        assert "flow.return" in lines[last - 2]
+    assert "linalg.matmul ins(%x" in "\n".join(lines[spans[0][0] - 1:spans[0][1]])
 
 
 def test_first_error_line():
