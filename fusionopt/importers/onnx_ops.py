@@ -72,6 +72,25 @@ def pow_(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     return [ctx.emit(graph.PowOp(broadcast_to(ctx, base, out), broadcast_to(ctx, exponent, out, elem)))]
 
 
+def gelu(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    """Gelu (opset 20) as the nodes torch writes below opset 20: x * 0.5 * (1 + erf(x / sqrt 2)),
+    with approximate="tanh" x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3)))."""
+    x = ctx.ssa(ins[0])
+    dtype = numpy_dtype_of(element(x))
+    raw = ctx.attr("approximate", b"none")
+    approximate = raw.decode() if isinstance(raw, bytes) else str(raw)
+    if approximate == "none":
+        inner = ctx.emit(graph.ErfOp(binary(ctx, graph.MulOp, x, np.array(1 / np.sqrt(2), dtype))))
+    elif approximate == "tanh":
+        cube = ctx.emit(graph.MulOp(ctx.emit(graph.MulOp(x, x)), x))
+        poly = ctx.emit(graph.AddOp(x, binary(ctx, graph.MulOp, cube, np.array(0.044715, dtype))))
+        inner = ctx.emit(graph.TanhOp(binary(ctx, graph.MulOp, poly, np.array(np.sqrt(2 / np.pi), dtype))))
+    else:
+        raise ctx.error(f"Gelu approximate '{approximate}' is not supported (none, tanh)")
+    half_x = binary(ctx, graph.MulOp, x, np.array(0.5, dtype))
+    return [ctx.emit(graph.MulOp(half_x, binary(ctx, graph.AddOp, inner, np.array(1.0, dtype))))]
+
+
 def where(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     out = common_shape(ctx, ins)
     elem = element(ins[1]) if not isinstance(ins[1], np.ndarray) else element(ins[2])
@@ -272,7 +291,7 @@ HANDLERS = {
     **{k: _variadic(v) for k, v in VARIADIC_OPS.items()},
     **{k: _unary(v) for k, v in UNARY_OPS.items()},
     **{k: _compare(v) for k, v in COMPARE_OPS.items()},
-    "Pow": pow_, "Where": where, "And": logical, "Or": logical, "Xor": logical, "Not": logical,
+    "Pow": pow_, "Gelu": gelu, "Where": where, "And": logical, "Or": logical, "Xor": logical, "Not": logical,
     "IsNaN": is_nan, "Cast": cast, "Identity": identity, "Reshape": reshape_op, "Transpose": transpose_op,
     "Unsqueeze": unsqueeze, "Squeeze": squeeze, "Flatten": flatten, "Concat": concat,
     "Slice": slice_op, "Split": split, "Expand": expand, "Shape": shape_op, "Size": size_op,

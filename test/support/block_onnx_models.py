@@ -1,0 +1,360 @@
+"""Blocks of today's architectures as ONNX files at real sizes, built with `onnx.helper` the way
+torch's exporter writes them (opset 18: Gelu in its Erf form, SiLU as Sigmoid * x, BatchNorm
+folded into conv biases, torch.roll as Slice + Concat), for `bench/block_builds.py` and
+`test/unit/test_block_models_build.py`.
+
+Each block is `BLOCK(args, **sizes) -> onnx.ModelProto`: batch 1, f32, seeded random weights.
+`args=False` keeps the weights as initializers (constants after import); `args=True` makes
+every weight a graph input after the activations. Shapes, indices and the tables torch exports
+as constants (RoPE's cos/sin, causal and shifted-window masks) stay initializers either way.
+
+    python test/support/block_onnx_models.py DIR [--args]   # write every block at its real size
+
+Blocks (`BLOCKS[name]`: the builder and its real sizes):
+- convnext: 7x7 depthwise conv, LayerNorm over channels in NHWC, Linear 4x, Gelu, Linear back,
+  layer scale, back to NCHW, residual (96 channels, 56x56).
+- resnext: 1x1 conv, grouped 3x3 (32 groups, width 128), 1x1 conv, Relus, residual (256, 56x56).
+- lraspp: LR-ASPP head: 1x1 conv + Relu branch times a pooled 1x1 conv + Sigmoid gate, bilinear
+  Resize x2 (half_pixel), two 1x1 classifiers added (960 -> 128 at 28x28, low 40 at 56x56).
+- vit: 16x16 stride-16 patch conv on 224x224, class token, position embedding, a pre-norm encoder
+  layer: MultiheadAttention as torch exports it (sequence-first, one in-projection unflattened
+  and split by Gather, heads by Reshape/Transpose, q and k each scaled by dh^-1/4, Gemm
+  out-projection), MLP with Gelu, residuals (dim 384, 6 heads).
+- mbconv: EfficientNet MBConv: 1x1 expand, depthwise 3x3, SiLU, squeeze-excite, 1x1 project,
+  residual (24 -> 144 -> 24, SE 6, 56x56).
+- swin: shifted-window attention: roll, window partition, attention per window with a relative
+  position bias (gathered from its table) and the shift mask, window reverse, roll back, MLP
+  (dim 96, 3 heads, window 7, 56x56).
+- unet_up: ConvTranspose 2x2 stride 2, Concat with the skip, two 3x3 conv + Relu (256 -> 128,
+  28x28 -> 56x56).
+- llama: RMSNorm, RoPE (rotate-half), grouped-query attention (KV heads repeated by
+  Unsqueeze/Expand/Reshape), causal mask, SwiGLU MLP (hidden 256, 8 heads, 2 KV heads, seq 64).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/: run as a script too
+from support.cnn_onnx_models import OPSET, Builder  # noqa: E402
+
+
+class BlockBuilder(Builder):
+    """`Builder` with named graph inputs, constants that stay initializers, and the layers
+    torch exports as several nodes."""
+
+    def __init__(self, seed: int):
+        super().__init__(seed)
+        self.inputs: list[onnx.ValueInfoProto] = []
+        self.consts: list[onnx.TensorProto] = []
+
+    def input(self, name: str, shape) -> str:
+        self.inputs.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, list(shape)))
+        return name
+
+    def const(self, values, dtype=np.int64) -> str:
+        name = f"c{len(self.consts)}"
+        self.consts.append(numpy_helper.from_array(np.asarray(values, dtype=dtype), name))
+        return name
+
+    def scalar(self, value: float) -> str:
+        return self.const(value, np.float32)
+
+    def conv2d(self, x: str, cin: int, cout: int, k: int, stride: int = 1, group: int = 1,
+               relu: bool = False, pad: int | None = None) -> str:
+        w = self.weight((cout, cin // group, k, k), 1.0 / math.sqrt(cin // group * k * k))
+        pad = k // 2 if pad is None else pad
+        y = self.node("Conv", [x, w, self.weight((cout,), 0.1)], kernel_shape=[k, k],
+                      strides=[stride] * 2, pads=[pad] * 4, group=group)
+        return self.node("Relu", [y]) if relu else y
+
+    def linear(self, x: str, din: int, dout: int, bias: bool = True) -> str:
+        y = self.node("MatMul", [x, self.weight((din, dout), 1.0 / math.sqrt(din))])
+        return self.node("Add", [y, self.weight((dout,), 0.1)]) if bias else y
+
+    def layer_norm(self, x: str, dim: int) -> str:
+        return self.node("LayerNormalization", [x, self.weight((dim,), 0.1, 1.0),
+                                                self.weight((dim,), 0.1)], axis=-1, epsilon=1e-6)
+
+    def gelu(self, x: str) -> str:
+        erf = self.node("Erf", [self.node("Div", [x, self.scalar(math.sqrt(2.0))])])
+        y = self.node("Mul", [x, self.node("Add", [erf, self.scalar(1.0)])])
+        return self.node("Mul", [y, self.scalar(0.5)])
+
+    def silu(self, x: str) -> str:
+        return self.node("Mul", [x, self.node("Sigmoid", [x])])
+
+    def reshape(self, x: str, shape) -> str:
+        return self.node("Reshape", [x, self.const(shape)])
+
+    def transpose(self, x: str, perm) -> str:
+        return self.node("Transpose", [x], perm=list(perm))
+
+    def slice(self, x: str, axis: int, start: int, end: int) -> str:
+        return self.node("Slice", [x, self.const([start]), self.const([end]), self.const([axis])])
+
+    def take(self, x: str, index: int, axis: int = 0) -> str:
+        return self.node("Gather", [x, self.const(index)], axis=axis)
+
+    def roll(self, x: str, shift: int, axis: int, n: int) -> str:
+        """torch.roll as torch exports it: the last `shift` rows, then the rest."""
+        cut = (n - shift) % n
+        return self.node("Concat", [self.slice(x, axis, cut, n), self.slice(x, axis, 0, cut)], axis=axis)
+
+    def attention(self, q: str, k: str, v: str, dh: int, bias: str | None = None) -> str:
+        """softmax(q k^T / sqrt(dh) + bias) v over the last two dims."""
+        scores = self.node("MatMul", [self.node("Mul", [q, self.scalar(1.0 / math.sqrt(dh))]),
+                                      self.transpose(k, (0, 1, 3, 2))])
+        if bias is not None:
+            scores = self.node("Add", [scores, bias])
+        return self.node("MatMul", [self.node("Softmax", [scores], axis=-1), v])
+
+    def block_model(self, output: str, out_shape, args: bool) -> onnx.ModelProto:
+        inputs, inits = list(self.inputs), self.consts + self.inits
+        if args:
+            inputs += [helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)) for t in self.inits]
+            inits = self.consts
+        outputs = [helper.make_tensor_value_info(output, TensorProto.FLOAT, list(out_shape))]
+        graph = helper.make_graph(self.nodes, "main_graph", inputs, outputs, inits)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
+                                  producer_name="fusionopt-test")
+        model.ir_version = 9
+        onnx.checker.check_model(model)
+        return model
+
+
+def convnext(args: bool, size: int = 56, dim: int = 96) -> onnx.ModelProto:
+    b = BlockBuilder(11)
+    x = b.input("x", (1, dim, size, size))
+    y = b.conv2d(x, dim, dim, 7, group=dim)
+    y = b.layer_norm(b.transpose(y, (0, 2, 3, 1)), dim)
+    y = b.linear(b.gelu(b.linear(y, dim, 4 * dim)), 4 * dim, dim)
+    y = b.node("Mul", [b.weight((dim,), 0.1, 0.5), y])
+    y = b.node("Add", [x, b.transpose(y, (0, 3, 1, 2))])
+    return b.block_model(y, (1, dim, size, size), args)
+
+
+def resnext(args: bool, size: int = 56, channels: int = 256, width: int = 128, groups: int = 32) -> onnx.ModelProto:
+    b = BlockBuilder(12)
+    x = b.input("x", (1, channels, size, size))
+    y = b.conv2d(x, channels, width, 1, relu=True)
+    y = b.conv2d(y, width, width, 3, group=groups, relu=True)
+    y = b.conv2d(y, width, channels, 1)
+    return b.block_model(b.node("Relu", [b.node("Add", [y, x])]), (1, channels, size, size), args)
+
+
+def lraspp(args: bool, size: int = 28, high: int = 960, low: int = 40, inter: int = 128,
+           classes: int = 21) -> onnx.ModelProto:
+    b = BlockBuilder(13)
+    xh = b.input("high", (1, high, size, size))
+    xl = b.input("low", (1, low, 2 * size, 2 * size))
+    branch = b.conv2d(xh, high, inter, 1, relu=True)
+    gate = b.node("Sigmoid", [b.conv2d(b.node("GlobalAveragePool", [xh]), high, inter, 1)])
+    y = b.node("Mul", [branch, gate])
+    y = b.node("Resize", [y, "", b.const([1, 1, 2, 2], np.float32)], mode="linear",
+               coordinate_transformation_mode="pytorch_half_pixel")
+    y = b.node("Add", [b.conv2d(xl, low, classes, 1), b.conv2d(y, inter, classes, 1)])
+    return b.block_model(y, (1, classes, 2 * size, 2 * size), args)
+
+
+def _mha(b: BlockBuilder, x: str, tokens: int, dim: int, heads: int) -> str:
+    """nn.MultiheadAttention (batch_first) as torch exports F.multi_head_attention_forward:
+    sequence-first, one in-projection to 3*dim unflattened to (3, dim) and split by Gather,
+    heads by view + transpose, SDPA (both q and k scaled by dh^-1/4), out-projection Gemm."""
+    dh = dim // heads
+    proj = b.linear(b.transpose(x, (1, 0, 2)), dim, 3 * dim)  # tokens x 1 x 3*dim
+    proj = b.node("Unsqueeze", [b.reshape(proj, (tokens, 1, 3, dim)), b.const([0])])
+    proj = b.node("Squeeze", [b.transpose(proj, (3, 1, 2, 0, 4)), b.const([-2])])  # 3 x tokens x 1 x dim
+    q, k, v = (b.reshape(b.transpose(b.reshape(b.take(proj, i), (tokens, heads, dh)), (1, 0, 2)),
+                         (1, heads, tokens, dh)) for i in range(3))
+    root_scale = b.scalar(1.0 / math.sqrt(math.sqrt(dh)))
+    scores = b.node("MatMul", [b.node("Mul", [q, root_scale]),
+                               b.node("Mul", [b.transpose(k, (0, 1, 3, 2)), root_scale])])
+    y = b.node("MatMul", [b.node("Softmax", [scores], axis=-1), v])
+    y = b.reshape(b.transpose(y, (2, 0, 1, 3)), (tokens, dim))
+    y = b.node("Gemm", [y, b.weight((dim, dim), 1.0 / math.sqrt(dim)), b.weight((dim,), 0.1)], transB=1)
+    return b.transpose(b.reshape(y, (tokens, 1, dim)), (1, 0, 2))
+
+
+def _mlp(b: BlockBuilder, x: str, dim: int, hidden: int) -> str:
+    return b.linear(b.gelu(b.linear(x, dim, hidden)), hidden, dim)
+
+
+def vit(args: bool, image: int = 224, patch: int = 16, dim: int = 384, heads: int = 6) -> onnx.ModelProto:
+    b = BlockBuilder(14)
+    x = b.input("image", (1, 3, image, image))
+    side = image // patch
+    tokens = side * side + 1
+    y = b.conv2d(x, 3, dim, patch, stride=patch, pad=0)
+    y = b.transpose(b.reshape(y, (1, dim, side * side)), (0, 2, 1))
+    y = b.node("Concat", [b.weight((1, 1, dim), 0.5), y], axis=1)
+    y = b.node("Add", [y, b.weight((1, tokens, dim), 0.5)])
+    y = b.node("Add", [y, _mha(b, b.layer_norm(y, dim), tokens, dim, heads)])
+    y = b.node("Add", [y, _mlp(b, b.layer_norm(y, dim), dim, 4 * dim)])
+    return b.block_model(y, (1, tokens, dim), args)
+
+
+def mbconv(args: bool, size: int = 56, channels: int = 24, expand: int = 6, se: int = 6) -> onnx.ModelProto:
+    b = BlockBuilder(15)
+    x = b.input("x", (1, channels, size, size))
+    wide = channels * expand
+    y = b.silu(b.conv2d(x, channels, wide, 1))
+    y = b.silu(b.conv2d(y, wide, wide, 3, group=wide))
+    s = b.silu(b.conv2d(b.node("GlobalAveragePool", [y]), wide, se, 1))
+    y = b.node("Mul", [y, b.node("Sigmoid", [b.conv2d(s, se, wide, 1)])])
+    y = b.node("Add", [b.conv2d(y, wide, channels, 1), x])
+    return b.block_model(y, (1, channels, size, size), args)
+
+
+def _shift_mask(size: int, window: int, shift: int) -> np.ndarray:
+    """Swin's attention mask for the shifted windows: -100 between tokens from different
+    regions of the rolled image (torch computes it from shapes; the export folds it)."""
+    regions = np.zeros((size, size), np.int64)
+    bounds = (slice(0, -window), slice(-window, -shift), slice(-shift, None))
+    for i, (hs, ws) in enumerate((h, w) for h in bounds for w in bounds):
+        regions[hs, ws] = i
+    n = size // window
+    wins = regions.reshape(n, window, n, window).transpose(0, 2, 1, 3).reshape(n * n, window * window)
+    mask = np.where(wins[:, :, None] != wins[:, None, :], -100.0, 0.0)
+    return mask[None, :, None].astype(np.float32)
+
+
+def _relative_index(window: int) -> np.ndarray:
+    coords = np.stack(np.meshgrid(np.arange(window), np.arange(window), indexing="ij")).reshape(2, -1)
+    rel = (coords[:, :, None] - coords[:, None, :]).transpose(1, 2, 0) + window - 1
+    return (rel[..., 0] * (2 * window - 1) + rel[..., 1]).reshape(-1)
+
+
+def swin(args: bool, size: int = 56, dim: int = 96, heads: int = 3, window: int = 7) -> onnx.ModelProto:
+    b = BlockBuilder(16)
+    shift = window // 2
+    x = b.input("x", (1, size * size, dim))
+    y = b.reshape(b.layer_norm(x, dim), (1, size, size, dim))
+    y = b.roll(b.roll(y, -shift, 1, size), -shift, 2, size)
+    y = _swin_attention(b, y, size, dim, heads, window, shift)
+    y = b.roll(b.roll(y, shift, 1, size), shift, 2, size)
+    y = b.node("Add", [x, b.reshape(y, (1, size * size, dim))])
+    y = b.node("Add", [y, _mlp(b, b.layer_norm(y, dim), dim, 4 * dim)])
+    return b.block_model(y, (1, size * size, dim), args)
+
+
+def _swin_attention(b: BlockBuilder, x: str, size: int, dim: int, heads: int, window: int, shift: int) -> str:
+    """Window partition, attention with relative position bias and shift mask, window reverse."""
+    n, area, dh = size // window, window * window, dim // heads
+    wins = b.reshape(b.transpose(b.reshape(x, (1, n, window, n, window, dim)), (0, 1, 3, 2, 4, 5)),
+                     (n * n, area, dim))
+    qkv = b.transpose(b.reshape(b.linear(wins, dim, 3 * dim), (n * n, area, 3, heads, dh)), (2, 0, 3, 1, 4))
+    q, k, v = (b.take(qkv, i) for i in range(3))
+    table = b.weight(((2 * window - 1) ** 2, heads), 0.5)
+    bias = b.node("Gather", [table, b.const(_relative_index(window))], axis=0)
+    bias = b.node("Unsqueeze", [b.transpose(b.reshape(bias, (area, area, heads)), (2, 0, 1)), b.const([0])])
+    scores = b.node("MatMul", [b.node("Mul", [q, b.scalar(1.0 / math.sqrt(dh))]), b.transpose(k, (0, 1, 3, 2))])
+    scores = b.reshape(b.node("Add", [scores, bias]), (1, n * n, heads, area, area))
+    scores = b.node("Add", [scores, b.const(_shift_mask(size, window, shift), np.float32)])
+    probs = b.node("Softmax", [b.reshape(scores, (n * n, heads, area, area))], axis=-1)
+    y = b.transpose(b.node("MatMul", [probs, v]), (0, 2, 1, 3))
+    y = b.linear(b.reshape(y, (n * n, area, dim)), dim, dim)
+    y = b.transpose(b.reshape(y, (1, n, n, window, window, dim)), (0, 1, 3, 2, 4, 5))
+    return b.reshape(y, (1, size, size, dim))
+
+
+def unet_up(args: bool, size: int = 28, cin: int = 256, cout: int = 128) -> onnx.ModelProto:
+    b = BlockBuilder(17)
+    x = b.input("x", (1, cin, size, size))
+    skip = b.input("skip", (1, cout, 2 * size, 2 * size))
+    w = b.weight((cin, cout, 2, 2), 1.0 / math.sqrt(cin * 4))
+    up = b.node("ConvTranspose", [x, w, b.weight((cout,), 0.1)], kernel_shape=[2, 2], strides=[2, 2])
+    y = b.node("Concat", [skip, up], axis=1)
+    y = b.conv2d(b.conv2d(y, 2 * cout, cout, 3, relu=True), cout, cout, 3, relu=True)
+    return b.block_model(y, (1, cout, 2 * size, 2 * size), args)
+
+
+def _rms_norm(b: BlockBuilder, x: str, dim: int) -> str:
+    var = b.node("ReduceMean", [b.node("Pow", [x, b.scalar(2.0)]), b.const([-1])], keepdims=1)
+    inv = b.node("Reciprocal", [b.node("Sqrt", [b.node("Add", [var, b.scalar(1e-6)])])])
+    return b.node("Mul", [b.weight((dim,), 0.1, 1.0), b.node("Mul", [x, inv])])
+
+
+def _rope(b: BlockBuilder, x: str, cos: str, sin: str, dh: int) -> str:
+    half = dh // 2
+    rotated = b.node("Concat", [b.node("Neg", [b.slice(x, 3, half, dh)]), b.slice(x, 3, 0, half)], axis=-1)
+    return b.node("Add", [b.node("Mul", [x, cos]), b.node("Mul", [rotated, sin])])
+
+
+def _rope_tables(seq: int, dh: int) -> tuple[np.ndarray, np.ndarray]:
+    inv = 1.0 / (10000.0 ** (np.arange(0, dh, 2) / dh))
+    angles = np.outer(np.arange(seq), inv)
+    angles = np.concatenate([angles, angles], axis=-1)[None, None]
+    return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
+
+
+def _heads(b: BlockBuilder, x: str, seq: int, heads: int, dh: int) -> str:
+    return b.transpose(b.reshape(x, (1, seq, heads, dh)), (0, 2, 1, 3))
+
+
+def _repeat_kv(b: BlockBuilder, x: str, seq: int, kv: int, groups: int, dh: int) -> str:
+    y = b.node("Expand", [b.node("Unsqueeze", [x, b.const([2])]), b.const([1, kv, groups, seq, dh])])
+    return b.reshape(y, (1, kv * groups, seq, dh))
+
+
+def llama(args: bool, seq: int = 64, hidden: int = 256, heads: int = 8, kv_heads: int = 2,
+          ffn: int = 688) -> onnx.ModelProto:
+    b = BlockBuilder(18)
+    dh = hidden // heads
+    x = b.input("x", (1, seq, hidden))
+    h = _rms_norm(b, x, hidden)
+    cos_t, sin_t = _rope_tables(seq, dh)
+    cos, sin = b.const(cos_t, np.float32), b.const(sin_t, np.float32)
+    q = _rope(b, _heads(b, b.linear(h, hidden, hidden, False), seq, heads, dh), cos, sin, dh)
+    k = _rope(b, _heads(b, b.linear(h, hidden, kv_heads * dh, False), seq, kv_heads, dh), cos, sin, dh)
+    v = _heads(b, b.linear(h, hidden, kv_heads * dh, False), seq, kv_heads, dh)
+    k, v = (_repeat_kv(b, t, seq, kv_heads, heads // kv_heads, dh) for t in (k, v))
+    causal = np.triu(np.full((seq, seq), np.finfo(np.float32).min, np.float32), 1)[None, None]
+    y = b.transpose(b.attention(q, k, v, dh, b.const(causal, np.float32)), (0, 2, 1, 3))
+    y = b.node("Add", [x, b.linear(b.reshape(y, (1, seq, hidden)), hidden, hidden, False)])
+    h = _rms_norm(b, y, hidden)
+    gated = b.node("Mul", [b.silu(b.linear(h, hidden, ffn, False)), b.linear(h, hidden, ffn, False)])
+    y = b.node("Add", [y, b.linear(gated, ffn, hidden, False)])
+    return b.block_model(y, (1, seq, hidden), args)
+
+
+@dataclass(frozen=True)
+class Block:
+    build: Callable[..., onnx.ModelProto]
+    sizes: dict = field(default_factory=dict)  # the real sizes (the builder's defaults)
+
+
+BLOCKS: dict[str, Block] = {
+    "convnext": Block(convnext), "resnext": Block(resnext), "lraspp": Block(lraspp),
+    "vit": Block(vit), "mbconv": Block(mbconv), "swin": Block(swin), "unet_up": Block(unet_up),
+    "llama": Block(llama),
+}
+
+
+def build(name: str, args: bool = True, **sizes) -> onnx.ModelProto:
+    return BLOCKS[name].build(args, **{**BLOCKS[name].sizes, **sizes})
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--args", action="store_true", help="weights as graph inputs")
+    opts = parser.parse_args(argv)
+    opts.folder.mkdir(parents=True, exist_ok=True)
+    for name in BLOCKS:
+        path = opts.folder / (f"{name}.args.onnx" if opts.args else f"{name}.onnx")
+        onnx.save(build(name, opts.args), str(path))
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
