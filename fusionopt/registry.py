@@ -78,6 +78,8 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
     "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
     "linalg-bubble-expand-through-broadcast": ("fusionopt.transforms.linalg.linalg_bubble_expand_through_broadcast", "LinalgBubbleExpandThroughBroadcastPass"),
+    "linalg-generalize-grouped-convs": ("fusionopt.transforms.linalg.linalg_generalize_grouped_convs", "LinalgGeneralizeGroupedConvsPass"),
+    "linalg-sink-reshapes": ("fusionopt.transforms.linalg.linalg_sink_reshapes", "LinalgSinkReshapesPass"),
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
     "linalg-transpose-nt-operands": ("fusionopt.transforms.linalg.linalg_transpose_nt_operands", "LinalgTransposeNTOperandsPass"),
     "linalg-fold-constant-gather-indices": ("fusionopt.transforms.linalg.linalg_fold_constant_gather_indices", "LinalgFoldConstantGatherIndicesPass"),
@@ -119,6 +121,9 @@ _DISPATCH_CREATION_STAGES = (
     # broadcast of the expanded bias it is the conv's init and joins its dispatch (regnet: one
     # broadcast dispatch per grouped conv before), as IREE's reshape propagation makes it.
     "linalg-bubble-expand-through-broadcast",
+    # Grouped convs become generics with the same maps, IREE's own form: the named op with an
+    # epilogue in a pre-formed region overflows IREE's 32 KB CPU stack at real sizes.
+    "linalg-generalize-grouped-convs",
     # Weight transposes/broadcasts and the Q/K/V head transposes become contraction
     # indexing maps, so no transpose is ever materialised (IREE spends 3 dispatches a layer).
     "linalg-fold-transpose-into-matmul",
@@ -149,6 +154,11 @@ _DISPATCH_CREATION_STAGES = (
     "linalg-merge-sibling-reductions",
     # Consumers read contraction results through identity maps so they fuse (IREE #8951).
     "linalg-interchange-for-fusion",
+    # A reshape splitting or merging non-unit dims between a root and its elementwise
+    # consumer moves below the consumer (IREE's SinkReshapes): IREE 3.13 cannot build a region
+    # with such a reshape inside (a matmul whose rows are split before its bias add fails at
+    # every size; a grouped conv's collapsed groups overflow the stack).
+    "linalg-sink-reshapes",
     # One root per region (or a layer norm's chain of same-row sums: one dispatch, IREE
     # aggressive's form), cheap producers cloned in, leftovers converted to flow ops; a pad of
     # a contraction's result written by that region into a splat, as IREE's own regions do.

@@ -254,6 +254,8 @@ def is_fusable_with_producer(
         return False
     if not (du.is_elementwise_linalg(producer) or du.is_reshape(producer)):
         return False
+    if gathers_from(consumer, producer):
+        return False
     feeds_init = any(v.owner is producer for v in du.dps_inits(consumer))
     if not analysis.all_uses_in(producer, group) and not (
         analysis.aggressive and feeds_init and init_producer_escapes_only(producer, consumer)
@@ -263,6 +265,36 @@ def is_fusable_with_producer(
         if not analysis.aggressive or not takes_input_producers(consumer):
             return False
     return analysis.keeps_group_convex(group, producer)
+
+
+# The largest producer result a consumer may gather from in the same region: IREE keeps the
+# whole value on the stack, whose limit on CPU is 32 KB (a quarter of it, for the rest).
+GATHER_SOURCE_MAX_BYTES = 8192
+
+
+def gathers_from(consumer: Operation, producer: Operation) -> bool:
+    """The consumer reads a result of `producer` of more than GATHER_SOURCE_MAX_BYTES inside its
+    payload (`tensor.extract` at computed indices), not through an indexing map. IREE cannot
+    tile such a read along the consumer's loops, so in one region it keeps the whole producer
+    on the stack (a bilinear Resize's two separable passes at 32x32 -> 256x256: 688128 bytes >
+    32 KB). A small one (BERT's 64-token mask) is cheaper in the region than as a dispatch."""
+    return any(
+        use.operation is not consumer and consumer.is_ancestor(use.operation)
+        and not fits_on_stack(result)
+        for result in producer.results
+        for use in result.uses
+    )
+
+
+def fits_on_stack(value: SSAValue) -> bool:
+    if not du.is_static_tensor(value):
+        return False
+    element = value.type.get_element_type()  # type: ignore[attr-defined]
+    bytes_per_element = max(1, getattr(element, "bitwidth", 64) // 8)
+    count = 1
+    for extent in value.type.get_shape():  # type: ignore[attr-defined]
+        count *= extent
+    return count * bytes_per_element <= GATHER_SOURCE_MAX_BYTES
 
 
 def _ext_root_takes(analysis: FusionAnalysis, group: FusionGroup, producer: Operation, consumer: Operation) -> bool:

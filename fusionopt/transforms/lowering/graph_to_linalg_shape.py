@@ -4,7 +4,8 @@ Each `lower_*` returns the new ops (in order) and the value that replaces the gr
 - broadcast / transpose: an all-parallel `linalg.generic` whose input map expresses the view
   (so `linalg-fuse-elementwise` sees an elementwise op; size-1 broadcast dims read index 0);
 - reshape: `tensor.collapse_shape` or `tensor.expand_shape` when one shape is a grouping of
-  the other, otherwise collapse to 1-D then expand (always valid for static shapes);
+  the other, otherwise a collapse then an expand of the finest runs of dims with equal
+  products (`reshape_segments`);
 - slice: `tensor.extract_slice`; concat: `tensor.concat`; pad: `tensor.pad` yielding a constant.
 """
 
@@ -93,10 +94,49 @@ def lower_reshape(op: graph.ReshapeOp) -> Lowered:
     if len(dst_shape) > len(src_shape) and (groups := group_dims(dst_shape, src_shape)) is not None:
         new = expand(source, groups, result)
         return [new], new.results[0]
-    flat = TensorType(result.element_type, [prod(src_shape)])
-    ops = [collapse(source, [list(range(len(src_shape)))], flat)]
-    ops.append(expand(ops[0].results[0], [list(range(len(dst_shape)))], result))
+    segments = reshape_segments(src_shape, dst_shape)
+    if segments is None:  # a zero-size dim: no segments to align
+        segments = [(list(range(len(src_shape))), list(range(len(dst_shape))))]
+    middle = TensorType(result.element_type, [prod(src_shape[d] for d in s) for s, _ in segments])
+    ops: list[Operation] = []
+    value = source
+    if any(len(s) != 1 for s, _ in segments):
+        ops.append(collapse(value, [s for s, _ in segments], middle))
+        value = ops[-1].results[0]
+    if any(len(d) != 1 for _, d in segments):
+        ops.append(expand(value, [d for _, d in segments], result))
     return ops, ops[-1].results[0]
+
+
+def reshape_segments(src: tuple[int, ...], dst: tuple[int, ...]) -> list[tuple[list[int], list[int]]] | None:
+    """The finest runs of source and result dims with equal products: each run of source dims
+    is collapsed to one dim that is expanded to its run of result dims.
+
+    [65, 1, 384] -> [65, 6, 64] is ([0], [0]), ([1, 2], [1, 2]): a collapse of the unit dim and
+    an expand of 384 to 6 x 64, where collapsing everything to 1-D first put two reshapes
+    between the producer and its consumer (IREE 3.13 then keeps the whole producer on its 32 KB
+    stack: ViT's head split at 65 tokens needs 99840 bytes). None with a zero-size dim."""
+    if 0 in src or 0 in dst:
+        return None
+    segments: list[tuple[list[int], list[int]]] = []
+    i = j = 0
+    while i < len(src) and j < len(dst):
+        s_dims, d_dims = [i], [j]
+        s_prod, d_prod = src[i], dst[j]
+        i, j = i + 1, j + 1
+        while s_prod != d_prod:
+            if s_prod < d_prod:
+                s_dims.append(i)
+                s_prod *= src[i]
+                i += 1
+            else:
+                d_dims.append(j)
+                d_prod *= dst[j]
+                j += 1
+        segments.append((s_dims, d_dims))
+    segments[-1][0].extend(range(i, len(src)))  # trailing unit dims join the last run
+    segments[-1][1].extend(range(j, len(dst)))
+    return segments
 
 
 def lower_slice(op: graph.SliceOp) -> Lowered:

@@ -865,3 +865,42 @@ func.func @transposing_consumer_after_reshape(%x: tensor<8x4xf32>, %w: tensor<4x
   } -> tensor<2x8x8xf32>
   func.return %t : tensor<2x8x8xf32>
 }
+
+// -----
+
+// A consumer that gathers from a producer's result inside its payload (tensor.extract at loaded
+// ids: a bilinear Resize's second pass) does not take that producer: IREE cannot tile such a read
+// and keeps the whole producer on its 32 KB stack. Two regions. A producer read through an
+// indexing map (the ids' scaling) still joins.
+// CHECK-LABEL: func.func @gather_from_producer
+// CHECK:         %[[P:.*]] = flow.dispatch.region -> (tensor<64x256xf32>)
+// CHECK:           arith.addf
+// CHECK:           flow.return
+// CHECK:         flow.dispatch.region -> (tensor<64x256xf32>)
+// CHECK:           arith.muli
+// CHECK:           tensor.extract %[[P]]
+// CHECK:           flow.return
+func.func @gather_from_producer(%x: tensor<64x256xf32>, %idx: tensor<256xi64>) -> tensor<64x256xf32> {
+  %e = tensor.empty() : tensor<64x256xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x256xf32>) outs(%e : tensor<64x256xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<64x256xf32>
+  %ei = tensor.empty() : tensor<256xi64>
+  %half = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%idx : tensor<256xi64>) outs(%ei : tensor<256xi64>) {
+  ^bb0(%i: i64, %o: i64):
+    %one = arith.constant 1 : i64
+    %m = arith.muli %i, %one : i64
+    linalg.yield %m : i64
+  } -> tensor<256xi64>
+  %e2 = tensor.empty() : tensor<64x256xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%half : tensor<256xi64>) outs(%e2 : tensor<64x256xf32>) {
+  ^bb0(%i: i64, %o: f32):
+    %row = linalg.index 0 : index
+    %col = arith.index_cast %i : i64 to index
+    %v = tensor.extract %p[%row, %col] : tensor<64x256xf32>
+    linalg.yield %v : f32
+  } -> tensor<64x256xf32>
+  func.return %c : tensor<64x256xf32>
+}

@@ -1,0 +1,217 @@
+"""`linalg-sink-reshapes`: move a reshape of a root's result below its elementwise consumers.
+
+A `tensor.expand_shape` or `tensor.collapse_shape` between a root (contraction, convolution,
+reduction) and the elementwise generic that reads it puts a reshape inside the root's dispatch.
+IREE 3.13's CPU codegen cannot tile and fuse through a non-trivial reshape there:
+
+- a matmul whose rows are split by an expand (ConvNeXt's Linear over [1, H, W, C]; ONNX
+  `MatMul(x[1, 8, 8, 16], w)` + bias) fails with "'vector.store' op write affecting operations
+  on global resources are restricted to workgroup distributed contexts", at every size;
+- a grouped conv whose (groups, channels) result is collapsed to channels before its bias +
+  ReLU materialises a whole tile on the stack ("exceeded stack allocation limit of 32768
+  bytes" at 56x56).
+
+IREE never has these reshapes inside its own dispatches: its BubbleUpExpandShapes moves them
+towards the arguments, and SinkReshapes moves the ones blocked at a named op below that op's
+consumers by changing the consumers' loops (MLIR's fusion of reshapes by collapsing /
+expanding). This pass does the second half for our pipelines, after elementwise fusion:
+
+    %r = expand_shape(root(...))            %g = generic over root's shape (root(...), V')
+    %g = generic(%r, V)               ->    %r = expand_shape(%g)
+
+and the same for a collapse (the consumer then iterates the root's finer shape). The consumer
+must be an all-parallel, single-result generic with an identity output map that reads the
+reshape through an identity map and does not read `linalg.index` (its loops change). Each
+other operand V is read through a projected permutation that keeps each reassociation group
+whole and in order (a per-channel bias, a residual of the same shape) or does not read it (a
+broadcast); V is reshaped the same way (outside any dispatch: a free `flow.tensor.reshape`).
+Only reshapes that split or merge two or more non-unit dims are moved: unit-dim reshapes are
+`linalg-fold-unit-reshapes`' business and build. Exact: the same elements are computed.
+Why our own code: xDSL has no reshape propagation, and MLIR's is C++.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+
+from fusionopt import pass_statistics
+from fusionopt.dialects.linalg import GenericOp
+from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
+
+
+def moves_non_unit_dims(reshape: Operation) -> bool:
+    """Some reassociation group holds two or more non-unit dims of the finer shape."""
+    fine = reshape.results[0] if reshape.name == "tensor.expand_shape" else reshape.operands[0]
+    shape = fine.type.get_shape()  # type: ignore[attr-defined]
+    return any(sum(1 for d in group if shape[d] != 1) >= 2 for group in reassociation(reshape))
+
+
+def is_sinkable_reshape(reshape: Operation) -> bool:
+    if not du.is_reshape(reshape) or not all(du.is_static_tensor(v) for v in (*reshape.operands, *reshape.results)):
+        return False
+    source = reshape.operands[0].owner
+    return isinstance(source, Operation) and du.is_root_op(source) and moves_non_unit_dims(reshape)
+
+
+def is_sinkable_consumer(op: Operation, reshaped: SSAValue) -> bool:
+    if op.name != "linalg.generic" or len(op.results) != 1 or not du.is_all_parallel(op):
+        return False
+    if any(inner.name == "linalg.index" for inner in op.regions[0].walk()):
+        return False
+    if op.regions[0].block.args[-1].uses:
+        return False  # the body reads the init: a new empty init would change the values
+    out_map = du.result_map(op, 0)
+    if out_map is None or not du.is_identity_map(out_map) or not du.is_static_tensor(op.results[0]):
+        return False
+    reads = [m for v, m in zip(du.dps_inputs(op), du.indexing_maps(op)) if v is reshaped]
+    return bool(reads) and all(du.is_identity_map(m) for m in reads)
+
+
+class LoopChange:
+    """The consumer's loops before (`old`) and after (`new`) the move, as reassociation groups:
+    `groups[k]` lists the fine loops that make coarse loop k. Moving an expand makes the
+    consumer iterate the coarse loops; moving a collapse, the fine ones."""
+
+    def __init__(self, reshape: Operation):
+        self.groups = reassociation(reshape)
+        self.to_coarse = reshape.name == "tensor.expand_shape"
+        fine = reshape.results[0] if self.to_coarse else reshape.operands[0]
+        self.fine_shape = list(fine.type.get_shape())  # type: ignore[attr-defined]
+        self.new_rank = len(self.groups) if self.to_coarse else len(self.fine_shape)
+
+    def operand(self, value: SSAValue, operand_map: AffineMap) -> tuple[list[Operation], SSAValue, AffineMap] | None:
+        """(reshape ops, new operand, new map) reading `value` in the new loops, or None."""
+        try:
+            dims = du.dims_read(operand_map)
+        except ValueError:
+            return None
+        if self.to_coarse:
+            return self._coarse_operand(value, dims)
+        return self._fine_operand(value, dims)
+
+    def _coarse_operand(self, value: SSAValue, dims: list[int | None]):
+        owner_group = {d: k for k, group in enumerate(self.groups) for d in group}
+        groups: list[list[int]] = []
+        exprs: list[AffineExpr] = []
+        position = 0
+        while position < len(dims):
+            dim = dims[position]
+            if dim is None:
+                groups.append([position])
+                exprs.append(AffineExpr.constant(0))
+                position += 1
+                continue
+            group = self.groups[owner_group[dim]]
+            if dims[position:position + len(group)] != group:
+                return None  # reads part of a group, or out of order: no coarse equivalent
+            groups.append(list(range(position, position + len(group))))
+            exprs.append(AffineDimExpr(owner_group[dim]))
+            position += len(group)
+        return self._reshaped(value, groups, exprs, collapse_value=True)
+
+    def _fine_operand(self, value: SSAValue, dims: list[int | None]):
+        shape = list(value.type.get_shape())  # type: ignore[attr-defined]
+        groups: list[list[int]] = []
+        exprs: list[AffineExpr] = []
+        new_shape: list[int] = []
+        for position, dim in enumerate(dims):
+            start = len(new_shape)
+            if dim is None:
+                new_shape.append(shape[position])
+                exprs.append(AffineExpr.constant(0))
+            else:
+                fine = self.groups[dim]
+                new_shape += [self.fine_shape[d] for d in fine]
+                exprs += [AffineDimExpr(d) for d in fine]
+            groups.append(list(range(start, len(new_shape))))
+        return self._reshaped(value, groups, exprs, collapse_value=False, new_shape=new_shape)
+
+    def _reshaped(self, value, groups, exprs, collapse_value: bool, new_shape=None):
+        new_map = AffineMap(self.new_rank, 0, tuple(exprs))
+        if all(len(g) == 1 for g in groups):
+            return [], value, new_map
+        element = value.type.get_element_type()  # type: ignore[attr-defined]
+        if collapse_value:
+            shape = value.type.get_shape()  # type: ignore[attr-defined]
+            coarse = [_product(shape[d] for d in g) for g in groups]
+            op = collapse(value, groups, TensorType(element, coarse))
+        else:
+            op = expand(value, groups, TensorType(element, new_shape))
+        return [op], op.results[0], new_map
+
+    def new_shape(self, old_shape: list[int]) -> list[int]:
+        if self.to_coarse:
+            return [_product(old_shape[d] for d in g) for g in self.groups]
+        return list(self.fine_shape)
+
+
+def _product(values) -> int:
+    result = 1
+    for v in values:
+        result *= v
+    return result
+
+
+class SinkReshapeBelowConsumer(RewritePattern):
+    """generic(reshape(root), V...) -> reshape(generic over root's shape(root, V'...))."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name != "linalg.generic":
+            return
+        for value in du.dps_inputs(op):
+            reshape = value.owner
+            if isinstance(reshape, Operation) and is_sinkable_reshape(reshape) and is_sinkable_consumer(op, value):
+                if self._sink(op, reshape, rewriter):
+                    return
+
+    def _sink(self, op: Operation, reshape: Operation, rewriter: PatternRewriter) -> bool:
+        change = LoopChange(reshape)
+        new_ops: list[Operation] = []
+        inputs, maps = [], []
+        for value, operand_map in zip(du.dps_inputs(op), du.indexing_maps(op)):
+            if value is reshape.results[0]:
+                inputs.append(reshape.operands[0])
+                maps.append(AffineMap.identity(change.new_rank))
+                continue
+            read = change.operand(value, operand_map)
+            if read is None:
+                return False
+            new_ops += read[0]
+            inputs.append(read[1])
+            maps.append(read[2])
+        result_type: TensorType = op.results[0].type  # type: ignore[assignment]
+        new_type = TensorType(result_type.get_element_type(), change.new_shape(list(result_type.get_shape())))
+        init = tensor.EmptyOp([], new_type)
+        moved = GenericOp(
+            inputs,
+            [init.tensor],
+            rewriter.move_region_contents_to_new_regions(op.regions[0]),
+            [AffineMapAttr(m) for m in (*maps, AffineMap.identity(change.new_rank))],
+            [IteratorTypeAttr.parallel()] * change.new_rank,
+            [new_type],
+        )
+        groups = change.groups
+        back = (expand if change.to_coarse else collapse)(moved.results[0], groups, result_type)
+        rewriter.replace(op, [*new_ops, init, moved, back], [back.results[0]])
+        if not reshape.results[0].uses:
+            rewriter.erase(reshape)
+        pass_statistics.count("reshapes sunk below an elementwise consumer")
+        return True
+
+
+class LinalgSinkReshapesPass(ModulePass):
+    """Move non-unit reshapes of root results below their elementwise consumers (module
+    docstring). No options."""
+
+    name = "linalg-sink-reshapes"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(SinkReshapeBelowConsumer(), apply_recursively=True).rewrite_module(op)

@@ -1,0 +1,49 @@
+// RUN: fusion-opt %s --split-input-file -p linalg-generalize-grouped-convs | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p dispatch-creation | filecheck %s --check-prefix=REGIONS
+
+// A grouped 3x3 conv (stride 2, dilation 1) becomes a generic with the named op's own maps and
+// payload; with its collapsed bias + ReLU it forms one region holding no named conv and no reshape.
+// CHECK-LABEL: func.func @grouped_conv
+// CHECK-NOT:     linalg.conv_2d_ngchw_gfchw
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, ((d3 * 2) + d6), ((d4 * 2) + d7))>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-NEXT:    ^{{.*}}(%[[I:.*]]: f32, %[[W:.*]]: f32, %[[O:.*]]: f32):
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[I]], %[[W]] : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[O]], %[[P]] : f32
+// CHECK-NEXT:      linalg.yield %[[S]] : f32
+// REGIONS-LABEL: func.func @grouped_conv
+// REGIONS:         flow.dispatch.region -> (tensor<1x16x4x8x8xf32>)
+// REGIONS-NOT:       linalg.conv_2d_ngchw_gfchw
+// REGIONS-NOT:       tensor.collapse_shape
+// REGIONS:           flow.return
+// REGIONS:         flow.tensor.reshape %{{.*}} : tensor<1x16x4x8x8xf32> -> tensor<1x64x8x8xf32>
+func.func @grouped_conv(%x: tensor<1x16x4x17x17xf32>, %w: tensor<16x4x4x3x3xf32>, %b: tensor<64xf32>) -> tensor<1x64x8x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x4x8x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x4x8x8xf32>) -> tensor<1x16x4x8x8xf32>
+  %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<1x16x4x17x17xf32>, tensor<16x4x4x3x3xf32>) outs(%f : tensor<1x16x4x8x8xf32>) -> tensor<1x16x4x8x8xf32>
+  %v = tensor.collapse_shape %c [[0], [1, 2], [3], [4]] : tensor<1x16x4x8x8xf32> into tensor<1x64x8x8xf32>
+  %e2 = tensor.empty() : tensor<1x64x8x8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v, %b : tensor<1x64x8x8xf32>, tensor<64xf32>) outs(%e2 : tensor<1x64x8x8xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    %r = arith.maximumf %s, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<1x64x8x8xf32>
+  func.return %g : tensor<1x64x8x8xf32>
+}
+
+// -----
+
+// Negative: ungrouped and depthwise convs stay named ops (our other stages rewrite those).
+// CHECK-LABEL: func.func @plain_convs
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK:         linalg.depthwise_conv_2d_nchw_chw
+// CHECK-NOT:     linalg.generic
+func.func @plain_convs(%x: tensor<1x8x10x10xf32>, %w: tensor<8x8x3x3xf32>, %d: tensor<8x3x3xf32>) -> (tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x8x10x10xf32>, tensor<8x8x3x3xf32>) outs(%f : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %g = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %d : tensor<1x8x10x10xf32>, tensor<8x3x3xf32>) outs(%f : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  func.return %c, %g : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>
+}

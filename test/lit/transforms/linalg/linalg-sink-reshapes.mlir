@@ -1,0 +1,115 @@
+// RUN: fusion-opt %s --split-input-file -p linalg-sink-reshapes | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p dispatch-creation | filecheck %s --check-prefix=REGIONS
+
+// A matmul's rows split by an expand before its bias add (ONNX MatMul over [1, H, W, C]): the
+// add runs on the matmul's [64, 32] and the expand follows it, so the region holds no reshape.
+// CHECK-LABEL: func.func @matmul_rows_split
+// CHECK-SAME:    (%{{.*}}: tensor<64x16xf32>, %{{.*}}: tensor<16x32xf32>, %[[B:.*]]: tensor<32xf32>)
+// CHECK:         %[[M:.*]] = linalg.matmul
+// CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[M]], %[[B]] : tensor<64x32xf32>, tensor<32xf32>)
+// CHECK:         %[[R:.*]] = tensor.expand_shape %[[G]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 8, 8, 32]
+// CHECK:         func.return %[[R]]
+// REGIONS-LABEL: func.func @matmul_rows_split
+// REGIONS:         flow.dispatch.region -> (tensor<64x32xf32>)
+// REGIONS-NOT:       tensor.expand_shape
+// REGIONS:           flow.return
+// REGIONS:         flow.tensor.reshape
+func.func @matmul_rows_split(%a: tensor<64x16xf32>, %w: tensor<16x32xf32>, %b: tensor<32xf32>) -> tensor<1x8x8x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x32xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<64x16xf32>, tensor<16x32xf32>) outs(%f : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %x = tensor.expand_shape %m [[0, 1, 2], [3]] output_shape [1, 8, 8, 32] : tensor<64x32xf32> into tensor<1x8x8x32xf32>
+  %e2 = tensor.empty() : tensor<1x8x8x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %b : tensor<1x8x8x32xf32>, tensor<32xf32>) outs(%e2 : tensor<1x8x8x32xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x8x32xf32>
+  func.return %g : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+// A grouped conv's (groups, channels) collapsed to channels before bias + ReLU: the epilogue runs
+// on the conv's 5-D result, the bias expanded to [groups, channels], and the collapse follows.
+// CHECK-LABEL: func.func @grouped_conv_collapse
+// CHECK-SAME:    (%{{.*}}: tensor<1x16x4x10x10xf32>, %{{.*}}: tensor<16x4x4x3x3xf32>, %[[B:.*]]: tensor<64xf32>)
+// CHECK:         %[[C:.*]] = linalg.conv_2d_ngchw_gfchw
+// CHECK:         %[[BE:.*]] = tensor.expand_shape %[[B]] {{\[\[}}0, 1]] output_shape [16, 4] : tensor<64xf32> into tensor<16x4xf32>
+// CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>]{{.*}} ins(%[[C]], %[[BE]] : tensor<1x16x4x8x8xf32>, tensor<16x4xf32>)
+// CHECK:         tensor.collapse_shape %[[G]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x16x4x8x8xf32> into tensor<1x64x8x8xf32>
+func.func @grouped_conv_collapse(%x: tensor<1x16x4x10x10xf32>, %w: tensor<16x4x4x3x3xf32>, %b: tensor<64xf32>) -> tensor<1x64x8x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x4x8x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x4x8x8xf32>) -> tensor<1x16x4x8x8xf32>
+  %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x16x4x10x10xf32>, tensor<16x4x4x3x3xf32>) outs(%f : tensor<1x16x4x8x8xf32>) -> tensor<1x16x4x8x8xf32>
+  %v = tensor.collapse_shape %c [[0], [1, 2], [3], [4]] : tensor<1x16x4x8x8xf32> into tensor<1x64x8x8xf32>
+  %e2 = tensor.empty() : tensor<1x64x8x8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v, %b : tensor<1x64x8x8xf32>, tensor<64xf32>) outs(%e2 : tensor<1x64x8x8xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    %r = arith.maximumf %s, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<1x64x8x8xf32>
+  func.return %g : tensor<1x64x8x8xf32>
+}
+
+// -----
+
+// Negative: a consumer that reads only part of a reassociation group (a bias over the W of the
+// split [H, W] rows) has no coarse form; the reshape stays where it is.
+// CHECK-LABEL: func.func @partial_group_read
+// CHECK:         linalg.matmul
+// CHECK:         tensor.expand_shape
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>
+func.func @partial_group_read(%a: tensor<64x16xf32>, %w: tensor<16x32xf32>, %b: tensor<8xf32>) -> tensor<8x8x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x32xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<64x16xf32>, tensor<16x32xf32>) outs(%f : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %x = tensor.expand_shape %m [[0, 1], [2]] output_shape [8, 8, 32] : tensor<64x32xf32> into tensor<8x8x32xf32>
+  %e2 = tensor.empty() : tensor<8x8x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %b : tensor<8x8x32xf32>, tensor<8xf32>) outs(%e2 : tensor<8x8x32xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8x32xf32>
+  func.return %g : tensor<8x8x32xf32>
+}
+
+// -----
+
+// Negative: a unit-dim reshape stays (linalg-fold-unit-reshapes' business; IREE builds it), and so
+// does a reshape of an elementwise op's result (not a root: nothing to unblock).
+// CHECK-LABEL: func.func @unit_and_elementwise_sources
+// CHECK:         linalg.matmul
+// CHECK-NEXT:    tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [1, 64, 32]
+// CHECK:         linalg.generic
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [8, 8, 32]
+// CHECK:         linalg.generic
+func.func @unit_and_elementwise_sources(%a: tensor<64x16xf32>, %w: tensor<16x32xf32>, %q: tensor<64x32xf32>) -> (tensor<1x64x32xf32>, tensor<8x8x32xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x32xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<64x16xf32>, tensor<16x32xf32>) outs(%f : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %u = tensor.expand_shape %m [[0, 1], [2]] output_shape [1, 64, 32] : tensor<64x32xf32> into tensor<1x64x32xf32>
+  %e1 = tensor.empty() : tensor<1x64x32xf32>
+  %g1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%u : tensor<1x64x32xf32>) outs(%e1 : tensor<1x64x32xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %s = arith.maximumf %i, %z : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64x32xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%q : tensor<64x32xf32>) outs(%e : tensor<64x32xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    linalg.yield %i : f32
+  } -> tensor<64x32xf32>
+  %x = tensor.expand_shape %p [[0, 1], [2]] output_shape [8, 8, 32] : tensor<64x32xf32> into tensor<8x8x32xf32>
+  %e2 = tensor.empty() : tensor<8x8x32xf32>
+  %g2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<8x8x32xf32>) outs(%e2 : tensor<8x8x32xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %s = arith.maximumf %i, %z : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8x32xf32>
+  func.return %g1, %g2 : tensor<1x64x32xf32>, tensor<8x8x32xf32>
+}
