@@ -23,6 +23,8 @@ from xdsl.parser import Parser
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from fusionopt.dialects.subclass_verify import verify_counts
+
 _INT, _FLOAT, _INDEX = "integer", "float", "index"
 
 
@@ -60,6 +62,7 @@ def _width(t: Attribute) -> int:
 
 
 def _verify_cast(op: IRDLOperation, rule: tuple[set[str], set[str], str | None]) -> None:
+    verify_counts(op, 1, 1)  # the definition's own check would reject tensor operands
     sources, results, widths = rule
     source, result = op.operands[0].type, op.results[0].type
     _check_shapes(op, source, result)

@@ -45,6 +45,8 @@ from xdsl.parser import AttrParser
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from fusionopt.dialects.float_literals import round_float_elements, round_to_float_type
+
 _NUMPY_DTYPES: dict[type[Attribute], np.dtype] = {
     Float16Type: np.dtype("<f2"),
     Float32Type: np.dtype("<f4"),
@@ -209,10 +211,10 @@ class CompactDenseParserMixin(AttrParser):
             return None
         start = self._current_token.span.start
         self._consume_token(MLIRTokenKind.L_PAREN)
-        real, _ = self._parse_bool_int_or_float()
+        real = _complex_part(*self._parse_bool_int_or_float())
         self.parse_punctuation(",", " in a complex value '(real, imaginary)'")
-        imag, _ = self._parse_bool_int_or_float()
-        if type(real) is not type(imag):
+        imag = _complex_part(*self._parse_bool_int_or_float())
+        if len({type(p) for p in (real, imag) if not isinstance(p, BitPattern)}) > 1:  # bits fit either
             self.raise_error("Complex value must be either (float, float) or (int, int)")
         end = self._current_token.span.end
         self.parse_punctuation(")", " to close a complex value '(real, imaginary)'")
@@ -236,7 +238,12 @@ class CompactDenseParserMixin(AttrParser):
             return self._float_bit_patterns(elements, element_type)
         if isinstance(element_type, ComplexType):
             self._check_complex_elements(elements, element_type)
-        values = [element.to_type(self, element_type) for element in elements]
+        if isinstance(element_type, ComplexType) and isinstance(element_type.element_type, AnyFloat):
+            values = [tuple(self._complex_float_part(p, element_type.element_type, e.span) for p in e.value)
+                      for e in elements]
+        else:
+            values = [element.to_type(self, element_type) for element in elements]
+            values = round_float_elements(values, element_type)  # past the range: +-inf, as MLIR
         try:
             if isinstance(element_type, IntegerType):
                 values = [element_type.get_normalized_value(v) for v in values]
@@ -244,6 +251,17 @@ class CompactDenseParserMixin(AttrParser):
         except (ValueError, OverflowError, struct.error):
             self._raise_out_of_range(elements, values, element_type)
             raise
+
+    def _complex_float_part(self, value, element_type: Attribute, span: Span) -> float:
+        """A part of a complex float literal: bits as the type's value, a number rounded to it."""
+        if isinstance(value, BitPattern):
+            width = element_type.compile_time_size
+            if value >= 1 << (8 * width):
+                self.raise_error("hexadecimal float constant out of range for type", span)
+            return element_type.unpack(value.to_bytes(width, "little"), 1)[0]
+        if isinstance(value, int):
+            self.raise_error("unexpected decimal integer literal for a floating point value", span)
+        return round_to_float_type(value, element_type)
 
     def _check_complex_elements(self, elements: list, element_type: ComplexType) -> None:
         """xDSL asserts (AssertionError) on a plain number for a complex element."""
@@ -256,6 +274,8 @@ class CompactDenseParserMixin(AttrParser):
                     f"expected a complex element '(real, imaginary)' for element type '{element_type}'",
                     element.span,
                 )
+            if isinstance(inner, IntegerType) and any(isinstance(p, float) for p in element.value):
+                self.raise_error(f"expected integers for element type '{element_type}'", element.span)
 
     def _raise_out_of_range(self, elements: list, values: list, element_type: Attribute) -> None:
         """MLIR's error at the first element that does not fit `element_type`."""
@@ -277,12 +297,22 @@ class CompactDenseParserMixin(AttrParser):
 
     def _float_element_bytes(self, element, element_type: Attribute) -> bytes:
         if not _is_hex(element):
-            return element_type.pack([element.to_type(self, element_type)])
+            return element_type.pack([round_to_float_type(element.to_type(self, element_type), element_type)])
         width = element_type.compile_time_size
         bits = int(element.span.text, 16)
         if bits >= 1 << (8 * width):
             self.raise_error(f"Hexadecimal float literal does not fit in {8 * width} bits", element.span)
         return bits.to_bytes(width, "little")
+
+
+class BitPattern(int):
+    """A hex part of a complex literal: MLIR prints a complex float's inf or NaN part as its
+    bits (`(0x7C00,1.000000e+00)`); an integer for integer complex types."""
+
+
+def _complex_part(value, span: Span):
+    return BitPattern(value) if span.text.lower().startswith("0x") else value
+
 
 def _is_hex(element) -> bool:
     return element.span.text.lower().startswith("0x")

@@ -27,6 +27,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
+from fusionopt.dialects.float_literals import round_to_float_type
 from fusionopt.dialects.graph_base import (
     GraphCanonicalization,
     GraphOp,
@@ -219,6 +220,8 @@ class ConcatOp(GraphOp):
 def pad_value_attr(value: float | int, element: Attribute) -> Attribute:
     """The padding scalar as an attribute of the tensor's element type."""
     if is_float(element):
+        if isinstance(value, float):  # a decimal literal past the type's range is +-inf, as in MLIR
+            value = round_to_float_type(value, element)
         return FloatAttr(float(value), element)
     return IntegerAttr(int(value), element)
 

@@ -45,6 +45,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from fusionopt.dialects import iree_linalg_ext_online_attention
 from fusionopt.dialects.iree_linalg_ext_scatter import _print_group, _typed_operands
+from fusionopt.dialects.subclass_verify import verify_dynamic_count
 
 _STATIC_LISTS = ("strides", "dilations")
 _MIXED_LISTS = ("kernel_size", "offsets")
@@ -231,6 +232,10 @@ def verify_im2col(op: Im2colOp) -> None:
         raise VerifyException(f"offsets and output_sizes need one entry per output dim ({rank})")
     _verify_canonical_split(op)
     _verify_pads(op, source.get_num_dims(), rank)
+    for name in ("kernel_size", "offsets", *_PADS):
+        verify_dynamic_count(op, getattr(op, name), op.ints(f"static_{name}"), name, f"static_{name}")
+    sizes = [s for inner in op.output_size_lists() for s in inner]
+    verify_dynamic_count(op, op.output_sizes, sizes, "output_sizes", "static_output_sizes")
 
 
 def _verify_canonical_split(op: Im2colOp) -> None:

@@ -20,6 +20,8 @@ from xdsl.dialects.linalg.ops import FillOp, IndexOp, TransposeOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from fusionopt.dialects.subclass_verify import verify_definition
+
 # (inputs, outputs) each named op's hidden region reads; ops not listed are checked for
 # element types only.
 ARITY: dict[str, tuple[int, int]] = {
@@ -76,6 +78,8 @@ def _fill_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAVa
 
 
 def _fill_verify(self) -> None:
+    verify_definition(self)
+    check_named_operands(self.name, self.inputs, self.outputs)  # the region was built from them
     for value in self.inputs:
         if not isinstance(value.type, FILL_VALUE_TYPES):
             raise VerifyException(f"fill value must be a scalar, not {value.type}")  # or a vector of the output elements
@@ -88,6 +92,7 @@ def _fill_verify(self) -> None:
 
 
 def _checked_transpose_verify(self) -> None:
+    verify_definition(self)
     rank = len(self.permutation.get_values())
     if sorted(self.permutation.get_values()) != list(range(rank)):
         raise VerifyException(

@@ -218,12 +218,18 @@ class MapOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
+        pos = parser.pos
         short_form = _parse_short_form(parser)
         ins = parse_operand_group(parser, "ins")
         outs = parse_operand_group(parser, "outs")
         if len(outs) != 1:
             parser.raise_error("linalg.map expects exactly one 'outs' operand")
         attrs = parser.parse_optional_attr_dict()
+        for index, value in enumerate((*ins, outs[0])):
+            # the mapper's arguments are the operands' element types
+            if not isinstance(value.type, ShapedType):
+                parser.raise_error(f"'linalg.map' op operand #{index} must be a tensor or memref, "
+                                   f"but got '{value.type}'", pos, parser.pos)
         element_types = [cast(ShapedType, v.type).get_element_type() for v in (*ins, outs[0])]
         if short_form is not None:
             mapper = _short_form_region(parser, short_form, element_types)

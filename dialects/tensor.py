@@ -40,13 +40,18 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from fusionopt.dialects.subclass_verify import verify_definition, verify_dynamic_count
+
 
 def _pad_verify(self) -> None:
     """`tensor.pad` with MLIR's result-shape rule."""
+    verify_definition(self)
     source = self.source.type.get_shape()
     low, high = self.static_low.get_values(), self.static_high.get_values()
     if not len(low) == len(high) == len(source):
         raise VerifyException(f"expected {len(source)} low and high pad sizes, got {len(low)} and {len(high)}")
+    verify_dynamic_count(self, self.low, low, "low", "static_low")
+    verify_dynamic_count(self, self.high, high, "high", "static_high")
     for i, (size, lo, hi, actual) in enumerate(zip(source, low, high, self.result.type.get_shape())):
         inferred = DYNAMIC_INDEX if DYNAMIC_INDEX in (size, lo, hi) else size + lo + hi
         if inferred != DYNAMIC_INDEX and actual != inferred:
@@ -64,7 +69,11 @@ PadOp = type("PadOp", (xdsl_tensor.PadOp,), {"verify_": _pad_verify, "__module__
 def _expand_shape_verify(self) -> None:
     """`tensor.expand_shape` with MLIR's rank-0 rule: a 0-d source expands, by the empty
     reassociation `[]`, into a tensor whose dimensions are all static 1 (xDSL's check counts
-    reassociation dims and rejects it)."""
+    reassociation dims and rejects it). As in MLIR, each `?` of the output shape has its value
+    (xDSL does not count them)."""
+    verify_definition(self)
+    verify_dynamic_count(self, self.dynamic_output_shape, self.static_output_shape.get_values(),
+                         "output_shape", "static_output_shape")
     if self.src.type.get_shape() or len(self.reassociation):
         return xdsl_tensor.ExpandShapeOp.verify_(self)
     result = self.result.type.get_shape()

@@ -8,10 +8,11 @@ file. `LocatingParser` extends it (no patching of xDSL):
   the overhead is a few percent of parsing time.
 * `resolve_operand` remembers the first use of every forward-referenced name, so an undefined
   value is reported where it is used.
-* A number literal that does not fit its type (`arith.constant 300 : i8`, `dense<1e39> :
-  tensor<2xf32>`, `[99999999999999999999]` in an i64 array) is MLIR's "integer constant out of
-  range for attribute" / "floating point value too large for attribute" at the literal: xDSL
+* A number literal that does not fit its type (`arith.constant 300 : i8`, `[99999999999999999999]`
+  in an i64 array) is MLIR's "integer constant out of range for attribute" (or, where a float
+  is still packed by xDSL, "floating point value too large for attribute") at the literal: xDSL
   fails packing it (struct.error, OverflowError, a ValueError from `get_normalized_value`).
+  Decimal floats past their type's range are +-inf, as in MLIR (`dialects/float_literals.py`).
 * The regions of an `IsolatedFromAbove` op (`func.func`) get a fresh SSA scope, as in MLIR: a
   value of another function is "use of undeclared SSA value name" at the use (xDSL would resolve
   it against a later function and fail verification later, or crash on the unresolved value).
@@ -32,22 +33,16 @@ from xdsl.traits import IsolatedFromAbove
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.parser.generic_parser import ParserState
 
 from fusionopt.constraint_messages import explain_parse_failure
 from fusionopt.diagnostics import Diagnostic, FusionError, SourceLoc, location_of, note_wrapped_exception
 from fusionopt.dialects.dense import CompactDenseParserMixin  # splats stay one element
+from fusionopt.dialects.float_literals import FloatLiteralParserMixin  # 1e5 : f16 is inf
+from fusionopt.safe_lexer import SafeLexer
 
 _UNDEFINED_VALUES_PREFIX = "values used but not defined"
-
-
-class _SafeLexer(MLIRLexer):
-    """xDSL's lexer with a linear-time string-literal pattern: xDSL's `(?:[^"...]+|...)*"`
-    backtracks exponentially on an unterminated string (a long line hangs the parser).
-    Possessive quantifiers accept exactly the same strings."""
-
-    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 
 
 class PriorUseMismatch(ParseError):
@@ -59,14 +54,14 @@ class PriorUseMismatch(ParseError):
         self.prior = prior
 
 
-class LocatingParser(CompactDenseParserMixin, Parser):
+class LocatingParser(CompactDenseParserMixin, FloatLiteralParserMixin, Parser):
     """xDSL's `Parser` that records source locations; `line_offset` shifts reported lines
     (a `--split-input-file` chunk reports lines of the whole file)."""
 
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
         super().__init__(ctx, "", name)
         # Re-point the parser at our lexer (same tokens, no catastrophic backtracking).
-        self._parser_state = ParserState(_SafeLexer(Input(text, name)))
+        self._parser_state = ParserState(SafeLexer(Input(text, name)))
         self.file_name = name
         self.line_offset = line_offset
         self._text = text
