@@ -29,3 +29,11 @@ def collapse(source: SSAValue, groups: list[list[int]], result: TensorType) -> O
 
 def expand(source: SSAValue, groups: list[list[int]], result: TensorType) -> Operation:
     return tensor.ExpandShapeOp(source, [], reassociation_attr(groups), result.get_shape(), result)
+
+
+def moves_non_unit_dims(reshape: Operation) -> bool:
+    """Some reassociation group of an expand/collapse holds two or more non-unit dims of the
+    finer shape: a real split or merge, not the insertion or removal of unit dims."""
+    fine = reshape.results[0] if reshape.name == "tensor.expand_shape" else reshape.operands[0]
+    shape = fine.type.get_shape()  # type: ignore[attr-defined]
+    return any(sum(1 for d in group if shape[d] != 1) >= 2 for group in reassociation(reshape))

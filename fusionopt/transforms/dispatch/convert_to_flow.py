@@ -17,9 +17,10 @@ Top-level ops only (never inside a `flow.dispatch.region`):
 - `tensor.expand_shape`/`collapse_shape` -> `flow.tensor.reshape`;
 - `linalg.fill` (a fill nobody cloned into a region) -> `flow.tensor.splat`, unless it is the
   init of a padded 1x1 conv left for IREE to form (`common/iree_padded_producers.py`);
-- anything else that moves data non-contiguously (slices, inserts, concats, pads) gets a
-  dispatch region of its own: that is IREE's "slow copy" dispatch, and it is counted as one;
-  except a `tensor.pad`, left as it is for IREE's own DispatchCreation, which writes it as fill +
+- anything else that moves data non-contiguously (slices, inserts) gets a dispatch region of
+  its own: that is IREE's "slow copy" dispatch, and it is counted as one; except a
+  `tensor.concat` (IREE 3.13 cannot build a region holding only one: `COPY_REGION_OPS`) and a
+  `tensor.pad`, both left as they are for IREE's own DispatchCreation, which writes a pad as fill +
   insert, into the producing dispatch's output where it can. In a region of ours IREE 3.13 builds
   a pad with low padding wrongly (`dispatch_utils.has_low_padding`) and fails to build
   squeezenet's -inf high pad (before a ceil-mode max pool) at all.
@@ -53,9 +54,11 @@ from fusionopt.transforms.dispatch.copy_as_generic import rewrite_copy
 from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
 from fusionopt.transforms.dispatch.region_dims import add_result_dims
 
-COPY_REGION_OPS = frozenset(
-    {"tensor.extract_slice", "tensor.insert_slice", "tensor.concat"}
-)
+# Ops that get a copy region when they cannot be free. Not `tensor.concat`: IREE 3.13 fails to
+# build a region that is only a concat (CUDA: "different memory spaces specified for base memref
+# type"; llvm-cpu, unequal parts such as torch.roll's or a partial rotary's: "'tensor.concat' op
+# result type ... does not match inferred shape"), and builds the concat it forms itself.
+COPY_REGION_OPS = frozenset({"tensor.extract_slice", "tensor.insert_slice"})
 
 
 def _index_constants(values: Sequence[int], before: Operation) -> list[SSAValue]:

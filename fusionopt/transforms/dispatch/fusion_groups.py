@@ -39,6 +39,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.reshapes import moves_non_unit_dims
 from fusionopt.transforms.dispatch.reduction_chains import (  # noqa: F401  (re-exported)
     CHAIN_STARTS,
     chain_reductions,
@@ -192,6 +193,14 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
     if consumer.name == "iree_encoding.set_encoding":
         return encoding_joins_producer(consumer) and analysis.keeps_group_convex(group, consumer)
     if not is_consumer_kind(consumer, group):
+        return False
+    if not group.is_elementwise_only and du.is_reshape(consumer) and moves_non_unit_dims(consumer):
+        # A root's value split or merged on its way to a consumer: IREE 3.13 cannot tile the
+        # consumer back through it ("write affecting operations on global resources are
+        # restricted to workgroup distributed contexts": a matmul's rows split before its
+        # bias, Swin's window scores split into windows x heads before the position bias).
+        # linalg-sink-reshapes moves the reshapes it can below such consumers first; the rest
+        # stay between dispatches, as in IREE's own formation.
         return False
     if not group.is_elementwise_only and is_dequantization_like(consumer):
         return False  # iree_rules: a widening cast stays out of a root's dispatch

@@ -44,14 +44,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
-
-
-def moves_non_unit_dims(reshape: Operation) -> bool:
-    """Some reassociation group holds two or more non-unit dims of the finer shape."""
-    fine = reshape.results[0] if reshape.name == "tensor.expand_shape" else reshape.operands[0]
-    shape = fine.type.get_shape()  # type: ignore[attr-defined]
-    return any(sum(1 for d in group if shape[d] != 1) >= 2 for group in reassociation(reshape))
+from fusionopt.transforms.common.reshapes import collapse, expand, moves_non_unit_dims, reassociation
 
 
 def is_sinkable_reshape(reshape: Operation) -> bool:

@@ -74,9 +74,14 @@ func.func @empty_update_target(%a: tensor<2x16xf32>) -> (tensor<4x16xf32>, tenso
 
 // -----
 
+// A concat whose pieces are not contiguous ranges stays as it is, for IREE to form: IREE 3.13
+// cannot build a region holding only a concat (CUDA: "different memory spaces"; llvm-cpu with
+// unequal parts: "result type ... does not match inferred shape"). A slice still gets its copy.
 // CHECK-LABEL: func.func @concat_copy
-// CHECK:         flow.dispatch.region -> (tensor<2x128xf32>) {
-// CHECK-NEXT:      tensor.concat dim(1)
+// CHECK-NOT:     flow.dispatch.region
+// CHECK:         tensor.concat dim(1)
+// CHECK-NOT:     flow.dispatch.region
+// CHECK:         func.return
 func.func @concat_copy(%a: tensor<2x64xf32>, %b: tensor<2x64xf32>) -> tensor<2x128xf32> {
   %c = tensor.concat dim(1) %a, %b : (tensor<2x64xf32>, tensor<2x64xf32>) -> tensor<2x128xf32>
   func.return %c : tensor<2x128xf32>

@@ -904,3 +904,57 @@ func.func @gather_from_producer(%x: tensor<64x256xf32>, %idx: tensor<256xi64>) -
   } -> tensor<64x256xf32>
   func.return %c : tensor<64x256xf32>
 }
+
+// -----
+
+// A root's result split on its way to a consumer (Swin's window scores: windows x heads split
+// before a per-head position bias, which reads only part of the split group, so
+// linalg-sink-reshapes cannot move the expand): the consumer does not join the root's region
+// (IREE 3.13 cannot tile it back through the reshape); the consumer's region reads the expand of
+// the root's result as its input (a view of the loaded buffer, which IREE builds). A unit-dim
+// expand still joins the root's region (the second function).
+// CHECK-LABEL: func.func @root_split_before_consumer
+// CHECK:         %[[S:.*]] = flow.dispatch.region -> (tensor<8x16x16xf32>)
+// CHECK:           linalg.batch_matmul
+// CHECK-NOT:       tensor.expand_shape
+// CHECK:           flow.return
+// CHECK:         flow.dispatch.region -> (tensor<2x4x16x16xf32>)
+// CHECK:           tensor.expand_shape %[[S]]
+// CHECK:           linalg.generic
+// CHECK:           flow.return
+func.func @root_split_before_consumer(%q: tensor<8x16x32xf32>, %k: tensor<8x32x16xf32>, %bias: tensor<4x16x16xf32>) -> tensor<2x4x16x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
+  %s = linalg.batch_matmul ins(%q, %k : tensor<8x16x32xf32>, tensor<8x32x16xf32>) outs(%f : tensor<8x16x16xf32>) -> tensor<8x16x16xf32>
+  %x = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 4, 16, 16] : tensor<8x16x16xf32> into tensor<2x4x16x16xf32>
+  %e2 = tensor.empty() : tensor<2x4x16x16xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %bias : tensor<2x4x16x16xf32>, tensor<4x16x16xf32>) outs(%e2 : tensor<2x4x16x16xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %a = arith.addf %i, %j : f32
+    linalg.yield %a : f32
+  } -> tensor<2x4x16x16xf32>
+  func.return %g : tensor<2x4x16x16xf32>
+}
+
+// CHECK-LABEL: func.func @root_unit_expand_before_consumer
+// CHECK:         flow.dispatch.region -> (tensor<1x8x16xf32>)
+// CHECK:           linalg.matmul
+// CHECK:           tensor.expand_shape
+// CHECK:           linalg.generic
+// CHECK:           flow.return
+// CHECK-NOT:     flow.dispatch.region
+func.func @root_unit_expand_before_consumer(%a: tensor<8x32xf32>, %w: tensor<32x16xf32>) -> tensor<1x8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<8x32xf32>, tensor<32x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %x = tensor.expand_shape %m [[0, 1], [2]] output_shape [1, 8, 16] : tensor<8x16xf32> into tensor<1x8x16xf32>
+  %e2 = tensor.empty() : tensor<1x8x16xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x16xf32>) outs(%e2 : tensor<1x8x16xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.maximumf %i, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x16xf32>
+  func.return %g : tensor<1x8x16xf32>
+}
