@@ -24,7 +24,6 @@ sys.path.insert(0, str(ROOT / "test"))  # test/support: programs shared with the
 
 from support import graph_simplify_cases as cases  # noqa: E402
 
-from fusionopt import registry  # noqa: E402
 from fusionopt.diagnostics import capture_diagnostics  # noqa: E402
 from fusionopt.ir_io import parse_module  # noqa: E402
 from fusionopt.stats import compute_stats  # noqa: E402
@@ -34,25 +33,24 @@ from fusionopt.interpreter import find_entry  # noqa: E402
 import numpy as np  # noqa: E402
 
 PIPELINE = "graph-simplify"
-# The same with finite run-time operands assumed: random weights have mixed signs, which the
-# default keeps (graph-reassociate-dots' infinities rule).
-FINITE = "finite"
-PIPELINES = {PIPELINE: PIPELINE, FINITE: registry.PIPELINES[PIPELINE].spec.replace(
-    "graph-reassociate-dots", "graph-reassociate-dots{assume-finite=true}")}
+# The exact-nonfinite policy: GEMM chains re-planned only with sign-rigid constants, so random
+# (mixed-sign) weights are kept; the default re-plans under the fast-math contract.
+STRICT = "graph-simplify-strict-nonfinite"
+PIPELINES = {PIPELINE: PIPELINE, STRICT: STRICT}
 BOUND = {"f16": 1e-2, "f32": 1e-5}
 
 # (label, builder, dtype) -- the sizes of the seed (distilgpt2: 348 tokens, d = 768).
 CASES = [
     ("`X*(Y*A + b)*C`, X[348,348], Y[348,768], A,C[768,768]", lambda: x_linear_c_seed(), "f16"),
     ("same, f32", lambda: x_linear_c_seed("f32"), "f32"),
-    ("same, f32, assume-finite", lambda: x_linear_c_seed("f32"), "f32", FINITE),
-    ("`X*(Y*A + b)*C`, square 256, f32, assume-finite", lambda: cases.x_linear_c(256, "f32"), "f32", FINITE),
+    ("same, f32, strict-nonfinite", lambda: x_linear_c_seed("f32"), "f32", STRICT),
+    ("`X*(Y*A + b)*C`, square 256, f32", lambda: cases.x_linear_c(256, "f32"), "f32"),
     ("`(x*W1 + b1)*W2 + b2`, x[348,768], W1[768,3072], W2[3072,768]",
      lambda: cases.two_linears(348, 768, 3072, 768, "f16"), "f16"),
     ("same, f32", lambda: cases.two_linears(348, 768, 3072, 768, "f32"), "f32"),
-    ("same, f32, assume-finite", lambda: cases.two_linears(348, 768, 3072, 768, "f32"), "f32", FINITE),
-    ("`(x*W1 + b1)*W2 + b2`, x[64,256], W1[256,256], W2[256,128], f32, assume-finite",
-     lambda: cases.two_linears(64, 256, 256, 128, "f32"), "f32", FINITE),
+    ("same, f32, strict-nonfinite", lambda: cases.two_linears(348, 768, 3072, 768, "f32"), "f32", STRICT),
+    ("`(x*W1 + b1)*W2 + b2`, x[64,256], W1[256,256], W2[256,128], f32",
+     lambda: cases.two_linears(64, 256, 256, 128, "f32"), "f32"),
     ("counter: low rank `Y[348,768]*A[768,64]*C[64,768]`", lambda: cases.low_rank(348, 768, 64, "f16"), "f16"),
     ("counter: attention tail (seed, 12 heads x 64)", lambda: cases.attention_tail(348, 12, 64, "f16"), "f16"),
 ]
@@ -115,19 +113,18 @@ def section(rows: list[str], total: float) -> str:
         "modules with random weights; FLOPs and kernels from `fusionopt.stats.compute_stats` (what",
         "`fusion-stats` prints); \"error\" = max|after - before| / max|before| on N(0,1) inputs with the",
         "interpreter (bound 1e-2 for f16, 1e-5 for f32); \"remark\" = the pass's decision; \"s\" = pipeline time.",
-        "Rows marked assume-finite run `graph-reassociate-dots{assume-finite=true}` in the pipeline.",
+        "Rows marked strict-nonfinite run `graph-simplify-strict-nonfinite` (inf/NaN kept in place).",
         "",
         *HEADER,
         *rows,
         "",
-        "Reading: by default the f32 chains are kept: their random weights have mixed signs, so an",
-        "inf in a run-time operand would give NaN in one order and inf in the other (the pass's",
-        "infinities rule). With finite operands assumed (`assume-finite=true`), in f32 the seed's",
-        "`X*(Y*A + b)*C` loses its [348x768x768] GEMM by C (A*C and b*C fold),",
-        "-41% FLOPs, and two stacked Linear layers become one [768x768] layer, -87% FLOPs. In f16",
-        "both are kept (the remark names the first rule that refuses; with finite operands assumed",
-        "the f16 re-plan would still not be one rounding of the chain: numerics policy in the",
-        "`graph-reassociate-dots` docstring; f16 re-plans used to be taken with errors up to 8e-4 of",
+        "Reading: by default (the fast-math contract: finite values) in f32 the seed's",
+        "`X*(Y*A + b)*C` loses its [348x768x768] GEMM by C (A*C and b*C fold), -41% FLOPs, and two",
+        "stacked Linear layers become one [768x768] layer, -87% FLOPs. The strict-nonfinite rows keep",
+        "them: their random weights have mixed signs, so an inf in a run-time operand would give NaN",
+        "in one order and inf in the other. In f16 both are kept (the re-plan would not be one",
+        "rounding of the chain: numerics policy in the `graph-reassociate-dots` docstring; f16",
+        "re-plans used to be taken with errors up to 8e-4 of",
         "the output scale, and a bf16 chain feeding `cos` mismatched). Both counter-cases are left",
         "exactly as they were (the low-rank pair would cost 6x more reassociated; the attention",
         "tail's chain ends at the head-splitting reshape).",

@@ -270,6 +270,8 @@ _GRAPH_SIMPLIFY_STAGES = (
     # carry the one bias form horizontal fusion absorbs.
     "graph-fold-conv-affine",
     "graph-canonicalize",
+    # GEMM chains re-planned for fewer FLOPs under the fast-math contract (finite values, as
+    # every ML compiler assumes; the pass docstring).
     "graph-reassociate-dots",
     "cse",
     "dce",
@@ -278,6 +280,15 @@ PIPELINES["graph-simplify"] = Pipeline(
     "fold constants and conv affines, canonicalize and reassociate GEMM chains (run before "
     "horizontal fusion)",
     ",".join(_GRAPH_SIMPLIFY_STAGES),
+)
+# For programs whose run-time values may hold inf/NaN that must land where they did: GEMM
+# chains re-planned only where no infinity can become NaN (sign-rigid constants).
+_STRICT_REASSOCIATE = "graph-reassociate-dots{strict-nonfinite=true}"
+PIPELINES["graph-simplify-strict-nonfinite"] = Pipeline(
+    "graph-simplify keeping inf/NaN on the same elements (GEMM chains re-planned only with "
+    "sign-rigid constants)",
+    ",".join(_STRICT_REASSOCIATE if stage == "graph-reassociate-dots" else stage
+             for stage in _GRAPH_SIMPLIFY_STAGES),
 )
 
 
@@ -303,6 +314,11 @@ PIPELINES["graph-to-dispatch"] = Pipeline(
     "graph dialect -> flow.dispatch.regions (simplify, batch sibling GEMMs and convs, lower, form "
     "dispatches)",
     ",".join(_GRAPH_TO_DISPATCH_STAGES),
+)
+PIPELINES["graph-to-dispatch-strict-nonfinite"] = Pipeline(
+    "graph-to-dispatch with graph-simplify-strict-nonfinite (inf/NaN kept on the same elements)",
+    ",".join("graph-simplify-strict-nonfinite" if stage == "graph-simplify" else stage
+             for stage in _GRAPH_TO_DISPATCH_STAGES),
 )
 # graph-to-dispatch for IREE's llvm-cpu backend only: the same register tiles as
 # dispatch-creation-llvm-cpu on the regions it forms.

@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fusionopt import registry
 from fusionopt.diagnostics import capture_diagnostics
 from fusionopt.importers.migraphx_import import import_migraphx
 from fusionopt.interpreter import FAMILIES, family_inputs, find_entry
@@ -91,10 +90,10 @@ def test_fusion_run_matches_the_numpy_model(imported, tmp_path, family):
     assert all(v.ok for v in verdicts), "\n".join(v.describe() for v in verdicts)
 
 
-def run_pipeline(path: Path, *extra: str) -> tuple[str, str]:
+def run_pipeline(path: Path, *extra: str, pipeline: str = "graph-to-dispatch") -> tuple[str, str]:
     out, err = io.StringIO(), io.StringIO()
     with capture_diagnostics(lambda d: err.write(d.format() + "\n")):
-        code = fusion_opt([str(path), "-p", "graph-to-dispatch", *extra], stdout=out, stderr=err)
+        code = fusion_opt([str(path), "-p", pipeline, *extra], stdout=out, stderr=err)
     assert code == 0, err.getvalue()
     return out.getvalue(), err.getvalue()
 
@@ -114,8 +113,9 @@ def test_graph_to_dispatch_batches_towers_and_reassociates_the_chain(imported):
     # 3 towers x 2 Linear layers: the first layers share x (one N-concatenated dot), the second
     # layers become one [3, 16, 4] x [3, 4, 2] batched dot.
     assert statistic(report, "graph-horizontal-fuse-dots", "dots batched") == 6
-    # Mixed-sign weights: kept by default (graph-reassociate-dots' infinities rule).
-    assert "kept 3-dot chain: a constant factor's signs are not rank-1" in report
+    # Mixed-sign weights, reassociated under the fast-math contract (finite values).
+    assert "reassociated 3-dot chain" in report and "(3 -> 2 run-time dots)" in report
+    assert statistic(report, "graph-reassociate-dots", "run-time dots removed") == 1
     assert "flow.dispatch.region" in flow
     graph_ir, _ = run_graph_passes(imported)
     dots = [line for line in graph_ir.splitlines() if "graph.dot" in line]
@@ -127,15 +127,20 @@ def test_graph_to_dispatch_batches_towers_and_reassociates_the_chain(imported):
     assert len(dots) == 7  # 2 tower + 2 chain + QKV + 2 attention dots (from 11)
 
 
-# graph-simplify with finite run-time operands assumed: the chain's weights have mixed signs.
-FINITE_SIMPLIFY = registry.PIPELINES["graph-simplify"].spec.replace(
-    "graph-reassociate-dots", "graph-reassociate-dots{assume-finite=true}")
+def test_chain_ends_with_fewer_contractions_than_the_strict_pipeline(imported):
+    """graph-to-dispatch: 3 matmuls + 3 batch matmuls; the strict pipeline keeps the chain's
+    third dot (an inf in X could give NaN in one order and inf in the other)."""
+    flow, _ = run_pipeline(imported)
+    strict, report = run_pipeline(imported, pipeline="graph-to-dispatch-strict-nonfinite")
+    assert "kept 3-dot chain: a constant factor's signs are not rank-1" in report
+    assert (flow.count("linalg.matmul"), strict.count("linalg.matmul")) == (3, 4)
+    assert flow.count("linalg.batch_matmul") == strict.count("linalg.batch_matmul") == 3
 
 
 def run_graph_passes(path: Path) -> tuple[str, str]:
     out, err = io.StringIO(), io.StringIO()
     with capture_diagnostics():
-        code = fusion_opt([str(path), "-p", FINITE_SIMPLIFY + ",graph-hoist-pointwise-above-slices,"
+        code = fusion_opt([str(path), "-p", "graph-simplify,graph-hoist-pointwise-above-slices,"
                            "graph-horizontal-fuse-dots"], stdout=out, stderr=err)
     assert code == 0, err.getvalue()
     return out.getvalue(), err.getvalue()

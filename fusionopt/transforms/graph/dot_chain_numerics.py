@@ -12,8 +12,15 @@ forms: `x*(y*z)` for an input `(x*y)*z` forms `y*z`, which can overflow (or canc
 input's intermediates do not, e.g. at |values| ~ 1e34 in f32. Products of one run-time value
 with constants are free to regroup (the constants are known: their products are checked).
 
-`refusal` applies these rules and, in every float type, the infinities rule of
-dot_chain_nonfinite (unless the pass assumes finite run-time operands).
+Under the pass's default fast-math contract (every value the input program computes is finite)
+a re-plan must also keep its values finite where the input program's are: a folded constant
+product (`A*C`, and a bias distributed over the constants after it, `b*C`) that overflows is
+refused, and so is one with an entry whose terms all underflow (`|A|*|C|` nonzero but below the
+smallest normal number) -- at run time it would give inf, or lose the factor, where the input
+program's order keeps the value.
+
+`refusal` applies these rules and, with `strict_nonfinite`, the infinities rule of
+dot_chain_nonfinite (inf and NaN in the run-time operands land on the same elements).
 """
 
 from __future__ import annotations
@@ -47,15 +54,13 @@ def product_f64(a: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
     return np.matmul(a, b)
 
 
-def refusal(chain: Chain, plan: Plan, assume_finite: bool = False) -> str | None:
-    """Why `plan` may not replace a float `chain` (None: allowed). `assume_finite`: the
-    run-time operands hold no inf or NaN (the infinities rule of dot_chain_nonfinite is off)."""
+def refusal(chain: Chain, plan: Plan, strict_nonfinite: bool = False) -> str | None:
+    """Why `plan` may not replace a float `chain` (None: allowed). `strict_nonfinite`: inf and
+    NaN in the run-time operands must land on the same elements in both orders (the infinities
+    rule of dot_chain_nonfinite); otherwise they are assumed finite (the fast-math contract)."""
     element = chain.element
-    if isinstance(element, AnyFloat) and not _runtime_products(plan, chain)[1] <= _input_products(chain):
-        return "it would multiply run-time values in another order (their products' magnitudes, and overflow, change)"
-    if isinstance(element, AnyFloat) and not assume_finite:
-        if (reason := nonfinite_refusal(chain, plan, _folded_products(chain, plan))) is not None:
-            return reason
+    if isinstance(element, AnyFloat) and (reason := _float_refusal(chain, plan, strict_nonfinite)):
+        return reason
     if not is_low_precision(element):
         return None
     add = _has_runtime_add(plan)
@@ -65,6 +70,31 @@ def refusal(chain: Chain, plan: Plan, assume_finite: bool = False) -> str | None
     if _inexact_fold(chain, plan) is not None:
         return f"a constant product it folds is not exact in {element}"
     return None
+
+
+def _float_refusal(chain: Chain, plan: Plan, strict_nonfinite: bool) -> str | None:
+    if not _runtime_products(plan, chain)[1] <= _input_products(chain):
+        return "it would multiply run-time values in another order (their products' magnitudes, and overflow, change)"
+    products, element = _folded_products(chain, plan), chain.element
+    magnitudes = _folded_products(chain, plan, absolute=True)
+    if not all(_finite_in(p, element) for p in (*products, *_folded_biases(chain, plan))) or \
+            any(_underflows(m, element) for m in magnitudes):
+        return f"a folded constant product overflows or underflows in {element}"
+    return nonfinite_refusal(chain, plan, products) if strict_nonfinite else None
+
+
+def _finite_in(product: np.ndarray, element: Attribute) -> bool:
+    """`product` (float64) stays finite once rounded to `element`."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.all(np.isfinite(product.astype(numpy_dtype(element)))))
+
+
+def _underflows(magnitude: np.ndarray, element: Attribute) -> bool:
+    """Some entry of `|A|*|C|` (float64) is nonzero but below `element`'s smallest normal number:
+    all its terms underflow, so the folded entry loses what the input program's order keeps
+    (a small entry from cancelling large terms is fine: its error is relative to the terms)."""
+    tiny = float(np.finfo(numpy_dtype(element)).tiny)
+    return bool(np.any((magnitude != 0) & (magnitude < tiny)))
 
 
 def _has_runtime_add(plan: Plan) -> bool:
@@ -96,19 +126,40 @@ def _fold(chain: Chain, plan: Plan) -> tuple[np.ndarray | None, np.ndarray | Non
     return None, None
 
 
-def _folded_products(chain: Chain, plan: Plan) -> list[np.ndarray]:
-    """The float64 values of the constant products `plan` folds."""
+def _folded_products(chain: Chain, plan: Plan, absolute: bool = False) -> list[np.ndarray]:
+    """The float64 values of the constant products `plan` folds (`absolute`: of the products
+    of the factors' absolute values, `|A|*|C|`)."""
     if plan.kind == "dot" and plan.is_const:
-        return [_const_f64(chain, plan)]
+        return [_const_f64(chain, plan, absolute)]
     children = [p for p in (plan.inner, *plan.parts) if isinstance(p, Plan)]
-    return [product for child in children for product in _folded_products(chain, child)]
+    return [product for child in children for product in _folded_products(chain, child, absolute)]
 
 
-def _const_f64(chain: Chain, plan: Plan) -> np.ndarray:
+def _folded_biases(chain: Chain, plan: Plan) -> list[np.ndarray]:
+    """The float64 values of the biases `plan` distributes over constants (`lefts*b*rights`)."""
+    children = [p for p in (plan.inner, *plan.parts) if isinstance(p, Plan)]
+    own = [_bias_f64(chain, plan)] if plan.kind == "absorb" else []
+    return own + [bias for child in children for bias in _folded_biases(chain, child)]
+
+
+def _bias_f64(chain: Chain, plan: Plan) -> np.ndarray:
+    """lefts * bias * rights of an absorb plan, multiplied outwards as PlanEmitter.fold_bias."""
+    lefts, rights = plan.parts
+    affine = plan.factor
+    bias, rows, cols = chain.arrays[affine.key].astype(np.float64), affine.rows, affine.cols  # type: ignore[union-attr]
+    for factor in reversed(lefts):
+        bias, rows = product_f64(chain.arrays[factor.key], bias, rows), factor.rows
+    for factor in rights:
+        bias, cols = product_f64(bias, chain.arrays[factor.key], cols), factor.cols
+    return bias
+
+
+def _const_f64(chain: Chain, plan: Plan, absolute: bool = False) -> np.ndarray:
     if plan.kind == "leaf":
-        return chain.arrays[plan.factor.key].astype(np.float64)  # type: ignore[union-attr]
+        array = chain.arrays[plan.factor.key].astype(np.float64)  # type: ignore[union-attr]
+        return np.abs(array) if absolute else array
     left, right = plan.parts
-    return product_f64(_const_f64(chain, left), _const_f64(chain, right), left.cols)
+    return product_f64(_const_f64(chain, left, absolute), _const_f64(chain, right, absolute), left.cols)
 
 
 Span = frozenset

@@ -22,6 +22,7 @@ Each decision is reported as a remark at the chain's last dot:
    add then rides in the dot's epilogue for no more FLOPs or no bigger constant; f32/f64 and
    integers only. Remark: `distributed the constant dot operand over a constant add ...`.
 Afterwards stacked constant bias adds are merged and dead ops removed.
+Statistics: `chains reassociated`, `run-time dots removed`.
 
 Numerics in f16/bf16. Each run-time dot (f32 accumulation), scale or bias add of the input
 program rounds its result once to the element type (unit roundoff u = 2^-11 for f16, 2^-8 for
@@ -46,22 +47,27 @@ Caveat: a correctly rounded value can still differ from the input program's by a
 consumer with a period below an ulp (cos of a bf16 value above 512, where one ulp is 4) turns
 that into an O(1) difference either way: there neither result carries information.
 
-Infinities and NaNs (every float type). A run-time operand may hold +-inf (a -inf mask, an
-overflow upstream). Where `x[i,k] = inf`, `(x*A)*C` forms `inf*A[k,l]` for every l -- NaN
-where A[k,l] = 0, `inf - inf = NaN` where the terms of a sum differ in sign -- while
-`x*(A*C)` forms `inf*(A*C)[k,j]`, +-inf unless that entry is 0; a `greater` + `where`, a
-`max` or an `exp` downstream then gives a different finite value. So a float chain is
+The fast-math contract (default; every float type). Like every ML compiler (LLVM's
+`reassoc`/`ninf`/`nnan`, XLA, MIGraphX, which rewrite dot chains unconditionally), the pass
+assumes that the values the input program computes are finite -- its run-time operands hold no
+inf or NaN and its intermediate results do not overflow -- and re-plans a chain whenever that
+saves run-time FLOPs: in exact arithmetic every grouping is the same, in floating point the
+result moves by rounding (see above for f16/bf16). Within the contract the re-plan stays
+finite too: a folded constant product (or distributed bias) that overflows, or one with an
+entry whose terms all underflow, is refused (`kept 2-dot chain: a folded constant product
+overflows or underflows in f32`), and run-time values are never multiplied in a new order.
+Outside the contract the orders can differ: where `x[i,k] = inf`, `(x*A)*C` forms
+`inf*A[k,l]` for every l -- NaN where A[k,l] = 0, `inf - inf = NaN` where the terms of a sum
+differ in sign -- while `x*(A*C)` forms `inf*(A*C)[k,j]`, +-inf unless that entry is 0; a
+`greater` + `where`, a `max` or an `exp` downstream then gives a different finite value.
+`strict-nonfinite=true` keeps inf and NaN on the same elements: a float chain is then
 re-planned only when its constants are *sign-rigid* (`dot_chain_nonfinite`): each is finite
 and zero-free with a rank-1 sign pattern `sign(M) = r c^T`, adjacent constants agree on the
-signs they share, and the folded products stay finite and nonzero. Then every entry of every
-grouping is a positive combination of the same run-time entries (up to +-1 diagonal sign
-flips), so NaN, +inf and -inf land on the same elements in every order; without it a single
-infinity in x gives NaN in one order and inf in the other (the condition is necessary as
-well). Refusals say why: `kept 2-dot chain: a constant factor holds a zero (inf*0 = NaN in
-one order, not in the other)`. Mixed-sign weights -- nearly every trained layer -- are
-therefore kept by default; `assume-finite=true` (LLVM's `ninf`/`nnan` fast-math contract: the
-run-time operands hold no inf or NaN) turns the rule off and re-plans them. Integers are
-exact and re-planned either way.
+signs they share, and the folded products stay finite and nonzero (the condition is necessary
+as well). Refusals say why: `kept 2-dot chain: a constant factor holds a zero (inf*0 = NaN in
+one order, not in the other)`. Mixed-sign weights -- nearly every trained layer -- are then
+kept. Integers are exact and re-planned either way. The named pipelines
+`graph-simplify-strict-nonfinite` and `graph-to-dispatch-strict-nonfinite` run the pass so.
 
 Chains end at anything else: a dot or add with a second user (its value is needed), views
 that touch the last dim (e.g. splitting heads), slices, converts (mixed precision),
@@ -69,8 +75,8 @@ non-constant biases.
 
 Options:
   max-const-bytes (int, default 67108864 = 64 MiB): largest constant the pass may create.
-  assume-finite (bool, default false): run-time operands hold no inf/NaN; re-plan float chains
-    whatever their constants' signs (the f16/bf16 rounding rule still applies).
+  strict-nonfinite (bool, default false): keep inf and NaN of the run-time operands on the same
+    elements: re-plan float chains only when their constants are sign-rigid (see above).
 """
 
 from __future__ import annotations
@@ -85,6 +91,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
+from fusionopt import pass_statistics
 from fusionopt.cost_model import op_flops
 from fusionopt.diagnostics import emit_remark
 from fusionopt.dialects import graph
@@ -136,13 +143,13 @@ class GraphReassociateDotsPass(ModulePass):
 
     Options:
       max-const-bytes (int, default 67108864): largest constant the pass may create.
-      assume-finite (bool, default false): no inf/NaN at run time (see module doc).
+      strict-nonfinite (bool, default false): inf/NaN land where they did (see module doc).
     """
 
     name = "graph-reassociate-dots"
 
     max_const_bytes: int = DEFAULT_MAX_CONST_BYTES
-    assume_finite: bool = False
+    strict_nonfinite: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         scales = [PushScaleIntoDot(self.max_const_bytes), PushScaleThroughDotOperand(self.max_const_bytes)]
@@ -180,10 +187,13 @@ class GraphReassociateDotsPass(ModulePass):
         if plan.cost >= before:
             emit_remark(chain.root, f"kept {size}: no cheaper order than {format_flops(before)}")
             return
-        if (reason := numerics_refusal(chain, plan, self.assume_finite)) is not None:
+        if (reason := numerics_refusal(chain, plan, self.strict_nonfinite)) is not None:
             emit_remark(chain.root, f"kept {size}: {reason}")
             return
         dots = sum(isinstance(op, graph.DotOp) for op in ops)
+        pass_statistics.count("chains reassociated")
+        if dots > plan.dots:
+            pass_statistics.count("run-time dots removed", dots - plan.dots)
         emit_remark(chain.root, f"reassociated {size}: {format_flops(before)} -> "
                     f"{format_flops(plan.cost)} ({dots} -> {plan.dots} run-time dots)")
         self.rewrite(chain, plan)

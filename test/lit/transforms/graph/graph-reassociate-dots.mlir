@@ -1,9 +1,11 @@
-// The re-planning itself, on weights of mixed signs and with zeros: finite run-time operands
-// are assumed (`assume-finite=true`); the default's infinities rule is
-// graph-reassociate-dots-nonfinite.mlir.
-// RUN: fusion-opt %s --split-input-file -p 'graph-reassociate-dots{assume-finite=true}' 2>/dev/null | filecheck %s
-// RUN: fusion-opt %s --split-input-file -p 'graph-reassociate-dots{max-const-bytes=32 assume-finite=true}' 2>/dev/null | filecheck %s --check-prefix=BUDGET
-// RUN: fusion-opt %s --split-input-file --verify-diagnostics -p 'graph-reassociate-dots{assume-finite=true}'
+// The re-planning under the pass's default fast-math contract (finite values): weights of
+// mixed signs and with zeros are re-planned whenever FLOPs drop. The exact-nonfinite policy
+// (`strict-nonfinite=true`) is graph-reassociate-dots-nonfinite.mlir, and STRICT below.
+// RUN: fusion-opt %s --split-input-file -p graph-reassociate-dots 2>/dev/null | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p 'graph-reassociate-dots{max-const-bytes=32}' 2>/dev/null | filecheck %s --check-prefix=BUDGET
+// RUN: fusion-opt %s --split-input-file --verify-diagnostics -p graph-reassociate-dots
+// RUN: fusion-opt %s --split-input-file -p 'graph-reassociate-dots{strict-nonfinite=true}' -o %t.strict.mlir 2>&1 | filecheck %s --check-prefix=STRICT-REMARK
+// RUN: filecheck %s --check-prefix=STRICT --input-file %t.strict.mlir
 // The pass's helper modules these cases exercise: graph/dot_chain.py, graph/dot_chain_read.py,
 // graph/dot_chain_ir.py, graph/dot_chain_numerics.py, graph/dot_add_patterns.py,
 // graph/dot_scale_patterns.py.
@@ -29,6 +31,71 @@ func.func @x_linear_c(%x: tensor<4x4xf32>, %y: tensor<4x4xf32>) -> tensor<4x4xf3
   // expected-remark@+1 {{reassociated 3-dot chain: 400 FLOP -> 272 FLOP (3 -> 2 run-time dots)}}
   %r = graph.dot %xs, %c : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// The design chain with dense mixed-sign weights (a zero in A): re-planned by default, A*C and
+// b*C folded. With `strict-nonfinite=true` it is kept: where x[i,k] = inf the input forms
+// inf*0 = NaN, the re-plan +-inf.
+// CHECK-LABEL: func.func @x_linear_c_mixed_signs
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x2xf32>, %[[Y:.*]]: tensor<2x2xf32>)
+// CHECK:         %[[AC:.*]] = arith.constant dense<{{\[}}[-2.500000e-01, -1.125000e+00], [3.000000e+00, 5.000000e-01]]> : tensor<2x2xf32>
+// CHECK-NEXT:    %[[YAC:.*]] = graph.dot %[[Y]], %[[AC]]
+// CHECK-NEXT:    %[[BC:.*]] = arith.constant dense<[-1.500000e+00, -1.062500e+00]> : tensor<2xf32>
+// CHECK-NEXT:    %[[BB:.*]] = graph.broadcast %[[BC]] dims = [1]
+// CHECK-NEXT:    %[[S:.*]] = graph.add %[[YAC]], %[[BB]] : tensor<2x2xf32>
+// CHECK-NEXT:    %[[R:.*]] = graph.dot %[[X]], %[[S]]
+// CHECK-NEXT:    func.return %[[R]]
+// STRICT-REMARK: remark: kept 3-dot chain: a constant factor holds a zero (inf*0 = NaN in one order, not in the other)
+// STRICT-LABEL: func.func @x_linear_c_mixed_signs
+// STRICT:         %[[YA:.*]] = graph.dot %y, %a
+// STRICT:         %[[S:.*]] = graph.add %[[YA]], %b
+// STRICT-NEXT:    %[[XS:.*]] = graph.dot %x, %[[S]]
+// STRICT-NEXT:    %[[R:.*]] = graph.dot %[[XS]], %c
+// STRICT-NEXT:    func.return %[[R]]
+func.func @x_linear_c_mixed_signs(%x: tensor<2x2xf32>, %y: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %a = arith.constant dense<[[1.0, -0.5], [0.0, 2.0]]> : tensor<2x2xf32>
+  %bv = arith.constant dense<[0.75, -1.25]> : tensor<2xf32>
+  %c = arith.constant dense<[[0.5, -1.0], [1.5, 0.25]]> : tensor<2x2xf32>
+  %ya = graph.dot %y, %a : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %b = graph.broadcast %bv dims = [1] : tensor<2xf32> -> tensor<2x2xf32>
+  %s = graph.add %ya, %b : tensor<2x2xf32>
+  %xs = graph.dot %x, %s : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // expected-remark@+1 {{reassociated 3-dot chain: 52 FLOP -> 36 FLOP (3 -> 2 run-time dots)}}
+  %r = graph.dot %xs, %c : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  func.return %r : tensor<2x2xf32>
+}
+
+// -----
+
+// Within the contract the re-plan stays finite: A*C = 2e60 overflows f32 where the input
+// program's x*A and (x*A)*C are finite for |x| < 1e8. Kept.
+// CHECK-LABEL: func.func @folded_product_overflows
+// CHECK:         %[[XA:.*]] = graph.dot %{{.*}}, %{{.*}} : (tensor<4x2xf32>, tensor<2x2xf32>)
+// CHECK-NEXT:    graph.dot %[[XA]], %{{.*}} : (tensor<4x2xf32>, tensor<2x2xf32>)
+func.func @folded_product_overflows(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  %a = arith.constant dense<[[1.0e30, -1.0e30], [1.0e30, 1.0e30]]> : tensor<2x2xf32>
+  %c = arith.constant dense<[[1.0e30, 1.0e30], [1.0e30, 1.0e30]]> : tensor<2x2xf32>
+  %0 = graph.dot %x, %a : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  // expected-remark@+1 {{kept 2-dot chain: a folded constant product overflows or underflows in f32}}
+  %1 = graph.dot %0, %c : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  func.return %1 : tensor<4x2xf32>
+}
+
+// -----
+
+// ... and nonzero: A*C = 2e-60 would flush to 0 in f32, losing x*A*C where x is large. Kept.
+// CHECK-LABEL: func.func @folded_product_underflows
+// CHECK:         %[[XA:.*]] = graph.dot %{{.*}}, %{{.*}} : (tensor<4x2xf32>, tensor<2x2xf32>)
+// CHECK-NEXT:    graph.dot %[[XA]], %{{.*}} : (tensor<4x2xf32>, tensor<2x2xf32>)
+func.func @folded_product_underflows(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  %a = arith.constant dense<1.0e-30> : tensor<2x2xf32>
+  %c = arith.constant dense<1.0e-30> : tensor<2x2xf32>
+  %0 = graph.dot %x, %a : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  // expected-remark@+1 {{kept 2-dot chain: a folded constant product overflows or underflows in f32}}
+  %1 = graph.dot %0, %c : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  func.return %1 : tensor<4x2xf32>
 }
 
 // -----
@@ -76,6 +143,21 @@ func.func @low_rank(%y: tensor<8x32xf32>) -> tensor<8x32xf32> {
   // expected-remark@+1 {{kept 2-dot chain: no cheaper order than 2.05 KFLOP}}
   %r = graph.dot %ya, %c : (tensor<8x2xf32>, tensor<2x32xf32>) -> tensor<8x32xf32>
   func.return %r : tensor<8x32xf32>
+}
+
+// -----
+
+// Low rank with mixed signs: kept by cost alone, never made more expensive.
+// CHECK-LABEL: func.func @low_rank_mixed_signs
+// CHECK:         %[[D1:.*]] = graph.dot %{{.*}}, %{{.*}} : (tensor<8x4xf32>, tensor<4x1xf32>)
+// CHECK-NEXT:    graph.dot %[[D1]], %{{.*}} : (tensor<8x1xf32>, tensor<1x4xf32>)
+func.func @low_rank_mixed_signs(%y: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %a = arith.constant dense<[[1.0], [-2.0], [0.0], [0.5]]> : tensor<4x1xf32>
+  %c = arith.constant dense<[[-1.0, 0.25, 3.0, -0.5]]> : tensor<1x4xf32>
+  %ya = graph.dot %y, %a : (tensor<8x4xf32>, tensor<4x1xf32>) -> tensor<8x1xf32>
+  // expected-remark@+1 {{kept 2-dot chain: no cheaper order than 128 FLOP}}
+  %r = graph.dot %ya, %c : (tensor<8x1xf32>, tensor<1x4xf32>) -> tensor<8x4xf32>
+  func.return %r : tensor<8x4xf32>
 }
 
 // -----

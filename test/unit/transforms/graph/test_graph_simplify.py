@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fusionopt import registry
 from fusionopt.diagnostics import capture_diagnostics
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.stats import compute_stats
@@ -16,11 +15,10 @@ from fusionopt.transforms.graph.dot_chain import Affine, Leaf, best_plan
 from support import graph_simplify_cases as cases
 
 TOL = {"f16": 2e-2, "f32": 1e-4, "f64": 1e-9}
-# The design cases have random-sign weights, which the pass re-plans only when told that the
-# run-time operands are finite (its infinities rule: test_reassociate_nonfinite.py); these
-# tests are about the re-planning itself.
-REASSOCIATE = "graph-reassociate-dots{assume-finite=true}"
-SIMPLIFY = registry.PIPELINES["graph-simplify"].spec.replace("graph-reassociate-dots", REASSOCIATE)
+# The design cases have random-sign weights: the pass re-plans them by default (the fast-math
+# contract; `strict-nonfinite=true` keeps them: test_reassociate_nonfinite.py).
+REASSOCIATE = "graph-reassociate-dots"
+SIMPLIFY = "graph-simplify"
 
 
 def flops(module) -> int:
@@ -172,11 +170,11 @@ def test_const_budget_limits_the_fold():
     m, k, h, n = 16, 64, 64, 32
     text = cases.two_linears(m, k, h, n)
     # 64 bytes: neither W1*W2 (8 KiB) nor b1*W2 (128 B) may be created.
-    remarks = assert_unchanged(text, "graph-reassociate-dots{max-const-bytes=64 assume-finite=true}")
+    remarks = assert_unchanged(text, "graph-reassociate-dots{max-const-bytes=64}")
     assert remarks == ["kept 2-dot chain: no cheaper order than 197.63 KFLOP"]
     # 1 KiB: W1*W2 still may not fold, but b1*W2 may: the bias add moves to the narrower
     # output and merges with b2 (two dots stay, one add of m*h elements disappears).
-    before, after, _ = simplified(text, pipeline="graph-reassociate-dots{max-const-bytes=1024 assume-finite=true}")
+    before, after, _ = simplified(text, pipeline="graph-reassociate-dots{max-const-bytes=1024}")
     assert op_count(after, "graph.dot") == 2 and op_count(after, "graph.add") == 1
     assert flops(before) - flops(after) == m * h
 
