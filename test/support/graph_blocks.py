@@ -10,6 +10,8 @@ that make the pass refuse (a second use, a mismatched op, a gap in a tiling):
 - `block_shared_input_dots`: one activation times 2-4 weights, optional bias and SiLU epilogue
                        (graph-horizontal-fuse-dots, shared LHS);
 - `block_towers`:      2-3 towers of Linear layers of different depths (towers kind);
+  `block_unequal_towers` (drawn alone, `UNEQUAL_TOWER_BLOCKS`): towers of unequal widths
+                       (graph-horizontal-fuse-dots' padded and block-diagonal forms);
 - `block_sliced_pointwise`: slices tiling an axis, the same pointwise op on each, optionally
                        concatenated back (graph-hoist-pointwise-above-slices);
 - `block_viewed_dot`:  transposes / reshapes / broadcasts around a dot
@@ -163,6 +165,25 @@ def block_towers(b):
                 break
             value = _epilogue(b, _dot(b, value, w), kind)
         last = value
+    return last
+
+
+def block_unequal_towers(b):
+    """2-4 two-layer towers of unequal widths: over one input with hidden widths of their own
+    (a block-diagonal second layer), or over inputs of their own with one hidden width and
+    outputs of their own (a zero-padded second layer)."""
+    element = _float_element(b)
+    if element is None:
+        return None
+    m, k, hidden = _dims(b, 3)
+    count, shared = b.draw(st.integers(2, 4)), b.draw(st.booleans())
+    kind = b.draw(st.sampled_from(("none", "bias", "silu")))
+    x = b.new_arg((m, k), element) if shared else None
+    last = None
+    for _ in range(count):
+        width = b.draw(st.integers(1, 6)) if shared else hidden
+        h = _epilogue(b, _dot(b, x or b.new_arg((m, k), element), b.constant((k, width), element)), kind)
+        last = _epilogue(b, _dot(b, h, b.constant((width, b.draw(st.integers(1, 6))), element)), kind)
     return last
 
 
@@ -483,3 +504,4 @@ STRIDED_BLOCKS = (block_strided_conv,)
 PROJECTION_BLOCKS = (block_projection, block_sibling_projections)
 SIBLING_1X1_BLOCKS = (block_sibling_1x1_convs,)
 SPLIT_BROADCAST_BLOCKS = (block_split_broadcast,)
+UNEQUAL_TOWER_BLOCKS = (block_unequal_towers,)

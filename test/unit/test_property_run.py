@@ -21,7 +21,8 @@ from fusionopt import registry
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
 from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
-    PROJECTION_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS, STRIDED_BLOCKS, block_position_embedding,
+    PROJECTION_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS, STRIDED_BLOCKS, UNEQUAL_TOWER_BLOCKS,
+    block_position_embedding,
 )
 
 COUNT = 80
@@ -87,6 +88,12 @@ SIBLING_1X1_FLOORS = {"linalg-horizontal-fuse-1x1-convs": 0.18}
 # draw unit groups).
 SPLIT_BROADCAST_COUNT, SPLIT_BROADCAST_OPS = 16, 2
 SPLIT_BROADCAST_FLOORS = {"linalg-bubble-expand-through-broadcast": 0.3}
+
+# Towers of unequal widths (`graph_blocks.UNEQUAL_TOWER_BLOCKS`, ~45 s): batched zero-padded or
+# block-diagonal where the cost model says it pays. Its seed gives 0.5 (6 of the 16 programs
+# batch unequal layers; test_horizontal_unequal counts them).
+UNEQUAL_COUNT, UNEQUAL_OPS = 16, 2
+UNEQUAL_FLOORS = {"graph-horizontal-fuse-dots": 0.37}
 
 
 @pytest.fixture(scope="module")
@@ -190,3 +197,12 @@ def test_gather_programs_are_valid_and_equal_and_folded(gather_report):
 def test_pass_changes_a_stated_share(report, name):
     assert report.reached[name] == COUNT, f"{name} ran on {report.reached[name]} programs"
     assert report.change_share(name) >= FLOORS[name], report.table()
+
+
+@pytest.fixture(scope="module")
+def unequal_report():
+    return property_run.run_property(UNEQUAL_COUNT, SEED, max_ops=UNEQUAL_OPS, blocks=UNEQUAL_TOWER_BLOCKS)
+
+
+def test_unequal_tower_programs_are_valid_and_equal_and_batched(unequal_report):
+    assert_valid_equal_and_changed(unequal_report, UNEQUAL_COUNT, UNEQUAL_FLOORS)

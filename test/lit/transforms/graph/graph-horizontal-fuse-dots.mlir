@@ -2,8 +2,10 @@
 // RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{allow-runtime-concat=true}' | filecheck %s --check-prefix=RUNTIME
 // RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{min-group=3}' | filecheck %s --check-prefix=MIN3
 // RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{fuse-batched-dots=true}' | filecheck %s --check-prefix=BATCHED
+// RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{strict-nonfinite=true}' | filecheck %s --check-prefix=STRICT
+// RUN: fusion-opt %s --split-input-file -p 'graph-horizontal-fuse-dots{unequal-shapes=false}' | filecheck %s --check-prefix=EQUAL
 // The pass's helper modules these cases exercise: graph/horizontal_layers.py,
-// graph/horizontal_linear.py, graph/horizontal_concat_fold.py.
+// graph/horizontal_linear.py, graph/horizontal_concat_fold.py, graph/horizontal_unequal.py.
 
 // Two towers x two Linear+SiLU layers on a shared input. Layer 0 shares %x: one dot on the
 // N-concatenated weights; its result is viewed as [2, 1, 4] (a reshape, M = 1) and feeds one
@@ -378,10 +380,165 @@ func.func @batched_with_bias(%input: tensor<2x3x4xf32>) -> (tensor<2x3x2xf32>, t
 // BATCHED-LABEL: func.func @different_batch_weights
 // BATCHED-COUNT-2: graph.dot
 // BATCHED-NOT:     graph.slice
+// BATCHED:         func.return
 func.func @different_batch_weights(%input: tensor<2x3x4xf32>, %other: tensor<2x3x4xf32>) -> (tensor<2x3x2xf32>, tensor<2x3x2xf32>) {
   %w0 = arith.constant dense<0.5> : tensor<2x4x2xf32>
   %w1 = arith.constant dense<0.25> : tensor<2x4x2xf32>
   %d0 = graph.dot %input, %w0 : (tensor<2x3x4xf32>, tensor<2x4x2xf32>) -> tensor<2x3x2xf32>
   %d1 = graph.dot %other, %w1 : (tensor<2x3x4xf32>, tensor<2x4x2xf32>) -> tensor<2x3x2xf32>
   func.return %d0, %d1 : tensor<2x3x2xf32>, tensor<2x3x2xf32>
+}
+
+// -----
+
+// Unequal towers (hidden 4/6/4, outputs 4/3/5) over one input: the first layers share %x (one
+// N-concatenated dot); the second layers, three shapes, are one block-diagonal dot on that
+// dot's whole result ([2, 14] x [14, 12]), and the concat of the towers is its result.
+// CHECK-LABEL: func.func @unequal_towers_block
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x4xf32>)
+// CHECK:         %[[H:.*]] = graph.dot %[[X]], %{{.*}} : (tensor<2x4xf32>, tensor<4x14xf32>) -> tensor<2x14xf32>
+// CHECK-NEXT:    %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<14x12xf32>
+// CHECK-NEXT:    %[[Y:.*]] = graph.dot %[[H]], %[[W]] : (tensor<2x14xf32>, tensor<14x12xf32>) -> tensor<2x12xf32>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<2x12xf32>
+// Without block-diagonal dots (strict-nonfinite) or unequal batching: the three second layers stay.
+// STRICT-LABEL: func.func @unequal_towers_block
+// STRICT-COUNT-4: graph.dot
+// STRICT-NOT:     graph.dot
+// STRICT:         graph.concat
+// EQUAL-LABEL:  func.func @unequal_towers_block
+// EQUAL-COUNT-4: graph.dot
+// EQUAL-NOT:    graph.dot
+// EQUAL:        func.return
+func.func @unequal_towers_block(%x: tensor<2x4xf32>) -> tensor<2x12xf32> {
+  %w00 = arith.constant dense<0.1> : tensor<4x4xf32>
+  %w10 = arith.constant dense<0.2> : tensor<4x6xf32>
+  %w20 = arith.constant dense<0.3> : tensor<4x4xf32>
+  %w01 = arith.constant dense<0.4> : tensor<4x4xf32>
+  %w11 = arith.constant dense<0.5> : tensor<6x3xf32>
+  %w21 = arith.constant dense<0.6> : tensor<4x5xf32>
+  %h0 = graph.dot %x, %w00 : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %h1 = graph.dot %x, %w10 : (tensor<2x4xf32>, tensor<4x6xf32>) -> tensor<2x6xf32>
+  %h2 = graph.dot %x, %w20 : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %y0 = graph.dot %h0, %w01 : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %y1 = graph.dot %h1, %w11 : (tensor<2x6xf32>, tensor<6x3xf32>) -> tensor<2x3xf32>
+  %y2 = graph.dot %h2, %w21 : (tensor<2x4xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  %out = graph.concat %y0, %y1, %y2 axis = 1 : (tensor<2x4xf32>, tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x12xf32>
+  func.return %out : tensor<2x12xf32>
+}
+
+// -----
+
+// Equal first layers (stacked [3, 1, 4]) whose next layers differ in N (2/3/4): the batched
+// value feeds one dot on weights zero-padded to [3, 4, 4] (biases to [3, 4]); each output is
+// its lane's first N_i columns, one slice each. Exact on infinities too, so also strict.
+// CHECK-LABEL: func.func @unequal_outputs_padded
+// CHECK:         %[[D:.*]] = graph.dot %{{.*}}, %{{.*}} : (tensor<3x1x4xf32>, tensor<3x4x4xf32>) -> tensor<3x1x4xf32>
+// CHECK-NEXT:    %[[W:.*]] = arith.constant dense<[{{\[\[}}4.000000e-01, 4.000000e-01, 0.000000e+00, 0.000000e+00]{{.*}}> : tensor<3x4x4xf32>
+// CHECK-NEXT:    %[[P:.*]] = graph.dot %[[D]], %[[W]] : (tensor<3x1x4xf32>, tensor<3x4x4xf32>) -> tensor<3x1x4xf32>
+// CHECK-NEXT:    %[[B:.*]] = arith.constant dense<{{\[\[}}1.000000e-02, 1.000000e-02, 0.000000e+00, 0.000000e+00]{{.*}}> : tensor<3x4xf32>
+// CHECK-NEXT:    %[[BB:.*]] = graph.broadcast %[[B]] dims = [0, 2] : tensor<3x4xf32> -> tensor<3x1x4xf32>
+// CHECK-NEXT:    %[[A:.*]] = graph.add %[[P]], %[[BB]] : tensor<3x1x4xf32>
+// CHECK-NEXT:    %[[L0:.*]] = graph.slice %[[A]] axes = [0, 2] starts = [0, 0] ends = [1, 2] : tensor<3x1x4xf32> -> tensor<1x1x2xf32>
+// CHECK-NEXT:    %[[Y0:.*]] = graph.reshape %[[L0]] : tensor<1x1x2xf32> -> tensor<1x2xf32>
+// CHECK-NEXT:    %[[L1:.*]] = graph.slice %[[A]] axes = [0, 2] starts = [1, 0] ends = [2, 3] : tensor<3x1x4xf32> -> tensor<1x1x3xf32>
+// CHECK-NEXT:    %[[Y1:.*]] = graph.reshape %[[L1]] : tensor<1x1x3xf32> -> tensor<1x3xf32>
+// CHECK-NEXT:    %[[L2:.*]] = graph.slice %[[A]] axes = [0] starts = [2] ends = [3] : tensor<3x1x4xf32> -> tensor<1x1x4xf32>
+// CHECK-NEXT:    %[[Y2:.*]] = graph.reshape %[[L2]] : tensor<1x1x4xf32> -> tensor<1x4xf32>
+// CHECK-NEXT:    func.return %[[Y0]], %[[Y1]], %[[Y2]]
+// STRICT-LABEL: func.func @unequal_outputs_padded
+// STRICT-COUNT-2: graph.dot
+// STRICT-NOT:     graph.dot
+// STRICT:         func.return
+// EQUAL-LABEL:  func.func @unequal_outputs_padded
+// EQUAL-COUNT-4: graph.dot
+// EQUAL-NOT:    graph.dot
+// EQUAL:        func.return
+func.func @unequal_outputs_padded(%a: tensor<1x4xf32>, %b: tensor<1x4xf32>, %c: tensor<1x4xf32>) -> (tensor<1x2xf32>, tensor<1x3xf32>, tensor<1x4xf32>) {
+  %w0 = arith.constant dense<0.1> : tensor<4x4xf32>
+  %w1 = arith.constant dense<0.2> : tensor<4x4xf32>
+  %w2 = arith.constant dense<0.3> : tensor<4x4xf32>
+  %v0 = arith.constant dense<0.4> : tensor<4x2xf32>
+  %v1 = arith.constant dense<0.5> : tensor<4x3xf32>
+  %v2 = arith.constant dense<0.6> : tensor<4x4xf32>
+  %bv0 = arith.constant dense<0.01> : tensor<2xf32>
+  %bv1 = arith.constant dense<0.02> : tensor<3xf32>
+  %bv2 = arith.constant dense<0.03> : tensor<4xf32>
+  %h0 = graph.dot %a, %w0 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %h1 = graph.dot %b, %w1 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %h2 = graph.dot %c, %w2 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %d0 = graph.dot %h0, %v0 : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+  %d1 = graph.dot %h1, %v1 : (tensor<1x4xf32>, tensor<4x3xf32>) -> tensor<1x3xf32>
+  %d2 = graph.dot %h2, %v2 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %bb0 = graph.broadcast %bv0 dims = [1] : tensor<2xf32> -> tensor<1x2xf32>
+  %bb1 = graph.broadcast %bv1 dims = [1] : tensor<3xf32> -> tensor<1x3xf32>
+  %bb2 = graph.broadcast %bv2 dims = [1] : tensor<4xf32> -> tensor<1x4xf32>
+  %y0 = graph.add %d0, %bb0 : tensor<1x2xf32>
+  %y1 = graph.add %d1, %bb1 : tensor<1x3xf32>
+  %y2 = graph.add %d2, %bb2 : tensor<1x4xf32>
+  func.return %y0, %y1, %y2 : tensor<1x2xf32>, tensor<1x3xf32>, tensor<1x4xf32>
+}
+
+// -----
+
+// Negative: padding costs more than it saves. Second layers [256, 8] and [8, 256] over 512
+// rows: block-diagonal is a [512, 264] x [264, 264] dot (17x the FLOPs), padded [2, 512,
+// 256] x [2, 256, 256] (32x); the cost model keeps the two dots.
+// CHECK-LABEL: func.func @unequal_padding_costs_more
+// CHECK:         graph.dot %{{.*}}, %{{.*}} : (tensor<512x8xf32>, tensor<8x264xf32>) -> tensor<512x264xf32>
+// CHECK:         graph.dot %{{.*}}, %{{.*}} : (tensor<512x256xf32>, tensor<256x8xf32>) -> tensor<512x8xf32>
+// CHECK-NEXT:    graph.dot %{{.*}}, %{{.*}} : (tensor<512x8xf32>, tensor<8x256xf32>) -> tensor<512x256xf32>
+// CHECK-NOT:     graph.dot
+func.func @unequal_padding_costs_more(%x: tensor<512x8xf32>) -> (tensor<512x8xf32>, tensor<512x256xf32>) {
+  %w0 = arith.constant dense<0.1> : tensor<8x256xf32>
+  %w1 = arith.constant dense<0.2> : tensor<8x8xf32>
+  %v0 = arith.constant dense<0.3> : tensor<256x8xf32>
+  %v1 = arith.constant dense<0.4> : tensor<8x256xf32>
+  %h0 = graph.dot %x, %w0 : (tensor<512x8xf32>, tensor<8x256xf32>) -> tensor<512x256xf32>
+  %h1 = graph.dot %x, %w1 : (tensor<512x8xf32>, tensor<8x8xf32>) -> tensor<512x8xf32>
+  %y0 = graph.dot %h0, %v0 : (tensor<512x256xf32>, tensor<256x8xf32>) -> tensor<512x8xf32>
+  %y1 = graph.dot %h1, %v1 : (tensor<512x8xf32>, tensor<8x256xf32>) -> tensor<512x256xf32>
+  func.return %y0, %y1 : tensor<512x8xf32>, tensor<512x256xf32>
+}
+
+// -----
+
+// Negative: unequal towers over separate inputs. Stacking them would take a pad and a copy per
+// input, more kernels than the three dots it saves: kept.
+// CHECK-LABEL: func.func @unequal_roots_kept
+// CHECK-NOT:     graph.pad
+// CHECK-NOT:     graph.concat
+// CHECK-COUNT-3: graph.dot
+// CHECK-NOT:     graph.dot
+// CHECK:         func.return
+func.func @unequal_roots_kept(%a: tensor<1x4xf32>, %b: tensor<1x6xf32>, %c: tensor<1x4xf32>) -> (tensor<1x4xf32>, tensor<1x3xf32>, tensor<1x5xf32>) {
+  %w0 = arith.constant dense<0.1> : tensor<4x4xf32>
+  %w1 = arith.constant dense<0.2> : tensor<6x3xf32>
+  %w2 = arith.constant dense<0.3> : tensor<4x5xf32>
+  %y0 = graph.dot %a, %w0 : (tensor<1x4xf32>, tensor<4x4xf32>) -> tensor<1x4xf32>
+  %y1 = graph.dot %b, %w1 : (tensor<1x6xf32>, tensor<6x3xf32>) -> tensor<1x3xf32>
+  %y2 = graph.dot %c, %w2 : (tensor<1x4xf32>, tensor<4x5xf32>) -> tensor<1x5xf32>
+  func.return %y0, %y1, %y2 : tensor<1x4xf32>, tensor<1x3xf32>, tensor<1x5xf32>
+}
+
+// -----
+
+// Negative: argument weights (allow-runtime-concat). The first layers' weights are joined at
+// run time as before; a block-diagonal second layer would pad and copy each weight at run time
+// (four copy kernels to save one dot): kept.
+// RUNTIME-LABEL: func.func @unequal_argument_weights
+// RUNTIME:         graph.concat %{{.*}}, %{{.*}} axis = 1 : (tensor<4x4xf32>, tensor<4x6xf32>) -> tensor<4x10xf32>
+// RUNTIME-COUNT-3: graph.dot
+// RUNTIME-NOT:     graph.pad
+// RUNTIME:         func.return
+// Without allow-runtime-concat nothing is joined.
+// CHECK-LABEL: func.func @unequal_argument_weights
+// CHECK-COUNT-4: graph.dot
+// CHECK-NOT:     graph.concat %{{.*}}, %{{.*}} axis = 1 : (tensor<4x4xf32>
+func.func @unequal_argument_weights(%x: tensor<2x4xf32>, %w00: tensor<4x4xf32>, %w10: tensor<4x6xf32>, %w01: tensor<4x4xf32>, %w11: tensor<6x3xf32>) -> tensor<2x7xf32> {
+  %h0 = graph.dot %x, %w00 : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %h1 = graph.dot %x, %w10 : (tensor<2x4xf32>, tensor<4x6xf32>) -> tensor<2x6xf32>
+  %y0 = graph.dot %h0, %w01 : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %y1 = graph.dot %h1, %w11 : (tensor<2x6xf32>, tensor<6x3xf32>) -> tensor<2x3xf32>
+  %out = graph.concat %y0, %y1 axis = 1 : (tensor<2x4xf32>, tensor<2x3xf32>) -> tensor<2x7xf32>
+  func.return %out : tensor<2x7xf32>
 }
