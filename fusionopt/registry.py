@@ -332,6 +332,12 @@ PIPELINES["graph-to-dispatch-llvm-cpu-fewest"] = Pipeline(
     "graph-to-dispatch with dispatch-creation-llvm-cpu-fewest as its last stage (llvm-cpu only)",
     ",".join(_GRAPH_TO_DISPATCH_STAGES[:-1] + ("dispatch-creation-llvm-cpu-fewest",)),
 )
+# The ONNX route for IREE's CUDA backend: graph-to-dispatch's graph stages, then
+# dispatch-creation-cuda (convs as convs, attention raised, split-K matmuls).
+PIPELINES["graph-to-dispatch-cuda"] = Pipeline(
+    "graph-to-dispatch with dispatch-creation-cuda as its last stage (CUDA)",
+    ",".join(_GRAPH_TO_DISPATCH_STAGES[:-1] + ("dispatch-creation-cuda",)),
+)
 
 
 def _graph_patterns(op: type) -> tuple:

@@ -1,0 +1,71 @@
+"""`graph-to-dispatch-cuda`, the ONNX route for IREE's CUDA backend: its stages, what it computes
+on bert_mini (the interpreter, before and after), and that IREE builds its regions for CUDA
+sm_80 (building needs `iree-compile` only, no GPU)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fusionopt.importers.onnx_import import import_onnx
+from fusionopt.iree_tools import compile_vmfb, cuda_flags
+from fusionopt.ir_io import print_module
+from fusionopt.registry import PIPELINES
+from fusionopt.testing import apply_pipeline, run_module
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "onnx"
+PIPELINE = "graph-to-dispatch-cuda"
+
+
+def _bert_inputs(module, seed: int = 0) -> list[np.ndarray]:
+    """input_ids in [0, 1024), attention_mask ones with a padded tail, weights ~ N(0, 0.1^2)."""
+    rng = np.random.default_rng(seed)
+    fn = next(op for op in module.ops if op.sym_name.data == "main_graph")
+    values = []
+    for arg in fn.args:
+        shape = arg.type.get_shape()
+        if len(values) == 0:
+            values.append(rng.integers(0, 1024, shape).astype(np.int64))
+        elif len(values) == 1:
+            mask = np.ones(shape, np.int64)
+            mask[:, 48:] = 0
+            values.append(mask)
+        else:
+            values.append((0.1 * rng.standard_normal(shape)).astype(np.float32))
+    return values
+
+
+def test_stages_are_graph_to_dispatch_with_the_cuda_dispatch_creation():
+    generic = PIPELINES["graph-to-dispatch"].spec.split(",")
+    stages = PIPELINES[PIPELINE].spec.split(",")
+    assert generic[-1] == "dispatch-creation"
+    assert stages == generic[:-1] + ["dispatch-creation-cuda"]
+
+
+@pytest.fixture(scope="module")
+def bert_mini():
+    before = import_onnx(DATA / "bert_mini.args.onnx")
+    after = apply_pipeline(print_module(before), PIPELINE)
+    return before, after
+
+
+def test_bert_mini_raises_attention_and_computes_the_same(bert_mini):
+    before, after = bert_mini
+    text = print_module(after)
+    assert text.count("iree_linalg_ext.attention") == 2
+    assert "iree_linalg_ext.attention" not in print_module(apply_pipeline(print_module(before), "graph-to-dispatch"))
+    inputs = _bert_inputs(before)
+    expected = run_module(before, inputs)[0]
+    actual = run_module(after, inputs)[0]
+    assert np.max(np.abs(actual - expected)) <= 1e-4 * np.max(np.abs(expected))
+
+
+@pytest.mark.skipif(shutil.which("iree-compile") is None, reason="iree-compile is not installed")
+def test_bert_mini_builds_for_cuda(bert_mini, tmp_path: Path):
+    src = tmp_path / "bert_mini.mlir"
+    src.write_text(print_module(bert_mini[1]))
+    vmfb = compile_vmfb(src, tmp_path / "bert_mini.vmfb", cuda_flags("sm_80"))
+    assert vmfb.stat().st_size > 0
