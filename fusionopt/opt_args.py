@@ -14,7 +14,7 @@ from xdsl.passes import ModulePass, get_pass_option_infos
 
 from fusionopt.cli import ToolArgumentParser, UsageError
 
-__all__ = ["UsageError", "build_arg_parser", "parse_command_line", "format_pass_list", "pass_summary"]
+__all__ = ["UsageError", "build_arg_parser", "parse_command_line", "format_pass_list", "pass_summary", "pass_options"]
 
 
 QUOTE = "'"
@@ -142,16 +142,19 @@ def pass_summary(pass_cls: type) -> str:
     return " ".join(doc.split("\n\n")[0].split())
 
 
-def _option_lines(pass_cls: type[ModulePass]) -> list[str]:
-    lines = []
+def pass_options(pass_cls: type[ModulePass]) -> list[tuple[str, str, str | None]]:
+    """The options a pipeline may set: (name as spelt in a pipeline, type, default or None)."""
+    options = []
     for info in get_pass_option_infos(pass_cls):
         field = next(f for f in dataclasses.fields(pass_cls) if f.name == info.name)
-        if not field.init:
-            continue
-        default = "" if info.default_value is None else f" = {info.default_value}"
-        option = info.name.replace("_", "-")
-        lines.append(f"      {option}: {info.expected_type.strip(QUOTE)}{default}")
-    return lines
+        if field.init:
+            options.append((info.name.replace("_", "-"), info.expected_type.strip(QUOTE), info.default_value))
+    return options
+
+
+def _option_lines(pass_cls: type[ModulePass]) -> list[str]:
+    return [f"      {option}: {kind}{'' if default is None else f' = {default}'}"
+            for option, kind, default in pass_options(pass_cls)]
 
 
 def format_pass_list(
