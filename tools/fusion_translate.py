@@ -1,12 +1,13 @@
 """`fusion-translate`: translate between other formats and fusionopt IR (like `mlir-translate`).
 
-    fusion-translate --import-onnx model.onnx [--weights inline|args] [-o out.mlir]
-                     [--mlir-print-debuginfo]
+    fusion-translate --import-onnx model.onnx [--weights inline|args] [--dim NAME=N ...]
+                     [-o out.mlir] [--mlir-print-debuginfo]
     fusion-translate --import-migraphx program.txt [-o out.mlir] [--mlir-print-debuginfo]
 
 `--import-onnx` builds `func.func @main_graph` in the `graph` dialect (see
-`fusionopt.importers.onnx_import`); `--import-migraphx` builds `func.func @main` from the text
-MIGraphX prints (see `fusionopt.importers.migraphx_import`). The output goes to stdout, or to `-o FILE`, written
+`fusionopt.importers.onnx_import`; `--dim NAME=N`, repeatable, pins the symbolic dim NAME to N
+first, as onnxruntime's `make_dynamic_shape_fixed` does: `fusionopt.importers.onnx_dims`);
+`--import-migraphx` builds `func.func @main` from the text MIGraphX prints (see `fusionopt.importers.migraphx_import`). The output goes to stdout, or to `-o FILE`, written
 by `fusionopt.output_file` (atomically for regular files, so a failed import never leaves a
 truncated file; straight into devices and FIFOs; through symlinks). Errors print `error: ...` on stderr and exit with code 1; an importer crash
 is an `internal error` with its traceback (exit 2), as in `fusion-opt`.
@@ -23,6 +24,7 @@ from fusionopt.cli import (
 )
 from fusionopt.diagnostics import FusionError
 from fusionopt.importers.migraphx_import import import_migraphx
+from fusionopt.importers.onnx_dims import parse_dims
 from fusionopt.importers.onnx_import import WEIGHT_MODES, import_onnx
 from fusionopt.progress import progress_stream
 from fusionopt.ir_io import print_module
@@ -42,6 +44,9 @@ def build_parser() -> ToolArgumentParser:
     parser.add_argument("--weights", choices=WEIGHT_MODES, default="inline",
                         help="ONNX initializers as constants (inline, default) or as extra "
                              "function arguments after the graph inputs (args)")
+    parser.add_argument("--dim", action="append", default=[], metavar="NAME=N",
+                        help="pin the ONNX model's symbolic dim NAME (e.g. batch, seq) to N "
+                             "before import (repeatable)")
     parser.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     parser.add_argument("--mlir-print-debuginfo", action="store_true", dest="debuginfo",
                         help="print locations: loc(\"<ONNX node name>\"), "
@@ -60,7 +65,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         if args.import_migraphx is not None:
             module = import_migraphx(args.import_migraphx)
         else:
-            module = import_onnx(args.import_onnx, weights=args.weights, progress=progress_stream())
+            module = import_onnx(args.import_onnx, weights=args.weights, progress=progress_stream(),
+                                 dims=parse_dims(args.dim))
         output.commit(print_module(module, debuginfo=args.debuginfo))
     except FusionError as err:
         print(err.format(), file=sys.stderr)

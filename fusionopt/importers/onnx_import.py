@@ -25,6 +25,7 @@ Errors (unsupported op, dynamic shape, non-constant shape operand) raise `OnnxIm
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TextIO
 
 import re
@@ -46,6 +47,7 @@ from fusionopt.importers.onnx_context import (
     mlir_element,
     shape,
 )
+from fusionopt.importers.onnx_dims import pin_dims
 from fusionopt.importers.onnx_fold import fold_node, is_foldable
 from fusionopt.importers.onnx_ops import HANDLERS as ELEMENTWISE_HANDLERS
 from fusionopt.importers.onnx_ops_cnn import HANDLERS as CNN_HANDLERS
@@ -73,13 +75,15 @@ def load_model(model_or_path: ModelProto | str | Path) -> ModelProto:
 
 
 def import_onnx(
-    model_or_path: ModelProto | str | Path, weights: str = "inline", *, progress: TextIO | None = None
+    model_or_path: ModelProto | str | Path, weights: str = "inline", *, progress: TextIO | None = None,
+    dims: Mapping[str, int] | None = None,
 ) -> ModuleOp:
     """The model as a verified `builtin.module` holding `func.func @main_graph`. `progress`: a
-    terminal for the node-by-node progress line (`fusionopt.progress`), None for none."""
+    terminal for the node-by-node progress line (`fusionopt.progress`), None for none. `dims`:
+    symbolic dims pinned to sizes before import (`onnx_dims.pin_dims`; `--dim NAME=N`)."""
     if weights not in WEIGHT_MODES:
         raise OnnxImportError(f"weights must be one of {', '.join(WEIGHT_MODES)}, got '{weights}'")
-    model = _infer_shapes(load_model(model_or_path))
+    model = _infer_shapes(pin_dims(load_model(model_or_path), dims or {}))
     return GraphImporter(model, weights, progress).run()
 
 
@@ -107,9 +111,13 @@ def _static_type(info: ValueInfoProto, what: str) -> TensorType:
     dims = []
     for i, d in enumerate(t.shape.dim):
         if not d.HasField("dim_value"):
-            label = f"'{d.dim_param}'" if d.dim_param else "unknown"
+            if d.dim_param:
+                hint = f"pin it with --dim {d.dim_param}=N"
+                label = f"'{d.dim_param}'"
+            else:
+                hint, label = "only symbolic dims can be pinned (--dim NAME=N)", "unknown"
             raise OnnxImportError(f"dynamic shape: {what} '{info.name}' dim {i} is {label} "
-                                  "(only static shapes are supported)")
+                                  f"(only static shapes are supported: {hint})")
         dims.append(d.dim_value)
     return TensorType(mlir_element(t.elem_type, f"{what} '{info.name}'"), dims)
 
