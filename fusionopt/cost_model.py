@@ -1,6 +1,6 @@
 """Per-op cost rules used by `fusion-stats`: element sizes, tensor bytes, FLOPs of one op.
 
-The rules (documented for users in the README (fusion-stats section)) are deliberately simple and static, so that
+The rules (documented for users in docs/cost-model.md) are deliberately simple and static, so that
 a fusion pass changes the figures only by changing *where* values live (kernel boundaries),
 never by changing how much arithmetic one op is said to do:
 

@@ -6,7 +6,7 @@
                           "flops", "bytes_moved", "bytes_min", "ops": {op name: count}}},
      "total": {same keys, summed over the functions}}
 
-The exact definitions live in the README (fusion-stats section); the predicates below implement them one by one.
+The exact definitions live in docs/cost-model.md; the predicates below implement them one by one.
 The model is IREE's: a `flow.dispatch.region` is one kernel; any compute op left outside a
 region would become a kernel of its own; views (reshapes), constants, `tensor.empty` and fills
 that only initialise another op's `outs` are free (IREE folds or clones them into consumers).
@@ -176,7 +176,7 @@ class Traffic:
 
 
 def op_traffic(op: Operation) -> Traffic:
-    """Global-memory traffic of one unfused op or copy (see the README (fusion-stats section), bytes_moved)."""
+    """Global-memory traffic of one unfused op or copy (see docs/cost-model.md, bytes_moved)."""
     traffic = Traffic()
     if op.name == "flow.tensor.update":
         update = getattr(op, "update", None) or max(op.operands, key=tensor_bytes)

@@ -1,6 +1,6 @@
 """`fusion-stats FILE [AFTER] [--json] [--device cpu|h100]`: what a program costs (kernels, FLOPs, memory traffic).
 
-The figures are defined in the README (fusion-stats section) and computed by `fusionopt.stats.compute_stats`;
+The figures are defined in docs/cost-model.md and computed by `fusionopt.stats.compute_stats`;
 `--json` prints that dictionary (a stable interface), otherwise a table per function.
 
 `--device NAME` adds a roofline time estimate (`fusionopt.device_profiles`): per function
@@ -183,7 +183,7 @@ def format_comparison(before: dict, after: dict) -> str:
 def parse_args(argv: list[str] | None):
     parser = ToolArgumentParser(
         prog="fusion-stats",
-        description="Report kernels, FLOPs and memory traffic per function (definitions: README); "
+        description="Report kernels, FLOPs and memory traffic per function (definitions: docs/cost-model.md); "
                     "with two files, compare them (before, after, ratio).",
     )
     parser.add_argument("file", help="input .mlir file, or - for stdin (with AFTER: the program before)")

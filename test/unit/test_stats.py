@@ -1,4 +1,4 @@
-"""fusion-stats figures on small hand-computed programs (definitions: the README (fusion-stats section)).
+"""fusion-stats figures on small hand-computed programs (definitions: docs/cost-model.md).
 
 Every expected number is derived in a comment from the shapes in the IR, f32 = 4 bytes.
 """
