@@ -7,8 +7,13 @@ model's seeded values) are imported in process (`import_onnx`), formed by each p
 and run on `local-sync`. The activations come from two input families
 (`fusionopt.interpreter.input_families`): `random` (N(0, 1)) and `offset` (1000.5 + 0.01 N(0, 1):
 a large common offset, which normalizations must cancel); the weights are the same for both.
-IREE's result must match onnxruntime's within max|diff| / max|ref| < 1e-4, as the other ONNX
-agreement tests ask.
+On `random` IREE's result must match onnxruntime's within max|diff| / max|ref| < 1e-4, as the
+other ONNX agreement tests ask. `offset` is ill-conditioned in float32 (a LayerNorm of
+1000.5 + 0.01 noise keeps ~2 digits of the centered values), so there two correct float32
+programs differ by more than that (onnxruntime and our unoptimized import already by ~4e-5 of
+max|ref| on Swin): IREE's result is judged as every rewrite is on the adversarial families
+(`compare.judge_against_reference`): within 1e-4 of the float64 run of the imported program, or
+no worse than 4x onnxruntime's own error on those inputs or on them one ulp off.
 
 IREE's CPU codegen limits (32 KB of stack per dispatch, vector sizes) depend on the sizes, so the
 blocks run at sizes where real models meet them (56x56 feature maps, 197 ViT tokens), not at
@@ -17,18 +22,23 @@ blocks run at sizes where real models meet them (56x56 feature maps, 197 ViT tok
 formation stops emitting that form, and then its marker must go. Only a build failure satisfies
 the marker (`raises=IreeBuildFailure`): a case that builds and disagrees fails outright.
 
-About 1 minute of CPU (one core), 2 when the marked cases build; most of it in iree-compile.
+About 1 minute of CPU on one core (2 minutes of wall time on a busy 2-core machine), most of it in
+iree-compile.
 """
 
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from fusionopt.importers.onnx_import import import_onnx
+from fusionopt.interpreter import find_entry, run_function
+from fusionopt.interpreter.compare import judge_against_reference
+from fusionopt.interpreter.input_families import largest_float, nudged
 from fusionopt.iree_tools import iree_available
 from fusionopt.ir_io import print_module
 from fusionopt.testing import apply_pipeline
@@ -48,34 +58,15 @@ BLOCK_SIZES: dict[str, dict] = {
     "convnext": {}, "resnext": {}, "lraspp": {}, "vit": {}, "mbconv": {}, "swin": {}, "unet_up": {},
     "llama": {},
 }
-# The forms IREE 3.13 cannot build from a pre-formed region (bench/block_builds.py names each
-# failing region by its top-level ops; ../shared/reference/iree-region-build-failures has
-# minimal modules of A-D).
-_MATMUL_EXPAND = ("A: fill>matmul>expand_shape>generic (a Linear over NHWC / tokens: matmul rows split "
-                  "by expand_shape before its epilogue): 'vector.store' write outside a workgroup-"
-                  "distributed context, or 'large vector sizes (32768 bytes)' with CPU tiles")
-_GROUPED_CONV = ("B: fill>conv_2d_ngchw_gfchw>collapse_shape>generic (grouped 3x3, groups collapsed "
-                 "before bias + Relu): stack 100352 bytes > 32768")
-_HEAD_SPLIT = ("C: generic[gather]>collapse_shape>expand_shape>generic (MultiheadAttention's q/k/v taken "
-               "from the in-projection, collapsed, expanded to heads, transposed): stack 302592 bytes")
-_GATHER_CHAIN = ("D: generic[gather]*2, the second gathering from the first ({what}): stack {bytes} bytes")
-_GATED_1X1 = ("A: fill>generic[reduction]>expand_shape>generic (LR-ASPP's 1x1 conv as a matmul expanded "
-              "to NCHW, times the pooled gate): 'vector.maskedstore' write outside a workgroup-"
-              "distributed context")
-_RESIZE = _GATHER_CHAIN.format(what="bilinear Resize as two separable passes", bytes=802816)
-_FLIPPED_FILTER = _GATHER_CHAIN.format(what="ConvTranspose's flipped, transposed filter", bytes=524288)
-_SWIN = ("A: fill>matmul>expand_shape>generic and fill>batch_matmul>expand_shape>generic (window scores "
-         "expanded to windows x heads plus bias and shift mask); concat regions of unequal parts "
-         "(torch.roll): 'slice along dimension 2 runs out-of-bounds', 'tensor.concat' result type mismatch")
-# (block, pipeline) -> the form IREE 3.13 cannot build in that case's regions
-CANNOT_BUILD: dict[tuple[str, str], str] = {
-    **{("convnext", p): _MATMUL_EXPAND for p in PIPELINES},
-    ("resnext", "graph-to-dispatch-llvm-cpu-fewest"): _GROUPED_CONV,
-    **{("lraspp", p): f"{_GATED_1X1}; {_RESIZE}" for p in PIPELINES},
-    **{("vit", p): _HEAD_SPLIT for p in PIPELINES},
-    **{("swin", p): _SWIN for p in PIPELINES},
-    **{("unet_up", p): _FLIPPED_FILTER for p in PIPELINES},
-}
+# (block, pipeline) -> the region form IREE 3.13 cannot build there, named by the failing region's
+# top-level ops as bench/block_builds.py prints them (a strict xfail; none at present). At these
+# sizes the blocks reach every form of ../shared/reference/iree-region-build-failures that region
+# formation must avoid: A matmul>expand_shape>generic (ConvNeXt's and Swin's Linears, LR-ASPP's
+# gated 1x1, Swin's window scores), B a grouped conv's collapsed groups (ResNeXt, fewest), C the
+# head split of torch's MultiheadAttention (ViT), D a gather from a gather in one region (LR-ASPP's
+# separable Resize, U-Net's flipped ConvTranspose filter), and concat-only regions of unequal parts
+# (Swin's torch.roll).
+CANNOT_BUILD: dict[tuple[str, str], str] = {}
 
 
 class IreeBuildFailure(AssertionError):
@@ -91,27 +82,55 @@ def _cases():
             yield pytest.param(block, pipeline, marks=marks, id=f"{block}-{pipeline}")
 
 
+@dataclass
+class Run:
+    """One family's inputs and onnxruntime's output; on `offset` also the float64 run of the
+    imported program and onnxruntime on the inputs one ulp off (the judge's noise)."""
+
+    inputs: dict[str, np.ndarray]
+    expected: np.ndarray
+    reference: np.ndarray | None = None
+    nudged: np.ndarray | None = None
+
+
+def family_run(model, imported, block: str, sizes: dict, family: str) -> Run:
+    inputs = block_builds.block_inputs(block, sizes, family)
+    (expected,) = block_builds.onnxruntime_outputs(model, inputs)
+    assert np.all(np.isfinite(expected)), f"{block} on {family}: the reference is not finite"
+    if family == "random":
+        return Run(inputs, expected)
+    values = list(inputs.values())
+    (reference,) = run_function(imported, values, find_entry(imported, block_builds.ENTRY), float64=True)
+    (moved,) = block_builds.onnxruntime_outputs(model, dict(zip(inputs, nudged(values))))
+    return Run(inputs, expected, reference, moved)
+
+
 @pytest.fixture(scope="module")
 def references():
-    """block -> (args model, {family: (inputs, onnxruntime's output)}), built once per block."""
+    """block -> (args model, {family: Run}), built once per block."""
     cache: dict[str, tuple] = {}
 
     def get(block: str):
         if block not in cache:
-            sizes = BLOCK_SIZES[block]
-            model = build(block, True, **sizes)
-            runs = {}
-            for family in FAMILIES:
-                inputs = block_builds.block_inputs(block, sizes, family)
-                (expected,) = block_builds.onnxruntime_outputs(model, inputs)
-                assert np.all(np.isfinite(expected)), f"{block} on {family}: the reference is not finite"
-                runs[family] = (inputs, expected)
-            outputs = [expected for _, expected in runs.values()]
+            model = build(block, True, **BLOCK_SIZES[block])
+            imported = import_onnx(model)
+            runs = {family: family_run(model, imported, block, BLOCK_SIZES[block], family) for family in FAMILIES}
+            outputs = [run.expected for run in runs.values()]
             assert block_builds.relative_error(outputs[1], outputs[0]) > 1e-2, f"{block}'s output ignores its input"
             cache[block] = (model, runs)
         return cache[block]
 
     return get
+
+
+def agreement_failure(actual: np.ndarray, run: Run) -> str | None:
+    """None when IREE's `actual` agrees (module doc), else the figures."""
+    if run.reference is None:
+        err = block_builds.relative_error(actual, run.expected)
+        return None if err < REL_TOL else f"max|diff|/max|ref| = {err:.2e} vs onnxruntime"
+    (verdict,) = judge_against_reference([actual], [run.expected], [run.reference], REL_TOL, nudged=[run.nudged],
+                                         noise_scale=largest_float(list(run.inputs.values())))
+    return None if verdict.ok else str(verdict)
 
 
 @pytest.mark.parametrize(("block", "pipeline"), list(_cases()))
@@ -127,10 +146,10 @@ def test_block_builds_and_agrees_with_onnxruntime(block, pipeline, references, t
     error = block_builds.iree_build(source, vmfb)
     if error is not None:
         raise IreeBuildFailure(f"iree-compile fails on {block} after {pipeline}: {error}")
-    for family, (inputs, expected) in runs.items():
-        (actual,) = run_vmfb(vmfb, list(inputs.values()), block_builds.ENTRY)
-        err = block_builds.relative_error(actual, expected)
-        assert err < REL_TOL, f"{block} after {pipeline} on {family} inputs: max|diff|/max|ref| = {err:.2e}"
+    for family, run in runs.items():
+        (actual,) = run_vmfb(vmfb, list(run.inputs.values()), block_builds.ENTRY)
+        failure = agreement_failure(actual, run)
+        assert failure is None, f"{block} after {pipeline} on {family} inputs: {failure}"
 
 
 def test_relative_error_detects_a_wrong_output():
@@ -174,3 +193,14 @@ def test_region_modules_compute_each_region_alone():
         assert signature and all(part for part in signature.split(">"))
         module.verify()
     assert any("conv" in signature for _, signature, _ in extracted)
+
+
+def test_offset_judge_rejects_a_wrong_output():
+    """Negative control for the `offset` judgement: IREE's stand-in (onnxruntime's own output)
+    passes, and the same output with one channel 0.1% off fails."""
+    model = build("mbconv", True, size=8)
+    run = family_run(model, import_onnx(model), "mbconv", {"size": 8}, "offset")
+    assert agreement_failure(run.expected.copy(), run) is None
+    wrong = run.expected.copy()
+    wrong[:, 3] *= np.float32(1.001)
+    assert agreement_failure(wrong, run) is not None
