@@ -29,7 +29,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Self
 
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DictionaryAttr, TensorType
+from xdsl.dialects.builtin import (
+    AffineMapAttr, ArrayAttr, BFloat16Type, DictionaryAttr, Float16Type, TensorType, f32,
+)
 from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import (
@@ -63,9 +65,17 @@ class YieldOp(IRDLOperation):
         super().__init__(operands=[values])
 
 
-def identity_score_region(score_type: Attribute) -> Region:
-    """The default region: `^bb0(%score): iree_linalg_ext.yield %score`."""
-    block = Block(arg_types=[score_type])
+def score_type(scale_type: Attribute) -> Attribute:
+    """The type of the scores the region sees: IREE computes Q.K^T of f16 and bf16 operands in
+    f32 (a `^bb0(%score: f16)` region fails to build: "type of yield operand 1 ('f16') doesn't
+    match the element type of the enclosing linalg.generic op ('f32')"), wider types in their own."""
+    return f32 if isinstance(scale_type, Float16Type | BFloat16Type) else scale_type
+
+
+def identity_score_region(scale_type: Attribute) -> Region:
+    """The default region for a scale of `scale_type`: `^bb0(%score): iree_linalg_ext.yield
+    %score`, the score typed by `score_type`."""
+    block = Block(arg_types=[score_type(scale_type)])
     block.add_op(YieldOp([block.args[0]]))
     return Region(block)
 

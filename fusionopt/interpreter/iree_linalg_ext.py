@@ -1,7 +1,8 @@
 """`iree_linalg_ext.attention` in numpy, with IREE 3.13's numerics (vectorised, einsum).
 
 IREE's decomposition (`AttentionOp::decomposeOperation`, exp2 form), reproduced step by step in
-the op's float type (float64 under `compute_float64`):
+the op's float type (float64 under `compute_float64`; f32 for f16 and bf16 operands, P rounded to
+V's type before P . V, as IREE's online-attention decomposition does):
 
     S = (Q * (scale * log2 e)) . K^T          (sum over k1)
     S = S + mask * log2 e                      (float mask; i1 mask: + 0 / -inf)
@@ -37,7 +38,11 @@ def attention_numpy(op: AttentionOp, q: Any, k: Any, v: Any, scale: Any, mask: A
     block = op.region.block
     if not (isinstance(block.first_op, YieldOp) and block.first_op.values[0] is block.args[0]):
         raise UnsupportedValue("iree_linalg_ext.attention: only the identity score region is supported")
-    dtype = element_dtype(op.result.type)
+    out_dtype = element_dtype(op.result.type)
+    # f16 / bf16 operands: scores, max, sum and P . V's accumulator in f32, P rounded to V's
+    # type before P . V (IREE's online-attention decomposition); the result rounded at the end.
+    dtype = out_dtype if out_dtype.itemsize >= 4 else np.dtype(np.float32)
+    v_dtype = element_dtype(op.value.type)
     maps = op.operand_maps()
     classes = op.dim_classes()
     q, k, v = (np.asarray(x, dtype=dtype) for x in (q, k, v))
@@ -68,7 +73,9 @@ def attention_numpy(op: AttentionOp, q: Any, k: Any, v: Any, scale: Any, mask: A
         mx = np.where(np.isnan(np.max(s, axis=axes, keepdims=True)), np.nan, mx).astype(dtype)
         p = np.exp2(s - mx).astype(dtype)
         p = (p / np.sum(p, axis=axes, keepdims=True, dtype=dtype)).astype(dtype)
-        out = np.einsum(f"{s_dims},{sv}->{so}", p, v).astype(dtype)
+        if np.dtype(v_dtype).itemsize < dtype.itemsize:
+            p = p.astype(v_dtype).astype(dtype)
+        out = np.einsum(f"{s_dims},{sv}->{so}", p, v).astype(out_dtype)
     return out
 
 

@@ -90,6 +90,94 @@ func.func @bert_like(%q: tensor<4x2x8xf32>, %k: tensor<4x2x8xf32>, %v: tensor<4x
 
 // -----
 
+// bert_like in f16 (Q, K, V, mask and result f16): raised the same, with the f16 scale, and the
+// region's score in f32, the type IREE computes Q.K^T of f16 operands in (an f16 score fails to
+// build: "type of yield operand 1 ('f16') doesn't match ... ('f32')").
+// CHECK-LABEL: func.func @bert_like_f16
+// CHECK-SAME:    (%[[Q:.*]]: tensor<4x2x8xf16>, %[[K:.*]]: tensor<4x2x8xf16>, %[[V:.*]]: tensor<4x2x8xf16>, %[[M:.*]]: tensor<4xf16>)
+// CHECK:         %[[MC:.*]] = linalg.generic {{.*}} ins(%[[M]] : tensor<4xf16>)
+// CHECK:           arith.constant -1.637600e+04 : f16
+// CHECK:         %[[S:.*]] = arith.constant 1.250000e-01 : f16
+// CHECK:         %[[R:.*]] = iree_linalg_ext.attention <indexing_maps = [{{.*}}]> ins(%[[Q]], %[[K]], %[[V]], %[[S]], %[[MC]] : tensor<4x2x8xf16>, tensor<4x2x8xf16>, tensor<4x2x8xf16>, f16, tensor<4xf16>) outs(%{{.*}} : tensor<4x2x8xf16>) {
+// CHECK-NEXT:    ^bb0(%[[SC:.*]]: f32):
+// CHECK-NEXT:      iree_linalg_ext.yield %[[SC]] : f32
+// CHECK-NEXT:    } -> tensor<4x2x8xf16>
+// CHECK-NOT:     linalg.generic
+// CHECK:         func.return %[[R]] : tensor<4x2x8xf16>
+func.func @bert_like_f16(%q: tensor<4x2x8xf16>, %k: tensor<4x2x8xf16>, %v: tensor<4x2x8xf16>, %mask: tensor<4xf16>) -> tensor<4x2x8xf16> {
+  %zero0 = arith.constant 0.000000e+00 : f16
+  %e3 = tensor.empty() : tensor<2x4x4xf16>
+  %z3 = linalg.fill ins(%zero0 : f16) outs(%e3 : tensor<2x4x4xf16>) -> tensor<2x4x4xf16>
+  %e3v = tensor.empty() : tensor<2x4x8xf16>
+  %z3v = linalg.fill ins(%zero0 : f16) outs(%e3v : tensor<2x4x8xf16>) -> tensor<2x4x8xf16>
+  %qk = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<4x2x8xf16>, tensor<4x2x8xf16>) outs(%z3 : tensor<2x4x4xf16>) {
+  ^bb0(%ca: f16, %cb: f16, %co: f16):
+    %cm = arith.mulf %ca, %cb : f16
+    %cs = arith.addf %co, %cm : f16
+    linalg.yield %cs : f16
+  } -> tensor<2x4x4xf16>
+  %e3s = tensor.empty() : tensor<2x4x4xf16>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%qk, %mask : tensor<2x4x4xf16>, tensor<4xf16>) outs(%e3s : tensor<2x4x4xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %c = arith.constant 1.250000e-01 : f16
+    %y = arith.mulf %a, %c : f16
+    %z = arith.addf %y, %b : f16
+    linalg.yield %z : f16
+  } -> tensor<2x4x4xf16>
+  %ninf = arith.constant 0xFC00 : f16
+  %er = tensor.empty() : tensor<2x4xf16>
+  %mi = linalg.fill ins(%ninf : f16) outs(%er : tensor<2x4xf16>) -> tensor<2x4xf16>
+  %c0i = arith.constant 0 : i64
+  %ei = tensor.empty() : tensor<2x4xi64>
+  %ii = linalg.fill ins(%c0i : i64) outs(%ei : tensor<2x4xi64>) -> tensor<2x4xi64>
+  %mx, %idx = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<2x4x4xf16>) outs(%mi, %ii : tensor<2x4xf16>, tensor<2x4xi64>) {
+  ^bb0(%a: f16, %o: f16, %oi: i64):
+    %i = linalg.index 2 : index
+    %ic = arith.index_cast %i : index to i64
+    %m = arith.maximumf %a, %o : f16
+    %gt = arith.cmpf ogt, %a, %o : f16
+    %si = arith.select %gt, %ic, %oi : i64
+    linalg.yield %m, %si : f16, i64
+  } -> (tensor<2x4xf16>, tensor<2x4xi64>)
+  %ee = tensor.empty() : tensor<2x4x4xf16>
+  %ex = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %mx : tensor<2x4x4xf16>, tensor<2x4xf16>) outs(%ee : tensor<2x4x4xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %d = arith.subf %a, %b : f16
+    %e = math.exp %d : f16
+    linalg.yield %e : f16
+  } -> tensor<2x4x4xf16>
+  %zero = arith.constant 0.000000e+00 : f16
+  %si0 = linalg.fill ins(%zero : f16) outs(%er : tensor<2x4xf16>) -> tensor<2x4xf16>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ex : tensor<2x4x4xf16>) outs(%si0 : tensor<2x4xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %s = arith.addf %a, %o : f16
+    linalg.yield %s : f16
+  } -> tensor<2x4xf16>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<2x4x4xf16>, tensor<2x4xf16>) outs(%ee : tensor<2x4x4xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %dv = arith.divf %a, %b : f16
+    linalg.yield %dv : f16
+  } -> tensor<2x4x4xf16>
+  %pv = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x4x4xf16>, tensor<4x2x8xf16>) outs(%z3v : tensor<2x4x8xf16>) {
+  ^bb0(%ca: f16, %cb: f16, %co: f16):
+    %cm = arith.mulf %ca, %cb : f16
+    %cs = arith.addf %co, %cm : f16
+    linalg.yield %cs : f16
+  } -> tensor<2x4x8xf16>
+  %eo = tensor.empty() : tensor<4x2x8xf16>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d0, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%pv : tensor<2x4x8xf16>) outs(%eo : tensor<4x2x8xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    linalg.yield %a : f16
+  } -> tensor<4x2x8xf16>
+  return %out : tensor<4x2x8xf16>
+}
+
+// -----
+
+// gpt2_mini's form: a constant causal mask of 0 / -FLT_MAX; the mask constant is clamped at
+
+// -----
+
 // gpt2_mini's form: a constant causal mask of 0 / -FLT_MAX; the mask constant is clamped at
 // compile time (no clamp op), everything else disappears.
 // CHECK-LABEL: func.func @gpt2_causal
