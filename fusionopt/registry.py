@@ -315,10 +315,15 @@ PIPELINES["graph-to-dispatch"] = Pipeline(
     "dispatches)",
     ",".join(_GRAPH_TO_DISPATCH_STAGES),
 )
+# The strict twin: GEMM chains re-planned only with sign-rigid constants, and unequal towers
+# batched only in their zero-padded form (the block-diagonal one lets one tower's overflow
+# reach another's outputs as inf * 0).
+_STRICT_STAGES = {"graph-simplify": "graph-simplify-strict-nonfinite",
+                  "graph-horizontal-fuse-dots": "graph-horizontal-fuse-dots{strict-nonfinite=true}"}
 PIPELINES["graph-to-dispatch-strict-nonfinite"] = Pipeline(
-    "graph-to-dispatch with graph-simplify-strict-nonfinite (inf/NaN kept on the same elements)",
-    ",".join("graph-simplify-strict-nonfinite" if stage == "graph-simplify" else stage
-             for stage in _GRAPH_TO_DISPATCH_STAGES),
+    "graph-to-dispatch with graph-simplify-strict-nonfinite and strict tower batching (inf/NaN kept "
+    "on the same elements)",
+    ",".join(_STRICT_STAGES.get(stage, stage) for stage in _GRAPH_TO_DISPATCH_STAGES),
 )
 # graph-to-dispatch for IREE's llvm-cpu backend only: the same register tiles as
 # dispatch-creation-llvm-cpu on the regions it forms.

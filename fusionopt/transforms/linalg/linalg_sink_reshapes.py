@@ -146,6 +146,10 @@ class LoopChange:
         return list(self.fine_shape)
 
 
+def _is_root_result(value: SSAValue) -> bool:
+    return isinstance(value.owner, Operation) and du.is_root_op(value.owner)
+
+
 def _product(values) -> int:
     result = 1
     for v in values:
@@ -175,7 +179,11 @@ class SinkReshapeBelowConsumer(RewritePattern):
                 maps.append(AffineMap.identity(change.new_rank))
                 continue
             read = change.operand(value, operand_map)
-            if read is None:
+            if read is None or (read[0] and _is_root_result(value)):
+                # Reshaping another root's result would put a sinkable reshape in front of
+                # the consumer again (a residual add of a conv and a flat 1x1 matmul would
+                # flip between the two layouts forever): one root reaches it through a
+                # reshape either way, so the consumer stays where it is.
                 return False
             new_ops += read[0]
             inputs.append(read[1])

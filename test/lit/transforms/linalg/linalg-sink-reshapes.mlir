@@ -113,3 +113,29 @@ func.func @unit_and_elementwise_sources(%a: tensor<64x16xf32>, %w: tensor<16x32x
   } -> tensor<8x8x32xf32>
   func.return %g1, %g2 : tensor<1x64x32xf32>, tensor<8x8x32xf32>
 }
+
+// -----
+
+// Negative: a residual add of two roots in different layouts (a strided 1x1 conv's NCHW result
+// collapsed, and a flat matmul's): moving the collapse would put an expand of the matmul in front
+// of the add instead, and back again, so the add stays where it is.
+// CHECK-LABEL: func.func @two_roots_two_layouts
+// CHECK:         %[[C:.*]] = tensor.collapse_shape
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[C]], %{{.*}} : tensor<32x256xf32>, tensor<32x256xf32>)
+// CHECK-NOT:     tensor.expand_shape
+func.func @two_roots_two_layouts(%x: tensor<1x16x32x32xf32>, %w: tensor<32x16x1x1xf32>, %a: tensor<32x288xf32>, %b: tensor<288x256xf32>) -> tensor<32x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x16x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<1x16x32x32xf32>, tensor<32x16x1x1xf32>) outs(%f : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+  %v = tensor.collapse_shape %c [[0, 1], [2, 3]] : tensor<1x32x16x16xf32> into tensor<32x256xf32>
+  %e2 = tensor.empty() : tensor<32x256xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<32x256xf32>) -> tensor<32x256xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<32x288xf32>, tensor<288x256xf32>) outs(%f2 : tensor<32x256xf32>) -> tensor<32x256xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v, %m : tensor<32x256xf32>, tensor<32x256xf32>) outs(%e2 : tensor<32x256xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    linalg.yield %s : f32
+  } -> tensor<32x256xf32>
+  func.return %g : tensor<32x256xf32>
+}
