@@ -32,8 +32,10 @@ K is computed, the case of linalg-transpose-nt-operands). Drawn alone, each in a
 the property test: `block_position_embedding` (a gather at constant consecutive ids,
 linalg-fold-constant-gather-indices), `STRIDED_BLOCKS` (a strided k x k conv,
 linalg-strided-conv-to-im2col), `SIBLING_1X1_BLOCKS` (stride-1 1x1 convs over one input with
-weight arguments, linalg-horizontal-fuse-1x1-convs) and `SPLIT_BROADCAST_BLOCKS` (a broadcast split by a
-reshape, linalg-bubble-expand-through-broadcast).
+weight arguments, linalg-horizontal-fuse-1x1-convs), `SPLIT_BROADCAST_BLOCKS` (a broadcast split by a
+reshape, linalg-bubble-expand-through-broadcast) and `RESHAPED_ROOT_BLOCKS` (a grouped conv, a
+Linear layer over an NHWC image: a root's result reshaped before its epilogue,
+linalg-generalize-grouped-convs and linalg-sink-reshapes).
 Each returns the block's last value (already in the pool) or None when it does not apply.
 """
 
@@ -495,6 +497,36 @@ def block_split_broadcast(b):
     return _binary(b, b.draw(st.sampled_from(("add", "mul"))), other, split)
 
 
+def block_grouped_conv(b):
+    """A grouped conv (2-3 groups, not depthwise) with a bias or ReLU epilogue: its lowering
+    collapses (groups, channels) to channels before the epilogue (linalg-generalize-grouped-convs,
+    linalg-sink-reshapes)."""
+    if b.element not in ("f32", "f64"):
+        return None
+    groups, per_group, filters = b.draw(st.integers(2, 3)), b.draw(st.integers(2, 3)), b.draw(st.integers(1, 2))
+    k = b.draw(st.sampled_from((1, 3)))
+    x = b.new_arg((1, groups * per_group, b.draw(st.integers(2, 4)), b.draw(st.integers(2, 4))), b.element)
+    y = _conv(b, x, _weight(b, (groups * filters, per_group, k, k), b.element), (k - 1) // 2, groups)
+    if b.draw(st.booleans()):
+        y = _per_channel(b, y, "add")
+    return _unary(b, "relu", y)
+
+
+def block_rows_split_dot(b):
+    """A Linear layer over an NHWC image ([1, H, W, C] . [C, N], ConvNeXt's): its lowering splits
+    the matmul's rows back into [1, H, W] before the bias or activation (linalg-sink-reshapes)."""
+    element = _float_element(b)
+    if element is None:
+        return None
+    h, w, c, n = _dims(b, 4, 2, 4)
+    x = _activation(b, (1, h, w, c), element)
+    rows = b.emit(f"graph.reshape {x.name} : {x.type} -> tensor<{h * w}x{c}x{element}>", b.fresh((h * w, c), element), x)
+    y = _dot(b, rows, _weight(b, (c, n), element))
+    image = b.fresh((1, h, w, n), element)
+    image = b.emit(f"graph.reshape {y.name} : {y.type} -> {image.type}", image, y)
+    return _epilogue(b, image, b.draw(st.sampled_from(("bias", "relu", "silu"))))
+
+
 BLOCKS = (block_dot_chain, block_shared_input_dots, block_towers, block_sliced_pointwise, block_viewed_dot,
           block_softmax, block_layer_norm, block_attention, block_conv_pool)
 FORM_BLOCKS = (block_depthwise_conv, block_wide_1x1_conv, block_projected_attention, block_sibling_convs,
@@ -505,3 +537,4 @@ PROJECTION_BLOCKS = (block_projection, block_sibling_projections)
 SIBLING_1X1_BLOCKS = (block_sibling_1x1_convs,)
 SPLIT_BROADCAST_BLOCKS = (block_split_broadcast,)
 UNEQUAL_TOWER_BLOCKS = (block_unequal_towers,)
+RESHAPED_ROOT_BLOCKS = (block_grouped_conv, block_rows_split_dot)
