@@ -134,16 +134,28 @@ class LoopChange:
         element = value.type.get_element_type()  # type: ignore[attr-defined]
         if collapse_value:
             shape = value.type.get_shape()  # type: ignore[attr-defined]
-            coarse = [_product(shape[d] for d in g) for g in groups]
-            op = collapse(value, groups, TensorType(element, coarse))
+            target = TensorType(element, [_product(shape[d] for d in g) for g in groups])
         else:
-            op = expand(value, groups, TensorType(element, new_shape))
+            target = TensorType(element, new_shape)
+        if (source := _undone_reshape(value, groups, target)) is not None:
+            return [], source, new_map  # the operand is the inverse reshape of a value: read that
+        op = collapse(value, groups, target) if collapse_value else expand(value, groups, target)
         return [op], op.results[0], new_map
 
     def new_shape(self, old_shape: list[int]) -> list[int]:
         if self.to_coarse:
             return [_product(old_shape[d] for d in g) for g in self.groups]
         return list(self.fine_shape)
+
+
+def _undone_reshape(value: SSAValue, groups: list[list[int]], target: TensorType) -> SSAValue | None:
+    """The source of `value` when `value` is a reshape with these groups from a `target`-typed
+    value (collapsing an expand, or expanding a collapse, gives the expand's source back)."""
+    owner = value.owner
+    if isinstance(owner, Operation) and du.is_reshape(owner) and reassociation(owner) == groups:
+        if owner.operands[0].type == target:
+            return owner.operands[0]
+    return None
 
 
 def _is_root_result(value: SSAValue) -> bool:
@@ -179,11 +191,13 @@ class SinkReshapeBelowConsumer(RewritePattern):
                 maps.append(AffineMap.identity(change.new_rank))
                 continue
             read = change.operand(value, operand_map)
-            if read is None or (read[0] and _is_root_result(value)):
-                # Reshaping another root's result would put a sinkable reshape in front of
-                # the consumer again (a residual add of a conv and a flat 1x1 matmul would
-                # flip between the two layouts forever): one root reaches it through a
-                # reshape either way, so the consumer stays where it is.
+            if read is None or (read[1] is not value and _is_root_result(read[1])) or (
+                    read[0] and _is_root_result(value)):
+                # Reading another root's result reshaped (a new reshape, or the source of
+                # one undone) would put a sinkable reshape in front of the consumer again, or
+                # make that root's region return its raw result for another consumer: a
+                # residual add of two roots in different layouts would flip between them
+                # forever. One root reaches it through a reshape either way: it stays.
                 return False
             new_ops += read[0]
             inputs.append(read[1])
@@ -216,3 +230,9 @@ class LinalgSinkReshapesPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(SinkReshapeBelowConsumer(), apply_recursively=True).rewrite_module(op)
+        # A reshape whose last consumer moved in a later rewrite is dead now; left in place it
+        # would make the root's region return the raw result for nothing.
+        for reshape in [o for o in op.walk() if du.is_reshape(o)]:
+            if not reshape.results[0].uses:
+                reshape.detach()
+                reshape.erase()
