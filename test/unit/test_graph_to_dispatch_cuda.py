@@ -1,6 +1,7 @@
 """`graph-to-dispatch-cuda`, the ONNX route for IREE's CUDA backend: its stages, what it computes
-on bert_mini (the interpreter, before and after), and that IREE builds its regions for CUDA
-sm_80 (building needs `iree-compile` only, no GPU)."""
+on bert_mini in f32 and cast to f16 (the interpreter, before and after, f16 against a float64
+run), and that IREE builds its regions for CUDA sm_80 (building needs `iree-compile` only, no
+GPU)."""
 
 from __future__ import annotations
 
@@ -8,19 +9,22 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
 
 from fusionopt.importers.onnx_import import import_onnx
+from fusionopt.interpreter import run_function
 from fusionopt.iree_tools import compile_vmfb, cuda_flags
 from fusionopt.ir_io import print_module
 from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, run_module
+from support.onnx_float16 import to_float16
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "onnx"
 PIPELINE = "graph-to-dispatch-cuda"
 
 
-def _bert_inputs(module, seed: int = 0) -> list[np.ndarray]:
+def _bert_inputs(module, seed: int = 0, dtype=np.float32) -> list[np.ndarray]:
     """input_ids in [0, 1024), attention_mask ones with a padded tail, weights ~ N(0, 0.1^2)."""
     rng = np.random.default_rng(seed)
     fn = next(op for op in module.ops if op.sym_name.data == "main_graph")
@@ -34,7 +38,7 @@ def _bert_inputs(module, seed: int = 0) -> list[np.ndarray]:
             mask[:, 48:] = 0
             values.append(mask)
         else:
-            values.append((0.1 * rng.standard_normal(shape)).astype(np.float32))
+            values.append((0.1 * rng.standard_normal(shape)).astype(dtype))
     return values
 
 
@@ -69,3 +73,36 @@ def test_bert_mini_builds_for_cuda(bert_mini, tmp_path: Path):
     src.write_text(print_module(bert_mini[1]))
     vmfb = compile_vmfb(src, tmp_path / "bert_mini.vmfb", cuda_flags("sm_80"))
     assert vmfb.stat().st_size > 0
+
+
+# bert_mini in f16: both attentions raised (f16 operands, f32 scores), within a few f16 ulps of
+# a float64 run of the import, as the decomposed f16 import is (1.16e-3 of the largest output;
+# raised 1.50e-3 at seed 0).
+F16_TOL = 4 * 2.0**-11
+
+
+@pytest.fixture(scope="module")
+def bert_mini_f16():
+    before = import_onnx(to_float16(onnx.load(DATA / "bert_mini.args.onnx")))
+    after = apply_pipeline(print_module(before), PIPELINE)
+    return before, after
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_bert_mini_f16_raises_attention_and_agrees_with_float64(bert_mini_f16, seed: int):
+    before, after = bert_mini_f16
+    assert print_module(after).count("iree_linalg_ext.attention") == 2
+    inputs = _bert_inputs(before, seed, np.float16)
+    reference = run_function(before, inputs, float64=True)[0]
+    scale = np.max(np.abs(reference))
+    for program in (before, after):
+        result = run_module(program, inputs)[0]
+        assert result.dtype == np.float16
+        assert np.max(np.abs(result.astype(np.float64) - reference)) <= F16_TOL * scale
+
+
+@pytest.mark.skipif(shutil.which("iree-compile") is None, reason="iree-compile is not installed")
+def test_bert_mini_f16_builds_for_cuda(bert_mini_f16, tmp_path: Path):
+    src = tmp_path / "bert_mini_f16.mlir"
+    src.write_text(print_module(bert_mini_f16[1]))
+    assert compile_vmfb(src, tmp_path / "bert_mini_f16.vmfb", cuda_flags("sm_80")).stat().st_size > 0

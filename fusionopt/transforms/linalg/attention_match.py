@@ -7,16 +7,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
     FloatAttr,
     TensorType,
+    f32,
 )
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from fusionopt.dialects.iree_linalg_ext import classify_dims
+from fusionopt.transforms.linalg.attention_casts import WIDEN, compute_ops, uncast, uncast_all
 from fusionopt.transforms.linalg.attention_guard import is_nan_test
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import reassociation
@@ -69,15 +72,15 @@ def _is_mul_add_contraction(op: Operation | None) -> bool:
     if op is None or not du.is_contraction(op) or len(du.dps_inputs(op)) != 2 or len(op.results) != 1:
         return False
     if op.name == "linalg.generic":
-        ops = payload_ops(op)
+        ops = compute_ops(op, WIDEN)  # f16 operands widened into an f32 accumulator
         if [o.name for o in ops] != ["arith.mulf", "arith.addf", "linalg.yield"]:
             return False
         a, b, out = op.regions[0].block.args
         mul, add, yld = ops
-        if set(mul.operands) != {a, b} or set(add.operands) != {out, mul.results[0]}:
+        if set(uncast_all(mul.operands, WIDEN)) != {a, b} or set(uncast_all(add.operands, WIDEN)) != {out, mul.results[0]}:
             return False
-        if yld.operands[0] is not add.results[0]:
-            return False
+        if uncast(yld.operands[0], WIDEN) is not add.results[0] or mul.results[0].type != out.type:
+            return False  # (products rounded below the accumulator's type are another program)
     maps = du.indexing_maps(op)
     if any(all_dims(m) is None for m in maps):
         return False
@@ -118,18 +121,18 @@ def _elementwise_rows(op: Operation | None, rank: int, kd: int) -> bool:
 
 
 def _body_is(op: Operation, names: list[str]) -> bool:
-    return [o.name for o in payload_ops(op)] == names
+    return [o.name for o in compute_ops(op)] == names
 
 
 def _division_kind(p: Operation) -> bool | None:
     """p's body e / s: False; torch's NaN-guarded form select(isnan(e / s), 0, e / s): True."""
-    ops = payload_ops(p)
+    ops = compute_ops(p)
     args = p.regions[0].block.args
-    if not ops or ops[0].name != "arith.divf" or list(ops[0].operands) != [args[0], args[1]]:
+    if not ops or ops[0].name != "arith.divf" or uncast_all(ops[0].operands) != [args[0], args[1]]:
         return None
     quotient, rest = ops[0].results[0], [o for o in ops[1:] if o.name != "arith.constant"]
     if [o.name for o in rest] == ["linalg.yield"]:
-        return False if rest[0].operands[0] is quotient else None
+        return False if uncast(rest[0].operands[0]) is quotient else None
     if [o.name for o in rest] not in (["arith.cmpf", "arith.select", "linalg.yield"],
                                       ["arith.cmpf", "arith.select", "arith.select", "linalg.yield"]):
         return None
@@ -137,6 +140,19 @@ def _division_kind(p: Operation) -> bool | None:
     guarded = (is_nan_test(select.operands[0], quotient) and select.operands[2] is quotient
                and float_constant(select.operands[1]) == 0.0 and yielded.operands[0] is select.results[0])
     return True if guarded else None
+
+
+def _operand_types_fit(qk: Operation, v_value: SSAValue, pv: Operation, x_value: SSAValue) -> bool:
+    """Q, K and V of one float type; the scores and the result in it too, or in f32 when it is
+    f16 or bf16 (the f32 accumulators of mixed-precision attention)."""
+    operand_types = {v.type.get_element_type() for v in (*du.dps_inputs(qk), v_value)}  # type: ignore[attr-defined]
+    if len(operand_types) != 1:
+        return False
+    et = next(iter(operand_types))
+    if not isinstance(et, Float16Type | BFloat16Type | Float32Type | Float64Type):
+        return False
+    allowed = {et, f32} if isinstance(et, Float16Type | BFloat16Type) else {et}
+    return all(v.type.get_element_type() in allowed for v in (pv.results[0], x_value))  # type: ignore[attr-defined]
 
 
 # ---- the match ---------------------------------------------------------------------------------
@@ -171,17 +187,17 @@ def _scale_and_mask(x: Operation, qk_value: SSAValue) -> tuple[float, SSAValue |
     other = [a for a, v in zip(args, ins) if v is not qk_value]
     if len(other) > 1:
         return None
-    ops = payload_ops(x)
-    yielded = ops[-1].operands[0]
+    ops = compute_ops(x)
+    yielded = uncast(ops[-1].operands[0])
     # constants defined in the body are allowed, nothing else
     compute = [o for o in ops[:-1] if o.name != "arith.constant"]
     scale = 1.0
     mask_arg = None
     if len(compute) == 2 and [o.name for o in compute] == ["arith.mulf", "arith.addf"]:
         mul, add = compute
-        if add.results[0] is not yielded or mul.results[0] not in add.operands:
+        if add.results[0] is not yielded or mul.results[0] not in uncast_all(add.operands):
             return None
-        mask_arg = [v for v in add.operands if v is not mul.results[0]]
+        mask_arg = [v for v in uncast_all(add.operands) if v is not mul.results[0]]
         scaled = mul
     elif len(compute) == 1 and compute[0].name == "arith.mulf":
         scaled = compute[0]
@@ -189,16 +205,16 @@ def _scale_and_mask(x: Operation, qk_value: SSAValue) -> tuple[float, SSAValue |
             return None
     elif len(compute) == 1 and compute[0].name == "arith.addf":
         add = compute[0]
-        if add.results[0] is not yielded or qk_arg not in add.operands:
+        if add.results[0] is not yielded or qk_arg not in uncast_all(add.operands):
             return None
-        mask_arg = [v for v in add.operands if v is not qk_arg]
+        mask_arg = [v for v in uncast_all(add.operands) if v is not qk_arg]
         scaled = None
     else:
         return None
     if scaled is not None:
-        if qk_arg not in scaled.operands:
+        if qk_arg not in uncast_all(scaled.operands):
             return None
-        c_val = [v for v in scaled.operands if v is not qk_arg]
+        c_val = [v for v in uncast_all(scaled.operands) if v is not qk_arg]
         c = float_constant(c_val[0]) if len(c_val) == 1 else None
         if c is None:
             return None
@@ -255,7 +271,7 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
     # s = sum_kd e
     if du.dps_inputs(s)[0] is not e_value or len(s.results) != 1 or use_count(s.results[0]) != 1:
         return None
-    if not _body_is(s, ["arith.addf", "linalg.yield"]) or set(payload_ops(s)[0].operands) != set(s.regions[0].block.args):
+    if not _body_is(s, ["arith.addf", "linalg.yield"]) or set(uncast_all(compute_ops(s)[0].operands)) != set(s.regions[0].block.args):
         return None
     if not _is_fill_of(du.dps_inits(s)[0], lambda c: c == 0.0):
         return None
@@ -265,9 +281,9 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
         return None
     if not _body_is(e, ["arith.subf", "math.exp", "linalg.yield"]):
         return None
-    sub, exp, _ = payload_ops(e)
+    sub, exp, _ = compute_ops(e)
     ea = e.regions[0].block.args
-    if list(sub.operands) != [ea[0], ea[1]] or exp.operands[0] is not sub.results[0]:
+    if uncast_all(sub.operands) != [ea[0], ea[1]] or uncast(exp.operands[0]) is not sub.results[0]:
         return None
     x_value, mx_value = du.dps_inputs(e)
     # mx = max_kd x (first result; other results must be unused)
@@ -279,9 +295,9 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
     if du.dps_inputs(mx)[0] is not x_value:
         return None
     mb = mx.regions[0].block
-    yielded0 = payload_ops(mx)[-1].operands[0]
+    yielded0 = uncast(payload_ops(mx)[-1].operands[0])
     ymax = owner_op(yielded0)
-    if ymax is None or ymax.name != "arith.maximumf" or set(ymax.operands) != {mb.args[0], mb.args[1]}:
+    if ymax is None or ymax.name != "arith.maximumf" or set(uncast_all(ymax.operands)) != {mb.args[0], mb.args[1]}:
         return None
     if not _is_fill_of(du.dps_inits(mx)[0], lambda c: c == float("-inf") or c <= -3.4e38):
         return None
@@ -308,8 +324,7 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
     a_qk = all_dims(x_maps[x_ins.index(qk_value)])
     if a_qk is None or len(set(a_qk)) != len(a_qk):
         return None
-    float_types = {v.type.get_element_type() for v in (*du.dps_inputs(qk), v_value, pv.results[0], x_value)}  # type: ignore[attr-defined]
-    if len(float_types) != 1 or not isinstance(next(iter(float_types)), Float16Type | Float32Type | Float64Type):
+    if not _operand_types_fit(qk, v_value, pv, x_value):
         return None
     live = sorted(set(a_qk))
     if kd not in live or any(t_shape[d] != 1 for d in range(rank) if d not in live):

@@ -24,6 +24,11 @@ It does not raise when any intermediate (scores, max, exponentials, sums, probab
 another user, when the softmax is not over the dim that the second contraction reduces, or when
 the two contractions or the softmax pieces do not match exactly (e.g. a `divf` scale).
 
+f16 and bf16 attention is raised as our importer and torch-mlir write it, f32 accumulators and
+each elementwise op's widen / compute / round-back casts looked through (attention_casts.py):
+f16 operands, scale and result (the final transpose's rounding), scores in f32, as IREE computes
+them; the op rounds less often than the decomposed form did.
+
 Numerics: IREE computes `exp2` on scores and mask scaled by log2 e (dialect docstring), so a
 finite mask value below -FLT_MAX / log2 e overflows to -inf there; a row masked only with
 -FLT_MAX (bert's padding mask, gpt2's causal mask constants) would become NaN instead of the
@@ -66,6 +71,8 @@ from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BFloat16Type,
+    Float16Type,
     FloatAttr,
     IntegerAttr,
     ModuleOp,
@@ -77,12 +84,13 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from fusionopt import pass_statistics
 from fusionopt.dialects.iree_linalg_ext import AttentionOp
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.attention_casts import compute_ops, uncast
 from fusionopt.transforms.linalg.attention_match import (
     AttentionMatch,
     all_dims,
-    payload_ops,
     owner_op,
     use_count,
     match_attention,
@@ -96,14 +104,14 @@ from fusionopt.transforms.linalg.attention_operands import erase_dead_chain, fol
 
 def _transpose_consumer(value: SSAValue) -> Operation | None:
     """The only user of `value` when it is a pure copy generic (a transpose, maybe adding unit
-    dims) writing through the identity."""
+    dims, maybe rounding an f32 accumulator to f16 / bf16) writing through the identity."""
     if use_count(value) != 1:
         return None
     user = next(iter(value.uses)).operation
     if user.name != "linalg.generic" or len(du.dps_inputs(user)) != 1 or not du.is_all_parallel(user):
         return None
-    ops = payload_ops(user)
-    if len(ops) != 1 or ops[0].operands[0] is not user.regions[0].block.args[0]:
+    ops = compute_ops(user)
+    if len(ops) != 1 or uncast(ops[0].operands[0]) is not user.regions[0].block.args[0]:
         return None
     maps = du.indexing_maps(user)
     ins, outs = all_dims(maps[0]), all_dims(maps[1])
@@ -142,6 +150,8 @@ def rewrite(match: AttentionMatch, memo: dict[SSAValue, SSAValue]) -> AttentionO
     out_type = pv.results[0].type
     assert isinstance(out_type, TensorType)
     et = out_type.get_element_type()
+    # The scale in the operands' type (f16 attention: an f16 scale, scores in f32 regardless).
+    scale_type = match.query.type.get_element_type()  # type: ignore[attr-defined]
     m = dict(match.maps)
     # A transpose after the second contraction becomes the attention's output map (IREE's
     # attention writes any projected permutation), so no copy is left behind.
@@ -152,6 +162,7 @@ def rewrite(match: AttentionMatch, memo: dict[SSAValue, SSAValue]) -> AttentionO
         t_out = all_dims(du.indexing_maps(transpose)[1])
         full = transpose.results[0].type
         assert t_in is not None and t_out is not None and isinstance(full, TensorType)
+        et = full.get_element_type()  # the result rounded to f16 / bf16 by the transpose
         out_att = [e.position for e in m["output"].results]  # type: ignore[attr-defined]
         kept = [j for j in range(len(full.get_shape())) if t_out[j] in t_in]
         m["output"] = AffineMap(
@@ -170,7 +181,7 @@ def rewrite(match: AttentionMatch, memo: dict[SSAValue, SSAValue]) -> AttentionO
             folded.append(operand)
             operands[role], m[role] = read_source(chain, m[role], rewriter, at)
             factor *= chain.factor
-    scale = arith.ConstantOp(FloatAttr(match.scale * factor, et))
+    scale = arith.ConstantOp(FloatAttr(match.scale * factor, scale_type))
     empty = tensor.EmptyOp([], out_type)
     ordered = [m["query"], m["key"], m["value"], AffineMap(m["query"].num_dims, 0, ())]
     if mask is not None:
@@ -238,7 +249,11 @@ class LinalgRaiseAttentionPass(ModulePass):
                 if found is not None and (self.nan_guards or not found.nan_guard):
                     if found.mask is not None and (owner := owner_op(found.mask)) is not None:
                         replaced.add(owner)
+                    narrow = isinstance(found.query.type.get_element_type(), Float16Type | BFloat16Type)  # type: ignore[attr-defined]
                     rewrite(found, memo)
+                    pass_statistics.count("attentions raised")
+                    if narrow:
+                        pass_statistics.count("f16/bf16 attentions raised (scores in f32)")
                     changed = True
                     break
         # masks whose every reader was raised (their clamped copies replaced them)

@@ -786,3 +786,183 @@ func.func @not_nan_select_kept(%qp: tensor<1x4x16xf32>, %kp: tensor<1x4x16xf32>,
   %flat = tensor.collapse_shape %out [[0], [1], [2, 3]] : tensor<1x4x2x8xf32> into tensor<1x4x16xf32>
   return %flat : tensor<1x4x16xf32>
 }
+
+// -----
+
+// f16 attention as our ONNX importer writes it (test: an f16 ONNX MatMul -> Mul -> Add ->
+// Softmax -> MatMul -> Transpose): f16 operands widened into f32 accumulators, the softmax's max
+// and sum reduced in f32, each elementwise op widening, computing and rounding back to f16, the
+// result rounded by the final transpose. Raised with the casts looked through: f16 scale and
+// result, f32 scores.
+// CHECK-LABEL: func.func @onnx_f16_mixed
+// CHECK:         %[[S:.*]] = arith.constant 3.535160e-01 : f16
+// CHECK:         %[[R:.*]] = iree_linalg_ext.attention <indexing_maps = [{{.*}}]> ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[S]], %{{.*}} : tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16>, f16, tensor<4xf16>) outs(%{{.*}} : tensor<4x2x8xf16>) {
+// CHECK-NEXT:    ^bb0(%[[SC:.*]]: f32):
+// CHECK-NEXT:      iree_linalg_ext.yield %[[SC]] : f32
+// CHECK-NEXT:    } -> tensor<4x2x8xf16>
+// CHECK-NOT:     math.exp
+// CHECK-NOT:     linalg.batch_matmul
+// CHECK:         %[[O:.*]] = tensor.expand_shape %[[R]] {{.*}} into tensor<1x4x2x8xf16>
+// CHECK:         func.return %[[O]] : tensor<1x4x2x8xf16>
+// KEEP-LABEL:  func.func @onnx_f16_mixed
+// KEEP:          iree_linalg_ext.attention
+func.func @onnx_f16_mixed(%q: tensor<1x2x4x8xf16>, %k: tensor<1x2x4x8xf16>, %v: tensor<1x2x4x8xf16>, %mask: tensor<1x1x1x4xf16>) -> tensor<1x4x2x8xf16> {
+  %qk = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x2x4x8xf16> into tensor<2x4x8xf16>
+  %qk_1 = tensor.empty() : tensor<2x4x4xf32>
+  %qk_2 = arith.constant 0.000000e+00 : f32
+  %qk_3 = linalg.fill ins(%qk_2 : f32) outs(%qk_1 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %0 = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<1x2x4x8xf16> into tensor<2x4x8xf16>
+  %qk_4 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%qk, %0 : tensor<2x4x8xf16>, tensor<2x4x8xf16>) outs(%qk_3 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %1 = tensor.empty() : tensor<1x2x4x4xf16>
+  %masked = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qk_4, %mask : tensor<2x4x4xf32>, tensor<1x1x1x4xf16>) outs(%1 : tensor<1x2x4x4xf16>) {
+  ^bb0(%2: f32, %3: f16, %4: f16):
+    %5 = arith.truncf %2 : f32 to f16
+    %6 = arith.constant 3.535160e-01 : f16
+    %7 = arith.extf %5 : f16 to f32
+    %8 = arith.extf %6 : f16 to f32
+    %9 = arith.mulf %7, %8 : f32
+    %10 = arith.truncf %9 : f32 to f16
+    %11 = arith.extf %10 : f16 to f32
+    %12 = arith.extf %3 : f16 to f32
+    %13 = arith.addf %11, %12 : f32
+    %14 = arith.truncf %13 : f32 to f16
+    linalg.yield %14 : f16
+  } -> tensor<1x2x4x4xf16>
+  %15 = arith.constant 0xff800000 : f32
+  %16 = tensor.empty() : tensor<1x2x4xf32>
+  %17 = linalg.fill ins(%15 : f32) outs(%16 : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %18 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%masked : tensor<1x2x4x4xf16>) outs(%17 : tensor<1x2x4xf32>) {
+  ^bb0(%19: f16, %20: f32):
+    %21 = arith.extf %19 : f16 to f32
+    %22 = arith.maximumf %20, %21 : f32
+    linalg.yield %22 : f32
+  } -> tensor<1x2x4xf32>
+  %23 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%masked, %18 : tensor<1x2x4x4xf16>, tensor<1x2x4xf32>) outs(%1 : tensor<1x2x4x4xf16>) {
+  ^bb0(%24: f16, %25: f32, %26: f16):
+    %27 = arith.truncf %25 : f32 to f16
+    %28 = arith.extf %24 : f16 to f32
+    %29 = arith.extf %27 : f16 to f32
+    %30 = arith.subf %28, %29 : f32
+    %31 = arith.truncf %30 : f32 to f16
+    %32 = arith.extf %31 : f16 to f32
+    %33 = math.exp %32 : f32
+    %34 = arith.truncf %33 : f32 to f16
+    linalg.yield %34 : f16
+  } -> tensor<1x2x4x4xf16>
+  %35 = linalg.fill ins(%qk_2 : f32) outs(%16 : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %36 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%23 : tensor<1x2x4x4xf16>) outs(%35 : tensor<1x2x4xf32>) {
+  ^bb0(%37: f16, %38: f32):
+    %39 = arith.extf %37 : f16 to f32
+    %40 = arith.addf %38, %39 : f32
+    linalg.yield %40 : f32
+  } -> tensor<1x2x4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%23, %36 : tensor<1x2x4x4xf16>, tensor<1x2x4xf32>) outs(%1 : tensor<1x2x4x4xf16>) {
+  ^bb0(%41: f16, %42: f32, %43: f16):
+    %44 = arith.truncf %42 : f32 to f16
+    %45 = arith.extf %41 : f16 to f32
+    %46 = arith.extf %44 : f16 to f32
+    %47 = arith.divf %45, %46 : f32
+    %48 = arith.truncf %47 : f32 to f16
+    linalg.yield %48 : f16
+  } -> tensor<1x2x4x4xf16>
+  %pv = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x4x4xf16> into tensor<2x4x4xf16>
+  %pv_1 = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<1x2x4x8xf16> into tensor<2x4x8xf16>
+  %pv_2 = tensor.empty() : tensor<2x4x8xf32>
+  %pv_3 = linalg.fill ins(%qk_2 : f32) outs(%pv_2 : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %pv_4 = linalg.batch_matmul ins(%pv, %pv_1 : tensor<2x4x4xf16>, tensor<2x4x8xf16>) outs(%pv_3 : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %49 = tensor.empty() : tensor<1x4x2x8xf16>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%pv_4 : tensor<2x4x8xf32>) outs(%49 : tensor<1x4x2x8xf16>) {
+  ^bb0(%50: f32, %51: f16):
+    %52 = arith.truncf %50 : f32 to f16
+    linalg.yield %52 : f16
+  } -> tensor<1x4x2x8xf16>
+  func.return %out : tensor<1x4x2x8xf16>
+}
+
+// -----
+
+// Not raised: the scores' contraction rounds each product to f16 before accumulating (a cast
+// the raised op could not keep; only widenings are looked through in contractions).
+// CHECK-LABEL: func.func @f16_rounded_products
+// CHECK-NOT:     iree_linalg_ext.attention
+// CHECK:         math.exp
+// CHECK-NOT:     iree_linalg_ext.attention
+// CHECK:         func.return
+func.func @f16_rounded_products(%q: tensor<1x2x4x8xf16>, %k: tensor<1x2x4x8xf16>, %v: tensor<1x2x4x8xf16>, %mask: tensor<1x1x1x4xf16>) -> tensor<1x4x2x8xf16> {
+  %qk = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x2x4x8xf16> into tensor<2x4x8xf16>
+  %qk_1 = tensor.empty() : tensor<2x4x4xf32>
+  %qk_2 = arith.constant 0.000000e+00 : f32
+  %qk_3 = linalg.fill ins(%qk_2 : f32) outs(%qk_1 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %0 = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<1x2x4x8xf16> into tensor<2x4x8xf16>
+  %qk_4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%qk, %0 : tensor<2x4x8xf16>, tensor<2x4x8xf16>) outs(%qk_3 : tensor<2x4x4xf32>) {
+  ^bb0(%ra: f16, %rb: f16, %ro: f32):
+    %rm = arith.mulf %ra, %rb : f16
+    %rw = arith.extf %rm : f16 to f32
+    %rs = arith.addf %ro, %rw : f32
+    linalg.yield %rs : f32
+  } -> tensor<2x4x4xf32>
+  %1 = tensor.empty() : tensor<1x2x4x4xf16>
+  %masked = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qk_4, %mask : tensor<2x4x4xf32>, tensor<1x1x1x4xf16>) outs(%1 : tensor<1x2x4x4xf16>) {
+  ^bb0(%2: f32, %3: f16, %4: f16):
+    %5 = arith.truncf %2 : f32 to f16
+    %6 = arith.constant 3.535160e-01 : f16
+    %7 = arith.extf %5 : f16 to f32
+    %8 = arith.extf %6 : f16 to f32
+    %9 = arith.mulf %7, %8 : f32
+    %10 = arith.truncf %9 : f32 to f16
+    %11 = arith.extf %10 : f16 to f32
+    %12 = arith.extf %3 : f16 to f32
+    %13 = arith.addf %11, %12 : f32
+    %14 = arith.truncf %13 : f32 to f16
+    linalg.yield %14 : f16
+  } -> tensor<1x2x4x4xf16>
+  %15 = arith.constant 0xff800000 : f32
+  %16 = tensor.empty() : tensor<1x2x4xf32>
+  %17 = linalg.fill ins(%15 : f32) outs(%16 : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %18 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%masked : tensor<1x2x4x4xf16>) outs(%17 : tensor<1x2x4xf32>) {
+  ^bb0(%19: f16, %20: f32):
+    %21 = arith.extf %19 : f16 to f32
+    %22 = arith.maximumf %20, %21 : f32
+    linalg.yield %22 : f32
+  } -> tensor<1x2x4xf32>
+  %23 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%masked, %18 : tensor<1x2x4x4xf16>, tensor<1x2x4xf32>) outs(%1 : tensor<1x2x4x4xf16>) {
+  ^bb0(%24: f16, %25: f32, %26: f16):
+    %27 = arith.truncf %25 : f32 to f16
+    %28 = arith.extf %24 : f16 to f32
+    %29 = arith.extf %27 : f16 to f32
+    %30 = arith.subf %28, %29 : f32
+    %31 = arith.truncf %30 : f32 to f16
+    %32 = arith.extf %31 : f16 to f32
+    %33 = math.exp %32 : f32
+    %34 = arith.truncf %33 : f32 to f16
+    linalg.yield %34 : f16
+  } -> tensor<1x2x4x4xf16>
+  %35 = linalg.fill ins(%qk_2 : f32) outs(%16 : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %36 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%23 : tensor<1x2x4x4xf16>) outs(%35 : tensor<1x2x4xf32>) {
+  ^bb0(%37: f16, %38: f32):
+    %39 = arith.extf %37 : f16 to f32
+    %40 = arith.addf %38, %39 : f32
+    linalg.yield %40 : f32
+  } -> tensor<1x2x4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%23, %36 : tensor<1x2x4x4xf16>, tensor<1x2x4xf32>) outs(%1 : tensor<1x2x4x4xf16>) {
+  ^bb0(%41: f16, %42: f32, %43: f16):
+    %44 = arith.truncf %42 : f32 to f16
+    %45 = arith.extf %41 : f16 to f32
+    %46 = arith.extf %44 : f16 to f32
+    %47 = arith.divf %45, %46 : f32
+    %48 = arith.truncf %47 : f32 to f16
+    linalg.yield %48 : f16
+  } -> tensor<1x2x4x4xf16>
+  %pv = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x4x4xf16> into tensor<2x4x4xf16>
+  %pv_1 = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<1x2x4x8xf16> into tensor<2x4x8xf16>
+  %pv_2 = tensor.empty() : tensor<2x4x8xf32>
+  %pv_3 = linalg.fill ins(%qk_2 : f32) outs(%pv_2 : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %pv_4 = linalg.batch_matmul ins(%pv, %pv_1 : tensor<2x4x4xf16>, tensor<2x4x8xf16>) outs(%pv_3 : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %49 = tensor.empty() : tensor<1x4x2x8xf16>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%pv_4 : tensor<2x4x8xf32>) outs(%49 : tensor<1x4x2x8xf16>) {
+  ^bb0(%50: f32, %51: f16):
+    %52 = arith.truncf %50 : f32 to f16
+    linalg.yield %52 : f16
+  } -> tensor<1x4x2x8xf16>
+  func.return %out : tensor<1x4x2x8xf16>
+}

@@ -1,4 +1,5 @@
-"""`linalg-raise-attention` on f16 attention (the `bert_like_f16` lit case): the raised op's score
+"""`linalg-raise-attention` on f16 attention (the lit cases `bert_like_f16`, f16 throughout, and
+`onnx_f16_mixed`, f32 accumulators and casts as our ONNX importer writes it): the raised op's score
 region is f32, as IREE expects for f16 operands (an f16 region fails to build for CUDA), our
 interpreter of the op accumulates in f32 as IREE does, and both the decomposed and the raised
 program agree with a float64 run of the decomposed one; IREE builds the raised op for CUDA
@@ -12,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from fusionopt import pass_statistics
 from fusionopt.interpreter import run_function
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, cuda_flags, iree_available, run_vmfb
 from fusionopt.ir_io import print_module
@@ -19,38 +21,60 @@ from fusionopt.testing import apply_pipeline, parse_module, run_module
 from support.lit_cases import lit_functions
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "linalg" / "linalg-raise-attention.mlir"
-CASE = "bert_like_f16"
+CASES = ("bert_like_f16", "onnx_f16_mixed")
+NEGATIVE = "f16_rounded_products"
 # f16 has an 11-bit significand: each of the decomposed form's roundings (scores, scaled and
 # masked scores, exponentials, probabilities, output) costs up to 2^-11 relative; the raised op
 # rounds fewer times. Both must stay within a few f16 ulps of the float64 result.
 F16_TOL = 4 * 2.0**-11
 
 
-def _case() -> str:
-    return lit_functions(LIT)[CASE]
+def _case(name: str) -> str:
+    return lit_functions(LIT)[name]
 
 
-def _inputs(seed: int, masked: bool) -> list[np.ndarray]:
+def _inputs(name: str, seed: int, masked: bool) -> list[np.ndarray]:
+    """N(0, 1) Q, K, V; the last argument, the mask over 4 keys: zeros, or 0, -inf, 0.5, -60000."""
     rng = np.random.default_rng(seed)
-    q, k, v = (rng.standard_normal((4, 2, 8)).astype(np.float16) for _ in range(3))
+    entry = next(op for op in parse_module(_case(name)).walk() if op.name == "func.func")
+    shapes = [arg.type.get_shape() for arg in entry.args]
+    q, k, v = (rng.standard_normal(shape).astype(np.float16) for shape in shapes[:3])
     mask = np.array([0.0, -np.inf, 0.5, -60000.0] if masked else [0.0, 0.0, 0.0, 0.0], np.float16)
-    return [q, k, v, mask]
+    return [q, k, v, mask.reshape(shapes[3])]
 
 
-def test_raised_region_scores_in_f32():
-    after = apply_pipeline(_case(), "linalg-raise-attention")
+@pytest.mark.parametrize("name", CASES)
+def test_raised_region_scores_in_f32(name: str):
+    after = apply_pipeline(_case(name), "linalg-raise-attention")
     attention = next(op for op in after.walk() if op.name == "iree_linalg_ext.attention")
     assert str(attention.regions[0].block.args[0].type) == "f32"
     assert str(attention.result.type) == "tensor<4x2x8xf16>"
     assert "math.exp" not in print_module(after)
 
 
+@pytest.mark.parametrize("name", (*CASES, "bert_like"))
+def test_raises_are_counted(name: str):
+    stats = pass_statistics.PassStatistics()
+    with pass_statistics.collecting("linalg-raise-attention", stats):
+        apply_pipeline(_case(name), "linalg-raise-attention")
+    counters = dict(stats.runs[0][1]) if stats.runs else {}
+    assert counters.get("attentions raised", 0) == 1
+    narrow = 1 if name in CASES else 0
+    assert counters.get("f16/bf16 attentions raised (scores in f32)", 0) == narrow
+
+
+def test_rounded_products_not_raised():
+    after = apply_pipeline(_case(NEGATIVE), "linalg-raise-attention")
+    assert "iree_linalg_ext.attention" not in print_module(after)
+
+
 @pytest.mark.parametrize("masked", [False, True])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_decomposed_and_raised_agree_with_float64(seed: int, masked: bool):
-    before = parse_module(_case())
-    after = apply_pipeline(_case(), "linalg-raise-attention")
-    inputs = _inputs(seed, masked)
+@pytest.mark.parametrize("name", CASES)
+def test_decomposed_and_raised_agree_with_float64(name: str, seed: int, masked: bool):
+    before = parse_module(_case(name))
+    after = apply_pipeline(_case(name), "linalg-raise-attention")
+    inputs = _inputs(name, seed, masked)
     reference = run_function(before, inputs, float64=True)[0]
     scale = np.max(np.abs(reference))
     for program in (before, after):
@@ -60,20 +84,22 @@ def test_decomposed_and_raised_agree_with_float64(seed: int, masked: bool):
 
 
 @pytest.mark.skipif(shutil.which("iree-compile") is None, reason="iree-compile is not installed")
-def test_raised_f16_builds_for_cuda(tmp_path: Path):
+@pytest.mark.parametrize("name", CASES)
+def test_raised_f16_builds_for_cuda(name: str, tmp_path: Path):
     src = tmp_path / "att.mlir"
-    src.write_text(print_module(apply_pipeline(_case(), "linalg-raise-attention")))
+    src.write_text(print_module(apply_pipeline(_case(name), "linalg-raise-attention")))
     assert compile_vmfb(src, tmp_path / "att.cuda.vmfb", cuda_flags("sm_80")).stat().st_size > 0
 
 
 @pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime is not installed")
 @pytest.mark.parametrize("masked", [False, True])
-def test_iree_llvm_cpu_agrees_with_our_interpreter(masked: bool, tmp_path: Path):
-    after = apply_pipeline(_case(), "linalg-raise-attention")
+@pytest.mark.parametrize("name", CASES)
+def test_iree_llvm_cpu_agrees_with_our_interpreter(name: str, masked: bool, tmp_path: Path):
+    after = apply_pipeline(_case(name), "linalg-raise-attention")
     src = tmp_path / "att.mlir"
     src.write_text(print_module(after))
     vmfb = compile_vmfb(src, tmp_path / "att.vmfb", cpu_flags("host"))
-    inputs = _inputs(3, masked)
+    inputs = _inputs(name, 3, masked)
     ours = run_module(after, inputs)[0].astype(np.float64)
-    iree = run_vmfb(vmfb, inputs, CASE)[0].astype(np.float64)
+    iree = run_vmfb(vmfb, inputs, name)[0].astype(np.float64)
     assert np.max(np.abs(iree - ours)) <= 2 * 2.0**-11 * np.max(np.abs(ours))
