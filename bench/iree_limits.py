@@ -44,6 +44,14 @@ Run cases (they build, and are wrong): a max pool's region storing *only* its pa
   column of the pool's result are lost, on both devices.
 So resnet18's pool result, which the residual add reads as is and the next conv padded, keeps its
 pad as a copy (bench/RESULTS.md, "resnet18's pool pad").
+
+The region forms of issue-sized models that IREE 3.13 rejects at real sizes (a matmul whose rows
+an expand splits before its bias; a grouped conv's collapsed groups before bias + ReLU; a
+collapse-expand head split before a transposing consumer; a gather from a value computed in the
+region; a concat-only region) are pinned as minimal modules in
+test/lit/transforms/dispatch/dispatch-verify-with-iree.mlir, each expected to be rejected (the
+remark names IREE's error), and the forms region formation emits instead are built at real sizes
+by test/unit/transforms/linalg/test_sink_reshapes.py and test/unit/test_block_models_build.py.
 """
 
 from __future__ import annotations
