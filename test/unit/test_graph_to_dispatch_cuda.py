@@ -106,3 +106,33 @@ def test_bert_mini_f16_builds_for_cuda(bert_mini_f16, tmp_path: Path):
     src = tmp_path / "bert_mini_f16.mlir"
     src.write_text(print_module(bert_mini_f16[1]))
     assert compile_vmfb(src, tmp_path / "bert_mini_f16.vmfb", cuda_flags("sm_80")).stat().st_size > 0
+
+
+@pytest.fixture(scope="module")
+def llama_f16():
+    """A Llama-family block (RMSNorm, RoPE, grouped-query attention, SwiGLU) cast to f16."""
+    from support.block_onnx_models import build
+
+    before = import_onnx(to_float16(build("llama", args=True)))
+    return before, apply_pipeline(print_module(before), PIPELINE)
+
+
+def test_llama_f16_raises_attention_and_agrees_with_float64(llama_f16):
+    before, after = llama_f16
+    assert print_module(after).count("iree_linalg_ext.attention") == 1
+    fn = next(op for op in before.ops if op.sym_name.data == "main_graph")
+    rng = np.random.default_rng(0)
+    inputs = [rng.standard_normal(a.type.get_shape()).astype(np.float16) for a in fn.args[:1]]
+    inputs += [(0.1 * rng.standard_normal(a.type.get_shape())).astype(np.float16) for a in fn.args[1:]]
+    reference = run_function(before, inputs, float64=True)[0]
+    scale = np.max(np.abs(reference))
+    for program in (before, after):
+        result = run_module(program, inputs)[0]
+        assert np.max(np.abs(result.astype(np.float64) - reference)) <= F16_TOL * scale
+
+
+@pytest.mark.skipif(shutil.which("iree-compile") is None, reason="iree-compile is not installed")
+def test_llama_f16_builds_for_cuda(llama_f16, tmp_path: Path):
+    src = tmp_path / "llama_f16.mlir"
+    src.write_text(print_module(llama_f16[1]))
+    assert compile_vmfb(src, tmp_path / "llama_f16.vmfb", cuda_flags("sm_80")).stat().st_size > 0
