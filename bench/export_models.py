@@ -38,6 +38,12 @@ byte for byte):
 
 Only `M.args.onnx`, `M.args.linalg.mlir` and `M.build.json` are written (no inline-weight files,
 to keep the repository small); the inline ONNX size is recorded in `M.build.json`.
+`--forms inline` writes `M.inline.onnx` (steps 1-2, weights left initializers) and a short
+`M.build.json` instead, `--forms both` both: the held-out whole models (`HELDOUT_MODELS`, 224x224),
+checked by bench/heldout_models.py, e.g.
+
+    /tmp/exportenv/bin/python bench/export_models.py --forms inline --out /tmp/heldout \
+        --models heldout/mobilenet_v2,heldout/resnext50_32x4d
 """
 
 from __future__ import annotations
@@ -133,6 +139,8 @@ def _declare_torchvision_ops() -> None:
     does not load, and the import then fails registering fake kernels for `torchvision::nms` and
     `qnms` (transformers imports torchvision when it is installed). The models exported here use none of torchvision's custom ops, so declaring those two
     schemas is enough; with a working `_C` this does nothing."""
+    if _torchvision_extension_loads():
+        return
     try:
         torch.ops.torchvision.nms
     except (AttributeError, RuntimeError):
@@ -143,6 +151,23 @@ def _declare_torchvision_ops() -> None:
 
 
 _KEEP_ALIVE: list = []
+
+
+def _torchvision_extension_loads() -> bool:
+    """Whether torchvision's `_C` loads beside this torch (it then registers nms itself, and a
+    declaration here would clash with it)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("torchvision")
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    for library in Path(next(iter(spec.submodule_search_locations))).glob("_C*.so"):
+        try:
+            torch.ops.load_library(str(library))
+            return True
+        except OSError:
+            return False
+    return False
 
 
 def _image(size: int) -> dict[str, torch.Tensor]:
@@ -203,6 +228,48 @@ CHECK_MODELS = {
         ("googlenet", {"aux_logits": False, "init_weights": True}, False),
         ("densenet121", {}, False),
     )
+}
+
+
+class MainOutput(nn.Module):
+    """A segmentation model's `["out"]` (torchvision returns a dict)."""
+
+    def __init__(self, model: nn.Module):
+        super().__init__()
+        self.m = model
+
+    def forward(self, x):
+        return self.m(x)["out"]
+
+
+def torchvision_224(name: str, **options):
+    """A whole torchvision model (its default head) at a 224x224 input; no weights (nor backbone
+    weights) are downloaded."""
+    def build():
+        import torchvision.models as models
+        import torchvision.models.segmentation as segmentation
+
+        if hasattr(segmentation, name) and not hasattr(models, name):
+            return MainOutput(getattr(segmentation, name)(weights=None, weights_backbone=None, **options)), _image(224), None
+        return getattr(models, name)(weights=None, **options), _image(224), None
+    return build
+
+
+def vit_s16_224():
+    """A ViT-S/16 (hidden 384, 6 heads, MLP 1536) with 6 layers, torchvision's VisionTransformer."""
+    from torchvision.models.vision_transformer import VisionTransformer
+    return VisionTransformer(image_size=224, patch_size=16, num_layers=6, num_heads=6, hidden_dim=384,
+                             mlp_dim=1536), _image(224), None
+
+
+# Whole models at 224x224 held out from tuning (issue "Every model builds"): exported with
+# `--forms inline --out DIR`; checked by bench/heldout_models.py.
+HELDOUT_MODELS = {
+    **{f"heldout/{name}": (torchvision_224(name), f"torchvision {name}(weights=None), 224x224 input", False)
+       for name in ("mobilenet_v2", "resnext50_32x4d", "convnext_tiny", "lraspp_mobilenet_v3_large",
+                    "densenet121", "regnet_x_400mf", "shufflenet_v2_x1_0", "efficientnet_v2_s", "mnasnet1_0")},
+    "heldout/vit_s16_6l": (vit_s16_224, "torchvision VisionTransformer (patch 16, 6 layers, hidden 384, "
+                           "6 heads, MLP 1536), 224x224 input", False),
 }
 
 
@@ -326,8 +393,10 @@ def linalg_op_counts(text: str) -> dict[str, int]:
     return dict(collections.Counter(ops).most_common())
 
 
-def export(name: str, out_root: Path) -> dict:
-    build, definition, keep_batchnorm = {**MODELS, **CHECK_MODELS}[name]
+def export(name: str, out_root: Path, forms: str = "args") -> dict:
+    """`forms`: "args" (the corpus files), "inline" (`M.inline.onnx` only, weights as
+    initializers, metadata stripped: no lowering or IREE counts) or "both"."""
+    build, definition, keep_batchnorm = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS}[name]
     _declare_torchvision_ops()
     torch.manual_seed(SEED)
     model, inputs, config = build()
@@ -345,6 +414,16 @@ def export(name: str, out_root: Path) -> dict:
         onnx_model = onnx.load(str(work / "inline.onnx"))
         stripped = strip_metadata(onnx_model)
         inline_bytes = len(onnx_model.SerializeToString())
+        if forms != "args":
+            onnx.checker.check_model(onnx_model)
+            onnx.save(onnx_model, str(out / f"{stem}.inline.onnx"))
+        if forms == "inline":
+            info = {"name": stem, "definition": definition, "torch": torch.__version__,
+                    "inputs": {k: [list(v.shape), str(v.dtype)] for k, v in inputs.items()},
+                    "output_shape": list(result.shape), "onnx_nodes": len(onnx_model.graph.node),
+                    "onnx_op_counts": op_counts(onnx_model), "onnx_bytes": {"inline": inline_bytes}}
+            (out / f"{stem}.build.json").write_text(json.dumps(info, indent=1, default=str) + "\n")
+            return info
         moved = move_initializers(onnx_model, named_tensors(model))
         onnx.checker.check_model(onnx_model)
         args_onnx = out / f"{stem}.args.onnx"
@@ -377,11 +456,17 @@ def export(name: str, out_root: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default=",".join(MODELS),
-                        help="comma-separated, of: " + ", ".join([*MODELS, *CHECK_MODELS]) + " (default: the shipped ones)")
+                        help="comma-separated, of: " + ", ".join([*MODELS, *CHECK_MODELS, *HELDOUT_MODELS])
+                        + " (default: the shipped ones)")
     parser.add_argument("--out", type=Path, default=OUT_ROOT)
+    parser.add_argument("--forms", choices=("args", "inline", "both"), default="args",
+                        help="args: the corpus files; inline: M.inline.onnx only; both")
     args = parser.parse_args(argv)
     for name in args.models.split(","):
-        info = export(name, args.out)
+        info = export(name, args.out, args.forms)
+        if args.forms == "inline":
+            print(f"{name}: {info['onnx_nodes']} ONNX nodes, inline.onnx {info['onnx_bytes']['inline']} B")
+            continue
         flow = info["iree_3_13_flow"]
         print(f"{name}: {info['onnx_nodes']} ONNX nodes, args.onnx {info['onnx_bytes']['args']} B, "
               f"linalg {info['linalg_bytes']} B, IREE dispatches {flow['default']} / {flow['aggressive+horizontal']}")
