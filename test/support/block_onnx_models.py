@@ -45,7 +45,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/: run as a script too
-from support.cnn_onnx_models import OPSET, Builder  # noqa: E402
+from support.cnn_onnx_models import OPSET, Builder, checked_model  # noqa: E402
 
 
 class BlockBuilder(Builder):
@@ -119,17 +119,7 @@ class BlockBuilder(Builder):
         return self.node("MatMul", [self.node("Softmax", [scores], axis=-1), v])
 
     def block_model(self, output: str, out_shape, args: bool) -> onnx.ModelProto:
-        inputs, inits = list(self.inputs), self.consts + self.inits
-        if args:
-            inputs += [helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)) for t in self.inits]
-            inits = self.consts
-        outputs = [helper.make_tensor_value_info(output, TensorProto.FLOAT, list(out_shape))]
-        graph = helper.make_graph(self.nodes, "main_graph", inputs, outputs, inits)
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
-                                  producer_name="fusionopt-test")
-        model.ir_version = 9
-        onnx.checker.check_model(model)
-        return model
+        return checked_model(self.nodes, self.inputs, self.inits, self.consts, output, out_shape, args)
 
 
 def convnext(args: bool, size: int = 56, dim: int = 96) -> onnx.ModelProto:

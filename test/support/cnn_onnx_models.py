@@ -69,19 +69,23 @@ class Builder:
         return self.node("Relu", [y]) if relu else y
 
     def model(self, output: str, out_shape, weights_as_inputs: bool) -> onnx.ModelProto:
-        inputs = [helper.make_tensor_value_info("image", TensorProto.FLOAT, list(self.out(16)))]
-        inits = self.inits
-        if weights_as_inputs:
-            inputs += [helper.make_tensor_value_info(t.name, t.data_type, list(t.dims))
-                       for t in self.inits]
-            inits = []
-        outputs = [helper.make_tensor_value_info(output, TensorProto.FLOAT, list(out_shape))]
-        graph = helper.make_graph(self.nodes, "main_graph", inputs, outputs, inits)
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
-                                  producer_name="fusionopt-test")
-        model.ir_version = 9
-        onnx.checker.check_model(model)
-        return model
+        image = helper.make_tensor_value_info("image", TensorProto.FLOAT, list(self.out(16)))
+        return checked_model(self.nodes, [image], self.inits, [], output, out_shape, weights_as_inputs)
+
+
+def checked_model(nodes, inputs, weights, constants, output: str, out_shape, weights_as_inputs: bool
+                  ) -> onnx.ModelProto:
+    """The opset-`OPSET` model of `nodes` with `weights` as initializers or, with
+    `weights_as_inputs`, as graph inputs after `inputs` (`constants` stay initializers)."""
+    inits = list(constants) + ([] if weights_as_inputs else list(weights))
+    if weights_as_inputs:
+        inputs = list(inputs) + [helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)) for t in weights]
+    outputs = [helper.make_tensor_value_info(output, TensorProto.FLOAT, list(out_shape))]
+    graph = helper.make_graph(nodes, "main_graph", inputs, outputs, inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="fusionopt-test")
+    model.ir_version = 9
+    onnx.checker.check_model(model)
+    return model
 
 
 def conv_bn_relu(args: bool, scale: int = 1, size: int = 16) -> onnx.ModelProto:
