@@ -13,11 +13,11 @@ import onnx
 import pytest
 
 from fusionopt.importers.onnx_import import import_onnx
-from fusionopt.interpreter import run_function
 from fusionopt.iree_tools import compile_vmfb, cuda_flags
 from fusionopt.ir_io import print_module
 from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, run_module
+from support.f16_checks import assert_builds_for_cuda, assert_f16_within_float64
 from support.onnx_float16 import to_float16
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "onnx"
@@ -78,7 +78,6 @@ def test_bert_mini_builds_for_cuda(bert_mini, tmp_path: Path):
 # bert_mini in f16: both attentions raised (f16 operands, f32 scores), within a few f16 ulps of
 # a float64 run of the import, as the decomposed f16 import is (1.16e-3 of the largest output;
 # raised 1.50e-3 at seed 0).
-F16_TOL = 4 * 2.0**-11
 
 
 @pytest.fixture(scope="module")
@@ -93,19 +92,12 @@ def test_bert_mini_f16_raises_attention_and_agrees_with_float64(bert_mini_f16, s
     before, after = bert_mini_f16
     assert print_module(after).count("iree_linalg_ext.attention") == 2
     inputs = _bert_inputs(before, seed, np.float16)
-    reference = run_function(before, inputs, float64=True)[0]
-    scale = np.max(np.abs(reference))
-    for program in (before, after):
-        result = run_module(program, inputs)[0]
-        assert result.dtype == np.float16
-        assert np.max(np.abs(result.astype(np.float64) - reference)) <= F16_TOL * scale
+    assert_f16_within_float64(before, (before, after), inputs)
 
 
 @pytest.mark.skipif(shutil.which("iree-compile") is None, reason="iree-compile is not installed")
 def test_bert_mini_f16_builds_for_cuda(bert_mini_f16, tmp_path: Path):
-    src = tmp_path / "bert_mini_f16.mlir"
-    src.write_text(print_module(bert_mini_f16[1]))
-    assert compile_vmfb(src, tmp_path / "bert_mini_f16.vmfb", cuda_flags("sm_80")).stat().st_size > 0
+    assert_builds_for_cuda(bert_mini_f16[1], tmp_path, "bert_mini_f16")
 
 
 @pytest.fixture(scope="module")
@@ -124,15 +116,9 @@ def test_llama_f16_raises_attention_and_agrees_with_float64(llama_f16):
     rng = np.random.default_rng(0)
     inputs = [rng.standard_normal(a.type.get_shape()).astype(np.float16) for a in fn.args[:1]]
     inputs += [(0.1 * rng.standard_normal(a.type.get_shape())).astype(np.float16) for a in fn.args[1:]]
-    reference = run_function(before, inputs, float64=True)[0]
-    scale = np.max(np.abs(reference))
-    for program in (before, after):
-        result = run_module(program, inputs)[0]
-        assert np.max(np.abs(result.astype(np.float64) - reference)) <= F16_TOL * scale
+    assert_f16_within_float64(before, (before, after), inputs)
 
 
 @pytest.mark.skipif(shutil.which("iree-compile") is None, reason="iree-compile is not installed")
 def test_llama_f16_builds_for_cuda(llama_f16, tmp_path: Path):
-    src = tmp_path / "llama_f16.mlir"
-    src.write_text(print_module(llama_f16[1]))
-    assert compile_vmfb(src, tmp_path / "llama_f16.vmfb", cuda_flags("sm_80")).stat().st_size > 0
+    assert_builds_for_cuda(llama_f16[1], tmp_path, "llama_f16")

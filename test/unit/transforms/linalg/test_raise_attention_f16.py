@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from fusionopt import pass_statistics
-from fusionopt.interpreter import run_function
-from fusionopt.iree_tools import compile_vmfb, cpu_flags, cuda_flags, iree_available, run_vmfb
+from fusionopt.iree_tools import compile_vmfb, cpu_flags, iree_available, run_vmfb
 from fusionopt.ir_io import print_module
 from fusionopt.testing import apply_pipeline, parse_module, run_module
+from support.f16_checks import assert_builds_for_cuda, assert_f16_within_float64
 from support.lit_cases import lit_functions
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "linalg" / "linalg-raise-attention.mlir"
@@ -26,7 +26,6 @@ NEGATIVE = "f16_rounded_products"
 # f16 has an 11-bit significand: each of the decomposed form's roundings (scores, scaled and
 # masked scores, exponentials, probabilities, output) costs up to 2^-11 relative; the raised op
 # rounds fewer times. Both must stay within a few f16 ulps of the float64 result.
-F16_TOL = 4 * 2.0**-11
 
 
 def _case(name: str) -> str:
@@ -75,20 +74,13 @@ def test_decomposed_and_raised_agree_with_float64(name: str, seed: int, masked: 
     before = parse_module(_case(name))
     after = apply_pipeline(_case(name), "linalg-raise-attention")
     inputs = _inputs(name, seed, masked)
-    reference = run_function(before, inputs, float64=True)[0]
-    scale = np.max(np.abs(reference))
-    for program in (before, after):
-        result = run_module(program, inputs)[0]
-        assert result.dtype == np.float16
-        assert np.max(np.abs(result.astype(np.float64) - reference)) <= F16_TOL * scale
+    assert_f16_within_float64(before, (before, after), inputs)
 
 
 @pytest.mark.skipif(shutil.which("iree-compile") is None, reason="iree-compile is not installed")
 @pytest.mark.parametrize("name", CASES)
 def test_raised_f16_builds_for_cuda(name: str, tmp_path: Path):
-    src = tmp_path / "att.mlir"
-    src.write_text(print_module(apply_pipeline(_case(name), "linalg-raise-attention")))
-    assert compile_vmfb(src, tmp_path / "att.cuda.vmfb", cuda_flags("sm_80")).stat().st_size > 0
+    assert_builds_for_cuda(apply_pipeline(_case(name), "linalg-raise-attention"), tmp_path, "att.cuda")
 
 
 @pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime is not installed")
