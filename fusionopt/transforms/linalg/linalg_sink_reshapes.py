@@ -191,6 +191,8 @@ class SinkReshapeBelowConsumer(RewritePattern):
                 maps.append(AffineMap.identity(change.new_rank))
                 continue
             read = change.operand(value, operand_map)
+            if read is not None:
+                new_ops += read[0]
             if read is None or (read[1] is not value and _is_root_result(read[1])) or (
                     read[0] and _is_root_result(value)):
                 # Reading another root's result reshaped (a new reshape, or the source of
@@ -198,8 +200,9 @@ class SinkReshapeBelowConsumer(RewritePattern):
                 # make that root's region return its raw result for another consumer: a
                 # residual add of two roots in different layouts would flip between them
                 # forever. One root reaches it through a reshape either way: it stays.
+                for unused in new_ops:  # built, never inserted: they must not stay users
+                    unused.drop_all_references()
                 return False
-            new_ops += read[0]
             inputs.append(read[1])
             maps.append(read[2])
         result_type: TensorType = op.results[0].type  # type: ignore[assignment]
