@@ -32,6 +32,9 @@ Why our own code: xDSL has no reshape propagation, and MLIR's is C++.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from math import prod
+
 from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
@@ -68,10 +71,28 @@ def is_sinkable_consumer(op: Operation, reshaped: SSAValue) -> bool:
     return bool(reads) and all(du.is_identity_map(m) for m in reads)
 
 
+@dataclass(frozen=True)
+class Read:
+    """How the moved consumer reads one operand: `source` through `map`, after the reshape
+    `(builder, groups, type)` of `source` when there is one. Nothing is built until every
+    operand of the consumer has a read (`build`)."""
+
+    source: SSAValue
+    map: AffineMap
+    reshape: tuple | None = None
+
+    def build(self) -> tuple[list[Operation], SSAValue]:
+        if self.reshape is None:
+            return [], self.source
+        make, groups, target = self.reshape
+        op = make(self.source, groups, target)
+        return [op], op.results[0]
+
+
 class LoopChange:
-    """The consumer's loops before (`old`) and after (`new`) the move, as reassociation groups:
-    `groups[k]` lists the fine loops that make coarse loop k. Moving an expand makes the
-    consumer iterate the coarse loops; moving a collapse, the fine ones."""
+    """How the consumer's loops change with the move: `groups[k]` lists the fine loops that
+    make coarse loop k (the reshape's reassociation). Moving an expand makes the consumer
+    iterate the coarse loops; moving a collapse, the fine ones (`new_rank` of them)."""
 
     def __init__(self, reshape: Operation):
         self.groups = reassociation(reshape)
@@ -80,8 +101,8 @@ class LoopChange:
         self.fine_shape = list(fine.type.get_shape())  # type: ignore[attr-defined]
         self.new_rank = len(self.groups) if self.to_coarse else len(self.fine_shape)
 
-    def operand(self, value: SSAValue, operand_map: AffineMap) -> tuple[list[Operation], SSAValue, AffineMap] | None:
-        """(reshape ops, new operand, new map) reading `value` in the new loops, or None."""
+    def operand(self, value: SSAValue, operand_map: AffineMap) -> Read | None:
+        """How the moved consumer reads `value` in the new loops, or None if it cannot."""
         try:
             dims = du.dims_read(operand_map)
         except ValueError:
@@ -127,24 +148,23 @@ class LoopChange:
             groups.append(list(range(start, len(new_shape))))
         return self._reshaped(value, groups, exprs, collapse_value=False, new_shape=new_shape)
 
-    def _reshaped(self, value, groups, exprs, collapse_value: bool, new_shape=None):
+    def _reshaped(self, value, groups, exprs, collapse_value: bool, new_shape=None) -> Read:
         new_map = AffineMap(self.new_rank, 0, tuple(exprs))
         if all(len(g) == 1 for g in groups):
-            return [], value, new_map
+            return Read(value, new_map)
         element = value.type.get_element_type()  # type: ignore[attr-defined]
         if collapse_value:
             shape = value.type.get_shape()  # type: ignore[attr-defined]
-            target = TensorType(element, [_product(shape[d] for d in g) for g in groups])
+            target = TensorType(element, [prod(shape[d] for d in g) for g in groups])
         else:
             target = TensorType(element, new_shape)
         if (source := _undone_reshape(value, groups, target)) is not None:
-            return [], source, new_map  # the operand is the inverse reshape of a value: read that
-        op = collapse(value, groups, target) if collapse_value else expand(value, groups, target)
-        return [op], op.results[0], new_map
+            return Read(source, new_map)  # the operand is the inverse reshape of a value: read that
+        return Read(value, new_map, (collapse if collapse_value else expand, groups, target))
 
     def new_shape(self, old_shape: list[int]) -> list[int]:
         if self.to_coarse:
-            return [_product(old_shape[d] for d in g) for g in self.groups]
+            return [prod(old_shape[d] for d in g) for g in self.groups]
         return list(self.fine_shape)
 
 
@@ -162,13 +182,6 @@ def _is_root_result(value: SSAValue) -> bool:
     return isinstance(value.owner, Operation) and du.is_root_op(value.owner)
 
 
-def _product(values) -> int:
-    result = 1
-    for v in values:
-        result *= v
-    return result
-
-
 class SinkReshapeBelowConsumer(RewritePattern):
     """generic(reshape(root), V...) -> reshape(generic over root's shape(root, V'...))."""
 
@@ -183,28 +196,27 @@ class SinkReshapeBelowConsumer(RewritePattern):
 
     def _sink(self, op: Operation, reshape: Operation, rewriter: PatternRewriter) -> bool:
         change = LoopChange(reshape)
-        new_ops: list[Operation] = []
-        inputs, maps = [], []
+        reads: list[Read] = []
         for value, operand_map in zip(du.dps_inputs(op), du.indexing_maps(op)):
             if value is reshape.results[0]:
-                inputs.append(reshape.operands[0])
-                maps.append(AffineMap.identity(change.new_rank))
+                reads.append(Read(reshape.operands[0], AffineMap.identity(change.new_rank)))
                 continue
             read = change.operand(value, operand_map)
-            if read is not None:
-                new_ops += read[0]
-            if read is None or (read[1] is not value and _is_root_result(read[1])) or (
-                    read[0] and _is_root_result(value)):
+            if read is None or _is_root_result(read.source) and (read.source is not value or read.reshape):
                 # Reading another root's result reshaped (a new reshape, or the source of
                 # one undone) would put a sinkable reshape in front of the consumer again, or
                 # make that root's region return its raw result for another consumer: a
                 # residual add of two roots in different layouts would flip between them
                 # forever. One root reaches it through a reshape either way: it stays.
-                for unused in new_ops:  # built, never inserted: they must not stay users
-                    unused.drop_all_references()
                 return False
-            inputs.append(read[1])
-            maps.append(read[2])
+            reads.append(read)
+        new_ops: list[Operation] = []
+        inputs, maps = [], []
+        for read in reads:
+            ops, value = read.build()
+            new_ops += ops
+            inputs.append(value)
+            maps.append(read.map)
         result_type: TensorType = op.results[0].type  # type: ignore[assignment]
         new_type = TensorType(result_type.get_element_type(), change.new_shape(list(result_type.get_shape())))
         init = tensor.EmptyOp([], new_type)
@@ -233,9 +245,3 @@ class LinalgSinkReshapesPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(SinkReshapeBelowConsumer(), apply_recursively=True).rewrite_module(op)
-        # A reshape whose last consumer moved in a later rewrite is dead now; left in place it
-        # would make the root's region return the raw result for nothing.
-        for reshape in [o for o in op.walk() if du.is_reshape(o)]:
-            if not reshape.results[0].uses:
-                reshape.detach()
-                reshape.erase()
