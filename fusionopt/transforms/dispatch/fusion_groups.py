@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 
+from fusionopt.cost_model import tensor_bytes
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import moves_non_unit_dims
 from fusionopt.transforms.dispatch.reduction_chains import (  # noqa: F401  (re-exported)
@@ -296,14 +297,7 @@ def gathers_from(consumer: Operation, producer: Operation) -> bool:
 
 
 def fits_on_stack(value: SSAValue) -> bool:
-    if not du.is_static_tensor(value):
-        return False
-    element = value.type.get_element_type()  # type: ignore[attr-defined]
-    bytes_per_element = max(1, getattr(element, "bitwidth", 64) // 8)
-    count = 1
-    for extent in value.type.get_shape():  # type: ignore[attr-defined]
-        count *= extent
-    return count * bytes_per_element <= GATHER_SOURCE_MAX_BYTES
+    return du.is_static_tensor(value) and tensor_bytes(value) <= GATHER_SOURCE_MAX_BYTES
 
 
 def _ext_root_takes(analysis: FusionAnalysis, group: FusionGroup, producer: Operation, consumer: Operation) -> bool:

@@ -2,7 +2,8 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-raise-attention | fusion-opt - --split-input-file > /dev/null
 // RUN: fusion-opt %s --split-input-file -p 'linalg-raise-attention{nan-guards=false}' | filecheck %s --check-prefix=KEEP
 // The pass's helper modules these cases exercise: linalg/attention_match.py,
-// linalg/attention_mask.py, linalg/attention_operands.py, linalg/attention_guard.py.
+// linalg/attention_mask.py, linalg/attention_operands.py, linalg/attention_guard.py,
+// linalg/attention_casts.py (the f16 cases: onnx_f16_mixed, f16_rounded_products).
 
 // QK^T (x scale) (+ mask) -> softmax (max, exp(x - max), sum, div) -> . V as one
 // iree_linalg_ext.attention (IREE 3.13 syntax). Small shapes: 2 heads, 4 queries/keys, head dim 8.
