@@ -12,7 +12,8 @@ build is run through IREE's runtime (local-sync) and compared with onnxruntime o
 inputs (N(0, 1) activations, the model's seeded weights): max|diff| / max|ref|.
 
 When a build fails, every `flow.dispatch.region` is compiled alone (`region_modules`: the region
-in its own function, captured values as arguments, captured constants cloned in), and each
+in its own function as `dispatch-verify-with-iree` isolates it, captured values as arguments,
+small captured constants cloned in), and each
 failing one is printed with its op signature (the region's top-level ops, e.g.
 `matmul>expand_shape>generic`) and IREE's first error line. Those are the forms region formation
 must avoid (or IREE must learn).
@@ -33,14 +34,15 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, OpResult, Region
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "test"))  # test/support: the blocks shared with the unit test
 from fusionopt.iree_tools import COMPILE, cpu_flags, run_vmfb  # noqa: E402
+# One region alone as the safety net compiles it, and IREE's first error line, as it reads it.
+from fusionopt.transforms.dispatch.verify_with_iree import first_error_line as first_error  # noqa: E402
+from fusionopt.transforms.dispatch.verify_with_iree import isolated_region_module  # noqa: E402
 from support.block_onnx_models import BLOCKS, build  # noqa: E402
 
 PIPELINES = ("graph-to-dispatch", "graph-to-dispatch-llvm-cpu", "graph-to-dispatch-llvm-cpu-fewest")
@@ -116,46 +118,12 @@ def region_signature(region_op) -> str:
     return ">".join(parts)
 
 
-def _defining_op(value):
-    return value.op if isinstance(value, OpResult) else value.block.parent_op()
-
-
-def _captures(region_op) -> list:
-    """Values the region reads from outside it, in first-use order."""
-    seen: dict = {}
-    for op in region_op.walk():
-        for operand in op.operands:
-            if not region_op.is_ancestor(_defining_op(operand)):
-                seen.setdefault(operand, None)
-    return list(seen)
-
-
-def region_module(region_op, name: str) -> ModuleOp:
-    """A module with `func @name` computing `region_op` alone: operations without operands
-    (constants, empty tensors) it captures are cloned in, other captures become arguments."""
-    captures = _captures(region_op)
-    cloned = [c for c in captures if isinstance(c, OpResult) and not c.op.operands and not c.op.regions]
-    args = [c for c in captures if c not in cloned]
-    block = Block(arg_types=[a.type for a in args])
-    mapping = dict(zip(args, block.args))
-    for value in cloned:
-        if value not in mapping:
-            copy = value.op.clone()
-            block.add_op(copy)
-            mapping.update(zip(value.op.results, copy.results))
-    copy = region_op.clone(value_mapper=mapping)
-    block.add_op(copy)
-    block.add_op(func.ReturnOp(*copy.results))
-    fn = func.FuncOp(name, ([a.type for a in args], [r.type for r in copy.results]), Region(block))
-    return ModuleOp([fn])
-
-
 def region_modules(module: ModuleOp) -> list[tuple[int, str, ModuleOp]]:
     """(index, signature, module) for each top-level region of the entry function."""
     from fusionopt.interpreter.runner import find_entry
 
     regions = [op for op in find_entry(module, ENTRY).body.block.ops if op.name == REGION]
-    return [(i, region_signature(op), region_module(op, f"region_{i}")) for i, op in enumerate(regions)]
+    return [(i, region_signature(op), isolated_region_module(op)) for i, op in enumerate(regions)]
 
 
 @dataclass
@@ -188,14 +156,6 @@ def iree_build(source: Path, vmfb: Path) -> str | None:
     result = subprocess.run([COMPILE, str(source), *cpu_flags(), "-o", str(vmfb)],
                             capture_output=True, text=True, timeout=1200)
     return None if result.returncode == 0 else first_error(result.stderr) or f"exit {result.returncode}"
-
-
-def first_error(message: str) -> str:
-    """IREE's first `error:` line without its location."""
-    for line in message.splitlines():
-        if "error:" in line:
-            return line.split("error:", 1)[1].strip()
-    return message.strip().splitlines()[-1] if message.strip() else ""
 
 
 def _tool(cmd: list[str]) -> None:
