@@ -164,25 +164,6 @@ def test_projection_programs_are_valid_and_equal_and_packed(projection_report):
         assert projection_report.reached[name] == PROJECTION_COUNT
 
 
-@pytest.fixture(scope="module")
-def sibling_1x1_report():
-    return property_run.run_property(SIBLING_1X1_COUNT, SEED, max_ops=SIBLING_1X1_OPS, blocks=SIBLING_1X1_BLOCKS)
-
-
-def test_sibling_1x1_programs_are_valid_and_equal_and_fused(sibling_1x1_report):
-    assert_valid_equal_and_changed(sibling_1x1_report, SIBLING_1X1_COUNT, SIBLING_1X1_FLOORS)
-
-
-@pytest.fixture(scope="module")
-def split_broadcast_report():
-    return property_run.run_property(SPLIT_BROADCAST_COUNT, SEED, max_ops=SPLIT_BROADCAST_OPS,
-                                     blocks=SPLIT_BROADCAST_BLOCKS)
-
-
-def test_split_broadcast_programs_are_valid_and_equal_and_rewritten(split_broadcast_report):
-    assert_valid_equal_and_changed(split_broadcast_report, SPLIT_BROADCAST_COUNT, SPLIT_BROADCAST_FLOORS)
-
-
 def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS)
@@ -205,19 +186,17 @@ def test_pass_changes_a_stated_share(report, name):
     assert report.change_share(name) >= FLOORS[name], report.table()
 
 
-@pytest.fixture(scope="module")
-def unequal_report():
-    return property_run.run_property(UNEQUAL_COUNT, SEED, max_ops=UNEQUAL_OPS, blocks=UNEQUAL_TOWER_BLOCKS)
+# Block sets drawn alone whose test is only "valid, equal, and each pass of the floors changed
+# its share": name -> (program count, ops per program, blocks, floors).
+BLOCK_SET_RUNS = {
+    "sibling_1x1": (SIBLING_1X1_COUNT, SIBLING_1X1_OPS, SIBLING_1X1_BLOCKS, SIBLING_1X1_FLOORS),
+    "split_broadcast": (SPLIT_BROADCAST_COUNT, SPLIT_BROADCAST_OPS, SPLIT_BROADCAST_BLOCKS, SPLIT_BROADCAST_FLOORS),
+    "unequal_towers": (UNEQUAL_COUNT, UNEQUAL_OPS, UNEQUAL_TOWER_BLOCKS, UNEQUAL_FLOORS),
+    "reshaped_root": (RESHAPED_ROOT_COUNT, RESHAPED_ROOT_OPS, RESHAPED_ROOT_BLOCKS, RESHAPED_ROOT_FLOORS),
+}
 
 
-def test_unequal_tower_programs_are_valid_and_equal_and_batched(unequal_report):
-    assert_valid_equal_and_changed(unequal_report, UNEQUAL_COUNT, UNEQUAL_FLOORS)
-
-
-@pytest.fixture(scope="module")
-def reshaped_root_report():
-    return property_run.run_property(RESHAPED_ROOT_COUNT, SEED, max_ops=RESHAPED_ROOT_OPS, blocks=RESHAPED_ROOT_BLOCKS)
-
-
-def test_reshaped_root_programs_are_valid_and_equal_and_rewritten(reshaped_root_report):
-    assert_valid_equal_and_changed(reshaped_root_report, RESHAPED_ROOT_COUNT, RESHAPED_ROOT_FLOORS)
+@pytest.mark.parametrize("name", sorted(BLOCK_SET_RUNS))
+def test_block_set_programs_are_valid_and_equal_and_rewritten(name: str):
+    count, ops, blocks, floors = BLOCK_SET_RUNS[name]
+    assert_valid_equal_and_changed(property_run.run_property(count, SEED, max_ops=ops, blocks=blocks), count, floors)
