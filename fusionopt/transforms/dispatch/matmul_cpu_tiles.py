@@ -21,6 +21,18 @@ column tile (no partial register tiles to mask). Also to the multi-result generi
 `linalg-horizontal-fuse-contractions` (one activation, a weight per result, matmul maps): each
 result gets a share of the columns' four vectors (2 results 2 each, 3 or more 1 each), so all
 the accumulators still fit the 32 vector registers.
+
+Partial register tiles (`partial-tiles`, on by default): a matmul, batch-1 or batched
+(`linalg.batch_matmul` [B, M, K] x [B, K, N], attention's contractions) whose M or N is not a
+multiple of the register tile, but holds at least one whole tile in each, gets the same register
+tile with IREE's loop peeling (`enable_loop_peeling` in the translation info: the remainder rows
+and columns run as a separate static loop instead of IREE's masked vectors), and workgroups
+whose own tiles leave no remainder: rows as above, else all M; `workgroup` columns where they
+divide N, else all N; one batch each. IREE's own kernel masks the remainder and is 3x-30x slower
+there: a ViT's 197 tokens (bench/RESULTS.md, "Held-out models at 224x224") 197x384 . 384x1536
+15.2 ms -> 2.5 ms, the scores 6 x 197x64 . 64x197 9.1 ms -> 0.31 ms. Whole-M or whole-N
+workgroups mean fewer of them: measured on one thread only. A batched matmul whose tiles all
+fit (the corpus transformers' 64-token attention) keeps IREE's choice (not measured).
 """
 
 from __future__ import annotations
@@ -45,6 +57,7 @@ from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import (
 )
 
 MATMUL_MAPS = tuple(m.data for m in MATMUL_MAP_ATTRS.data)  # linalg.matmul's default (row-major) maps
+PEELING = "enable_loop_peeling = true"  # IREE llvm-cpu's translation-info option
 
 
 def plain_matmul_sizes(op: Operation) -> tuple[int, int, int] | None:
@@ -56,6 +69,24 @@ def plain_matmul_sizes(op: Operation) -> tuple[int, int, int] | None:
         return None
     (m, k), (_, n) = shapes[0], shapes[1]
     return m, k, n
+
+
+def batched_sizes(op: Operation) -> tuple[int, int, int, int] | None:
+    """(B, M, K, N) of a static f32 `linalg.batch_matmul` [B, M, K] x [B, K, N] with B > 1."""
+    if op.name != "linalg.batch_matmul" or tuple(du.indexing_maps(op)) != BATCH_MATMUL_MAPS:
+        return None
+    shapes = [static_f32_shape(v) for v in (*du.dps_inputs(op), *du.dps_inits(op))]
+    if None in shapes or len(shapes) != 3 or shapes[0][0] < 2:
+        return None
+    (b, m, k), n = shapes[0], shapes[1][-1]
+    return b, m, k, n
+
+
+def whole_or_dividing(extent: int, step: int, cap: int) -> int:
+    """The largest multiple of `step` up to `cap` that divides `extent`, else all of `extent`:
+    a workgroup tile with no remainder (IREE's remainder workgroup has dynamic sizes)."""
+    fitting = [d for d in range(step, min(extent, cap) + 1, step) if extent % d == 0]
+    return max(fitting, default=extent)
 
 
 @dataclass(frozen=True)
@@ -83,6 +114,21 @@ class RegisterTile:
 
     def fits(self, m: int, n: int) -> bool:
         return m % self.rows == 0 and n % self.columns == 0
+
+    def peelable(self, m: int, n: int) -> bool:
+        """Partial register tiles, with at least one whole tile in each of M and N."""
+        return not self.fits(m, n) and m >= self.rows and n >= self.columns
+
+    def peeled_tiles(self, lead: list[int], m: int, n: int) -> dict[str, list[int]]:
+        """IREE CPU tile lists for partial register tiles: workgroups that divide M and N (else
+        all of them), `lead` the batch loop's tiles ([] for a 2-D matmul)."""
+        rows = whole_or_dividing(m, self.rows, self.workgroup_rows)
+        columns = self.workgroup if n % self.workgroup == 0 else n
+        return {
+            "distribution": lead + [rows, columns, 0],
+            "vector_common_parallel": [1] * len(lead) + [self.rows, self.columns, 0],
+            "vector_reduction": [0] * len(lead) + [0, 0, self.reduction],
+        }
 
     def per_result(self, count: int) -> RegisterTile:
         """The tile of each of `count` results computed together: the columns' vectors shared out
@@ -115,11 +161,31 @@ def horizontal_sizes(op: Operation) -> tuple[int, int, int, int] | None:
 
 def tileable_sizes(op: Operation) -> tuple[int, int, int, int] | None:
     """(M, K, N, results) of a matmul this pass may configure: in a region, not configured yet."""
-    if "compilation_info" in op.attributes or not isinstance(op.parent_op(), DispatchRegionOp):
+    if not in_region_unconfigured(op):
         return None
     if (sizes := plain_matmul_sizes(op) or matmul_sizes(op)) is not None:
         return (*sizes, 1)
     return horizontal_sizes(op)
+
+
+def in_region_unconfigured(op: Operation) -> bool:
+    return "compilation_info" not in op.attributes and isinstance(op.parent_op(), DispatchRegionOp)
+
+
+def peeled_config(op: Operation, tile: RegisterTile) -> dict[str, list[int]] | None:
+    """The tile lists of a one-result matmul with partial register tiles, else None."""
+    if not in_region_unconfigured(op):
+        return None
+    if (sizes := plain_matmul_sizes(op)) is not None:
+        lead = []
+    elif (sizes := matmul_sizes(op)) is not None:
+        lead = [0]
+    elif (batched := batched_sizes(op)) is not None:
+        sizes, lead = batched[1:], [1]
+    else:
+        return None
+    m, _, n = sizes
+    return tile.peeled_tiles(lead, m, n) if tile.peelable(m, n) else None
 
 
 @dataclass(frozen=True)
@@ -137,6 +203,8 @@ class DispatchMatmulCpuTilesPass(ModulePass):
                    1.06x of IREE's own choice; with 116: 0.49x), and more rows reuse each
                    weight tile longer (M = 128 and 512: 0.74x and 0.76x of IREE with 64 rows,
                    0.69x with 128 and 256; bench/RESULTS.md, "Matmul workgroups that divide M").
+      partial-tiles -- also configure one-result matmuls (batched ones too) whose M or N leaves a
+                   partial register tile, with IREE's loop peeling (true).
     """
 
     name = "dispatch-matmul-cpu-tiles"
@@ -145,6 +213,7 @@ class DispatchMatmulCpuTilesPass(ModulePass):
     reduction: int = 16
     workgroup: int = 64
     workgroup_rows: int = 256
+    partial_tiles: bool = True
 
     def __post_init__(self) -> None:
         sizes = (self.rows, self.columns, self.reduction, self.workgroup, self.workgroup_rows)
@@ -157,12 +226,13 @@ class DispatchMatmulCpuTilesPass(ModulePass):
         tile = RegisterTile(self.rows, self.columns, self.reduction, self.workgroup, self.workgroup_rows)
         for matmul in list(op.walk()):
             sizes = tileable_sizes(matmul)
-            if sizes is None:
+            if sizes is None or not tile.per_result(sizes[3]).fits(sizes[0], sizes[2]):
+                if self.partial_tiles and (peeled := peeled_config(matmul, tile)) is not None:
+                    matmul.attributes["compilation_info"] = cpu_compilation_info(peeled, "DoubleTilingExpert", PEELING)
+                    pass_statistics.count("matmuls given a wide CPU register tile with peeled remainders")
                 continue
             m, _, n, count = sizes
             own = tile.per_result(count)
-            if not own.fits(m, n):
-                continue
             tiles = own.tiles(len(du.indexing_maps(matmul)[0].results) == 3, m)
             matmul.attributes["compilation_info"] = cpu_compilation_info(tiles, "DoubleTilingExpert")
             pass_statistics.count("matmuls given a wide CPU register tile")

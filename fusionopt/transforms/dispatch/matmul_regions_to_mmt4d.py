@@ -70,12 +70,14 @@ BATCH_MATMUL_MAPS = (
 COMPILATION_INFO = UnregisteredAttr.with_name_and_type("iree_codegen.compilation_info", False)
 
 
-def cpu_compilation_info(tiles: dict[str, list[int]], pipeline: str) -> UnregisteredAttr:
+def cpu_compilation_info(tiles: dict[str, list[int]], pipeline: str, options: str = "") -> UnregisteredAttr:
     """IREE's `#iree_codegen.compilation_info` for llvm-cpu: a lowering config with these tile
-    lists (distribution, vector_common_parallel, ...) and the named CPU pipeline."""
+    lists (distribution, vector_common_parallel, ...) and the named CPU pipeline, with the
+    pipeline's configuration dictionary `options` (e.g. `enable_loop_peeling = true`) if given."""
     lowering = ", ".join(f"{level} = {sizes}" for level, sizes in tiles.items())
+    extra = f", {{{options}}}" if options else ""
     text = (f"lowering_config = #iree_cpu.lowering_config<{lowering}>, translation_info = "
-            f"#iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<{pipeline}>>")
+            f"#iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<{pipeline}>{extra}>")
     return COMPILATION_INFO("iree_codegen.compilation_info", False, False, text)
 
 

@@ -2,6 +2,7 @@
 // RUN: fusion-opt %s --split-input-file -p 'dispatch-matmul-cpu-tiles{rows=2 columns=32 reduction=8 workgroup=32}' | filecheck %s --check-prefix=OPTS
 // RUN: not fusion-opt %s -p 'dispatch-matmul-cpu-tiles{columns=48}' 2>&1 | filecheck %s --check-prefix=BADOPT
 // RUN: fusion-opt %s --split-input-file -p 'dispatch-matmul-cpu-tiles{workgroup-rows=8}' | filecheck %s --check-prefix=CAP
+// RUN: fusion-opt %s --split-input-file -p 'dispatch-matmul-cpu-tiles{partial-tiles=false}' | filecheck %s --check-prefix=NOPEEL
 // BADOPT: error: pass 'dispatch-matmul-cpu-tiles': rows, columns, reduction, workgroup and workgroup-rows must be positive, workgroup a multiple of columns and workgroup-rows at least rows
 // The pass's helper modules these cases exercise: dispatch/matmul_regions_to_mmt4d.py (matmul_sizes).
 
@@ -59,16 +60,17 @@ func.func @plain_and_batched_weight(%x: tensor<4x16xf32>, %w: tensor<16x64xf32>,
 
 // -----
 
-// Negative: N not a multiple of the 64-column tile, M not a multiple of the 4-row tile
-// (partial register tiles), a transposed ("NT") weight, a batch of 12 (attention's
-// contractions), f64, and a matmul outside any dispatch region: no config on any of them.
+// Negative: N narrower than the 64-column tile, M shorter than the 4-row tile (not one whole
+// register tile: a classifier's one row), a transposed ("NT") weight, a batch of 12 whose
+// tiles all fit (attention's contractions at 8 tokens), f64, and a matmul outside any dispatch
+// region: no config on any of them.
 
 // CHECK-LABEL: func.func @untiled
 // CHECK-NOT:   compilation_info
 // OPTS-LABEL:  func.func @untiled
-func.func @untiled(%x: tensor<8x16xf32>, %w48: tensor<16x48xf32>, %x6: tensor<6x16xf32>, %w: tensor<16x64xf32>,
+func.func @untiled(%x: tensor<8x16xf32>, %w48: tensor<16x48xf32>, %x2: tensor<2x16xf32>, %w: tensor<16x64xf32>,
                    %wt: tensor<64x16xf32>, %q: tensor<12x8x16xf32>, %k: tensor<12x16x64xf32>,
-                   %xd: tensor<8x16xf64>, %wd: tensor<16x64xf64>) -> (tensor<8x48xf32>, tensor<6x64xf32>, tensor<8x64xf32>, tensor<12x8x64xf32>, tensor<8x64xf64>, tensor<8x64xf32>) {
+                   %xd: tensor<8x16xf64>, %wd: tensor<16x64xf64>) -> (tensor<8x48xf32>, tensor<2x64xf32>, tensor<8x64xf32>, tensor<12x8x64xf32>, tensor<8x64xf64>, tensor<8x64xf32>) {
   %zero = arith.constant 0.0 : f32
   %zd = arith.constant 0.0 : f64
   %narrow = flow.dispatch.region -> (tensor<8x48xf32>) {
@@ -77,11 +79,11 @@ func.func @untiled(%x: tensor<8x16xf32>, %w48: tensor<16x48xf32>, %x6: tensor<6x
     %mm = linalg.matmul ins(%x, %w48 : tensor<8x16xf32>, tensor<16x48xf32>) outs(%f : tensor<8x48xf32>) -> tensor<8x48xf32>
     flow.return %mm : tensor<8x48xf32>
   }
-  %odd = flow.dispatch.region -> (tensor<6x64xf32>) {
-    %e = tensor.empty() : tensor<6x64xf32>
-    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<6x64xf32>) -> tensor<6x64xf32>
-    %mm = linalg.matmul ins(%x6, %w : tensor<6x16xf32>, tensor<16x64xf32>) outs(%f : tensor<6x64xf32>) -> tensor<6x64xf32>
-    flow.return %mm : tensor<6x64xf32>
+  %short = flow.dispatch.region -> (tensor<2x64xf32>) {
+    %e = tensor.empty() : tensor<2x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x64xf32>) -> tensor<2x64xf32>
+    %mm = linalg.matmul ins(%x2, %w : tensor<2x16xf32>, tensor<16x64xf32>) outs(%f : tensor<2x64xf32>) -> tensor<2x64xf32>
+    flow.return %mm : tensor<2x64xf32>
   }
   %nt = flow.dispatch.region -> (tensor<8x64xf32>) {
     %e = tensor.empty() : tensor<8x64xf32>
@@ -104,7 +106,7 @@ func.func @untiled(%x: tensor<8x16xf32>, %w48: tensor<16x48xf32>, %x6: tensor<6x
   %e = tensor.empty() : tensor<8x64xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
   %outside = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x64xf32>) outs(%f : tensor<8x64xf32>) -> tensor<8x64xf32>
-  func.return %narrow, %odd, %nt, %batched, %double, %outside : tensor<8x48xf32>, tensor<6x64xf32>, tensor<8x64xf32>, tensor<12x8x64xf32>, tensor<8x64xf64>, tensor<8x64xf32>
+  func.return %narrow, %short, %nt, %batched, %double, %outside : tensor<8x48xf32>, tensor<2x64xf32>, tensor<8x64xf32>, tensor<12x8x64xf32>, tensor<8x64xf64>, tensor<8x64xf32>
 }
 
 // -----
@@ -181,4 +183,85 @@ func.func @rows_dividing_m(%x: tensor<12x16xf32>, %y: tensor<24x16xf32>, %w: ten
     flow.return %mm : tensor<24x64xf32>
   }
   func.return %r, %q : tensor<12x64xf32>, tensor<24x64xf32>
+}
+
+// -----
+
+// Partial register tiles (a ViT's 197 tokens): M = 6 is not a multiple of the 4-row tile, N = 80
+// not of the 64 columns, and a batch of 3 (attention's scores) leaves both. Each gets the 4 x 64
+// tile with IREE's loop peeling, and workgroups with no remainder: all of M where no multiple
+// of 4 divides it, 64 columns where they divide N, else all of N, one batch each. The batch-1
+// matmul over a broadcast weight keeps its batch loop untiled. Off with partial-tiles=false.
+// CHECK-LABEL: func.func @partial_tiles
+// CHECK:       linalg.matmul {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 64, 0], vector_common_parallel = [4, 64, 0], vector_reduction = [0, 0, 16]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {enable_loop_peeling = true}>>}
+// CHECK:       linalg.matmul {compilation_info = {{.*}}distribution = [8, 80, 0], vector_common_parallel = [4, 64, 0], vector_reduction = [0, 0, 16]>{{.*}}{enable_loop_peeling = true}
+// CHECK:       linalg.batch_matmul {compilation_info = {{.*}}distribution = [1, 6, 70, 0], vector_common_parallel = [1, 4, 64, 0], vector_reduction = [0, 0, 0, 16]>{{.*}}{enable_loop_peeling = true}
+// CHECK:       linalg.batch_matmul indexing_maps = [{{.*}}] {compilation_info = {{.*}}distribution = [0, 6, 64, 0], vector_common_parallel = [1, 4, 64, 0]{{.*}}{enable_loop_peeling = true}
+// CAP-LABEL:   func.func @partial_tiles
+// CAP:         linalg.matmul {compilation_info = {{.*}}distribution = [6, 64, 0]
+// CAP:         linalg.matmul {compilation_info = {{.*}}distribution = [8, 80, 0]
+// NOPEEL-LABEL: func.func @partial_tiles
+// NOPEEL-NOT:  compilation_info
+// NOPEEL-LABEL: func.func @full_tiles_unpeeled
+func.func @partial_tiles(%x6: tensor<6x16xf32>, %w: tensor<16x64xf32>, %x: tensor<8x16xf32>, %w80: tensor<16x80xf32>,
+                         %q: tensor<3x6x16xf32>, %k: tensor<3x16x70xf32>, %x3: tensor<1x6x16xf32>) -> (tensor<6x64xf32>, tensor<8x80xf32>, tensor<3x6x70xf32>, tensor<1x6x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %rows = flow.dispatch.region -> (tensor<6x64xf32>) {
+    %e = tensor.empty() : tensor<6x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<6x64xf32>) -> tensor<6x64xf32>
+    %mm = linalg.matmul ins(%x6, %w : tensor<6x16xf32>, tensor<16x64xf32>) outs(%f : tensor<6x64xf32>) -> tensor<6x64xf32>
+    flow.return %mm : tensor<6x64xf32>
+  }
+  %columns = flow.dispatch.region -> (tensor<8x80xf32>) {
+    %e = tensor.empty() : tensor<8x80xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x80xf32>) -> tensor<8x80xf32>
+    %mm = linalg.matmul ins(%x, %w80 : tensor<8x16xf32>, tensor<16x80xf32>) outs(%f : tensor<8x80xf32>) -> tensor<8x80xf32>
+    flow.return %mm : tensor<8x80xf32>
+  }
+  %scores = flow.dispatch.region -> (tensor<3x6x70xf32>) {
+    %e = tensor.empty() : tensor<3x6x70xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x6x70xf32>) -> tensor<3x6x70xf32>
+    %mm = linalg.batch_matmul ins(%q, %k : tensor<3x6x16xf32>, tensor<3x16x70xf32>) outs(%f : tensor<3x6x70xf32>) -> tensor<3x6x70xf32>
+    flow.return %mm : tensor<3x6x70xf32>
+  }
+  %one = flow.dispatch.region -> (tensor<1x6x64xf32>) {
+    %e = tensor.empty() : tensor<1x6x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x64xf32>) -> tensor<1x6x64xf32>
+    %mm = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%x3, %w : tensor<1x6x16xf32>, tensor<16x64xf32>) outs(%f : tensor<1x6x64xf32>) -> tensor<1x6x64xf32>
+    flow.return %mm : tensor<1x6x64xf32>
+  }
+  func.return %rows, %columns, %scores, %one : tensor<6x64xf32>, tensor<8x80xf32>, tensor<3x6x70xf32>, tensor<1x6x64xf32>
+}
+
+// -----
+
+// Negative: a matmul whose tiles all fit stays unpeeled (its config is the one above, without
+// the peeling option), and a batched matmul with a transposed right operand (not linalg's
+// batch_matmul maps) or with too few rows for one register tile gets nothing.
+// CHECK-LABEL: func.func @full_tiles_unpeeled
+// CHECK:       linalg.matmul {compilation_info = {{.*}}translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>}
+// CHECK-NOT:   compilation_info
+// NOPEEL:      linalg.matmul {compilation_info = {{.*}}pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>}
+func.func @full_tiles_unpeeled(%x: tensor<8x16xf32>, %w: tensor<16x64xf32>, %q: tensor<3x6x16xf32>, %kt: tensor<3x70x16xf32>,
+                               %q2: tensor<3x2x16xf32>, %k: tensor<3x16x70xf32>) -> (tensor<8x64xf32>, tensor<3x6x70xf32>, tensor<3x2x70xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %full = flow.dispatch.region -> (tensor<8x64xf32>) {
+    %e = tensor.empty() : tensor<8x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x64xf32>) outs(%f : tensor<8x64xf32>) -> tensor<8x64xf32>
+    flow.return %mm : tensor<8x64xf32>
+  }
+  %nt = flow.dispatch.region -> (tensor<3x6x70xf32>) {
+    %e = tensor.empty() : tensor<3x6x70xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x6x70xf32>) -> tensor<3x6x70xf32>
+    %mm = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %kt : tensor<3x6x16xf32>, tensor<3x70x16xf32>) outs(%f : tensor<3x6x70xf32>) -> tensor<3x6x70xf32>
+    flow.return %mm : tensor<3x6x70xf32>
+  }
+  %short = flow.dispatch.region -> (tensor<3x2x70xf32>) {
+    %e = tensor.empty() : tensor<3x2x70xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x2x70xf32>) -> tensor<3x2x70xf32>
+    %mm = linalg.batch_matmul ins(%q2, %k : tensor<3x2x16xf32>, tensor<3x16x70xf32>) outs(%f : tensor<3x2x70xf32>) -> tensor<3x2x70xf32>
+    flow.return %mm : tensor<3x2x70xf32>
+  }
+  func.return %full, %nt, %short : tensor<8x64xf32>, tensor<3x6x70xf32>, tensor<3x2x70xf32>
 }
