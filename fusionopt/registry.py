@@ -199,7 +199,8 @@ PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
 # dispatch-creation-llvm-cpu's: runtime is the judge, so this is not the default (bench/RESULTS.md, "minilm_l6 in 45 dispatches"). CNNs get at most IREE's
 # own count: convs stay NCHW (channels last costs a filter transpose dispatch per conv while
 # the weights are arguments), a k x k conv is the im2col op in its matmul's dispatch where IREE
-# builds that (power-of-two pixel counts; else a strided conv is gather + matmul, IREE's own
+# builds that (power-of-two pixel counts or multiples of 64, the 224x224 stems' 112x112;
+# else a strided conv is gather + matmul, IREE's own
 # strided conv kernel being 1.4x slower whole-model, and a stride-1 one stays a conv; the
 # image's pad is the stem's input padding; a max pool's result's pad is not: as the next
 # conv's input padding it cost resnet18 650 us for a 2 us copy), and regions write the pads
@@ -222,7 +223,7 @@ _FEWEST_CHANGES = {
     # written for").
     "linalg-conv-1x1-to-matmul": "linalg-horizontal-fuse-1x1-convs,linalg-conv-1x1-to-matmul{padded-as-matmul=true}",
     "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col{gathers=strided "
-    "im2col-op-max-filters=1024 im2col-op-max-taps=4608 absorb-argument-pads=true}",
+    "im2col-op-max-filters=1024 im2col-op-max-taps=4608 im2col-op-pixel-multiple=64 absorb-argument-pads=true}",
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",
     "form-dispatch-regions": "linalg-horizontal-fuse-contractions{max-results=4 across-inputs=true},"
     "form-dispatch-regions{guards-into-attention=true "

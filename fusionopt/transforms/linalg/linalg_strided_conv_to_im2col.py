@@ -143,7 +143,8 @@ class StridedConvToIm2col(RewritePattern):
 
     def takes_im2col_op(self, op: Operation) -> bool:
         opts = self.options
-        return opts.im2col_op and is_few_filter_conv(op, opts.im2col_op_max_filters, opts.im2col_op_max_taps)
+        return opts.im2col_op and is_few_filter_conv(op, opts.im2col_op_max_filters, opts.im2col_op_max_taps,
+                                                     opts.im2col_op_pixel_multiple)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_im2col_candidate(op, self.options.stride_one):
@@ -181,6 +182,10 @@ class LinalgStridedConvToIm2colPass(ModulePass):
       im2col-op-max-filters, im2col-op-max-taps -- the im2col op's bounds (32 filters, 144
                          taps: IREE recomputes the patches per filter tile, so more filters
                          lose to the gather; the op also needs a power-of-two pixel count).
+      im2col-op-pixel-multiple -- also take convs whose output pixel count is a multiple of
+                         this (0: none): IREE builds those fused regions too, but at 112x112
+                         the op is 2.9x slower than gather + matmul (`im2col_op_form.py`), so
+                         only the fewest-dispatch pipeline sets it (64).
       absorb-argument-pads -- a pad of a function argument (the image) read only by a conv
                          the im2col op takes becomes the op's input padding: no copy dispatch
                          (none precedes the pad that could write it), but the stem measured
@@ -206,6 +211,7 @@ class LinalgStridedConvToIm2colPass(ModulePass):
     im2col_op: bool = True
     im2col_op_max_filters: int = MAX_FILTERS
     im2col_op_max_taps: int = MAX_PATCH
+    im2col_op_pixel_multiple: int = 0
     gathers: str = "all"
     absorb_argument_pads: bool = False
     absorb_pool_pads: bool = False

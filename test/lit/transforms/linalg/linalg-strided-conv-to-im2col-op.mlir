@@ -7,6 +7,7 @@
 // BAD: gathers must be all, strided or none, not 'some'
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{absorb-argument-pads=true}" | filecheck %s --check-prefix=ABSORB
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{absorb-pool-pads=true}" | filecheck %s --check-prefix=POOL
+// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{im2col-op-pixel-multiple=64}" | filecheck %s --check-prefix=MULTIPLE
 
 // linalg/im2col_op_form.py (the op form) and dispatch/im2col_producers.py (its region).
 // A strided conv with few filters (8 filters, 27 taps, 16 output pixels) becomes IREE's im2col op
@@ -198,4 +199,29 @@ func.func @pool_pad(%x: tensor<1x3x16x16xf32>, %w: tensor<8x3x3x3xf32>) -> (tens
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%pp, %w : tensor<1x3x10x10xf32>, tensor<8x3x3x3xf32>) outs(%f : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   func.return %c, %pool : tensor<1x8x8x8xf32>, tensor<1x3x8x8xf32>
+}
+
+// -----
+
+// Output pixel counts that are no power of two: 16x12 = 192 (3 x 64) and 14x14 = 196. By
+// default both are gather + matmul; with im2col-op-pixel-multiple=64 the multiple of 64 takes
+// the op (IREE builds that region: the 224x224 stems' 112x112), 196 does not (IREE fails it).
+// CHECK-LABEL: func.func @pixel_multiple
+// CHECK-NOT:     iree_linalg_ext.im2col
+// CHECK-COUNT-2: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (0, d0,
+// MULTIPLE-LABEL: func.func @pixel_multiple
+// MULTIPLE:        iree_linalg_ext.im2col {{.*}} output_sizes = {{\[\[}}16, 12], [3, 3, 3]] {{.*}} outs(%{{.*}} : tensor<27x192xf32>)
+// MULTIPLE:        linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (0, d0,
+// MULTIPLE-SAME:     ins(%{{.*}} : tensor<1x3x29x29xf32>) outs(%{{.*}} : tensor<3x3x3x14x14xf32>)
+// MULTIPLE-NOT:    iree_linalg_ext.im2col
+func.func @pixel_multiple(%x: tensor<1x3x33x25xf32>, %w: tensor<8x3x3x3xf32>, %y: tensor<1x3x29x29xf32>)
+    -> (tensor<1x8x16x12xf32>, tensor<1x8x14x14xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x16x12xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x16x12xf32>) -> tensor<1x8x16x12xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<1x3x33x25xf32>, tensor<8x3x3x3xf32>) outs(%f : tensor<1x8x16x12xf32>) -> tensor<1x8x16x12xf32>
+  %e2 = tensor.empty() : tensor<1x8x14x14xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x8x14x14xf32>) -> tensor<1x8x14x14xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%y, %w : tensor<1x3x29x29xf32>, tensor<8x3x3x3xf32>) outs(%f2 : tensor<1x8x14x14xf32>) -> tensor<1x8x14x14xf32>
+  func.return %c, %c2 : tensor<1x8x16x12xf32>, tensor<1x8x14x14xf32>
 }

@@ -17,6 +17,8 @@ from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from support.iree_pairs import assert_agrees
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
+DATA = Path(__file__).resolve().parents[3] / "data"
+
 PASS = "linalg-strided-conv-to-im2col"
 # case -> named convs rewritten with stride-one=false and =true (the default)
 REWRITTEN = {"strided_bias_relu": (1, 1), "stem_padded_dilated": (1, 1), "not_rewritten": (0, 1)}
@@ -59,9 +61,11 @@ def test_im2col_op_form_computes_the_same(name: str, pipeline: str):
 
 
 # the fewest-dispatch options: case -> (im2col ops, convs left, pads left)
-FEWEST_OPTIONS = f"{PASS}{{gathers=strided im2col-op-max-filters=1024 im2col-op-max-taps=4608 absorb-argument-pads=true}}"
+FEWEST_OPTIONS = (f"{PASS}{{gathers=strided im2col-op-max-filters=1024 im2col-op-max-taps=4608 "
+                  "im2col-op-pixel-multiple=64 absorb-argument-pads=true}")
 FEWEST_FORMS = {"few_filters": (1, 0, 0), "gather_form": (2, 0, 0), "stride_one_gathers": (1, 1, 0),
-                "argument_pad": (1, 0, 0), "pads_kept": (2, 0, 2), "pool_pad": (1, 0, 1)}
+                "argument_pad": (1, 0, 0), "pads_kept": (2, 0, 2), "pool_pad": (1, 0, 1),
+                "pixel_multiple": (1, 0, 0)}
 POOL_OPTIONS = f"{PASS}{{absorb-pool-pads=true}}"
 POOL_FORMS = {"pool_pad": (1, 0, 0), "pads_kept": (2, 0, 2), "argument_pad": (1, 0, 1)}
 
@@ -117,4 +121,22 @@ def test_iree_builds_the_pool_pad_absorbed_and_agrees(tmp_path: Path):
     for family in ("random", "constant", "offset", "zeros", "mask"):
         inputs = family_inputs(func, family, seed=1)
         for got, want in zip(run_vmfb(ours_vmfb, inputs, "pool_pad"), run_vmfb(ref_vmfb, inputs, "pool_pad"), strict=True):
+            assert_agrees(got, want, family)
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")
+def test_iree_builds_the_224_stem_as_one_dispatch_and_agrees(tmp_path: Path):
+    """A 224x224 stem (112x112 = 196 x 64 output pixels) under the fewest options: one dispatch,
+    the image's pad the op's input padding, IREE's own count; the values of IREE's own build on
+    random and adversarial images."""
+    source = DATA / "stem_conv_224.mlir"
+    ours = tmp_path / "ours.mlir"
+    ours.write_text(print_module(apply_pipeline(source.read_text(), f"{FEWEST_OPTIONS},form-dispatch-regions,cse")))
+    assert len(flow_dispatch_names(ours, cpu_flags("generic"))) == 1
+    ours_vmfb = compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("generic"))
+    ref_vmfb = compile_vmfb(source, tmp_path / "ref.vmfb", cpu_flags("generic"))
+    func = next(op for op in parse_module(source.read_text()).walk() if op.name == "func.func")
+    for family in ("random", "offset", "zeros"):
+        inputs = family_inputs(func, family, seed=1)
+        for got, want in zip(run_vmfb(ours_vmfb, inputs, "stem"), run_vmfb(ref_vmfb, inputs, "stem"), strict=True):
             assert_agrees(got, want, family)
