@@ -23,14 +23,17 @@ result gets a share of the columns' four vectors (2 results 2 each, 3 or more 1 
 the accumulators still fit the 32 vector registers.
 
 Partial register tiles (`partial-tiles`, on by default): a matmul, batch-1 or batched
-(`linalg.batch_matmul` [B, M, K] x [B, K, N], attention's contractions) whose M or N is not a
+(`linalg.batch_matmul` [B, M, K] x [B, K, N], attention's contractions, or the same as a
+generic `out + lhs * rhs` whose right operand holds b, k, n in any order but n last: torch's
+attention times V read in the projection's [T, H, d] layout) whose M or N is not a
 multiple of the register tile, but holds at least one whole tile in each, gets the same register
 tile with IREE's loop peeling (`enable_loop_peeling` in the translation info: the remainder rows
 and columns run as a separate static loop instead of IREE's masked vectors), and workgroups
 whose own tiles leave no remainder: rows as above, else all M; `workgroup` columns where they
 divide N, else all N; one batch each. IREE's own kernel masks the remainder and is 3x-30x slower
 there: a ViT's 197 tokens (bench/RESULTS.md, "Held-out models at 224x224") 197x384 . 384x1536
-15.2 ms -> 2.5 ms, the scores 6 x 197x64 . 64x197 9.1 ms -> 0.31 ms. Whole-M or whole-N
+15.2 ms -> 2.5 ms, the scores 6 x 197x64 . 64x197 9.1 ms -> 0.31 ms, probabilities times V
+(the generic) 0.57 ms -> 0.27 ms. Whole-M or whole-N
 workgroups mean fewer of them: measured on one thread only. A batched matmul whose tiles all
 fit (the corpus transformers' 64-token attention) keeps IREE's choice (not measured).
 """
@@ -42,6 +45,7 @@ from dataclasses import dataclass, replace
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 
 from fusionopt import pass_statistics
@@ -80,6 +84,38 @@ def batched_sizes(op: Operation) -> tuple[int, int, int, int] | None:
         return None
     (b, m, k), n = shapes[0], shapes[1][-1]
     return b, m, k, n
+
+
+BATCHED_LOOPS = ["parallel", "parallel", "parallel", "reduction"]  # (b, m, n, k)
+
+
+def batched_generic_sizes(op: Operation) -> tuple[int, int, int, int] | None:
+    """(B, M, K, N) of a batched matmul written as a generic (out += lhs * rhs over loops
+    (b, m, n, k)) reading [B, M, K] and the right operand's b, k, n in any order but n last
+    (contiguous columns: what the register tile's vectors load), e.g. torch's attention
+    times V read in the [T, H, d] layout of the Q/K/V projection: static f32, B > 1."""
+    if (op.name != "linalg.generic" or len(op.results) != 1 or len(du.dps_inputs(op)) != 2
+            or du.iterator_kinds(op) != BATCHED_LOOPS):
+        return None
+    b, m, n, k = (AffineDimExpr(i) for i in range(4))
+    lhs, rhs, out = du.indexing_maps(op)
+    if (lhs.results, out.results) != ((b, m, k), (b, m, n)) or rhs.results[-1:] != (n,) or set(rhs.results) != {b, k, n}:
+        return None
+    if not multiplies_into_accumulator(op) or None in (static_f32_shape(v) for v in (*du.dps_inputs(op), *du.dps_inits(op))):
+        return None
+    extents = du.loop_extents(op)
+    return (extents[0], extents[1], extents[3], extents[2]) if extents[0] > 1 else None
+
+
+def multiplies_into_accumulator(op: Operation) -> bool:
+    """The body is exactly `yield out + lhs * rhs` (f32)."""
+    block = op.regions[0].block
+    body = list(block.ops)
+    if [o.name for o in body] != ["arith.mulf", "arith.addf", "linalg.yield"]:
+        return False
+    mul, add, _ = body
+    lhs, rhs, acc = block.args
+    return set(mul.operands) == {lhs, rhs} and mul.operands[0] is not mul.operands[1] and set(add.operands) == {acc, mul.results[0]}
 
 
 def whole_or_dividing(extent: int, step: int, cap: int) -> int:
@@ -180,7 +216,7 @@ def peeled_config(op: Operation, tile: RegisterTile) -> dict[str, list[int]] | N
         lead = []
     elif (sizes := matmul_sizes(op)) is not None:
         lead = [0]
-    elif (batched := batched_sizes(op)) is not None:
+    elif (batched := batched_sizes(op) or batched_generic_sizes(op)) is not None:
         sizes, lead = batched[1:], [1]
     else:
         return None

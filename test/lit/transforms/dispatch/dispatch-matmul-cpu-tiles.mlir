@@ -265,3 +265,77 @@ func.func @full_tiles_unpeeled(%x: tensor<8x16xf32>, %w: tensor<16x64xf32>, %q: 
   }
   func.return %full, %nt, %short : tensor<8x64xf32>, tensor<3x6x70xf32>, tensor<3x2x70xf32>
 }
+
+// -----
+
+// A batched matmul written as a generic (torch's attention probabilities times V, V read in the
+// [T, H, d] layout of the Q/K/V projection: the right operand is (k, b, n), n contiguous) with
+// partial tiles (M = 6, N = 70) gets the peeled tile like a batch_matmul; its loops are (b, m,
+// n, k). The config is printed as MLIR prints a generic's own attributes.
+// CHECK-LABEL: func.func @batched_generic
+// CHECK:       linalg.generic {{.*}} attrs = {{ *}}{compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 6, 70, 0], vector_common_parallel = [1, 4, 64, 0], vector_reduction = [0, 0, 0, 16]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {enable_loop_peeling = true}>>}
+// NOPEEL-LABEL: func.func @batched_generic
+// NOPEEL-NOT:  compilation_info
+func.func @batched_generic(%p: tensor<3x6x9xf32>, %v: tensor<9x3x70xf32>) -> tensor<3x6x70xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = flow.dispatch.region -> (tensor<3x6x70xf32>) {
+    %e = tensor.empty() : tensor<3x6x70xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x6x70xf32>) -> tensor<3x6x70xf32>
+    %c = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<3x6x9xf32>, tensor<9x3x70xf32>) outs(%f : tensor<3x6x70xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<3x6x70xf32>
+    flow.return %c : tensor<3x6x70xf32>
+  }
+  func.return %r : tensor<3x6x70xf32>
+}
+
+// -----
+
+// Negative generics: the right operand's columns not contiguous (read as (b, n, k)), a body that
+// is more than out + lhs * rhs (a scaled product), and a batched generic whose tiles all fit
+// (M = 8, N = 64: IREE's own choice stays, as for batch_matmul).
+// CHECK-LABEL: func.func @batched_generic_untiled
+// CHECK-NOT:   compilation_info
+func.func @batched_generic_untiled(%p: tensor<3x6x9xf32>, %vt: tensor<3x70x9xf32>, %v: tensor<9x3x70xf32>,
+                                   %p8: tensor<3x8x9xf32>, %v64: tensor<9x3x64xf32>) -> (tensor<3x6x70xf32>, tensor<3x6x70xf32>, tensor<3x8x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %strided = flow.dispatch.region -> (tensor<3x6x70xf32>) {
+    %e = tensor.empty() : tensor<3x6x70xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x6x70xf32>) -> tensor<3x6x70xf32>
+    %c = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p, %vt : tensor<3x6x9xf32>, tensor<3x70x9xf32>) outs(%f : tensor<3x6x70xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<3x6x70xf32>
+    flow.return %c : tensor<3x6x70xf32>
+  }
+  %scaled = flow.dispatch.region -> (tensor<3x6x70xf32>) {
+    %e = tensor.empty() : tensor<3x6x70xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x6x70xf32>) -> tensor<3x6x70xf32>
+    %c = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<3x6x9xf32>, tensor<9x3x70xf32>) outs(%f : tensor<3x6x70xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %t = arith.mulf %m, %two : f32
+      %s = arith.addf %o, %t : f32
+      linalg.yield %s : f32
+    } -> tensor<3x6x70xf32>
+    flow.return %c : tensor<3x6x70xf32>
+  }
+  %fits = flow.dispatch.region -> (tensor<3x8x64xf32>) {
+    %e = tensor.empty() : tensor<3x8x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x8x64xf32>) -> tensor<3x8x64xf32>
+    %c = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p8, %v64 : tensor<3x8x9xf32>, tensor<9x3x64xf32>) outs(%f : tensor<3x8x64xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<3x8x64xf32>
+    flow.return %c : tensor<3x8x64xf32>
+  }
+  func.return %strided, %scaled, %fits : tensor<3x6x70xf32>, tensor<3x6x70xf32>, tensor<3x8x64xf32>
+}

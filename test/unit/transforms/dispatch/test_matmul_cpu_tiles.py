@@ -119,15 +119,32 @@ def test_iree_builds_workgroups_dividing_m_and_agrees(tmp_path):
     assert_tiled_build_agrees("rows_dividing_m", 7, tmp_path)
 
 
-def test_partial_tiles_preserve_semantics():
-    after = print_module(assert_pass_preserves_semantics(CASES["partial_tiles"], PASS))
-    assert after.count("enable_loop_peeling = true") == 4
+@pytest.mark.parametrize(("label", "configured"), [("partial_tiles", 4), ("batched_generic", 1)])
+def test_partial_tiles_preserve_semantics(label, configured):
+    after = print_module(assert_pass_preserves_semantics(CASES[label], PASS))
+    assert after.count("enable_loop_peeling = true") == configured
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
-def test_iree_builds_partial_tiles_and_agrees(tmp_path):
-    """Peeled remainder rows (M = 6), columns (N = 80) and both in a batch of 3."""
-    assert_tiled_build_agrees("partial_tiles", 11, tmp_path)
+@pytest.mark.parametrize("label", ["partial_tiles", "batched_generic"])
+def test_iree_builds_partial_tiles_and_agrees(label, tmp_path):
+    """Peeled remainder rows (M = 6), columns (N = 80 or 70) and both in a batch of 3, named
+    batch_matmul and generic."""
+    assert_tiled_build_agrees(label, 11, tmp_path)
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
+def test_iree_builds_vit_attention_values_and_agrees(tmp_path):
+    """The ViT's probabilities times V (6 heads, 197 tokens, V in [T, H, d]) as the generic."""
+    text = with_sizes(CASES["batched_generic"], {"3x6x9": "6x197x197", "9x3x70": "197x6x64", "3x6x70": "6x197x64"})
+    assert "6x197x64xf32" in text and "3x6" not in text
+    assert_pass_preserves_semantics(text, PASS, families=("random",))
+    vmfbs = build_both(text, tmp_path)
+    func = next(op for op in parse_module(text).walk() if op.name == "func.func")
+    for family in FAMILIES:
+        args = family_inputs(func, family, seed=17)
+        (got,), (theirs,) = (run_vmfb(vmfbs[v], args, "batched_generic") for v in ("tiled", "plain"))
+        assert_agrees(got, theirs, family)
 
 
 def contraction_region(name: str, op: str, lhs: str, rhs: str, out: str) -> str:
