@@ -7,14 +7,18 @@
   `graph.gather` of reversed indices) and regrouped from C x F/g x k.. to F x C/g x k...
   Pads come from `pads`, `auto_pad` (SAME_UPPER / SAME_LOWER / VALID) or `output_shape`,
   as onnxruntime computes them; `output_padding` adds to the end.
-- Resize (modes `nearest` and `linear`, separable per axis; `cubic` and antialiasing are not
-  supported) is, per resized axis, `graph.gather`s with import-time index tables; linear mixes
-  the two neighbours with constant per-position weights. Coordinate transformation modes:
+- Resize (modes `nearest` and `linear`; `cubic` and antialiasing are not supported) is
+  `graph.gather`s with import-time index tables; linear mixes the neighbours with constant
+  per-position weights. Adjacent resized axes (an image's H and W) are resized jointly, each
+  gather reading the input through a flat index over those axes (`_joint_resize`); a lone
+  resized axis, or ones apart, per axis. Coordinate transformation modes:
   half_pixel, pytorch_half_pixel, align_corners, asymmetric, half_pixel_symmetric; nearest modes:
   round_prefer_floor, round_prefer_ceil, floor, ceil (ONNX's definitions).
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
@@ -169,6 +173,60 @@ def _nearest(ctx, coords: np.ndarray, mode: str, in_n: int) -> np.ndarray:
     return np.clip(idx, 0, in_n - 1).astype(np.int64)
 
 
+def _axis_taps(ctx, mode: str, coord_mode: str, nearest_mode: str, in_n: int, out_n: int,
+               scale: float) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """Per output position along one axis, the input positions read and their weights (float64,
+    rounded to the element type once, where used): one tap (no weight) for nearest, the two
+    neighbours and their linear weights for linear."""
+    coords = _source_coords(ctx, coord_mode, out_n, in_n, scale)
+    if mode == "nearest":
+        return [(_nearest(ctx, coords, nearest_mode, in_n), None)]
+    coords = np.clip(coords, 0, in_n - 1)
+    lo = np.floor(coords).astype(np.int64)
+    hi = np.minimum(lo + 1, in_n - 1)
+    t = coords - lo
+    return [(lo, 1 - t), (hi, t)]
+
+
+def _mix(ctx: ImportContext, terms: list[tuple[SSAValue, np.ndarray | None]], axes: list[int],
+         ty: TensorType) -> SSAValue:
+    """sum of gathered value x weight (broadcast over the other dims), or the one unweighted
+    gather."""
+    if len(terms) == 1 and terms[0][1] is None:
+        return terms[0][0]
+    elem = ty.get_element_type()
+    total = None
+    for value, weight in terms:
+        weight = ctx.ssa(weight.astype(numpy_dtype_of(elem)), elem)
+        term = ctx.emit(graph.MulOp(value, ctx.emit(graph.BroadcastOp(weight, axes, ty))))
+        total = term if total is None else ctx.emit(graph.AddOp(total, term))
+    return total
+
+
+def _joint_resize(ctx: ImportContext, x: SSAValue, taps: dict, sizes: list[int]) -> SSAValue:
+    """Resize of adjacent axes in one pass: the axes flattened (a free reshape) and, per
+    combination of taps, one gather from the input with a flat index table [out_a, out_b, ...]
+    and the product of the taps' weights. Resizing axis by axis would make the second axis
+    gather from the first one's result, which IREE 3.13 cannot build in one dispatch (the
+    intermediate lands on the stack), so each resize took two; read from the input directly
+    it is one, IREE's own form. Index tables are i32 when the flat extent allows."""
+    xs, axes = list(shape(x)), list(taps)
+    first, in_sizes = axes[0], [xs[a] for a in axes]
+    flat = reshape(ctx, x, xs[:first] + [int(np.prod(in_sizes))] + xs[axes[-1] + 1:])
+    index_type = np.int32 if np.prod(in_sizes) < 2**31 else np.int64
+    out_shape = list(xs)
+    for a in axes:
+        out_shape[a] = sizes[a]
+    terms = []
+    for combo in itertools.product(*(taps[a] for a in axes)):
+        index = np.ravel_multi_index(np.meshgrid(*(i for i, _ in combo), indexing="ij"), in_sizes)
+        gathered = ctx.emit(graph.GatherOp(flat, ctx.ssa(index.astype(index_type)), first))
+        weights = [w for _, w in combo if w is not None]
+        weight = np.prod(np.meshgrid(*weights, indexing="ij"), axis=0) if weights else None
+        terms.append((gathered, weight))
+    return _mix(ctx, terms, axes, TensorType(element(x), out_shape))
+
+
 def resize(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     x = ctx.ssa(ins[0])
     xs, elem = shape(x), element(x)
@@ -195,27 +253,17 @@ def resize(ctx: ImportContext, ins: list[Value]) -> list[Value]:
         raise ctx.error("Resize needs constant scales or sizes")
     if len(sizes) != len(xs):
         raise ctx.error(f"Resize: {len(sizes)} scales/sizes for rank {len(xs)}")
-    dtype = numpy_dtype_of(elem)
+    taps = {axis: _axis_taps(ctx, mode, coord_mode, nearest_mode, in_n, out_n, scale)
+            for axis, (in_n, out_n, scale) in enumerate(zip(xs, sizes, scales))
+            if not (in_n == out_n and scale == 1.0)}
+    if len(taps) > 1 and list(taps) == list(range(min(taps), max(taps) + 1)):
+        return [_joint_resize(ctx, x, taps, sizes)]
     y = x
-    for axis, (in_n, out_n, scale) in enumerate(zip(xs, sizes, scales)):
-        if in_n == out_n and scale == 1.0:
-            continue
-        coords = _source_coords(ctx, coord_mode, out_n, in_n, scale)
-        if mode == "nearest":
-            y = ctx.emit(graph.GatherOp(y, ctx.ssa(_nearest(ctx, coords, nearest_mode, in_n)), axis))
-            continue
-        coords = np.clip(coords, 0, in_n - 1)
-        lo = np.floor(coords).astype(np.int64)
-        hi = np.minimum(lo + 1, in_n - 1)
-        t = (coords - lo).astype(dtype)
+    for axis, axis_taps in taps.items():
         out_shape = list(shape(y))
-        out_shape[axis] = out_n
-        ty = TensorType(elem, out_shape)
-        a = ctx.emit(graph.GatherOp(y, ctx.ssa(lo), axis))
-        b = ctx.emit(graph.GatherOp(y, ctx.ssa(hi), axis))
-        wa = ctx.emit(graph.BroadcastOp(ctx.ssa((1 - t).astype(dtype), elem), [axis], ty))
-        wb = ctx.emit(graph.BroadcastOp(ctx.ssa(t, elem), [axis], ty))
-        y = ctx.emit(graph.AddOp(ctx.emit(graph.MulOp(a, wa)), ctx.emit(graph.MulOp(b, wb))))
+        out_shape[axis] = sizes[axis]
+        y = _mix(ctx, [(ctx.emit(graph.GatherOp(y, ctx.ssa(index), axis)), weight) for index, weight in axis_taps],
+                 [axis], TensorType(elem, out_shape))
     return [y]
 
 

@@ -171,6 +171,12 @@ for _id, _mode, _extra in [
 for _mode in ("nearest", "linear"):
     CASES.append((f"resize-sizes-{_mode}", "Resize", {"x": XT}, _SIZES,
                   {"mode": _mode, "order": ["x", "roi", "scales", "sizes"]}, 18))
+# H and W resize jointly (one flat gather per tap combination); one axis alone, or axes apart,
+# resize axis by axis (onnxruntime's linear mode takes no axes apart).
+for _name, _scales, _mode in [("one-axis", [1, 1, 2, 1], "nearest"), ("one-axis", [1, 1, 2, 1], "linear"),
+                              ("axes-apart", [1, 2, 1, 1.5], "nearest")]:
+    CASES.append((f"resize-{_name}-{_mode}", "Resize", {"x": XT}, {"roi": None, "scales": np.array(_scales, np.float32)},
+                  {"mode": _mode, "order": ["x", "roi", "scales"]}, 18))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
@@ -242,3 +248,17 @@ def test_bad_models_get_located_errors(model, message) -> None:
 
 def test_graph_ops_are_registered() -> None:
     assert {graph.ConvOp, graph.PoolOp} <= set(graph.Graph.operations)
+
+
+def test_bilinear_resize_of_h_and_w_is_one_dispatch_reading_the_input() -> None:
+    """Four gathers (one per corner), each from the input flattened over H x W, never from
+    another gather's result: region formation makes it one dispatch (IREE's own count); axis
+    by axis, the second gather read the first's result and took a second dispatch."""
+    model = make_model("Resize", {"x": f32(1, 8, 14, 14)}, {"roi": None, "scales": np.array([1, 1, 2, 2], np.float32)},
+                       mode="linear", order=["x", "roi", "scales"])
+    module = check(model, {"x": np.random.default_rng(0).standard_normal((1, 8, 14, 14)).astype(np.float32)})
+    gathers = [op for op in module.walk() if op.name == "graph.gather"]
+    assert len(gathers) == 4
+    assert all(g.operands[0].owner.name == "graph.reshape" and g.operands[0].type.get_shape() == (1, 8, 196) for g in gathers)
+    regions = apply_pipeline(parse_module(print_module(module)), "graph-to-dispatch")
+    assert sum(op.name == "flow.dispatch.region" for op in regions.walk()) == 1

@@ -23,8 +23,8 @@ and the same for a collapse (the consumer then iterates the root's finer shape).
 must be an all-parallel, single-result generic with an identity output map that reads the
 reshape through an identity map and does not read `linalg.index` (its loops change). Each
 other operand V is read through a projected permutation that keeps each reassociation group
-whole and in order (a per-channel bias, a residual of the same shape) or does not read it (a
-broadcast); V is reshaped the same way (outside any dispatch: a free `flow.tensor.reshape`).
+whole and in order, or its non-unit dims whole and in order (a per-channel bias, a residual
+of the same shape), or does not read it (a broadcast); V is reshaped the same way (outside any dispatch: a free `flow.tensor.reshape`).
 Only reshapes that split or merge two or more non-unit dims are moved: unit-dim reshapes are
 `linalg-fold-unit-reshapes`' business and build. Exact: the same elements are computed.
 Why our own code: xDSL has no reshape propagation, and MLIR's is C++.
@@ -123,13 +123,24 @@ class LoopChange:
                 exprs.append(AffineExpr.constant(0))
                 position += 1
                 continue
-            group = self.groups[owner_group[dim]]
-            if dims[position:position + len(group)] != group:
+            span = self._group_span(dims[position:], self.groups[owner_group[dim]])
+            if span is None:
                 return None  # reads part of a group, or out of order: no coarse equivalent
-            groups.append(list(range(position, position + len(group))))
+            groups.append(list(range(position, position + span)))
             exprs.append(AffineDimExpr(owner_group[dim]))
-            position += len(group)
+            position += span
         return self._reshaped(value, groups, exprs, collapse_value=True)
+
+    def _group_span(self, dims: list[int | None], group: list[int]) -> int | None:
+        """How many of the operand's leading `dims` read coarse loop `group`: all of its fine
+        loops in order, or all of its non-unit ones (a per-channel bias over the expand of
+        [C, P] to [1, C, H, W] reads only C: the unit loop is always 0), else None."""
+        if dims[:len(group)] == group:
+            return len(group)
+        non_unit = [d for d in group if self.fine_shape[d] != 1]
+        if non_unit and dims[:len(non_unit)] == non_unit:
+            return len(non_unit)
+        return None
 
     def _fine_operand(self, value: SSAValue, dims: list[int | None]):
         shape = list(value.type.get_shape())  # type: ignore[attr-defined]

@@ -139,3 +139,40 @@ func.func @two_roots_two_layouts(%x: tensor<1x16x32x32xf32>, %w: tensor<32x16x1x
   } -> tensor<32x256xf32>
   func.return %g : tensor<32x256xf32>
 }
+
+// -----
+
+// A gated 1x1 conv as a matmul (LR-ASPP's head): the expand of [C, P] to [1, C, H, W] feeds a
+// per-channel bias (read over C alone: the unit batch loop is always 0) and a [1, C, 1, 1]
+// gate. Reading a group's non-unit loops is reading the group: the epilogue runs on [C, P]
+// and joins the matmul's region.
+// CHECK-LABEL: func.func @unit_batch_gate
+// CHECK-SAME:    (%{{.*}}: tensor<128x960xf32>, %{{.*}}: tensor<960x196xf32>, %[[B:.*]]: tensor<128xf32>, %{{.*}}: tensor<128x1xf32>)
+// CHECK:         %[[M:.*]] = linalg.matmul
+// CHECK:         %[[G1:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2], [3]] : tensor<1x128x1x1xf32> into tensor<128x1x1xf32>
+// CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, 0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[M]], %[[B]], %[[G1]] :
+// CHECK:         %[[R:.*]] = tensor.expand_shape %[[G]] {{\[\[}}0, 1], [2, 3]] output_shape [1, 128, 14, 14]
+// CHECK:         func.return %[[R]]
+// REGIONS-LABEL: func.func @unit_batch_gate
+// REGIONS:         flow.dispatch.region -> (tensor<128x196xf32>)
+// REGIONS:           linalg.matmul
+// REGIONS-NEXT:      linalg.generic
+// REGIONS:         flow.tensor.reshape %{{.*}} : tensor<128x196xf32> -> tensor<1x128x14x14xf32>
+// REGIONS-NOT:     flow.dispatch.region
+func.func @unit_batch_gate(%a: tensor<128x960xf32>, %w: tensor<960x196xf32>, %b: tensor<128xf32>, %g: tensor<128x1xf32>) -> tensor<1x128x14x14xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x196xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x196xf32>) -> tensor<128x196xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<128x960xf32>, tensor<960x196xf32>) outs(%f : tensor<128x196xf32>) -> tensor<128x196xf32>
+  %x = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 128, 14, 14] : tensor<128x196xf32> into tensor<1x128x14x14xf32>
+  %gg = tensor.expand_shape %g [[0, 1], [2, 3]] output_shape [1, 128, 1, 1] : tensor<128x1xf32> into tensor<1x128x1x1xf32>
+  %e4 = tensor.empty() : tensor<1x128x14x14xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %b, %gg : tensor<1x128x14x14xf32>, tensor<128xf32>, tensor<1x128x1x1xf32>) outs(%e4 : tensor<1x128x14x14xf32>) {
+  ^bb0(%i: f32, %j: f32, %k: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    %t = arith.maximumf %s, %z : f32
+    %u = arith.mulf %t, %k : f32
+    linalg.yield %u : f32
+  } -> tensor<1x128x14x14xf32>
+  func.return %r : tensor<1x128x14x14xf32>
+}

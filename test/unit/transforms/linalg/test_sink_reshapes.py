@@ -20,7 +20,7 @@ from support.lit_cases import LIT_TRANSFORMS, lit_functions
 SINK = LIT_TRANSFORMS / "linalg" / "linalg-sink-reshapes.mlir"
 GENERALIZE = LIT_TRANSFORMS / "linalg" / "linalg-generalize-grouped-convs.mlir"
 SUNK = {"matmul_rows_split": 1, "grouped_conv_collapse": 1, "partial_group_read": 0, "unit_and_elementwise_sources": 0,
-        "two_roots_two_layouts": 0}
+        "two_roots_two_layouts": 0, "unit_batch_gate": 1}
 GENERALIZED = {"grouped_conv": 1, "plain_convs": 0}
 
 
@@ -100,6 +100,7 @@ def _matmul_rows_split_bias(rows: int, k: int, n: int) -> str:
 REAL_SIZES = {
     "resnext_grouped_3x3_56": lambda: _grouped_conv_relu(32, 4, 56),
     "convnext_linear_56": lambda: _matmul_rows_split_bias(56 * 56, 96, 384),
+    "lraspp_gated_1x1_14": lambda: lit_functions(SINK)["unit_batch_gate"].replace("@unit_batch_gate", "@main"),
 }
 
 
