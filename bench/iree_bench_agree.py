@@ -113,9 +113,11 @@ def compare(outputs: dict[str, list[np.ndarray]], reference: list[np.ndarray] | 
 
 
 def check_family(model: str, vmfbs: dict[str, Path], inputs: list[np.ndarray],
-                 reference: bool = True) -> tuple[list[Agreement], str]:
-    """Run every CPU vmfb on `inputs`; the reference label says which interpreter precision."""
+                 reference: bool = True, others: dict | None = None) -> tuple[list[Agreement], str]:
+    """Run every CPU vmfb on `inputs`, and every `others[name](inputs) -> outputs` (onnxruntime);
+    the reference label says which interpreter precision."""
     outputs = {v: run_vmfb(path, inputs, FUNCTION) for v, path in vmfbs.items()}
+    outputs.update({name: run(inputs) for name, run in (others or {}).items()})
     ref, label = reference_outputs(model, inputs) if reference else (None, "none")
     return compare(outputs, ref), label
 

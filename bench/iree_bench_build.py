@@ -28,6 +28,8 @@ Variants (all from the same corpus model, weights as function arguments):
   `ours-onnx-llvm-cpu-fewest`: `graph-to-dispatch-llvm-cpu-fewest` on the ONNX file;
 - `aa`: a byte-identical, separately loaded copy of iree-default: its time ratio to
   iree-default is the run's noise (A/A), the yardstick for every other ratio.
+- `iree-dt`, and `V-dt` for any variant V but `aa` (`ours-onnx-llvm-cpu-dt`): iree-default's or
+  V's source compiled with IREE's data tiling and ukernels too (`DT_FLAGS`);
 - `ours-padded-kxk-off` (not in the default set): `form-dispatch-regions{padded-kxk-min-pixels=0}`,
   stride-1 k x k convs whose result only a pad reads formed by us (a pad copy each), as before;
 - `ours-pads-into-gathers` (not in the default set): `form-dispatch-regions{pads-into-gathers=true}`,
@@ -49,6 +51,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 from iree_bench_onnx import LINALG_ONLY, iree_source, is_onnx_path
@@ -251,6 +254,33 @@ BEST_FLAGS = [
 ]
 EXTRA_FLAGS = {"iree-best": BEST_FLAGS, "ours-prep-best": BEST_FLAGS}
 COPY_OF = {"aa": "iree-default"}
+# IREE's data tiling and ukernels on top of a build (`V-dt`; `iree-dt` is iree-default's): with
+# constant weights the packing into mmt4d tiles is done once at compile time, so it can pay on
+# inline-weight models where it did not with weights as arguments.
+DT_FLAGS = ["--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"]
+DT_SUFFIX = "-dt"
+DT_ALIASES = {"iree-dt": "iree-default"}
+
+
+def data_tiling_base(variant: str) -> str | None:
+    """The variant a data-tiling build compiles with DT_FLAGS added (`iree-dt` -> iree-default,
+    `V-dt` -> V), or None for a build without them."""
+    if variant in DT_ALIASES:
+        return DT_ALIASES[variant]
+    return variant.removesuffix(DT_SUFFIX) if variant.endswith(DT_SUFFIX) else None
+
+
+def source_variant(variant: str) -> str:
+    """The variant whose `.mlir` `variant` compiles (aa: iree-default's; `V-dt`: V's)."""
+    variant = COPY_OF.get(variant, variant)
+    return data_tiling_base(variant) or variant
+
+
+def is_build_variant(variant: str) -> bool:
+    """A name build_variants knows: a variant, pipeline, `aa`, or `V-dt` of one that is no copy."""
+    names = {*VARIANTS, *OURS_PIPELINES, *ONNX_PIPELINES}
+    base = data_tiling_base(variant)
+    return variant in names if base is None else base in names and base not in COPY_OF
 
 
 def _fusion(cmd: list[str], stdin: str | None = None) -> str:
@@ -261,8 +291,9 @@ def _fusion(cmd: list[str], stdin: str | None = None) -> str:
 
 
 def variant_source(model: str, variant: str, work_dir: Path) -> Path:
-    """The `.mlir` IREE compiles for `variant` (ours: produced once into `work_dir`)."""
-    variant = COPY_OF.get(variant, variant)
+    """The `.mlir` IREE compiles for `variant` (ours: produced once into `work_dir`; a copy
+    and a `-dt` build share their base's)."""
+    variant = source_variant(variant)
     if is_onnx_path(model):
         return _onnx_variant_source(model, variant, work_dir)
     linalg = model_file(model, "args.linalg.mlir")
@@ -327,18 +358,22 @@ def applicable_variants(model: str, work_dir: Path, variants=VARIANTS) -> tuple[
 
 
 def variant_flags(variant: str, target: str) -> list[str]:
-    return target_flags(target) + EXTRA_FLAGS.get(COPY_OF.get(variant, variant), [])
+    variant = COPY_OF.get(variant, variant)
+    base = data_tiling_base(variant)
+    return target_flags(target) + EXTRA_FLAGS.get(base or variant, []) + (DT_FLAGS if base else [])
 
 
 def vmfb_path(model: str, variant: str, target: str, work_dir: Path) -> Path:
     return work_dir / f"{model_stem(model)}.{variant}.{target}.vmfb"
 
 
-def build_variants(model: str, target: str, work_dir: Path, variants=VARIANTS) -> dict[str, Path]:
+def build_variants(model: str, target: str, work_dir: Path, variants=VARIANTS,
+                   seconds: dict[str, float] | None = None) -> dict[str, Path]:
     """variant -> vmfb for `target` ("llvm-cpu" or "cuda"), built into `work_dir`.
 
     `aa` is a file copy of iree-default's vmfb when that is built too (a separately loaded
-    module with the same code), else compiled the same way.
+    module with the same code), else compiled the same way. `seconds`, when given, gets each
+    compiled variant's `iree-compile` wall time (a copy gets none).
     """
     work_dir.mkdir(parents=True, exist_ok=True)
     built: dict[str, Path] = {}
@@ -349,7 +384,10 @@ def build_variants(model: str, target: str, work_dir: Path, variants=VARIANTS) -
             built[variant] = Path(shutil.copyfile(built[original], out))
             continue
         source = variant_source(model, variant, work_dir)
+        start = time.perf_counter()
         built[variant] = compile_vmfb(source, out, variant_flags(variant, target))
+        if seconds is not None:
+            seconds[variant] = time.perf_counter() - start
     return built
 
 

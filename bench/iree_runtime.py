@@ -5,7 +5,7 @@ with an A/A noise figure, after checking that they compute the same numbers.
 
     python bench/iree_runtime.py [--models bert_mini,gpt2_mini,mlp_towers] [--variants ...]
         [--targets llvm-cpu[,cuda]] [--families random,constant,...] [--rounds 15]
-        [--iterations 50] [--seed 0] [--no-reference] [--write]
+        [--iterations 50] [--seed 0] [--threads 1[,2]] [--no-reference] [--write] [--json OUT]
     python bench/iree_runtime.py --targets cuda --build-only --out DIR   # GPU bundle (below)
     python bench/iree_runtime.py --gpu-results RESULTS [--write]         # read the GPU run back
 
@@ -19,7 +19,9 @@ test/data/onnx/inception.onnx`): IREE's baseline is then `iree-import-onnx` of t
 --iree-dispatch-creation-enable-fuse-horizontal-contractions`), `ours` (`fusion-opt -p
 dispatch-creation`), `ours-onnx` (`fusion-translate --import-onnx M.args.onnx | fusion-opt -p
 graph-to-dispatch`), `aa` (a separately loaded copy of iree-default: aa/iree-default is the
-noise). Targets: `llvm-cpu` (`--iree-llvmcpu-target-cpu=host`), `cuda` (`sm_80`).
+noise), `iree-dt` and `V-dt` (the build with IREE's data tiling and ukernels), `ort`
+(onnxruntime on the model's ONNX file; bench/iree_bench_deploy.py). Targets: `llvm-cpu`
+(`--iree-llvmcpu-target-cpu=host`), `cuda` (`sm_80`).
 
 CPU protocol: (1) agreement on every input family (bench/iree_bench_inputs.py,
 bench/iree_bench_agree.py): each vmfb through `iree.runtime`, max abs diff vs iree-default and vs
@@ -28,6 +30,17 @@ has NaN/inf where iree-default has none; (2) timing on the "random" inputs:
 `iree-benchmark-module --device=local-sync` (one thread), ROUNDS rounds, each running every
 variant once (seeded shuffled order, so no variant always goes first) for ITERATIONS calls; per
 variant the median and min over rounds of the mean ms per call, and the ratios.
+
+Deployment protocol (bench/iree_bench_deploy.py): `--threads 1,2` times every variant at each
+thread count in the same rounds (N > 1: `--device=local-task --task_topology_max_group_count=N`,
+onnxruntime with N intra-op threads); `ort` is timed in those rounds too and checked with the
+others; each IREE build's seconds end to end (front end + `iree-compile`) are recorded. The
+deployment table: per (model, threads) ms of each variant with its ratio to ort (the headline)
+and to iree-default, the A/A, and build seconds with their ratio to iree-default's. The form that
+counts is an ONNX file with weights inline (`bench/export_models.py --forms inline`):
+
+    python bench/iree_runtime.py --models M.inline.onnx --families random --no-reference \
+        --variants ort,iree-default,iree-dt,ours-onnx-llvm-cpu,ours-onnx-llvm-cpu-dt,aa --threads 1,2
 
 GPU (the GPU machine has no Python packages): `--targets cuda --build-only --out DIR` writes DIR
 (bench/iree_bench_gpu.py): CUDA vmfbs, inputs, IREE's runtime binaries and `run_gpu.sh`
@@ -45,10 +58,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import shlex
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -58,6 +71,10 @@ from iree_bench_agree import (  # noqa: E402
 )
 from iree_bench_build import (  # noqa: E402,F401
     MODELS, ONNX_PIPELINES, OURS_PIPELINES, VARIANTS, applicable_variants, build_variants, dispatch_counts,
+    is_build_variant,
+)
+from iree_bench_deploy import (  # noqa: E402
+    ORT, OrtRunner, build_seconds, deployment_table, front_end_seconds, interleaved, iree_ms_per_call, ort_file,
 )
 from iree_bench_inputs import FAMILIES, model_inputs  # noqa: E402,F401
 from iree_bench_report import SECTION, section, summarize, timing_table, write_section  # noqa: E402
@@ -72,39 +89,59 @@ RESULTS_MD = Path(__file__).resolve().parent / "RESULTS.md"
 def timed_rounds(vmfbs: dict[str, Path], inputs: list[Path], rounds: int, iterations: int,
                  seed: int = 0, device: str = CPU_DEVICE) -> dict[str, list[float]]:
     """variant -> ms per call of each round; every round runs all variants in a shuffled order."""
-    order = random.Random(seed)
-    times: dict[str, list[float]] = {v: [] for v in vmfbs}
-    for _ in range(rounds):
-        variants = list(vmfbs)
-        order.shuffle(variants)
-        for v in variants:
-            times[v].append(benchmark_vmfb(vmfbs[v], inputs, FUNCTION, iterations, device=device).ms_per_call)
-    return times
+    runners = {v: partial(_iree_ms, path, inputs, iterations, device) for v, path in vmfbs.items()}
+    return interleaved(runners, rounds, seed)
 
 
-def agreement(model: str, vmfbs: dict[str, Path], args) -> tuple[dict, str]:
+def _iree_ms(vmfb: Path, inputs: list[Path], iterations: int, device: str) -> float:
+    return benchmark_vmfb(vmfb, inputs, FUNCTION, iterations, device=device).ms_per_call
+
+
+def agreement(model: str, vmfbs: dict[str, Path], args, others: dict | None = None) -> tuple[dict, str]:
     """(model, family) -> [Agreement]; iree-default is always built, it is the yardstick."""
     rows, label = {}, "reference"
     for family in args.families:
         rows[(model, family)], label = check_family(model, vmfbs, model_inputs(model, family, args.seed),
-                                                    reference=not args.no_reference)
+                                                    reference=not args.no_reference, others=others)
     return rows, label
 
 
-def bench_cpu(model: str, work: Path, args) -> tuple[dict, dict, str]:
-    """Build, check on every family, then time: (timing row, agreement rows, reference label)."""
-    variants, skipped = applicable_variants(model, work, args.variants)
+def bench_cpu(model: str, work: Path, args) -> tuple[list[dict], dict, str]:
+    """Build (timing each build), check on every family, then time at every thread count:
+    (a timing row per thread count, agreement rows, reference label)."""
+    front = front_end_seconds(model, work, iree_variants(args.variants))
+    variants, skipped = applicable_variants(model, work, iree_variants(args.variants))
     for variant, reason in skipped.items():
         print(f"{model}: skipping variant {variant}: {reason}", flush=True)
-    vmfbs = build_variants(model, "llvm-cpu", work, variants)
+    compile_s: dict[str, float] = {}
+    vmfbs = build_variants(model, "llvm-cpu", work, variants, seconds=compile_s)
     counts = dispatch_counts(model, "llvm-cpu", work, variants)
-    rows, label = agreement(model, vmfbs, args)
+    inputs = model_inputs(model, "random", args.seed)
+    orts = {t: OrtRunner(ort_file(model), t, inputs) for t in args.threads} if ORT in args.variants else {}
+    others = {ORT: orts[min(orts)].outputs} if orts else None
+    rows, label = agreement(model, vmfbs, args, others)
     print(agreement_table(rows, label), flush=True)
-    files = save_inputs(model_inputs(model, "random", args.seed), work / f"{model.replace('/', '_')}.inputs")
-    times = timed_rounds(vmfbs, files, args.rounds, args.iterations, args.seed)
-    row = {"model": model, "target": "llvm-cpu", "variants": list(variants), "dispatches": counts,
-           "stats": summarize(times), "times": times}
-    return row, rows, label
+    files = save_inputs(inputs, work / f"{model.replace('/', '_').replace('.', '_')}.inputs")
+    runners = {(v, t): partial(iree_ms_per_call, path, files, args.iterations, t)
+               for t in args.threads for v, path in vmfbs.items()}
+    runners |= {(ORT, t): partial(ort.ms_per_call, args.iterations) for t, ort in orts.items()}
+    times = interleaved(runners, args.rounds, args.seed)
+    names = [v for v in args.variants if v in vmfbs or v == ORT and orts]
+    builds = {"build_s": build_seconds(variants, front, compile_s), "front_s": front, "compile_s": compile_s}
+    timed = [_timing_row(model, t, counts, builds, {v: times[(v, t)] for v in names}) for t in args.threads]
+    return timed, rows, label
+
+
+def _timing_row(model: str, threads: int, counts: dict, builds: dict, times: dict[str, list[float]]) -> dict:
+    """builds: "build_s" (end to end), "front_s" (per source), "compile_s" (iree-compile)."""
+    return {"model": model, "target": "llvm-cpu" if threads == 1 else f"llvm-cpu, {threads} threads",
+            "threads": threads, "variants": list(times), "dispatches": counts, **builds,
+            "stats": summarize(times), "times": times}
+
+
+def iree_variants(variants: list[str]) -> list[str]:
+    """The variants IREE builds (all but onnxruntime)."""
+    return [v for v in variants if v != ORT]
 
 
 def gpu_results(folder: Path, args) -> tuple[str, str]:
@@ -128,7 +165,7 @@ def check_builds(target: str, args) -> None:
     """Non-CPU targets are not timed here (no device): build every variant to prove they compile."""
     with tempfile.TemporaryDirectory() as tmp:
         for model in args.models:
-            vmfbs = build_variants(model, target, Path(tmp), args.variants)
+            vmfbs = build_variants(model, target, Path(tmp), iree_variants(args.variants))
             sizes = ", ".join(f"{v} {p.stat().st_size / 1024:.0f} KiB" for v, p in vmfbs.items())
             print(f"{target} builds {model}: {sizes} (time it with --build-only --out DIR)", flush=True)
 
@@ -144,6 +181,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=15, help="interleaved rounds")
     parser.add_argument("--iterations", type=int, default=50, help="calls per variant per round")
     parser.add_argument("--seed", type=int, default=0, help="inputs and the per-round order")
+    parser.add_argument("--threads", type=lambda text: [int(t) for t in split(text)], default=[1],
+                        help="thread counts, e.g. 1,2 (1: local-sync; N: local-task with N workers)")
+    parser.add_argument("--json", type=Path, help="write the timing rows (every round's ms, build seconds) here")
     parser.add_argument("--no-reference", action="store_true", help="skip the float64 interpreter run")
     parser.add_argument("--build-only", action="store_true", help="with --out: the GPU bundle only")
     parser.add_argument("--out", type=Path, help="bundle folder for --build-only")
@@ -154,12 +194,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if "iree-default" not in args.variants:
         args.variants.insert(0, "iree-default")
-    unknown = set(args.variants) - {*VARIANTS, *OURS_PIPELINES, *ONNX_PIPELINES} | set(args.targets) - set(TARGETS)
+    unknown = {v for v in args.variants if v != ORT and not is_build_variant(v)} | set(args.targets) - set(TARGETS)
     unknown |= set(args.families) - set(FAMILIES)
     if unknown:
         parser.error(f"unknown: {', '.join(sorted(unknown))}")
     if args.build_only and not args.out:
         parser.error("--build-only needs --out DIR")
+    if not args.threads or min(args.threads) < 1:
+        parser.error("--threads: counts of at least 1")
     return args
 
 
@@ -168,7 +210,7 @@ def build_bundles(args) -> None:
 
     for target in args.targets:
         out = args.out if len(args.targets) == 1 else args.out / target
-        size = write_bundle(out, args.models, target, args.variants, args.families, args.seed)
+        size = write_bundle(out, args.models, target, iree_variants(args.variants), args.families, args.seed)
         print(f"{target}: bundle {out} ({size:.1f} MiB); run: bash {out}/run_gpu.sh"
               + (" --device local-sync" if target == "llvm-cpu" else ""))
 
@@ -187,11 +229,14 @@ def main(argv=None) -> None:
         rows, agreements, label = [], {}, "reference"
         with tempfile.TemporaryDirectory() as tmp:
             for model in args.models:
-                row, agree_rows, label = bench_cpu(model, Path(tmp), args)
-                rows.append(row)
+                timed, agree_rows, label = bench_cpu(model, Path(tmp), args)
+                rows.extend(timed)
                 agreements.update(agree_rows)
-                print(timing_table([row]), flush=True)
-        body = f"{timing_table(rows)}\n\n{agreement_table(agreements, label)}"
+                print(deployment_table(timed), flush=True)
+                if args.json:
+                    args.json.write_text(json.dumps(rows, indent=1, default=str))
+        body = (f"{deployment_table(rows)}\n\n{deployment_table(rows, 'min')}\n\n{timing_table(rows)}\n\n"
+                f"{agreement_table(agreements, label)}")
     print("\n" + body)
     if args.write:
         write_section(RESULTS_MD, section(command, iree_version(), body, f"## {args.section}"))

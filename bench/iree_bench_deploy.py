@@ -1,0 +1,203 @@
+"""The benchmark protocol of a CPU deployment, in bench/iree_runtime.py: onnxruntime, IREE's data
+tiling, threads, and the build time end to end.
+
+Why: a CPU user compares against onnxruntime, with constant weights and several threads, and
+pays the build time. So next to the IREE modules, in the same interleaved rounds (same rounds,
+same seeded shuffled order, ms = mean per call of a round, median over rounds), the harness times:
+- `ort`: onnxruntime on the same ONNX file ours imports (an `M.inline.onnx` named by path: weights
+  inline, the form that counts; a corpus model: its `M.args.onnx`), `ORT_ENABLE_ALL`,
+  `intra_op_num_threads` = the thread count, `inter_op_num_threads=1`; one session per thread
+  count, made and called once before the rounds (a deployment keeps its session);
+- `iree-dt`, `V-dt`: data tiling + ukernels (bench/iree_bench_build.py `DT_FLAGS`);
+- threads (`--threads 1,2`): 1 is `--device=local-sync`; N > 1 is `--device=local-task
+  --task_topology_max_group_count=N` for IREE and N intra-op threads for onnxruntime; every
+  (variant, threads) pair is one entry of the same rounds, so all thread counts share the
+  machine's disturbances;
+- build seconds per IREE build: its source's front end (ours: `fusion-translate --import-onnx` +
+  `fusion-opt -p PIPELINE`; IREE's: `iree-import-onnx` for an ONNX file, nothing for a corpus
+  linalg file), made once into a fresh folder, plus its own `iree-compile`; a `-dt` build counts
+  its base's front end too (the time a user waits for that build).
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import time
+from collections.abc import Callable, Hashable
+from pathlib import Path
+
+import numpy as np
+from iree_bench_build import source_variant, variant_source
+from iree_bench_onnx import is_onnx_path
+
+from fusionopt.corpus import model_file
+from fusionopt.iree_tools import IreeError, benchmark_command, parse_benchmark_json
+
+ORT = "ort"
+DEFAULT = "iree-default"
+AA = "aa"
+FUNCTION = "main_graph"
+
+
+def device_flags(threads: int) -> list[str]:
+    """`iree-benchmark-module` device flags for `threads` worker threads."""
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    if threads == 1:
+        return ["--device=local-sync"]
+    return ["--device=local-task", f"--task_topology_max_group_count={threads}"]
+
+
+def iree_command(vmfb: Path, input_files: list[Path], iterations: int, threads: int) -> list[str]:
+    """benchmark_command's, with the device flags of `threads`."""
+    cmd = benchmark_command(vmfb, input_files, FUNCTION, iterations, device="local-sync")
+    at = cmd.index("--device=local-sync")
+    return cmd[:at] + device_flags(threads) + cmd[at + 1:]
+
+
+def iree_ms_per_call(vmfb: Path, input_files: list[Path], iterations: int, threads: int) -> float:
+    cmd = iree_command(vmfb, input_files, iterations, threads)
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if result.returncode != 0:
+        raise IreeError(f"{' '.join(cmd)}\nexit {result.returncode}:\n{result.stderr[-4000:]}")
+    return parse_benchmark_json(result.stdout, FUNCTION).ms_per_call
+
+
+def ort_session_options(threads: int):
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    return options
+
+
+def ort_file(model: str) -> Path:
+    """The ONNX file onnxruntime runs: the one ours imports for that model."""
+    return Path(model) if is_onnx_path(model) else model_file(model, "args.onnx")
+
+
+class OrtRunner:
+    """One onnxruntime session at one thread count, fed the harness's arguments in order."""
+
+    def __init__(self, onnx_file: Path, threads: int, inputs: list[np.ndarray]):
+        import onnxruntime as ort
+
+        self.session = ort.InferenceSession(str(onnx_file), ort_session_options(threads),
+                                            providers=["CPUExecutionProvider"])
+        names = [i.name for i in self.session.get_inputs()]
+        if len(names) != len(inputs):
+            raise ValueError(f"{onnx_file}: onnxruntime wants {len(names)} inputs, the harness has {len(inputs)}")
+        self.feed = dict(zip(names, inputs))
+        self.session.run(None, self.feed)
+
+    def outputs(self, inputs: list[np.ndarray]) -> list[np.ndarray]:
+        feed = dict(zip(self.feed, inputs))
+        return [np.asarray(r) for r in self.session.run(None, feed)]
+
+    def ms_per_call(self, iterations: int) -> float:
+        start = time.perf_counter()
+        for _ in range(iterations):
+            self.session.run(None, self.feed)
+        return (time.perf_counter() - start) * 1e3 / iterations
+
+
+def interleaved(runners: dict[Hashable, Callable[[], float]], rounds: int, seed: int = 0) -> dict:
+    """key -> ms of each round; every round calls all runners once, in a seeded shuffled order."""
+    order = random.Random(seed)
+    times: dict = {key: [] for key in runners}
+    for _ in range(rounds):
+        keys = list(runners)
+        order.shuffle(keys)
+        for key in keys:
+            times[key].append(runners[key]())
+    return times
+
+
+def front_end_seconds(model: str, work_dir: Path, variants: list[str]) -> dict[str, float]:
+    """source variant -> seconds to make its `.mlir` (once per source; a source that cannot be
+    made is left out: applicable_variants says why). Time it in a fresh `work_dir`: a source
+    already there is reused, not remade."""
+    seconds: dict[str, float] = {}
+    for variant in variants:
+        key = source_variant(variant)
+        if key in seconds:
+            continue
+        start = time.perf_counter()
+        try:
+            variant_source(model, variant, work_dir)
+        except RuntimeError:
+            continue
+        seconds[key] = time.perf_counter() - start
+    return seconds
+
+
+def build_seconds(variants: list[str], front: dict[str, float], compile_s: dict[str, float]) -> dict[str, float]:
+    """variant -> end-to-end build seconds: its source's front end + its own iree-compile."""
+    return {v: front.get(source_variant(v), 0.0) + compile_s[v] for v in variants if v in compile_s}
+
+
+def _ordered(rows: list[dict]) -> list[str]:
+    """ort, iree-default, then the others as first named; aa is the A/A column."""
+    names = list(dict.fromkeys(v for row in rows for v in row["variants"]))
+    first = [v for v in (ORT, DEFAULT) if v in names]
+    return first + [v for v in names if v not in first and v != AA]
+
+
+def _ms_cell(variant: str, stats: dict, statistic: str) -> str:
+    if variant not in stats:
+        return "-"
+    ms = stats[variant][statistic]
+    ratios = []
+    if variant != ORT and ORT in stats:
+        ratios.append(f"**{ms / stats[ORT][statistic]:.2f}x** ort")
+    if variant not in (ORT, DEFAULT) and DEFAULT in stats:
+        ratios.append(f"{ms / stats[DEFAULT][statistic]:.2f}x IREE")
+    return f"{ms:.2f}" + (f" ({', '.join(ratios)})" if ratios else "")
+
+
+def _aa_cell(stats: dict) -> str:
+    if AA not in stats or DEFAULT not in stats:
+        return "-"
+    med = stats[AA]["median"] / stats[DEFAULT]["median"]
+    low = stats[AA]["min"] / stats[DEFAULT]["min"]
+    return f"{med:.2f}x (min {low:.2f}x)"
+
+
+def _build_cell(builds: list[str], seconds: dict[str, float]) -> str:
+    cells = []
+    for v in builds:
+        if v not in seconds:
+            cells.append("-")
+        elif v != DEFAULT and DEFAULT in seconds:
+            cells.append(f"{seconds[v]:.1f} ({seconds[v] / seconds[DEFAULT]:.2f}x)")
+        else:
+            cells.append(f"{seconds[v]:.1f}")
+    return " / ".join(cells)
+
+
+def deployment_table(rows: list[dict], statistic: str = "median") -> str:
+    """One line per (model, threads). rows: {"model", "threads", "variants", "stats": {variant:
+    {"median", "min"}}, "build_s": {variant: s}}. Each variant's cell: its ms per call over rounds
+    (`statistic`: "median", or "min", the least disturbed round on a shared machine), its ratio
+    to ort (bold: the headline) and to iree-default; then the A/A noise (median and min), then
+    each build's seconds end to end and its ratio to iree-default's."""
+    if not rows:
+        return ""
+    variants = _ordered(rows)
+    builds = [v for v in variants if v != ORT]
+    head = (["model", "threads", *(f"{v} ms ({statistic})" for v in variants), "A/A aa/iree-default median (min)",
+             "build s " + " / ".join(builds)])
+    lines = ["| " + " | ".join(head) + " |", "|---|---:|" + "---:|" * (len(head) - 2)]
+    for row in rows:
+        cells = [_model_name(row["model"]), str(row["threads"])]
+        cells += [_ms_cell(v, row["stats"], statistic) for v in variants]
+        cells += [_aa_cell(row["stats"]), _build_cell(builds, row.get("build_s", {}))]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _model_name(model: str) -> str:
+    return Path(model).name.split(".")[0] if is_onnx_path(model) else model

@@ -1,0 +1,191 @@
+"""The deployment protocol of the runtime benchmark (bench/iree_bench_deploy.py, bench/iree_runtime.py).
+
+Fast checks of the pieces: the `-dt` variant rule and its flags, the device flags per thread
+count, onnxruntime's session options, the interleaved rounds, the build-time accounting and
+the deployment table; then one small end-to-end run on a tiny inline-weight ONNX file (a 16x16
+conv, 1 and 2 threads, two rounds), skipped without IREE.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fusionopt.iree_tools import iree_available
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+import iree_bench_build as build  # noqa: E402
+import iree_bench_deploy as deploy  # noqa: E402
+import iree_runtime  # noqa: E402
+
+ONNX_INLINE = str(Path(__file__).resolve().parents[1] / "data" / "onnx" / "conv_affine.onnx")
+needs_iree = pytest.mark.skipif(not iree_available(), reason="iree-compile / iree-benchmark-module / iree.runtime absent")
+DT = ["--iree-opt-data-tiling", "--iree-llvmcpu-enable-ukernels=all"]
+
+
+def test_data_tiling_variants_compile_their_base_with_the_flags() -> None:
+    assert build.data_tiling_base("iree-dt") == "iree-default"
+    assert build.data_tiling_base("ours-onnx-llvm-cpu-dt") == "ours-onnx-llvm-cpu"
+    assert build.data_tiling_base("ours-onnx-llvm-cpu") is None
+    assert build.source_variant("ours-onnx-llvm-cpu-fewest-dt") == "ours-onnx-llvm-cpu-fewest"
+    assert build.source_variant("aa") == "iree-default"
+    plain = build.variant_flags("ours-onnx-llvm-cpu", "llvm-cpu")
+    assert not set(DT) & set(plain)
+    assert build.variant_flags("ours-onnx-llvm-cpu-dt", "llvm-cpu") == plain + DT
+    assert build.variant_flags("iree-dt", "llvm-cpu") == build.variant_flags("iree-default", "llvm-cpu") + DT
+    best = build.variant_flags("iree-best", "llvm-cpu")
+    assert build.variant_flags("iree-best-dt", "llvm-cpu") == best + DT
+
+
+def test_only_known_bases_take_the_suffix() -> None:
+    for name in ("iree-dt", "ours-onnx-llvm-cpu-dt", "ours-llvm-cpu-fewest-dt", "aa", "ours"):
+        assert build.is_build_variant(name), name
+    for name in ("aa-dt", "ort", "ort-dt", "ours-bogus-dt", "ours-onnx-llvm-cpu-dt-dt", "dt"):
+        assert not build.is_build_variant(name), name
+    assert not any(v.endswith(build.DT_SUFFIX) for v in {*build.OURS_PIPELINES, *build.ONNX_PIPELINES})
+
+
+def test_options_accept_ort_dt_and_threads(capsys) -> None:
+    args = iree_runtime.parse_args(["--variants", "ort,iree-dt,ours-onnx-llvm-cpu-dt,aa", "--threads", "1,2"])
+    assert args.variants == ["iree-default", "ort", "iree-dt", "ours-onnx-llvm-cpu-dt", "aa"]
+    assert args.threads == [1, 2]
+    assert iree_runtime.iree_variants(args.variants) == ["iree-default", "iree-dt", "ours-onnx-llvm-cpu-dt", "aa"]
+    for bad in (["--variants", "aa-dt"], ["--variants", "ours-bogus-dt"], ["--threads", "0"]):
+        with pytest.raises(SystemExit):
+            iree_runtime.parse_args(bad)
+    assert "unknown: aa-dt" in capsys.readouterr().err
+
+
+def test_thread_counts_map_to_iree_devices() -> None:
+    assert deploy.device_flags(1) == ["--device=local-sync"]
+    assert deploy.device_flags(2) == ["--device=local-task", "--task_topology_max_group_count=2"]
+    with pytest.raises(ValueError):
+        deploy.device_flags(0)
+    cmd = deploy.iree_command(Path("m.vmfb"), [Path("a.npy")], 7, 4)
+    assert "--device=local-task" in cmd and "--task_topology_max_group_count=4" in cmd
+    assert "--task_topology_max_group_count=1" not in cmd and "--device=local-sync" not in cmd
+    assert "--benchmark_min_time=7x" in cmd and "--input=@a.npy" in cmd
+    one = deploy.iree_command(Path("m.vmfb"), [], 7, 1)
+    assert "--device=local-sync" in one and not any("task_topology" in c for c in one)
+
+
+def test_ort_session_options_per_thread_count() -> None:
+    ort = pytest.importorskip("onnxruntime")
+    for threads in (1, 2, 3):
+        options = deploy.ort_session_options(threads)
+        assert options.graph_optimization_level == ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        assert options.intra_op_num_threads == threads
+        assert options.inter_op_num_threads == 1
+
+
+def test_ort_runs_the_model_file_itself() -> None:
+    pytest.importorskip("onnxruntime")
+    assert deploy.ort_file(ONNX_INLINE) == Path(ONNX_INLINE)
+    image = np.random.default_rng(0).standard_normal((1, 16, 16, 16)).astype(np.float32)
+    runner = deploy.OrtRunner(Path(ONNX_INLINE), 2, [image])
+    (out,) = runner.outputs([image])
+    assert out.shape == (1, 24, 16, 16) and np.isfinite(out).all()
+    (other,) = runner.outputs([image + 1])
+    assert not np.array_equal(out, other)
+    assert runner.ms_per_call(2) > 0
+    with pytest.raises(ValueError, match="wants 1 inputs"):
+        deploy.OrtRunner(Path(ONNX_INLINE), 1, [image, image])
+
+
+def test_interleaved_rounds_shuffle_every_round_and_keep_the_old_order() -> None:
+    calls: list = []
+    runners = {key: (lambda key=key: calls.append(key) or 1.0) for key in [("a", 1), ("b", 1), ("a", 2), ("b", 2)]}
+    times = deploy.interleaved(runners, rounds=5, seed=3)
+    assert all(len(t) == 5 for t in times.values())
+    rounds = [calls[i:i + 4] for i in range(0, 20, 4)]
+    assert all(sorted(r) == sorted(runners) for r in rounds)
+    assert len({tuple(r) for r in rounds}) > 1
+    import random
+
+    order, expected = random.Random(3), []
+    for _ in range(5):
+        keys = list(runners)
+        order.shuffle(keys)
+        expected += keys
+    assert calls == expected
+
+
+def test_build_seconds_count_the_front_end_of_each_build() -> None:
+    front = {"iree-default": 2.0, "ours-onnx-llvm-cpu": 5.0}
+    compile_s = {"iree-default": 8.0, "iree-dt": 9.0, "ours-onnx-llvm-cpu": 4.0, "ours-onnx-llvm-cpu-dt": 6.5}
+    variants = ["iree-default", "iree-dt", "ours-onnx-llvm-cpu", "ours-onnx-llvm-cpu-dt", "aa"]
+    assert deploy.build_seconds(variants, front, compile_s) == {
+        "iree-default": 10.0, "iree-dt": 11.0, "ours-onnx-llvm-cpu": 9.0, "ours-onnx-llvm-cpu-dt": 11.5}
+
+
+def test_front_end_is_timed_once_per_source(tmp_path: Path, monkeypatch) -> None:
+    made: list = []
+
+    def fake_source(model: str, variant: str, work: Path) -> Path:
+        made.append(variant)
+        if variant == "ours":
+            raise RuntimeError("unsupported ONNX op")
+        return work / f"{variant}.mlir"
+
+    monkeypatch.setattr(deploy, "variant_source", fake_source)
+    seconds = deploy.front_end_seconds("m.onnx", tmp_path, ["iree-default", "iree-dt", "aa", "ours", "ours-onnx", "ours-onnx-dt"])
+    assert set(seconds) == {"iree-default", "ours-onnx"} and made == ["iree-default", "ours", "ours-onnx"]
+    assert all(s >= 0 for s in seconds.values())
+
+
+def _stats(**ms: tuple[float, float]) -> dict:
+    return {k.replace("_", "-"): {"median": med, "min": low} for k, (med, low) in ms.items()}
+
+
+def test_deployment_table_ratios_to_ort_and_iree_noise_and_build_time() -> None:
+    stats = _stats(ort=(5.0, 4.0), iree_default=(40.0, 38.0), iree_dt=(20.0, 19.0), ours=(10.0, 9.0), aa=(42.0, 38.0))
+    rows = [{"model": "/x/mobilenet_v2.inline.onnx", "threads": t, "variants": ["iree-default", "ort", "iree-dt", "ours", "aa"],
+             "stats": stats, "build_s": {"iree-default": 8.0, "iree-dt": 9.0, "ours": 12.0}} for t in (1, 2)]
+    lines = deploy.deployment_table(rows).splitlines()
+    head = [c.strip() for c in lines[0].strip("|").split("|")]
+    assert head[:6] == ["model", "threads", *(f"{v} ms (median)" for v in ("ort", "iree-default", "iree-dt", "ours"))]
+    assert head[6].startswith("A/A") and head[7] == "build s iree-default / iree-dt / ours"
+    cells = [c.strip() for c in lines[2].strip("|").split("|")]
+    assert cells[:3] == ["mobilenet_v2", "1", "5.00"]
+    assert cells[3] == "40.00 (**8.00x** ort)"
+    assert cells[4] == "20.00 (**4.00x** ort, 0.50x IREE)"
+    assert cells[5] == "10.00 (**2.00x** ort, 0.25x IREE)"
+    assert cells[6] == "1.05x (min 1.00x)"
+    assert cells[7] == "8.0 / 9.0 (1.12x) / 12.0 (1.50x)"
+    assert len(lines) == 4 and lines[3].split("|")[2].strip() == "2"
+    low = [c.strip() for c in deploy.deployment_table(rows, "min").splitlines()[2].strip("|").split("|")]
+    assert low[2:7] == ["4.00", "38.00 (**9.50x** ort)", "19.00 (**4.75x** ort, 0.50x IREE)",
+                        "9.00 (**2.25x** ort, 0.24x IREE)", "1.05x (min 1.00x)"]
+
+
+def test_deployment_table_without_ort_or_a_build() -> None:
+    rows = [{"model": "bert_mini", "threads": 1, "variants": ["iree-default", "ours"],
+             "stats": _stats(iree_default=(2.0, 2.0), ours=(1.0, 1.0)), "build_s": {"ours": 3.0}}]
+    cells = [c.strip() for c in deploy.deployment_table(rows).splitlines()[2].strip("|").split("|")]
+    assert cells == ["bert_mini", "1", "2.00", "1.00 (0.50x IREE)", "-", "- / 3.0"]
+
+
+@needs_iree
+def test_deployment_protocol_end_to_end(tmp_path: Path, capsys) -> None:
+    """A tiny inline-weight ONNX file through the whole protocol: builds timed, ort checked
+    against IREE, every (variant, threads) timed in the same rounds, one row per thread count."""
+    out = tmp_path / "rows.json"
+    iree_runtime.main(["--models", ONNX_INLINE, "--variants", "ort,iree-dt,ours-onnx-llvm-cpu-dt,aa",
+                       "--families", "random", "--no-reference", "--threads", "1,2", "--rounds", "2",
+                       "--iterations", "2", "--json", str(out)])
+    rows = json.loads(out.read_text())
+    assert [r["threads"] for r in rows] == [1, 2]
+    for row in rows:
+        assert set(row["times"]) == {"iree-default", "ort", "iree-dt", "ours-onnx-llvm-cpu-dt", "aa"}
+        assert all(len(t) == 2 and min(t) > 0 for t in row["times"].values())
+        assert set(row["build_s"]) == {"iree-default", "iree-dt", "ours-onnx-llvm-cpu-dt"}
+        assert all(s > 0 for s in row["build_s"].values())
+    text = capsys.readouterr().out
+    assert "| conv_affine | 2 |" in text and "x** ort" in text
+    assert "| random | ort |" in text and "FAIL" not in text and "DIFF" not in text
