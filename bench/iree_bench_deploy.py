@@ -16,7 +16,9 @@ same seeded shuffled order, ms = mean per call of a round, median over rounds), 
 - build seconds per IREE build: its source's front end (ours: `fusion-translate --import-onnx` +
   `fusion-opt -p PIPELINE`; IREE's: `iree-import-onnx` for an ONNX file, nothing for a corpus
   linalg file), made once into a fresh folder, plus its own `iree-compile`; a `-dt` build counts
-  its base's front end too (the time a user waits for that build).
+  its base's front end too (the time a user waits for that build). With `--build-repeats K` each
+  front end and each `iree-compile` runs K times (compiles in a shuffled order each time) and
+  the least is kept: other work on a shared machine only ever adds time.
 """
 
 from __future__ import annotations
@@ -28,11 +30,11 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 
 import numpy as np
-from iree_bench_build import source_variant, variant_source
+from iree_bench_build import source_variant, variant_flags, variant_source
 from iree_bench_onnx import is_onnx_path
 
 from fusionopt.corpus import model_file
-from fusionopt.iree_tools import IreeError, benchmark_command, parse_benchmark_json
+from fusionopt.iree_tools import IreeError, benchmark_command, compile_vmfb, parse_benchmark_json
 
 ORT = "ort"
 DEFAULT = "iree-default"
@@ -121,6 +123,7 @@ def front_end_seconds(model: str, work_dir: Path, variants: list[str]) -> dict[s
     made is left out: applicable_variants says why). Time it in a fresh `work_dir`: a source
     already there is reused, not remade."""
     seconds: dict[str, float] = {}
+    work_dir.mkdir(parents=True, exist_ok=True)
     for variant in variants:
         key = source_variant(variant)
         if key in seconds:
@@ -132,6 +135,38 @@ def front_end_seconds(model: str, work_dir: Path, variants: list[str]) -> dict[s
             continue
         seconds[key] = time.perf_counter() - start
     return seconds
+
+
+def least(runs: list[dict[str, float]]) -> dict[str, float]:
+    """key -> the least of its values over `runs` (keys of the first run)."""
+    return {key: min(run[key] for run in runs if key in run) for key in runs[0]}
+
+
+def least_front_end_seconds(model: str, work_dir: Path, variants: list[str], repeats: int = 1) -> dict[str, float]:
+    """front_end_seconds, the least of `repeats` makings: the first into `work_dir` (where the
+    builds read them), the others into fresh subfolders of it."""
+    runs = [front_end_seconds(model, work_dir, variants)]
+    runs += [front_end_seconds(model, work_dir / f"front-{i}", variants) for i in range(1, repeats)]
+    return least(runs)
+
+
+def least_compile_seconds(model: str, target: str, work_dir: Path, first: dict[str, float],
+                          repeats: int = 1, seed: int = 0) -> dict[str, float]:
+    """`first` (build_variants' iree-compile seconds) and `repeats` - 1 more compiles of each of
+    its variants, in a seeded shuffled order each time, into a scratch file: the least of each."""
+    order = random.Random(seed)
+    runs = [first]
+    for _ in range(1, repeats):
+        variants = list(first)
+        order.shuffle(variants)
+        run = {}
+        for variant in variants:
+            source = variant_source(model, variant, work_dir)
+            start = time.perf_counter()
+            compile_vmfb(source, work_dir / "recompile.vmfb", variant_flags(variant, target))
+            run[variant] = time.perf_counter() - start
+        runs.append(run)
+    return least(runs)
 
 
 def build_seconds(variants: list[str], front: dict[str, float], compile_s: dict[str, float]) -> dict[str, float]:

@@ -5,7 +5,8 @@ with an A/A noise figure, after checking that they compute the same numbers.
 
     python bench/iree_runtime.py [--models bert_mini,gpt2_mini,mlp_towers] [--variants ...]
         [--targets llvm-cpu[,cuda]] [--families random,constant,...] [--rounds 15]
-        [--iterations 50] [--seed 0] [--threads 1[,2]] [--no-reference] [--write] [--json OUT]
+        [--iterations 50] [--seed 0] [--threads 1[,2]] [--build-repeats 1] [--no-reference] [--write]
+        [--json OUT]
     python bench/iree_runtime.py --targets cuda --build-only --out DIR   # GPU bundle (below)
     python bench/iree_runtime.py --gpu-results RESULTS [--write]         # read the GPU run back
 
@@ -74,7 +75,8 @@ from iree_bench_build import (  # noqa: E402,F401
     is_build_variant,
 )
 from iree_bench_deploy import (  # noqa: E402
-    ORT, OrtRunner, build_seconds, deployment_table, front_end_seconds, interleaved, iree_ms_per_call, ort_file,
+    ORT, OrtRunner, build_seconds, deployment_table, interleaved, iree_ms_per_call, least_compile_seconds,
+    least_front_end_seconds, ort_file,
 )
 from iree_bench_inputs import FAMILIES, model_inputs  # noqa: E402,F401
 from iree_bench_report import SECTION, section, summarize, timing_table, write_section  # noqa: E402
@@ -109,12 +111,13 @@ def agreement(model: str, vmfbs: dict[str, Path], args, others: dict | None = No
 def bench_cpu(model: str, work: Path, args) -> tuple[list[dict], dict, str]:
     """Build (timing each build), check on every family, then time at every thread count:
     (a timing row per thread count, agreement rows, reference label)."""
-    front = front_end_seconds(model, work, iree_variants(args.variants))
+    front = least_front_end_seconds(model, work, iree_variants(args.variants), args.build_repeats)
     variants, skipped = applicable_variants(model, work, iree_variants(args.variants))
     for variant, reason in skipped.items():
         print(f"{model}: skipping variant {variant}: {reason}", flush=True)
     compile_s: dict[str, float] = {}
     vmfbs = build_variants(model, "llvm-cpu", work, variants, seconds=compile_s)
+    compile_s = least_compile_seconds(model, "llvm-cpu", work, compile_s, args.build_repeats, args.seed)
     counts = dispatch_counts(model, "llvm-cpu", work, variants)
     inputs = model_inputs(model, "random", args.seed)
     orts = {t: OrtRunner(ort_file(model), t, inputs) for t in args.threads} if ORT in args.variants else {}
@@ -183,6 +186,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="inputs and the per-round order")
     parser.add_argument("--threads", type=lambda text: [int(t) for t in split(text)], default=[1],
                         help="thread counts, e.g. 1,2 (1: local-sync; N: local-task with N workers)")
+    parser.add_argument("--build-repeats", type=int, default=1,
+                        help="time each front end and iree-compile this many times, keep the least")
     parser.add_argument("--json", type=Path, help="write the timing rows (every round's ms, build seconds) here")
     parser.add_argument("--no-reference", action="store_true", help="skip the float64 interpreter run")
     parser.add_argument("--build-only", action="store_true", help="with --out: the GPU bundle only")
@@ -202,6 +207,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         parser.error("--build-only needs --out DIR")
     if not args.threads or min(args.threads) < 1:
         parser.error("--threads: counts of at least 1")
+    if args.build_repeats < 1:
+        parser.error("--build-repeats: at least 1")
     return args
 
 

@@ -139,6 +139,39 @@ def test_front_end_is_timed_once_per_source(tmp_path: Path, monkeypatch) -> None
     assert all(s >= 0 for s in seconds.values())
 
 
+def test_repeated_builds_keep_the_least_time(tmp_path: Path, monkeypatch) -> None:
+    """Each variant recompiled repeats - 1 more times, in shuffled orders; the least kept."""
+    compiled: list = []
+
+    def fake_compile(source: Path, out: Path, flags: list[str]) -> Path:
+        compiled.append((source.name, out.name, "--iree-opt-data-tiling" in flags))
+        return out
+
+    clock = iter([0.0, 1.0, 10.0, 14.0, 20.0, 21.0, 30.0, 36.0])  # start, end of each compile
+    monkeypatch.setattr(deploy, "compile_vmfb", fake_compile)
+    monkeypatch.setattr(deploy, "variant_source", lambda model, variant, work: work / f"{build.source_variant(variant)}.mlir")
+    monkeypatch.setattr(deploy.time, "perf_counter", lambda: next(clock))
+    first = {"iree-default": 5.0, "ours-onnx-dt": 2.0}
+    least = deploy.least_compile_seconds("m.onnx", "llvm-cpu", tmp_path, first, repeats=3, seed=1)
+    assert len(compiled) == 4 and {c[1] for c in compiled} == {"recompile.vmfb"}
+    assert sorted(compiled) == sorted([("iree-default.mlir", "recompile.vmfb", False), ("ours-onnx.mlir", "recompile.vmfb", True)] * 2)
+    durations = {}
+    for (source, _, _), seconds in zip(compiled, (1.0, 4.0, 1.0, 6.0)):
+        durations.setdefault(source, []).append(seconds)
+    assert least == {"iree-default": min(5.0, *durations["iree-default.mlir"]),
+                     "ours-onnx-dt": min(2.0, *durations["ours-onnx.mlir"])}
+    assert deploy.least_compile_seconds("m.onnx", "llvm-cpu", tmp_path, first, repeats=1) == first
+    assert deploy.least([{"a": 3.0, "b": 1.0}, {"a": 2.0}, {"a": 4.0, "b": 0.5}]) == {"a": 2.0, "b": 0.5}
+
+
+def test_repeated_front_ends_go_to_fresh_folders(tmp_path: Path, monkeypatch) -> None:
+    folders: list = []
+    monkeypatch.setattr(deploy, "variant_source", lambda model, variant, work: folders.append(work) or work / "x.mlir")
+    seconds = deploy.least_front_end_seconds("m.onnx", tmp_path, ["iree-default", "iree-dt"], repeats=3)
+    assert folders == [tmp_path, tmp_path / "front-1", tmp_path / "front-2"] and set(seconds) == {"iree-default"}
+    assert all(f.is_dir() for f in folders)
+
+
 def _stats(**ms: tuple[float, float]) -> dict:
     return {k.replace("_", "-"): {"median": med, "min": low} for k, (med, low) in ms.items()}
 
@@ -185,6 +218,8 @@ def test_deployment_protocol_end_to_end(tmp_path: Path, capsys) -> None:
         assert set(row["times"]) == {"iree-default", "ort", "iree-dt", "ours-onnx-llvm-cpu-dt", "aa"}
         assert all(len(t) == 2 and min(t) > 0 for t in row["times"].values())
         assert set(row["build_s"]) == {"iree-default", "iree-dt", "ours-onnx-llvm-cpu-dt"}
+        assert set(row["front_s"]) == {"iree-default", "ours-onnx-llvm-cpu"}
+        assert row["build_s"]["iree-dt"] == pytest.approx(row["front_s"]["iree-default"] + row["compile_s"]["iree-dt"])
         assert all(s > 0 for s in row["build_s"].values())
     text = capsys.readouterr().out
     assert "| conv_affine | 2 |" in text and "x** ort" in text
