@@ -87,9 +87,9 @@ def _is_mul_add_contraction(op: Operation | None) -> bool:
     return _is_fill_of(du.dps_inits(op)[0], lambda c: c == 0.0)
 
 
-def _row_reduction(op: Operation | None, rank: int) -> int | None:
+def _row_reduction(op: Operation | None, rank: int, in_map: AffineMap | None = None) -> int | None:
     """The single reduced dim `kd` of a generic reading a rank-`rank` input through the identity
-    and writing (each output) through the identity minus kd; None otherwise."""
+    (or `in_map`) and writing (each output) through the identity minus kd; None otherwise."""
     if op is None or op.name != "linalg.generic":
         return None
     kinds = du.iterator_kinds(op)
@@ -99,22 +99,23 @@ def _row_reduction(op: Operation | None, rank: int) -> int | None:
     kd = reduced[0]
     maps = du.indexing_maps(op)
     n_in = len(du.dps_inputs(op))
-    if not all(du.is_identity_map(m) for m in maps[:n_in]):
+    if not all(du.is_identity_map(m) if in_map is None else m == in_map for m in maps[:n_in]):
         return None
     if not all(m == _drop_dim_map(rank, kd) for m in maps[n_in:]):
         return None
     return kd
 
 
-def _elementwise_rows(op: Operation | None, rank: int, kd: int) -> bool:
-    """A 2-input all-parallel generic: input 0 identity, input 1 the rows (identity minus kd)."""
+def _elementwise_rows(op: Operation | None, rank: int, kd: int, first_map: AffineMap | None = None) -> bool:
+    """A 2-input all-parallel generic: input 0 identity (or `first_map`), input 1 the rows
+    (identity minus kd)."""
     if op is None or op.name != "linalg.generic" or len(du.dps_inputs(op)) != 2 or len(op.results) != 1:
         return False
     maps = du.indexing_maps(op)
     return (
         du.is_all_parallel(op)
         and len(maps) == 3
-        and du.is_identity_map(maps[0])
+        and (du.is_identity_map(maps[0]) if first_map is None else maps[0] == first_map)
         and maps[1] == _drop_dim_map(rank, kd)
         and du.is_identity_map(maps[2])
     )
@@ -161,7 +162,7 @@ def _operand_types_fit(qk: Operation, v_value: SSAValue, pv: Operation, x_value:
 @dataclass
 class AttentionMatch:
     qk: Operation
-    x: Operation
+    x: Operation | None  # None: the softmax reads the scores directly
     mx: Operation
     e: Operation
     s: Operation
@@ -228,6 +229,36 @@ def _scale_and_mask(x: Operation, qk_value: SSAValue) -> tuple[float, SSAValue |
     return scale, None
 
 
+def _direct_scores_read(e: Operation | None) -> AffineMap | None:
+    """The map through which `e` (exp(x - mx)) reads x when x is the QK contraction's result
+    itself, used only by the max and by `e` (torch's exported softmax over unscaled scores:
+    the ViT's attention, its 1/sqrt(sqrt(d)) factors on Q and K), else None."""
+    if e is None or e.name != "linalg.generic" or not du.dps_inputs(e):
+        return None
+    x_value = du.dps_inputs(e)[0]
+    if not _is_mul_add_contraction(owner_op(x_value)) or use_count(x_value) != 2:
+        return None
+    read = du.indexing_maps(e)[0]
+    return read if all_dims(read) is not None else None
+
+
+def _scaled_scores(x_value: SSAValue) -> tuple[Operation, Operation, SSAValue, float, SSAValue | None] | None:
+    """x = qk * C (+ mask): (x, qk, qk's value, C, mask), else None."""
+    x = owner_op(x_value)
+    if x is None or x.name != "linalg.generic" or len(x.results) != 1 or use_count(x_value) != 2:
+        return None
+    if not du.is_all_parallel(x) or not du.is_identity_map(du.indexing_maps(x)[-1]):
+        return None
+    qk = qk_value = None
+    for v in du.dps_inputs(x):
+        cand = owner_op(v)
+        if _is_mul_add_contraction(cand) and use_count(v) == 1:
+            qk, qk_value = cand, v
+    if qk is None or (sm := _scale_and_mask(x, qk_value)) is None:
+        return None
+    return x, qk, qk_value, sm[0], sm[1]
+
+
 def match_attention(pv: Operation) -> AttentionMatch | None:
     if not _is_mul_add_contraction(pv):
         return None
@@ -275,9 +306,10 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
         return None
     if not _is_fill_of(du.dps_inits(s)[0], lambda c: c == 0.0):
         return None
-    # e = exp(x - mx)
+    # e = exp(x - mx); x may be the scores themselves, read without their unit dims
     e = owner_op(e_value)
-    if not _elementwise_rows(e, rank, kd) or use_count(e_value) != 2:
+    x_read = _direct_scores_read(e)
+    if not _elementwise_rows(e, rank, kd, x_read) or use_count(e_value) != 2:
         return None
     if not _body_is(e, ["arith.subf", "math.exp", "linalg.yield"]):
         return None
@@ -288,7 +320,7 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
     x_value, mx_value = du.dps_inputs(e)
     # mx = max_kd x (first result; other results must be unused)
     mx = owner_op(mx_value)
-    if mx is None or _row_reduction(mx, rank) != kd or len(du.dps_inputs(mx)) != 1:
+    if mx is None or _row_reduction(mx, rank, x_read) != kd or len(du.dps_inputs(mx)) != 1:
         return None
     if mx.results[0] is not mx_value or use_count(mx_value) != 1 or any(use_count(r) for r in mx.results[1:]):
         return None
@@ -301,27 +333,17 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
         return None
     if not _is_fill_of(du.dps_inits(mx)[0], lambda c: c == float("-inf") or c <= -3.4e38):
         return None
-    # x = qk * C (+ mask)
-    x = owner_op(x_value)
-    if x is None or x.name != "linalg.generic" or len(x.results) != 1 or use_count(x_value) != 2:
-        return None
-    if not du.is_all_parallel(x) or not du.is_identity_map(du.indexing_maps(x)[-1]):
-        return None
-    qk = None
-    for v in du.dps_inputs(x):
-        cand = owner_op(v)
-        if _is_mul_add_contraction(cand) and use_count(v) == 1:
-            qk = cand
-            qk_value = v
-    if qk is None:
-        return None
-    sm = _scale_and_mask(x, qk_value)
-    if sm is None:
-        return None
-    scale, mask = sm
-    x_maps = du.indexing_maps(x)
-    x_ins = list(du.dps_inputs(x))
-    a_qk = all_dims(x_maps[x_ins.index(qk_value)])
+    if x_read is not None:  # the softmax reads the scores directly: scale 1, no mask
+        x, qk, qk_value, scale, mask = None, owner_op(x_value), x_value, 1.0, None
+        a_qk = all_dims(x_read)
+    else:
+        found = _scaled_scores(x_value)
+        if found is None:
+            return None
+        x, qk, qk_value, scale, mask = found
+        x_maps = du.indexing_maps(x)
+        x_ins = list(du.dps_inputs(x))
+        a_qk = all_dims(x_maps[x_ins.index(qk_value)])
     if a_qk is None or len(set(a_qk)) != len(a_qk):
         return None
     if not _operand_types_fit(qk, v_value, pv, x_value):

@@ -4,7 +4,8 @@ Recognises, as torch-mlir and our ONNX importer emit it after `linalg-fold-unit-
 `linalg-fold-transpose-into-matmul` and `linalg-fuse-elementwise` (bert_mini, gpt2_mini):
 
     qk  = contraction(Q, K)                      (mulf/addf body, zero-filled init; any maps)
-    x   = elementwise(qk[, mask])                qk * C + mask | qk * C | qk + mask
+    x   = elementwise(qk[, mask])                qk * C + mask | qk * C | qk + mask, or qk itself
+                                                 (read without its unit dims: torch's exported MHA)
     mx  = max-reduction of x over one dim kd     (maximumf; extra unused argmax results allowed)
     e   = exp(x - mx)
     s   = sum-reduction of e over kd

@@ -967,3 +967,106 @@ func.func @f16_rounded_products(%q: tensor<1x2x4x8xf16>, %k: tensor<1x2x4x8xf16>
   } -> tensor<1x4x2x8xf16>
   func.return %out : tensor<1x4x2x8xf16>
 }
+
+// -----
+
+// torch's exported MultiheadAttention (the ViT's): the softmax reads the scores Q.K straight
+// from the batch_matmul, through maps that drop a unit dim (the 1/sqrt(sqrt(d)) factors were on
+// Q and K), V read as [keys, heads, dim]: raised with scale 1.
+// CHECK-LABEL: func.func @unscaled_scores
+// CHECK:         %[[S:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:         iree_linalg_ext.attention {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[S]] : tensor<2x4x8xf32>, tensor<2x8x4xf32>, tensor<4x2x8xf32>, f32)
+// CHECK-NOT:     math.exp
+// CHECK-NOT:     linalg.batch_matmul
+func.func @unscaled_scores(%q: tensor<2x4x8xf32>, %kt: tensor<2x8x4xf32>, %v: tensor<4x2x8xf32>) -> (tensor<2x4x8xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e3 = tensor.empty() : tensor<2x4x4xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %qk = linalg.batch_matmul ins(%q, %kt : tensor<2x4x8xf32>, tensor<2x8x4xf32>) outs(%z3 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<1x2x4xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%qk : tensor<2x4x4xf32>) outs(%mi : tensor<1x2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %o, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4xf32>
+  %e4 = tensor.empty() : tensor<1x2x4x4xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qk, %mx : tensor<2x4x4xf32>, tensor<1x2x4xf32>) outs(%e4 : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    %x = math.exp %d : f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x4x4xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%er : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<1x2x4x4xf32>) outs(%si : tensor<1x2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %o, %a : f32
+    linalg.yield %t : f32
+  } -> tensor<1x2x4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %s : tensor<1x2x4x4xf32>, tensor<1x2x4xf32>) outs(%e4 : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.divf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x4x4xf32>
+  %pc = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x4x4xf32> into tensor<2x4x4xf32>
+  %e3v = tensor.empty() : tensor<2x4x8xf32>
+  %z3v = linalg.fill ins(%zero : f32) outs(%e3v : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %pv = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%pc, %v : tensor<2x4x4xf32>, tensor<4x2x8xf32>) outs(%z3v : tensor<2x4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %o, %m : f32
+    linalg.yield %t : f32
+  } -> tensor<2x4x8xf32>
+  return %pv : tensor<2x4x8xf32>
+}
+
+// -----
+
+// Negative: the same, with the scores returned too (a third user): nothing is raised.
+// CHECK-LABEL: func.func @unscaled_scores_used_elsewhere
+// CHECK-NOT:     iree_linalg_ext.attention
+// CHECK:         math.exp
+func.func @unscaled_scores_used_elsewhere(%q: tensor<2x4x8xf32>, %kt: tensor<2x8x4xf32>, %v: tensor<4x2x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x4xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e3 = tensor.empty() : tensor<2x4x4xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %qk = linalg.batch_matmul ins(%q, %kt : tensor<2x4x8xf32>, tensor<2x8x4xf32>) outs(%z3 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<1x2x4xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%qk : tensor<2x4x4xf32>) outs(%mi : tensor<1x2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %o, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4xf32>
+  %e4 = tensor.empty() : tensor<1x2x4x4xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qk, %mx : tensor<2x4x4xf32>, tensor<1x2x4xf32>) outs(%e4 : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    %x = math.exp %d : f32
+    linalg.yield %x : f32
+  } -> tensor<1x2x4x4xf32>
+  %si = linalg.fill ins(%zero : f32) outs(%er : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<1x2x4x4xf32>) outs(%si : tensor<1x2x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %o, %a : f32
+    linalg.yield %t : f32
+  } -> tensor<1x2x4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %s : tensor<1x2x4x4xf32>, tensor<1x2x4xf32>) outs(%e4 : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.divf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x4x4xf32>
+  %pc = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x4x4xf32> into tensor<2x4x4xf32>
+  %e3v = tensor.empty() : tensor<2x4x8xf32>
+  %z3v = linalg.fill ins(%zero : f32) outs(%e3v : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %pv = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%pc, %v : tensor<2x4x4xf32>, tensor<4x2x8xf32>) outs(%z3v : tensor<2x4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %o, %m : f32
+    linalg.yield %t : f32
+  } -> tensor<2x4x8xf32>
+  return %pv, %qk : tensor<2x4x8xf32>, tensor<2x4x4xf32>
+}
+

@@ -32,8 +32,9 @@ from support.lit_cases import lit_functions
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "linalg" / "linalg-raise-attention.mlir"
 PASS = "linalg-raise-attention"
-POSITIVE = ("bert_like", "gpt2_causal", "select_mask", "torch_sdpa_guarded", "onnx_isnan_guarded")
-NEGATIVE = ("probs_used_elsewhere", "no_softmax", "softmax_wrong_dim", "not_nan_select_kept")
+POSITIVE = ("bert_like", "gpt2_causal", "select_mask", "torch_sdpa_guarded", "onnx_isnan_guarded", "unscaled_scores")
+NEGATIVE = ("probs_used_elsewhere", "no_softmax", "softmax_wrong_dim", "not_nan_select_kept",
+            "unscaled_scores_used_elsewhere")
 # `extreme` (values near the f32 limits) makes Q.K overflow; IREE's exp2 form scales the scores
 # by log2 e, so a score in (FLT_MAX / log2 e, FLT_MAX] is inf there but finite in the decomposed
 # form: the pass's documented exactness limit, not a rounding difference.
