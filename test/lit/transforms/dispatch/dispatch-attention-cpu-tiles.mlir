@@ -1,10 +1,12 @@
 // RUN: fusion-opt %s --split-input-file -p dispatch-attention-cpu-tiles | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p 'dispatch-attention-cpu-tiles{workgroup=32 rows=4 keys=16}' | filecheck %s --check-prefix=OPTS
+// RUN: fusion-opt %s --split-input-file -p 'dispatch-attention-cpu-tiles{partial-tiles=false}' | filecheck %s --check-prefix=NOPARTIAL
 // RUN: not fusion-opt %s -p 'dispatch-attention-cpu-tiles{workgroup=0}' 2>&1 | filecheck %s --check-prefix=BADOPT
 // RUN: not fusion-opt %s -p 'dispatch-attention-cpu-tiles{keys=-1}' 2>&1 | filecheck %s --check-prefix=BADOPT
 // BADOPT: error: pass 'dispatch-attention-cpu-tiles': workgroup must be positive and rows and keys not negative
 // RUN: fusion-opt %s --split-input-file -p dispatch-attention-cpu-tiles --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
 // STATS-COUNT-3: (attention ops given a CPU register tile) : 1
+// STATS:         (attention ops given a CPU register tile) : 2
 // STATS-NOT:     attention ops given
 
 // bert_mini's attention region as linalg-raise-attention and form-dispatch-regions leave it: Q,
@@ -71,13 +73,13 @@ func.func @head_dim_128_causal(%q: tensor<4x128x128xf32>, %k: tensor<4x128x128xf
 // -----
 
 // Left to IREE: an attention op outside any region (IREE forms its dispatch and picks its own
-// config), f16, a query count that is not a multiple of the 8-row tile, a key count that is not
-// a multiple of the 8-key step, a head dim over 256, and an op that has a config already.
+// config), f16, fewer queries than the 8-row tile, fewer keys than the 8-key step, and a head
+// dim over 256.
 
 // CHECK-LABEL: func.func @untiled
 // CHECK-NOT:   compilation_info
 // CHECK:       func.return
-func.func @untiled(%q: tensor<2x64x64xf32>, %k: tensor<2x64x64xf32>, %v: tensor<2x64x64xf32>, %qh: tensor<2x64x64xf16>, %kh: tensor<2x64x64xf16>, %vh: tensor<2x64x64xf16>, %q12: tensor<2x12x64xf32>, %k12: tensor<2x12x64xf32>, %v12: tensor<2x12x64xf32>, %qw: tensor<1x8x512xf32>, %kw: tensor<1x8x512xf32>, %vw: tensor<1x8x512xf32>) -> (tensor<2x64x64xf32>, tensor<2x64x64xf16>, tensor<2x12x64xf32>, tensor<2x64x64xf32>, tensor<1x8x512xf32>) {
+func.func @untiled(%q: tensor<2x64x64xf32>, %k: tensor<2x64x64xf32>, %v: tensor<2x64x64xf32>, %qh: tensor<2x64x64xf16>, %kh: tensor<2x64x64xf16>, %vh: tensor<2x64x64xf16>, %q12: tensor<2x4x64xf32>, %k12: tensor<2x4x64xf32>, %v12: tensor<2x4x64xf32>, %qw: tensor<1x8x512xf32>, %kw: tensor<1x8x512xf32>, %vw: tensor<1x8x512xf32>) -> (tensor<2x64x64xf32>, tensor<2x64x64xf16>, tensor<2x4x64xf32>, tensor<2x64x64xf32>, tensor<1x8x512xf32>) {
   %s = arith.constant 0.125 : f32
   %sh = arith.constant 0.125 : f16
   %e = tensor.empty() : tensor<2x64x64xf32>
@@ -93,6 +95,46 @@ func.func @untiled(%q: tensor<2x64x64xf32>, %k: tensor<2x64x64xf32>, %v: tensor<
     } -> tensor<2x64x64xf16>
     flow.return %a : tensor<2x64x64xf16>
   }
+  %rows4 = flow.dispatch.region -> (tensor<2x4x64xf32>) {
+    %e4 = tensor.empty() : tensor<2x4x64xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]> ins(%q12, %k, %v, %s : tensor<2x4x64xf32>, tensor<2x64x64xf32>, tensor<2x64x64xf32>, f32) outs(%e4 : tensor<2x4x64xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<2x4x64xf32>
+    flow.return %a : tensor<2x4x64xf32>
+  }
+  %keys4 = flow.dispatch.region -> (tensor<2x64x64xf32>) {
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]> ins(%q, %k12, %v12, %s : tensor<2x64x64xf32>, tensor<2x4x64xf32>, tensor<2x4x64xf32>, f32) outs(%e : tensor<2x64x64xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<2x64x64xf32>
+    flow.return %a : tensor<2x64x64xf32>
+  }
+  %wide = flow.dispatch.region -> (tensor<1x8x512xf32>) {
+    %ew = tensor.empty() : tensor<1x8x512xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]> ins(%qw, %kw, %vw, %s : tensor<1x8x512xf32>, tensor<1x8x512xf32>, tensor<1x8x512xf32>, f32) outs(%ew : tensor<1x8x512xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<1x8x512xf32>
+    flow.return %a : tensor<1x8x512xf32>
+  }
+  func.return %top, %half, %rows4, %keys4, %wide : tensor<2x64x64xf32>, tensor<2x64x64xf16>, tensor<2x4x64xf32>, tensor<2x64x64xf32>, tensor<1x8x512xf32>
+}
+
+// -----
+
+// Partial tiles (a ViT's 197 tokens): 12 queries against the 8-row tile, 12 keys against the
+// 8-key step get the tile, IREE masking the rest; with partial-tiles=false they are left alone.
+
+// CHECK-LABEL: func.func @partial_tiles
+// CHECK:       compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 8, 0, 0, 64], vector_common_parallel = [1, 8, 0, 0, 64], vector_reduction = [0, 0, 8, 0, 0]>
+// CHECK:       compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 64, 0, 0, 64], vector_common_parallel = [1, 8, 0, 0, 64], vector_reduction = [0, 0, 8, 0, 0]>
+// NOPARTIAL-LABEL: func.func @partial_tiles
+// NOPARTIAL-NOT:   compilation_info
+// NOPARTIAL:       func.return
+func.func @partial_tiles(%q: tensor<2x64x64xf32>, %k: tensor<2x64x64xf32>, %v: tensor<2x64x64xf32>, %q12: tensor<2x12x64xf32>, %k12: tensor<2x12x64xf32>, %v12: tensor<2x12x64xf32>) -> (tensor<2x12x64xf32>, tensor<2x64x64xf32>) {
+  %s = arith.constant 0.125 : f32
+  %e = tensor.empty() : tensor<2x64x64xf32>
   %rows12 = flow.dispatch.region -> (tensor<2x12x64xf32>) {
     %e12 = tensor.empty() : tensor<2x12x64xf32>
     %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]> ins(%q12, %k, %v, %s : tensor<2x12x64xf32>, tensor<2x64x64xf32>, tensor<2x64x64xf32>, f32) outs(%e12 : tensor<2x12x64xf32>) {
@@ -108,15 +150,7 @@ func.func @untiled(%q: tensor<2x64x64xf32>, %k: tensor<2x64x64xf32>, %v: tensor<
     } -> tensor<2x64x64xf32>
     flow.return %a : tensor<2x64x64xf32>
   }
-  %wide = flow.dispatch.region -> (tensor<1x8x512xf32>) {
-    %ew = tensor.empty() : tensor<1x8x512xf32>
-    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]> ins(%qw, %kw, %vw, %s : tensor<1x8x512xf32>, tensor<1x8x512xf32>, tensor<1x8x512xf32>, f32) outs(%ew : tensor<1x8x512xf32>) {
-    ^bb0(%score: f32):
-      iree_linalg_ext.yield %score : f32
-    } -> tensor<1x8x512xf32>
-    flow.return %a : tensor<1x8x512xf32>
-  }
-  func.return %top, %half, %rows12, %keys12, %wide : tensor<2x64x64xf32>, tensor<2x64x64xf16>, tensor<2x12x64xf32>, tensor<2x64x64xf32>, tensor<1x8x512xf32>
+  func.return %rows12, %keys12 : tensor<2x12x64xf32>, tensor<2x64x64xf32>
 }
 
 // -----

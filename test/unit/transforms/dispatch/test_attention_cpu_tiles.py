@@ -47,6 +47,12 @@ def test_config_preserves_semantics(name):
     assert len(attention_configs(after)) == 1
 
 
+def test_partial_tiles_are_configured_only_with_the_option():
+    after = assert_pass_preserves_semantics(cases()["partial_tiles"], PASS, seeds=(0,))
+    assert len(attention_configs(after)) == 2
+    assert attention_configs(apply_pipeline(cases()["partial_tiles"], f"{PASS}{{partial-tiles=false}}")) == []
+
+
 def test_left_to_iree():
     """Outside a region, f16, untileable query or key counts, a head dim over 256, a tuner's config."""
     for name in ("untiled", "configured_stays"):
@@ -60,29 +66,31 @@ def test_printed_form_reads_back():
     assert "vector_common_parallel = [1, 8, 0, 0, 64], vector_reduction = [0, 0, 8, 0, 0]" in printed
 
 
-def float64_run(text: str, args: list[np.ndarray]) -> np.ndarray:
+def float64_runs(text: str, args: list[np.ndarray]) -> list[np.ndarray]:
     module = parse_module(text)
-    return run_function(module, args, find_entry(module), float64=True)[0]
+    return run_function(module, args, find_entry(module), float64=True)
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
-@pytest.mark.parametrize("name", ["bert_layer", "two_batch_dims_head_dim_32"])
-def test_iree_builds_and_agrees(name, tmp_path):
+@pytest.mark.parametrize("name, configs", [("bert_layer", 1), ("two_batch_dims_head_dim_32", 1), ("partial_tiles", 2)])
+def test_iree_builds_and_agrees(name, configs, tmp_path):
+    """Partial tiles too: IREE masks the rows and keys past the last whole tile."""
     text = cases()[name]
     tiled = print_module(apply_pipeline(text, PASS))
-    assert len(attention_configs(parse_module(tiled))) == 1
+    assert len(attention_configs(parse_module(tiled))) == configs
     vmfbs = build_llvm_cpu({"plain": text, "tiled": tiled}, tmp_path)
     func = find_entry(parse_module(text))
     for family in FAMILIES_EXACT:
         args = family_inputs(func, family, seed=3)
-        got = run_vmfb(vmfbs["tiled"], args, name)[0]
-        # IREE's own tile sums the keys in other blocks: equal up to rounding, same NaN rows
-        assert_agrees(got, run_vmfb(vmfbs["plain"], args, name)[0], family, rtol=1e-4)
-        reference = float64_run(text, args)
-        assert np.array_equal(np.isnan(got), np.isnan(reference)), family
-        sure = np.isfinite(reference)
-        np.testing.assert_allclose(got[sure], reference[sure], rtol=1e-4,
-                                   atol=1e-5 * float(np.abs(reference[sure]).max(initial=1.0)), err_msg=family)
+        references = float64_runs(text, args)
+        for got, plain, reference in zip(run_vmfb(vmfbs["tiled"], args, name), run_vmfb(vmfbs["plain"], args, name),
+                                         references, strict=True):
+            # IREE's own tile sums the keys in other blocks: equal up to rounding, same NaN rows
+            assert_agrees(got, plain, family, rtol=1e-4)
+            assert np.array_equal(np.isnan(got), np.isnan(reference)), family
+            sure = np.isfinite(reference)
+            np.testing.assert_allclose(got[sure], reference[sure], rtol=1e-4,
+                                       atol=1e-5 * float(np.abs(reference[sure]).max(initial=1.0)), err_msg=family)
 
 
 def test_cpu_pipeline_configures_what_it_is_given():
