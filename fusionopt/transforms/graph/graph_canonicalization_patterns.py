@@ -9,7 +9,9 @@ Identities (each pattern's docstring states it; every rewrite is exact unless no
   so a `dense<0.0> : tensor<4096x4096xf32>` never expands); transpose / reshape / slice of
   another constant -> a constant (a weight's layout is free at compile time);
 - slice(concat(xs)) -> the slice of the input(s) it reads; concat(slice(v)[a:b], slice(v)[b:c])
-  -> slice(v)[a:c] (the inverse of a horizontal split);
+  -> slice(v)[a:c] (the inverse of a horizontal split); a concat of v's blocks in another order,
+  some negated (RoPE's rotate_half, torch.roll) -> one gather of v (x a sign): see
+  `concat_of_permuted_slices.py`;
 - slice(broadcast(x)) -> broadcast(slice(x)); slice(transpose(x)) -> transpose(slice(x)) when
   only slices read the transpose; slice(dot(a, b)) of a single-use dot ->
   dot(slice(a), slice(b)) (MIGraphX `find_dot_slice`); a slice of a constant -> a constant, so
@@ -36,6 +38,7 @@ from fusionopt.dialects import graph
 from fusionopt.dialects.dense import dense_to_numpy, is_compact_splat
 from fusionopt.dialects.graph_base import shape_of
 from fusionopt.transforms.graph.graph_propagate_constants import DEFAULT_MAX_BYTES, fold_to_attr
+from fusionopt.transforms.graph.concat_of_permuted_slices import ConcatOfPermutedSlices
 from fusionopt.transforms.graph.graph_ir import dense_constant
 
 # ---- views ----------------------------------------------------------------------------------
@@ -379,7 +382,7 @@ _PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     graph.BroadcastOp: (*_VIEW_PATTERNS, ComposeBroadcasts()),
     graph.SliceOp: (FoldNoOpView(), FoldViewOfConstant(), ComposeSlices(), SliceOfConcat(),
                     SliceOfBroadcast(), SliceOfTranspose(), SliceOfDot()),
-    graph.ConcatOp: (FoldNoOpView(), ConcatOfAdjacentSlices()),
+    graph.ConcatOp: (FoldNoOpView(), ConcatOfAdjacentSlices(), ConcatOfPermutedSlices()),
     graph.AddOp: (FoldIdentityOperand(), ReassociateConstantAdds()),
     graph.SubOp: (FoldIdentityOperand(),),
     graph.MulOp: (FoldIdentityOperand(),),

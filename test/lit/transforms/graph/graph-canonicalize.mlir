@@ -2,7 +2,7 @@
 // Upstream `canonicalize` picks the same patterns up through the ops' GraphCanonicalization trait.
 // RUN: fusion-opt %s --split-input-file -p canonicalize | filecheck %s
 // The pass's helper modules these cases exercise: graph/graph_canonicalization_patterns.py,
-// graph/graph_ir.py.
+// graph/graph_ir.py, graph/concat_of_permuted_slices.py.
 
 // CHECK-LABEL: func.func @views
 // CHECK-SAME:    (%[[X:.*]]: tensor<2x3x4xf32>, %[[V:.*]]: tensor<4xf32>)
@@ -56,9 +56,12 @@ func.func @slices_and_concats(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tens
 
 // -----
 
-// Negative: rows differ, the gap, and out-of-order slices are not merged.
+// Negative: rows differ and the gap are not merged; out-of-order slices covering %x become a
+// gather (concat_of_permuted_slices.py), not a slice.
 // CHECK-LABEL: func.func @slices_kept
-// CHECK-COUNT-3: graph.concat
+// CHECK:         graph.concat
+// CHECK:         graph.gather %{{.*}}, %{{.*}} axis = 1
+// CHECK-COUNT-2: graph.concat
 func.func @slices_kept(%x: tensor<4x8xf32>) -> (tensor<4x5xf32>, tensor<4x6xf32>, tensor<4x8xf32>) {
   %a = graph.slice %x axes = [1] starts = [0] ends = [2] : tensor<4x8xf32> -> tensor<4x2xf32>
   %b = graph.slice %x axes = [1] starts = [3] ends = [6] : tensor<4x8xf32> -> tensor<4x3xf32>
@@ -283,3 +286,56 @@ func.func @transpose_read_whole(%x: tensor<1x5x6x3xf32>) -> (tensor<1x2x5x3xf32>
   %k = graph.slice %t axes = [1] starts = [2] ends = [4] : tensor<1x6x5x3xf32> -> tensor<1x2x5x3xf32>
   func.return %k, %t : tensor<1x2x5x3xf32>, tensor<1x6x5x3xf32>
 }
+
+// -----
+
+// RoPE's rotate_half (concat of the negated upper half and the lower half) and torch.roll
+// (blocks swapped): one gather of x at import-time indices, the negated blocks multiplied by -1.
+// CHECK-LABEL: func.func @permuted_blocks
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x8xf32>)
+// CHECK:         %[[I:.*]] = arith.constant dense<[4, 5, 6, 7, 0, 1, 2, 3]> : tensor<8xi64>
+// CHECK:         %[[G:.*]] = graph.gather %[[X]], %[[I]] axis = 1
+// CHECK:         %[[S:.*]] = arith.constant dense<[-1.000000e+00, -1.000000e+00, -1.000000e+00, -1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00]> : tensor<8xf32>
+// CHECK:         %[[B:.*]] = graph.broadcast %[[S]] dims = [1] : tensor<8xf32> -> tensor<2x8xf32>
+// CHECK:         %[[R:.*]] = graph.mul %[[G]], %[[B]]
+// CHECK:         %[[J:.*]] = arith.constant dense<[1, 0]> : tensor<2xi64>
+// CHECK:         %[[L:.*]] = graph.gather %[[X]], %[[J]] axis = 0
+// CHECK-NOT:     graph.concat
+// CHECK:         func.return %[[R]], %[[L]]
+func.func @permuted_blocks(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) {
+  %hi = graph.slice %x axes = [1] starts = [4] ends = [8] : tensor<2x8xf32> -> tensor<2x4xf32>
+  %n = graph.neg %hi : tensor<2x4xf32>
+  %lo = graph.slice %x axes = [1] starts = [0] ends = [4] : tensor<2x8xf32> -> tensor<2x4xf32>
+  %rot = graph.concat %n, %lo axis = 1 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+  %r1 = graph.slice %x axes = [0] starts = [1] ends = [2] : tensor<2x8xf32> -> tensor<1x8xf32>
+  %r0 = graph.slice %x axes = [0] starts = [0] ends = [1] : tensor<2x8xf32> -> tensor<1x8xf32>
+  %roll = graph.concat %r1, %r0 axis = 0 : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<2x8xf32>
+  func.return %rot, %roll : tensor<2x8xf32>, tensor<2x8xf32>
+}
+
+// -----
+
+// Negative: blocks that repeat an index, blocks of two values, slices also cut on another axis.
+// CHECK-LABEL: func.func @blocks_kept
+// CHECK-NOT:     graph.gather
+// CHECK-COUNT-3: graph.concat
+// CHECK-NOT:     graph.concat
+// The lower half negated in place (blocks in order): x times the signs, no gather.
+// CHECK:         %[[B:.*]] = graph.broadcast %{{.*}} dims = [1] : tensor<8xf32> -> tensor<2x8xf32>
+// CHECK:         %[[M:.*]] = graph.mul %{{.*}}, %[[B]]
+// CHECK:         func.return %{{.*}}, %{{.*}}, %{{.*}}, %[[M]]
+func.func @blocks_kept(%x: tensor<2x8xf32>, %y: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<1x8xf32>, tensor<2x8xf32>) {
+  %a = graph.slice %x axes = [1] starts = [4] ends = [8] : tensor<2x8xf32> -> tensor<2x4xf32>
+  %b = graph.slice %x axes = [1] starts = [4] ends = [8] : tensor<2x8xf32> -> tensor<2x4xf32>
+  %twice = graph.concat %a, %b axis = 1 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+  %c = graph.slice %y axes = [1] starts = [0] ends = [4] : tensor<2x8xf32> -> tensor<2x4xf32>
+  %two = graph.concat %a, %c axis = 1 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+  %d = graph.slice %x axes = [0, 1] starts = [0, 4] ends = [1, 8] : tensor<2x8xf32> -> tensor<1x4xf32>
+  %e = graph.slice %x axes = [0, 1] starts = [0, 0] ends = [1, 4] : tensor<2x8xf32> -> tensor<1x4xf32>
+  %rows = graph.concat %d, %e axis = 1 : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x8xf32>
+  %lo = graph.slice %x axes = [1] starts = [0] ends = [4] : tensor<2x8xf32> -> tensor<2x4xf32>
+  %n = graph.neg %lo : tensor<2x4xf32>
+  %signed = graph.concat %n, %a axis = 1 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+  func.return %twice, %two, %rows, %signed : tensor<2x8xf32>, tensor<2x8xf32>, tensor<1x8xf32>, tensor<2x8xf32>
+}
+

@@ -4,15 +4,19 @@ with `fusion-stats` (`compute_stats`). The lit tests check the IR shapes in deta
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from fusionopt import pass_statistics
 from fusionopt.diagnostics import capture_diagnostics
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.stats import compute_stats
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from fusionopt.transforms.graph.dot_chain import Affine, Leaf, best_plan
 from support import graph_simplify_cases as cases
+from support.lit_cases import lit_functions
 
 TOL = {"f16": 2e-2, "f32": 1e-4, "f64": 1e-9}
 # The design cases have random-sign weights: the pass re-plans them by default (the fast-math
@@ -369,3 +373,20 @@ def test_random_chains_keep_values_and_never_cost_more(seed):
     text = _random_chain(seed)
     before, after, _ = simplified(text, "f64")
     assert flops(after) <= flops(before)
+
+
+# ---- concats of one value's blocks in another order -----------------------------------------
+
+CANON_LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "graph" / "graph-canonicalize.mlir"
+
+
+@pytest.mark.parametrize("name, gathers", [("permuted_blocks", 2), ("blocks_kept", 0)])
+def test_permuted_blocks_compute_the_same_and_are_counted(name: str, gathers: int):
+    """rotate_half and roll as one gather (x signs), on random and adversarial inputs (inf,
+    NaN, signed zeros: multiplying by -1 is negation); the blocks that are no permutation stay."""
+    stats = pass_statistics.PassStatistics()
+    with pass_statistics.collecting("graph-canonicalize", stats):
+        after = assert_pass_preserves_semantics(lit_functions(CANON_LIT)[name], "graph-canonicalize")
+    assert sum(op.name == "graph.gather" for op in after.walk()) == gathers
+    counted = dict(stats.runs[0][1]).get("concats of permuted slices made one gather", 0) if stats.runs else 0
+    assert counted == (2 if name == "permuted_blocks" else 1)
