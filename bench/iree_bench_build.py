@@ -231,7 +231,8 @@ OURS_PIPELINES = {
     # the fewest build with only matmuls over one activation fused, at most three (towers'
     # same-depth layers over different activations apart)
     "ours-llvm-cpu-fewest-towers-apart": _fewest_with(
-        "linalg-horizontal-fuse-contractions{max-results=4 across-inputs=true}", "linalg-horizontal-fuse-contractions"),
+        "linalg-horizontal-fuse-contractions{max-results=4 across-inputs=true tiled-only=true}",
+        "linalg-horizontal-fuse-contractions{tiled-only=true}"),
     # the llvm-cpu pipeline with pads read by others too written by their region (the fewest
     # pipeline's padded-shared-results)
     "ours-llvm-cpu-shared-pads": _dispatch_creation(

@@ -225,7 +225,7 @@ _FEWEST_CHANGES = {
     "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col{gathers=strided "
     "im2col-op-max-filters=1024 im2col-op-max-taps=4608 im2col-op-pixel-multiple=64 absorb-argument-pads=true}",
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",
-    "form-dispatch-regions": "linalg-horizontal-fuse-contractions{max-results=4 across-inputs=true},"
+    "form-dispatch-regions": "linalg-horizontal-fuse-contractions{max-results=4 across-inputs=true tiled-only=true},"
     "form-dispatch-regions{guards-into-attention=true "
     "padded-results=1048576 padded-strided-kxk=true padded-shared-results=true padded-concats=true "
     "pads-into-pools=64}",

@@ -1,6 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-horizontal-fuse-contractions | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p 'linalg-horizontal-fuse-contractions{max-results=2}' | filecheck %s --check-prefix=TWO
 // RUN: fusion-opt %s --split-input-file -p 'linalg-horizontal-fuse-contractions{max-results=4 across-inputs=true}' | filecheck %s --check-prefix=TOWERS
+// RUN: fusion-opt %s --split-input-file -p 'linalg-horizontal-fuse-contractions{tiled-only=true}' | filecheck %s --check-prefix=TILED
 
 // Q, K, V projections of one activation over weight arguments (torch-mlir's broadcast-weight
 // batch_matmul, each into its own zero fill, each with its bias epilogue in between): one
@@ -221,3 +222,32 @@ func.func @call_producer(%x: tensor<1x8xf32>, %w0: tensor<8x8xf32>, %w1: tensor<
   %b = linalg.matmul ins(%y, %w1 : tensor<1x8xf32>, tensor<8x8xf32>) outs(%f : tensor<1x8xf32>) -> tensor<1x8xf32>
   func.return %a, %b : tensor<1x8xf32>, tensor<1x8xf32>
 }
+
+// -----
+
+// tiled-only: fused only where dispatch-matmul-cpu-tiles' register tile fits each result (two
+// results get 32 columns each, M a multiple of 4). SwiGLU's gate and up projections at N = 688
+// (21.5 x 32) stay two matmuls; at N = 256 they fuse. Without the option both pairs fuse.
+// CHECK-LABEL: func.func @gate_up
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT:     linalg.matmul
+// TILED-LABEL: func.func @gate_up
+// TILED-COUNT-2: linalg.matmul ins(%x, %{{.*}} : tensor<64x32xf32>, tensor<32x688xf32>)
+// TILED:         linalg.generic {{.*}} ins(%x, %g256, %u256 :
+// TILED-NOT:     linalg.matmul
+func.func @gate_up(%x: tensor<64x32xf32>, %g: tensor<32x688xf32>, %u: tensor<32x688xf32>, %g256: tensor<32x256xf32>, %u256: tensor<32x256xf32>)
+    -> (tensor<64x688xf32>, tensor<64x688xf32>, tensor<64x256xf32>, tensor<64x256xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<64x688xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e : tensor<64x688xf32>) -> tensor<64x688xf32>
+  %gate = linalg.matmul ins(%x, %g : tensor<64x32xf32>, tensor<32x688xf32>) outs(%f0 : tensor<64x688xf32>) -> tensor<64x688xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e : tensor<64x688xf32>) -> tensor<64x688xf32>
+  %up = linalg.matmul ins(%x, %u : tensor<64x32xf32>, tensor<32x688xf32>) outs(%f1 : tensor<64x688xf32>) -> tensor<64x688xf32>
+  %e2 = tensor.empty() : tensor<64x256xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %gate2 = linalg.matmul ins(%x, %g256 : tensor<64x32xf32>, tensor<32x256xf32>) outs(%f2 : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %up2 = linalg.matmul ins(%x, %u256 : tensor<64x32xf32>, tensor<32x256xf32>) outs(%f3 : tensor<64x256xf32>) -> tensor<64x256xf32>
+  func.return %gate, %up, %gate2, %up2 : tensor<64x688xf32>, tensor<64x688xf32>, tensor<64x256xf32>, tensor<64x256xf32>
+}
+

@@ -49,6 +49,13 @@ def test_tower_fusion_preserves_semantics(label):
     assert "linalg.generic" in after
 
 
+def test_tiled_only_keeps_the_untileable_pair_apart():
+    """gate/up at N = 688 (no whole 32-column tiles) stay matmuls; at N = 256 they fuse; values
+    unchanged on random and adversarial inputs."""
+    after = print_module(assert_pass_preserves_semantics(CASES["gate_up"], f"{PASS}{{tiled-only=true}}"))
+    assert after.count("linalg.matmul") == 2 and after.count("linalg.generic") == 1
+
+
 def test_chain_member_stays():
     """The matmul that reads another's result is left out of the group (it stays a matmul)."""
     text = print_module(apply_pipeline(CASES["chain_and_tower"], TOWERS))
