@@ -29,6 +29,8 @@ Blocks (`BLOCKS[name]`: the builder and its real sizes):
   28x28 -> 56x56).
 - llama: RMSNorm, RoPE (rotate-half), grouped-query attention (KV heads repeated by
   Unsqueeze/Expand/Reshape), causal mask, SwiGLU MLP (hidden 256, 8 heads, 2 KV heads, seq 64).
+- llama_decode: the same block's KV-cache decode step: one token at position 63, past keys and
+  values (63 tokens) as inputs, the new ones concatenated on, no mask.
 """
 
 from __future__ import annotations
@@ -317,6 +319,30 @@ def llama(args: bool, seq: int = 64, hidden: int = 256, heads: int = 8, kv_heads
     return b.block_model(y, (1, seq, hidden), args)
 
 
+def llama_decode(args: bool, past: int = 63, hidden: int = 256, heads: int = 8, kv_heads: int = 2,
+                 ffn: int = 688) -> onnx.ModelProto:
+    """The KV-cache decode step of `llama`'s block: one token at position `past`, the past keys
+    and values as inputs, the new ones appended (a concat along the sequence), no mask."""
+    b = BlockBuilder(19)
+    dh = hidden // heads
+    x = b.input("x", (1, 1, hidden))
+    past_k, past_v = (b.input(name, (1, kv_heads, past, dh)) for name in ("past_k", "past_v"))
+    h = _rms_norm(b, x, hidden)
+    cos_t, sin_t = (t[:, :, past:] for t in _rope_tables(past + 1, dh))
+    cos, sin = b.const(cos_t, np.float32), b.const(sin_t, np.float32)
+    q = _rope(b, _heads(b, b.linear(h, hidden, hidden, False), 1, heads, dh), cos, sin, dh)
+    k = _rope(b, _heads(b, b.linear(h, hidden, kv_heads * dh, False), 1, kv_heads, dh), cos, sin, dh)
+    v = _heads(b, b.linear(h, hidden, kv_heads * dh, False), 1, kv_heads, dh)
+    k, v = (b.node("Concat", [cache, new], axis=2) for cache, new in ((past_k, k), (past_v, v)))
+    k, v = (_repeat_kv(b, t, past + 1, kv_heads, heads // kv_heads, dh) for t in (k, v))
+    y = b.transpose(b.attention(q, k, v, dh), (0, 2, 1, 3))
+    y = b.node("Add", [x, b.linear(b.reshape(y, (1, 1, hidden)), hidden, hidden, False)])
+    h = _rms_norm(b, y, hidden)
+    gated = b.node("Mul", [b.silu(b.linear(h, hidden, ffn, False)), b.linear(h, hidden, ffn, False)])
+    y = b.node("Add", [y, b.linear(gated, ffn, hidden, False)])
+    return b.block_model(y, (1, 1, hidden), args)
+
+
 @dataclass(frozen=True)
 class Block:
     build: Callable[..., onnx.ModelProto]
@@ -326,7 +352,7 @@ class Block:
 BLOCKS: dict[str, Block] = {
     "convnext": Block(convnext), "resnext": Block(resnext), "lraspp": Block(lraspp),
     "vit": Block(vit), "mbconv": Block(mbconv), "swin": Block(swin), "unet_up": Block(unet_up),
-    "llama": Block(llama),
+    "llama": Block(llama), "llama_decode": Block(llama_decode),
 }
 
 

@@ -56,7 +56,7 @@ PIPELINES = block_builds.PIPELINES
 # block -> the sizes the test builds it at (the builder's real sizes where they are cheap enough)
 BLOCK_SIZES: dict[str, dict] = {
     "convnext": {}, "resnext": {}, "lraspp": {}, "vit": {}, "mbconv": {}, "swin": {}, "unet_up": {},
-    "llama": {},
+    "llama": {}, "llama_decode": {},
 }
 # (block, pipeline) -> the region form IREE 3.13 cannot build there, named by the failing region's
 # top-level ops as bench/block_builds.py prints them (a strict xfail; none at present). At these
