@@ -16,7 +16,7 @@ view for splats, `np.frombuffer` for everything else).
 API:
 - `dense_to_numpy(attr) -> np.ndarray` (read-only; `.copy()` to write)
 - `numpy_to_dense(array, type=None) -> DenseIntOrFPElementsAttr` (compact when all equal)
-- `splat_dense(value, type)`, `is_compact_splat(attr)`, `element_dtype(element_type)`
+- `splat_dense(value, type)`, `is_compact_splat(attr)`, `is_splat(attr)`, `element_dtype(element_type)`
 - `CompactDenseParserMixin`: mix into an xDSL `Parser` subclass so parsing never expands.
 """
 
@@ -29,6 +29,7 @@ import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
+    DYNAMIC_INDEX,
     ComplexType,
     BytesAttr,
     DenseIntOrFPElementsAttr,
@@ -41,6 +42,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute
+from xdsl.irdl import base
 from xdsl.parser import AttrParser
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -107,6 +109,20 @@ def is_compact_splat(attr: DenseIntOrFPElementsAttr) -> bool:
     return count != 1 and len(attr.data.data) == attr.get_element_type().compile_time_size
 
 
+def is_splat(attr: DenseIntOrFPElementsAttr) -> bool:
+    """xDSL's `attr.is_splat()` (every stored element equals the first; a NaN equals only
+    itself), decided on the stored bytes with numpy: xDSL unpacks each element into a Python
+    object first, seconds on a model's weights."""
+    try:
+        values = np.frombuffer(attr.data.data, dtype=_storage_dtype(attr.get_element_type()))
+    except NotImplementedError:  # complex elements: rare and small
+        return attr.is_splat()
+    values = _decode(values, attr.get_element_type())
+    if values.size <= 1:
+        return values.size == 1
+    return bool((values == values[0]).all())
+
+
 def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     """The constant as a read-only numpy array of its full shape, without copying the bytes."""
     element_type = attr.get_element_type()
@@ -159,6 +175,9 @@ def compact_splat_bytes(data: bytes, element_size: int) -> bytes:
     return data[:element_size] if bool((rows == rows[0]).all()) else data
 
 
+_DENSE_LITERAL_TYPE = base(RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
+
+
 class CompactDenseParserMixin(AttrParser):
     """Parses `dense<...>` straight into (compact) bytes; put it before `Parser` in the bases.
 
@@ -203,6 +222,17 @@ class CompactDenseParserMixin(AttrParser):
                 f"but got {stored} elements."
             )
         return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+
+    def _parse_dense_literal_type(self) -> RankedStructure:
+        """xDSL's, with its type constraint built once: xDSL rebuilds it for every literal."""
+        type = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
+        if not _DENSE_LITERAL_TYPE.verifies(type):
+            self.raise_error(
+                "Expected memref, vector or tensor type of integer, index, float, or complex type"
+            )
+        if any(dim == DYNAMIC_INDEX for dim in type.get_shape()):
+            self.raise_error("Dense literal attribute should have a static shape.")
+        return type
 
     def _parse_optional_complex(self):  # type: ignore[override]
         """xDSL's `(real, imaginary)` literal element, with a parse error where xDSL asserts

@@ -23,7 +23,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.irdl import OptRegionDef, SingleBlockRegionDef, VarRegionDef
 from xdsl.printer import Printer
 
-from fusionopt.dialects.dense import is_compact_splat
+from fusionopt.dialects.dense import is_compact_splat, is_splat
 from fusionopt.constraint_messages import explain_op
 from fusionopt.diagnostics import FusionError, SourceLoc, location_of, register_source
 from fusionopt.dominance import first_dominance_violation
@@ -116,6 +116,12 @@ def print_module(
     return out.getvalue()
 
 
+def _prints_as_hex(attribute: DenseIntOrFPElementsAttr) -> bool:
+    """Whether xDSL prints the constant as one hex string: more than 100 stored elements,
+    not all equal (`DenseIntOrFPElementsAttr.print_without_type`)."""
+    return len(attribute) > 100 and not is_splat(attribute)
+
+
 ELIDED_ELEMENTS = "dense_resource<__elided__>"  # MLIR's printElidedElementsAttr
 RESHAPES = (xdsl_tensor.ExpandShapeOp, xdsl_tensor.CollapseShapeOp)
 
@@ -142,6 +148,11 @@ class MlirPrinter(Printer):
             and not is_compact_splat(attribute)  # splats stay (MLIR never elides them)
         ):
             self.print_string(ELIDED_ELEMENTS + " : ")
+            self.print_attribute(attribute.type)
+            return
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and _prints_as_hex(attribute):
+            # xDSL's own text for it, without unpacking every element to look for a splat
+            self.print_string(f'dense<"0x{attribute.data.data.hex().upper()}"> : ')
             self.print_attribute(attribute.type)
             return
         super().print_attribute(attribute)

@@ -1,7 +1,8 @@
 """Running a pass list with MLIR-like instrumentation: IR dumps, verification, timing.
 
-`run_passes` applies each pass to the module, then (unless disabled) verifies it. IR dumps go to
-stderr headed `// -----// IR Dump After cse //----- //` as in `mlir-opt`. Errors:
+`run_passes` applies each pass to the module, then (unless disabled) verifies it if the pass
+changed it. IR dumps go to stderr headed `// -----// IR Dump After cse //----- //` as in
+`mlir-opt`. Errors:
 * `FusionError` raised by a pass, or a failed verification after it: a user error (exit 1);
 * xDSL's `DiagnosticException` (e.g. `PassFailedException`): a user error at the module;
 * any other exception: `InternalError` (exit 2), a bug in the pass.
@@ -23,6 +24,7 @@ from fusionopt import pass_statistics
 from fusionopt.pass_statistics import PassStatistics
 from fusionopt.diagnostics import Diagnostic, FusionError, location_of
 from fusionopt.ir_io import print_module, verify_module
+from fusionopt.ir_snapshot import IRSnapshot, take_snapshot
 from fusionopt.progress import Progress
 
 
@@ -87,14 +89,19 @@ def _dump(module: ModuleOp, when: str, pass_name: str, options: RunOptions) -> N
 def run_passes(passes: list[ModulePass], ctx: Context, module: ModuleOp, options: RunOptions) -> None:
     progress = Progress(options.progress, len(passes))
     try:
+        verified: IRSnapshot | None = None  # the module as last verified
         for index, module_pass in enumerate(passes):
             progress.step(index, module_pass.name)
-            _run_one(module_pass, ctx, module, options)
+            verified = _run_one(module_pass, ctx, module, options, verified)
     finally:
         progress.done()
 
 
-def _run_one(module_pass: ModulePass, ctx: Context, module: ModuleOp, options: RunOptions) -> None:
+def _run_one(
+    module_pass: ModulePass, ctx: Context, module: ModuleOp, options: RunOptions, verified: IRSnapshot | None
+) -> IRSnapshot | None:
+    """Apply one pass; verify unless it left the module as last verified (MLIR skips the
+    verifier after a pass that preserved all analyses). Returns the module's snapshot."""
     name = module_pass.name
     if options.print_before_all or name in options.print_before:
         _dump(module, "Before", name, options)
@@ -103,10 +110,10 @@ def _run_one(module_pass: ModulePass, ctx: Context, module: ModuleOp, options: R
         _apply(module_pass, ctx, module)
     if options.timer is not None:
         options.timer.add(name, time.perf_counter() - start)
-    if options.verify:
-        _verify_after(name, module, options.timer)
+    snapshot = _verify_if_changed(name, module, options, verified) if options.verify else None
     if options.print_after_all or name in options.print_after:
         _dump(module, "After", name, options)
+    return snapshot
 
 
 def _apply(module_pass: ModulePass, ctx: Context, module: ModuleOp) -> None:
@@ -121,6 +128,18 @@ def _apply(module_pass: ModulePass, ctx: Context, module: ModuleOp) -> None:
         raise InternalError(module_pass.name, err) from err
     except Exception as err:  # noqa: BLE001 - anything else is a bug in the pass
         raise InternalError(module_pass.name, err) from err
+
+
+def _verify_if_changed(
+    pass_name: str, module: ModuleOp, options: RunOptions, verified: IRSnapshot | None
+) -> IRSnapshot:
+    start = time.perf_counter()
+    snapshot = take_snapshot(module)
+    if options.timer is not None:  # the snapshot is part of the verifier's cost
+        options.timer.add("(verifier)", time.perf_counter() - start)
+    if not snapshot.same_as(verified):
+        _verify_after(pass_name, module, options.timer)
+    return snapshot
 
 
 def _verify_after(pass_name: str, module: ModuleOp, timer: PassTimer | None) -> None:

@@ -26,6 +26,8 @@ from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
+from fusionopt.dialects.dense import is_splat
+
 # Use/def queries live in their own module; re-exported so passes keep one vocabulary (`du.`).
 from fusionopt.transforms.common.use_def import (  # noqa: F401
     defining_op_in,
@@ -303,7 +305,7 @@ def constant_byte_size(op: Operation) -> int | None:
     value = op.properties.get("value") or op.attributes.get("value")
     if not isinstance(value, DenseIntOrFPElementsAttr):
         return None
-    if value.is_splat():
+    if is_splat(value):
         return 0
     ty = value.get_type()
     width = getattr(ty.element_type, "bitwidth", 64) if isinstance(ty, TensorType) else 64

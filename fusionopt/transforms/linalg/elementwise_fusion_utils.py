@@ -31,6 +31,7 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstan
 
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.elementwise_fusion_index import IndexSpace, IndexTuple
+from fusionopt.dialects.dense import is_splat
 from fusionopt.transforms.linalg.elementwise_fusion_views import (
     Bound,
     broadcast_source_index,
@@ -248,7 +249,7 @@ def constant_kind(value: SSAValue, options: FusionOptions) -> str | None:
     attr = dense_constant(value)
     if attr is None:
         return None
-    if attr.is_splat():
+    if is_splat(attr):
         return "splat"
     if not options.aggressive:
         return None

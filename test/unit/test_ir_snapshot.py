@@ -1,0 +1,125 @@
+"""The pass runner verifies after a pass only if the pass changed the module (as MLIR skips
+the verifier after a pass that preserved all analyses); `IRSnapshot` tells the change."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, StringAttr, f32, i32
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+import fusionopt.pass_runner as pass_runner
+from fusionopt.diagnostics import FusionError
+from fusionopt.ir_io import parse_module
+from fusionopt.ir_snapshot import take_snapshot
+from fusionopt.pass_runner import RunOptions, run_passes
+
+TEXT = """\
+func.func @f(%a: f32) -> f32 {
+  %c = arith.constant 1.0 : f32
+  %s = arith.addf %a, %c : f32
+  %t = arith.mulf %s, %c : f32
+  func.return %t : f32
+}
+"""
+
+
+def ops_named(module: ModuleOp, name: str) -> list:
+    return [op for op in module.walk() if op.name == name]
+
+
+@dataclasses.dataclass(frozen=True)
+class NoOpPass(ModulePass):
+    name = "test-no-op"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        pass
+
+
+@dataclasses.dataclass(frozen=True)
+class BreakIRPass(ModulePass):
+    """An arith.addi with an f32 result: invalid IR."""
+
+    name = "test-break-ir"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        const = arith.ConstantOp(IntegerAttr(1, i32))
+        bad = arith.AddiOp(const.result, const.result, result_type=f32)
+        block = ops_named(op, "func.func")[0].body.block
+        block.insert_ops_before([const, bad], block.first_op)
+
+
+@pytest.fixture
+def verify_calls(monkeypatch) -> list[str]:
+    calls: list[str] = []
+    verify = pass_runner._verify_after
+    def counting(name, *rest):
+        calls.append(name)
+        verify(name, *rest)
+
+    monkeypatch.setattr(pass_runner, "_verify_after", counting)
+    return calls
+
+
+def test_unchanged_module_is_verified_once(verify_calls):
+    run_passes([NoOpPass(), NoOpPass(), NoOpPass()], Context(), parse_module(TEXT), RunOptions())
+    assert verify_calls == ["test-no-op"]
+
+
+def test_a_pass_that_breaks_the_ir_after_unchanged_ones_is_caught(verify_calls):
+    with pytest.raises(FusionError) as err:
+        run_passes([NoOpPass(), NoOpPass(), BreakIRPass()], Context(), parse_module(TEXT), RunOptions())
+    assert "the IR does not verify after pass 'test-break-ir'" in err.value.format()
+    assert verify_calls == ["test-no-op", "test-break-ir"]
+
+
+def change_property(module: ModuleOp) -> None:
+    ops_named(module, "arith.constant")[0].properties["value"] = FloatAttr(2.0, f32)
+
+
+def change_attribute(module: ModuleOp) -> None:
+    ops_named(module, "arith.addf")[0].attributes["tag"] = StringAttr("x")
+
+
+def change_operand(module: ModuleOp) -> None:
+    mul = ops_named(module, "arith.mulf")[0]
+    mul.operands = [mul.operands[1], mul.operands[0]]
+
+
+def move_op(module: ModuleOp) -> None:
+    add, mul = ops_named(module, "arith.addf")[0], ops_named(module, "arith.mulf")[0]
+    constant = ops_named(module, "arith.constant")[0]
+    constant.detach()
+    mul.parent_block().insert_op_after(constant, add)
+
+
+def replace_op(module: ModuleOp) -> None:
+    constant = ops_named(module, "arith.constant")[0]
+    Rewriter.replace_op(constant, arith.ConstantOp(FloatAttr(1.0, f32)))
+
+
+def erase_op(module: ModuleOp) -> None:
+    add, mul = ops_named(module, "arith.addf")[0], ops_named(module, "arith.mulf")[0]
+    Rewriter.replace_op(mul, [], [add.results[0]])
+
+
+def add_block_argument(module: ModuleOp) -> None:
+    ops_named(module, "func.func")[0].body.block.insert_arg(f32, 1)
+
+
+CHANGES = [
+    change_property, change_attribute, change_operand, move_op, replace_op, erase_op, add_block_argument
+]
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_snapshot_sees_each_kind_of_change(change):
+    module = parse_module(TEXT)
+    before = take_snapshot(module)
+    assert take_snapshot(module).same_as(before)
+    change(module)
+    assert not take_snapshot(module).same_as(before)
