@@ -46,15 +46,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from fusionopt.dialects import graph
-from fusionopt.interpreter.values import float64_mode
+from fusionopt.interpreter.values import bf16_dtype, float64_mode
 from fusionopt.special_functions import erf
 
 _FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
-
-try:  # ml_dtypes ships with onnx; without it bf16 is emulated in float32 (see module doc).
-    from ml_dtypes import bfloat16 as _BF16
-except ImportError:  # pragma: no cover - depends on the environment
-    _BF16 = None
 
 
 def numpy_dtype(element_type: Attribute) -> np.dtype:
@@ -65,7 +60,7 @@ def numpy_dtype(element_type: Attribute) -> np.dtype:
     if isinstance(element_type, Float16Type):
         return np.dtype(np.float16)
     if isinstance(element_type, BFloat16Type):
-        return np.dtype(_BF16) if _BF16 is not None else np.dtype(np.float32)
+        return bf16_dtype()  # float32 without ml_dtypes (see module doc)
     if isinstance(element_type, Float32Type):
         return np.dtype(np.float32)
     if isinstance(element_type, Float64Type):
@@ -100,7 +95,7 @@ def store(x: np.ndarray | np.generic, element: Attribute) -> np.ndarray:
     folds that compute in float64 round through here too)."""
     dtype = numpy_dtype(element)
     out = np.asarray(x)
-    if isinstance(element, BFloat16Type) and _BF16 is None:
+    if isinstance(element, BFloat16Type) and bf16_dtype() == np.float32:  # no ml_dtypes
         return _round_to_bf16(out.astype(np.float32))
     return out.astype(dtype)  # integers: two's complement wrap; floats: round to nearest even
 

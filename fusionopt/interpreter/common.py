@@ -14,7 +14,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Attribute, Operation
 
-from fusionopt.interpreter.values import BF16, element_dtype
+from fusionopt.interpreter.values import element_dtype, is_bf16_dtype
 
 OpFn = Callable[[Operation, tuple[Any, ...]], tuple[Any, ...]]
 
@@ -57,7 +57,7 @@ def as_type(value: Any, mlir_type: Attribute) -> Any:
 
 def compute_dtype_args(args: tuple[Any, ...]) -> tuple[Any, ...]:
     """bf16 values are computed in float32 and rounded back by `as_type` (see values.py)."""
-    return tuple(np.asarray(a, dtype=np.float32) if getattr(a, "dtype", None) == BF16 else a for a in args)
+    return tuple(np.asarray(a, dtype=np.float32) if is_bf16_dtype(getattr(a, "dtype", None)) else a for a in args)
 
 
 def elementwise(fn: Callable[..., Any]) -> OpFn:

@@ -43,7 +43,7 @@ import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.dialects.func import FuncOp
 
-from fusionopt.interpreter.values import BF16, is_float_dtype, storage_dtype
+from fusionopt.interpreter.values import bf16_dtype, is_bf16_dtype, is_float_dtype, storage_dtype
 
 FAMILIES: tuple[str, ...] = ("random", "constant", "offset", "zeros", "extreme", "mask", "ids-edge")
 
@@ -83,7 +83,7 @@ def nudged(values: Sequence[np.ndarray | np.generic], seed: int = 0) -> list[np.
     out: list[np.ndarray | np.generic] = []
     for value in values:
         array = np.asarray(value)
-        if not is_float_dtype(array.dtype) or (array.dtype == BF16 and BF16 != np.float32):
+        if not is_float_dtype(array.dtype) or (is_bf16_dtype(array.dtype) and bf16_dtype() != np.float32):
             out.append(value)
             continue
         toward = np.where(rng.integers(0, 2, size=array.shape) == 0, -np.inf, np.inf).astype(array.dtype)
@@ -166,10 +166,10 @@ def _floats(shape: tuple[int, ...], dtype: np.dtype, family: str, rng: np.random
 
 
 def _finfo(dtype: np.dtype):
-    if dtype == BF16 and BF16 != np.float32:
+    if is_bf16_dtype(dtype) and bf16_dtype() != np.float32:
         import ml_dtypes
 
-        return ml_dtypes.finfo(BF16)
+        return ml_dtypes.finfo(bf16_dtype())
     return np.finfo(dtype)
 
 

@@ -19,6 +19,8 @@ computes the same program, not one with more precise constants.
 
 from __future__ import annotations
 
+import functools
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -39,16 +41,31 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-try:  # bf16 in its declared precision when available
-    from ml_dtypes import bfloat16 as _BF16
-except ImportError:  # pragma: no cover - documented fallback
-    _BF16 = np.float32
 
-BF16 = np.dtype(_BF16)
+@functools.cache
+def bf16_dtype() -> np.dtype:
+    """bf16 in its declared precision when ml_dtypes is installed, float32 otherwise. Loaded on
+    first use: importing ml_dtypes takes about 0.6 s, and most compilations meet no bf16."""
+    try:
+        from ml_dtypes import bfloat16
+    except ImportError:  # pragma: no cover - documented fallback
+        return np.dtype(np.float32)
+    return np.dtype(bfloat16)
+
+
+def is_bf16_dtype(dtype: object) -> bool:
+    """`dtype == BF16`, without loading ml_dtypes: no bf16 array exists before it is loaded."""
+    return "ml_dtypes" in sys.modules and dtype == bf16_dtype()
+
+
+def __getattr__(name: str) -> np.dtype:  # `values.BF16`, loaded on first use
+    if name == "BF16":
+        return bf16_dtype()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _FLOAT_DTYPES: dict[type, np.dtype] = {
     Float16Type: np.dtype(np.float16),
-    BFloat16Type: BF16,
     Float32Type: np.dtype(np.float32),
     Float64Type: np.dtype(np.float64),
 }
@@ -97,6 +114,8 @@ def storage_dtype(t: Attribute) -> np.dtype:
         if width in (8, 16, 32, 64):
             return np.dtype(f"int{width}")
         raise UnsupportedValue(f"unsupported integer width i{width}")
+    if isinstance(t, BFloat16Type):
+        return bf16_dtype()
     for cls, dtype in _FLOAT_DTYPES.items():
         if isinstance(t, cls):
             return dtype
@@ -104,7 +123,7 @@ def storage_dtype(t: Attribute) -> np.dtype:
 
 
 def is_float_dtype(dtype: np.dtype) -> bool:
-    return dtype.kind == "f" or dtype == BF16
+    return dtype.kind == "f" or is_bf16_dtype(dtype)
 
 
 def unsigned_view(x: np.ndarray | np.generic) -> np.ndarray:
