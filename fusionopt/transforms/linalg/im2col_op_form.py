@@ -24,7 +24,15 @@ measured region. IREE 3.13 also fails to build the fused region at some output p
 (`im2col-op-pixel-multiple=64`), a multiple of 64: 64x64, 56x56, 40x40, 80x80, 96x96 and the
 224x224 stems' 112x112 all built, with 16-128 filters and 27-576 taps. At 112x112 the op is
 the slower form (mobilenet_v2's stem: 1.35 ms against the gather + matmul's 0.47 ms and IREE's
-own conv's 1.6 ms), so only the fewest-dispatch pipeline takes it there, to match IREE's count.
+own conv's 1.6 ms), so only the fewest-dispatch pipeline takes it there, to match IREE's count,
+and only within MAX_FILTERS and MAX_PATCH. Past them the op is slower than IREE's own conv:
+densenet121's 7x7 stem (64 filters, 147 taps) took 19.4 ms as the op, 16.1 ms as IREE's conv
+(7.8 ms as gather + matmul), and with the fewest pipeline's raised bounds densenet121's
+stride-1 3x3 convs at 56x56 (32 filters, 1152 taps) and efficientnet_v2_s's stride-2 ones
+(48-64 filters, 216-432 taps) took the op too: those models ran at 1.13x-1.14x of IREE
+default's time (0.90x-0.92x without). A stem past the bounds (at most STEM_CHANNELS input
+channels) therefore stays IREE's conv in that pipeline, one dispatch as in IREE's own build
+(`stem_stays_conv`).
 The op reads the padded image as the gather did: with the pad as the op's own input padding
 the same stem took 33.9 us (IREE's padded-read path), and such an op in a region of its own
 fails to build. So only `absorb-argument-pads` (the fewest-dispatch pipelines) takes the pad in,
@@ -56,21 +64,32 @@ from fusionopt.transforms.common.window_ops import is_power_of_two
 
 MAX_FILTERS = 32
 MAX_PATCH = 144
-
-
-def builds_fused(pixels: int, pixel_multiple: int = 0) -> bool:
-    """IREE 3.13 builds the op in its matmul's region at this output pixel count: a power of
-    two, or (with `pixel_multiple`) a multiple of it (module docstring)."""
-    return is_power_of_two(pixels) or (pixel_multiple > 0 and pixels % pixel_multiple == 0)
+# A conv over at most this many channels reads the image: a stem.
+STEM_CHANNELS = 4
 
 
 def is_few_filter_conv(op: Operation, max_filters: int = MAX_FILTERS, max_patch: int = MAX_PATCH,
                        pixel_multiple: int = 0) -> bool:
-    """A conv (already an im2col candidate) with at most `max_filters` filters, `max_patch`-tap
-    patches and an output pixel count IREE builds the fused region at (`builds_fused`)."""
+    """A conv (already an im2col candidate) whose output pixel count IREE builds the fused region
+    at: a power of two, with at most `max_filters` filters and `max_patch`-tap patches; or (with
+    `pixel_multiple`) a multiple of it within MAX_FILTERS and MAX_PATCH (past them the op is
+    slower than IREE's own conv, module docstring)."""
     f, c, kh, kw = op.inputs[1].type.get_shape()  # type: ignore[attr-defined]
     oh, ow = op.outputs[0].type.get_shape()[2:]  # type: ignore[attr-defined]
-    return f <= max_filters and c * kh * kw <= max_patch and builds_fused(oh * ow, pixel_multiple)
+    taps = c * kh * kw
+    if is_power_of_two(oh * ow):
+        return f <= max_filters and taps <= max_patch
+    multiple = pixel_multiple > 0 and (oh * ow) % pixel_multiple == 0
+    return multiple and f <= min(max_filters, MAX_FILTERS) and taps <= min(max_patch, MAX_PATCH)
+
+
+def stem_stays_conv(op: Operation, pixel_multiple: int) -> bool:
+    """A stem (at most STEM_CHANNELS input channels) at an output pixel count that is a multiple
+    of `pixel_multiple`, past the op's bounds: IREE's own conv, one dispatch, beats the op there
+    (module docstring)."""
+    c = op.inputs[1].type.get_shape()[1]  # type: ignore[attr-defined]
+    oh, ow = op.outputs[0].type.get_shape()[2:]  # type: ignore[attr-defined]
+    return pixel_multiple > 0 and c <= STEM_CHANNELS and (oh * ow) % pixel_multiple == 0
 
 
 POOLING_PREFIX = "linalg.pooling_"

@@ -58,7 +58,13 @@ from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.linalg.conv_1x1_sinking import SinkFlatExpand
-from fusionopt.transforms.linalg.im2col_op_form import MAX_FILTERS, MAX_PATCH, im2col_patches, is_few_filter_conv
+from fusionopt.transforms.linalg.im2col_op_form import (
+    MAX_FILTERS,
+    MAX_PATCH,
+    im2col_patches,
+    is_few_filter_conv,
+    stem_stays_conv,
+)
 from fusionopt.transforms.common.window_ops import CONV_NAME, static_window_shapes
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
     FLAT_GROUPS,
@@ -154,7 +160,7 @@ class StridedConvToIm2col(RewritePattern):
             patch_ops, patches, absorbed = im2col_patches(op, self.options.absorb_argument_pads,
                                                           self.options.absorb_pool_pads)
             statistic = "few-filter k x k convs as the im2col op + matmul"
-        elif self.gathers(op):
+        elif self.gathers(op) and not stem_stays_conv(op, self.options.im2col_op_pixel_multiple):
             patch_ops, patches = gather_patches(op)  # type: ignore[arg-type]
             statistic = "k x k convs as im2col + matmul"
         else:
@@ -183,9 +189,12 @@ class LinalgStridedConvToIm2colPass(ModulePass):
                          taps: IREE recomputes the patches per filter tile, so more filters
                          lose to the gather; the op also needs a power-of-two pixel count).
       im2col-op-pixel-multiple -- also take convs whose output pixel count is a multiple of
-                         this (0: none): IREE builds those fused regions too, but at 112x112
-                         the op is 2.9x slower than gather + matmul (`im2col_op_form.py`), so
-                         only the fewest-dispatch pipeline sets it (64).
+                         this (0: none), within 32 filters and 144 taps whatever the bounds
+                         above, and keep a stem (image input) at such a count past those bounds
+                         IREE's conv, no gather: one dispatch each, IREE's count. IREE builds
+                         those op regions too, but at 112x112 the op is 2.5x-2.9x slower than
+                         gather + matmul, and past the bounds slower than IREE's own conv
+                         (`im2col_op_form.py`), so only the fewest-dispatch pipeline sets it (64).
       absorb-argument-pads -- a pad of a function argument (the image) read only by a conv
                          the im2col op takes becomes the op's input padding: no copy dispatch
                          (none precedes the pad that could write it), but the stem measured

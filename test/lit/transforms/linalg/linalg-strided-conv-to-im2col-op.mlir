@@ -8,6 +8,7 @@
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{absorb-argument-pads=true}" | filecheck %s --check-prefix=ABSORB
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{absorb-pool-pads=true}" | filecheck %s --check-prefix=POOL
 // RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{im2col-op-pixel-multiple=64}" | filecheck %s --check-prefix=MULTIPLE
+// RUN: fusion-opt %s --split-input-file -p "linalg-strided-conv-to-im2col{im2col-op-max-filters=1024 im2col-op-max-taps=4608 im2col-op-pixel-multiple=64}" | filecheck %s --check-prefix=WIDE
 
 // linalg/im2col_op_form.py (the op form) and dispatch/im2col_producers.py (its region).
 // A strided conv with few filters (8 filters, 27 taps, 16 output pixels) becomes IREE's im2col op
@@ -214,8 +215,19 @@ func.func @pool_pad(%x: tensor<1x3x16x16xf32>, %w: tensor<8x3x3x3xf32>) -> (tens
 // MULTIPLE:        linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (0, d0,
 // MULTIPLE-SAME:     ins(%{{.*}} : tensor<1x3x29x29xf32>) outs(%{{.*}} : tensor<3x3x3x14x14xf32>)
 // MULTIPLE-NOT:    iree_linalg_ext.im2col
-func.func @pixel_multiple(%x: tensor<1x3x33x25xf32>, %w: tensor<8x3x3x3xf32>, %y: tensor<1x3x29x29xf32>)
-    -> (tensor<1x8x16x12xf32>, tensor<1x8x14x14xf32>) {
+// With the fewest pipeline's raised bounds a multiple of 64 still takes the op only within 32
+// filters and 144 taps (past them it was slower than IREE's conv: im2col_op_form.py); a stem
+// (3 input channels) past them stays IREE's conv (one dispatch), another conv is gather + matmul.
+// WIDE-LABEL: func.func @pixel_multiple
+// WIDE:         iree_linalg_ext.im2col {{.*}} outs(%{{.*}} : tensor<27x192xf32>)
+// WIDE-NOT:     iree_linalg_ext.im2col
+// WIDE:         linalg.generic {{.*}} outs(%{{.*}} : tensor<3x3x3x14x14xf32>)
+// WIDE:         linalg.conv_2d_nchw_fchw {{.*}} ins(%x, %w96 : tensor<1x3x33x25xf32>, tensor<96x3x3x3xf32>)
+// WIDE:         linalg.generic {{.*}} outs(%{{.*}} : tensor<8x3x3x16x12xf32>)
+// WIDE-NOT:     linalg.conv_2d_nchw_fchw
+func.func @pixel_multiple(%x: tensor<1x3x33x25xf32>, %w: tensor<8x3x3x3xf32>, %y: tensor<1x3x29x29xf32>, %w96: tensor<96x3x3x3xf32>,
+                          %z: tensor<1x8x33x25xf32>, %w64: tensor<64x8x3x3xf32>)
+    -> (tensor<1x8x16x12xf32>, tensor<1x8x14x14xf32>, tensor<1x96x16x12xf32>, tensor<1x64x16x12xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x8x16x12xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x16x12xf32>) -> tensor<1x8x16x12xf32>
@@ -223,5 +235,11 @@ func.func @pixel_multiple(%x: tensor<1x3x33x25xf32>, %w: tensor<8x3x3x3xf32>, %y
   %e2 = tensor.empty() : tensor<1x8x14x14xf32>
   %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x8x14x14xf32>) -> tensor<1x8x14x14xf32>
   %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%y, %w : tensor<1x3x29x29xf32>, tensor<8x3x3x3xf32>) outs(%f2 : tensor<1x8x14x14xf32>) -> tensor<1x8x14x14xf32>
-  func.return %c, %c2 : tensor<1x8x16x12xf32>, tensor<1x8x14x14xf32>
+  %e3 = tensor.empty() : tensor<1x96x16x12xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x96x16x12xf32>) -> tensor<1x96x16x12xf32>
+  %c3 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w96 : tensor<1x3x33x25xf32>, tensor<96x3x3x3xf32>) outs(%f3 : tensor<1x96x16x12xf32>) -> tensor<1x96x16x12xf32>
+  %e4 = tensor.empty() : tensor<1x64x16x12xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<1x64x16x12xf32>) -> tensor<1x64x16x12xf32>
+  %c4 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%z, %w64 : tensor<1x8x33x25xf32>, tensor<64x8x3x3xf32>) outs(%f4 : tensor<1x64x16x12xf32>) -> tensor<1x64x16x12xf32>
+  func.return %c, %c2, %c3, %c4 : tensor<1x8x16x12xf32>, tensor<1x8x14x14xf32>, tensor<1x96x16x12xf32>, tensor<1x64x16x12xf32>
 }

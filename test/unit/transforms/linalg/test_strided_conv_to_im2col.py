@@ -65,7 +65,7 @@ FEWEST_OPTIONS = (f"{PASS}{{gathers=strided im2col-op-max-filters=1024 im2col-op
                   "im2col-op-pixel-multiple=64 absorb-argument-pads=true}")
 FEWEST_FORMS = {"few_filters": (1, 0, 0), "gather_form": (2, 0, 0), "stride_one_gathers": (1, 1, 0),
                 "argument_pad": (1, 0, 0), "pads_kept": (2, 0, 2), "pool_pad": (1, 0, 1),
-                "pixel_multiple": (1, 0, 0)}
+                "pixel_multiple": (1, 1, 0)}
 POOL_OPTIONS = f"{PASS}{{absorb-pool-pads=true}}"
 POOL_FORMS = {"pool_pad": (1, 0, 0), "pads_kept": (2, 0, 2), "argument_pad": (1, 0, 1)}
 
