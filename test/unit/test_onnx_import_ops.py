@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import onnx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from onnx import TensorProto, helper, numpy_helper
 
 from fusionopt.importers.onnx_import import import_onnx
@@ -172,3 +174,17 @@ def test_shape_constant_of_shape_chain_folds_to_a_constant() -> None:
     module = check_against_ort(finish(helper.make_graph(nodes, "g", [x], [y])), {"x": f32(2, 3)})
     names = [op.name for op in module.walk() if op.name.startswith("graph.")]
     assert names == ["graph.add"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(1, 3), min_size=1, max_size=4), st.lists(st.integers(1, 3), min_size=1, max_size=4))
+def test_matmul_shape_is_numpys(sa, sb):
+    """MatMul's result shape from the shapes alone is numpy's, incompatible shapes included
+    (ranks 1-4, dims 1-3: broadcast batch dims, 1-D operands, K mismatches)."""
+    from fusionopt.importers.onnx_ops_nn import matmul_shape
+
+    try:
+        expected = np.matmul(np.empty(sa, np.int8), np.empty(sb, np.int8)).shape
+    except ValueError:
+        expected = None
+    assert matmul_shape(tuple(sa), tuple(sb)) == expected
