@@ -258,8 +258,11 @@ class DispatchMatmulCpuTilesPass(ModulePass):
                              "multiple of columns and workgroup-rows at least rows (IREE tiles a workgroup by whole "
                              f"register tiles), not {sizes}")
 
+    def register_tile(self) -> RegisterTile:
+        return RegisterTile(self.rows, self.columns, self.reduction, self.workgroup, self.workgroup_rows)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        tile = RegisterTile(self.rows, self.columns, self.reduction, self.workgroup, self.workgroup_rows)
+        tile = self.register_tile()
         for matmul in list(op.walk()):
             sizes = tileable_sizes(matmul)
             if sizes is None or not tile.per_result(sizes[3]).fits(sizes[0], sizes[2]):

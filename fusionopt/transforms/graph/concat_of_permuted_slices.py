@@ -47,8 +47,9 @@ def _block(value: SSAValue, axis: int) -> tuple[SSAValue, int, int, bool] | None
     return source, *bounds[axis], negated
 
 
-def permuted_blocks(op: graph.ConcatOp) -> tuple[SSAValue, np.ndarray, np.ndarray | None] | None:
-    """(x, gather indices, signs or None) when `op` is a permutation of x's blocks along its axis."""
+def permuted_blocks(op: graph.ConcatOp) -> tuple[SSAValue, np.ndarray | None, np.ndarray | None] | None:
+    """(x, gather indices or None when the blocks are in x's order, signs or None when none is
+    negated) when `op` is a permutation of x's blocks along its axis, not the identity."""
     axis = op.axis_value
     blocks = [_block(v, axis) for v in op.inputs]
     if len(blocks) < 2 or any(b is None for b in blocks) or len({b[0] for b in blocks}) != 1:
@@ -58,11 +59,12 @@ def permuted_blocks(op: graph.ConcatOp) -> tuple[SSAValue, np.ndarray, np.ndarra
     n = shape_of(source)[axis]
     if sorted(indices.tolist()) != list(range(n)):
         return None  # not every index exactly once
+    in_order = np.array_equal(indices, np.arange(n))
     negated = any(b[3] for b in blocks)
-    if not negated and np.array_equal(indices, np.arange(n)):
+    if in_order and not negated:
         return None
     signs = np.concatenate([np.full(end - start, -1.0 if neg else 1.0) for _, start, end, neg in blocks])
-    return source, indices, signs if negated else None
+    return source, None if in_order else indices, signs if negated else None
 
 
 class ConcatOfPermutedSlices(RewritePattern):
@@ -74,7 +76,7 @@ class ConcatOfPermutedSlices(RewritePattern):
         source, indices, signs = found
         new_ops: list[Operation] = []
         value = source
-        if not np.array_equal(indices, np.arange(len(indices))):  # in order: only signs change
+        if indices is not None:  # in order, only the signs change
             index = ConstantOp(numpy_to_dense(indices.astype(np.int64), TensorType(IntegerType(64), [len(indices)])))
             new_ops += [index, graph.GatherOp(source, index.result, op.axis_value)]
             value = new_ops[-1].results[0]

@@ -75,21 +75,29 @@ def is_few_filter_conv(op: Operation, max_filters: int = MAX_FILTERS, max_patch:
     `pixel_multiple`) a multiple of it within MAX_FILTERS and MAX_PATCH (past them the op is
     slower than IREE's own conv, module docstring)."""
     f, c, kh, kw = op.inputs[1].type.get_shape()  # type: ignore[attr-defined]
-    oh, ow = op.outputs[0].type.get_shape()[2:]  # type: ignore[attr-defined]
     taps = c * kh * kw
-    if is_power_of_two(oh * ow):
+    if is_power_of_two(output_pixels(op)):
         return f <= max_filters and taps <= max_patch
-    multiple = pixel_multiple > 0 and (oh * ow) % pixel_multiple == 0
-    return multiple and f <= min(max_filters, MAX_FILTERS) and taps <= min(max_patch, MAX_PATCH)
+    within_bounds = f <= min(max_filters, MAX_FILTERS) and taps <= min(max_patch, MAX_PATCH)
+    return at_pixel_multiple(op, pixel_multiple) and within_bounds
+
+
+def output_pixels(op: Operation) -> int:
+    oh, ow = op.outputs[0].type.get_shape()[2:]  # type: ignore[attr-defined]
+    return oh * ow
+
+
+def at_pixel_multiple(op: Operation, pixel_multiple: int) -> bool:
+    """The conv's output pixel count is a multiple of `pixel_multiple` (0: never)."""
+    return pixel_multiple > 0 and output_pixels(op) % pixel_multiple == 0
 
 
 def stem_stays_conv(op: Operation, pixel_multiple: int) -> bool:
     """A stem (at most STEM_CHANNELS input channels) at an output pixel count that is a multiple
     of `pixel_multiple`, past the op's bounds: IREE's own conv, one dispatch, beats the op there
     (module docstring)."""
-    c = op.inputs[1].type.get_shape()[1]  # type: ignore[attr-defined]
-    oh, ow = op.outputs[0].type.get_shape()[2:]  # type: ignore[attr-defined]
-    return pixel_multiple > 0 and c <= STEM_CHANNELS and (oh * ow) % pixel_multiple == 0
+    channels = op.inputs[1].type.get_shape()[1]  # type: ignore[attr-defined]
+    return channels <= STEM_CHANNELS and at_pixel_multiple(op, pixel_multiple)
 
 
 POOLING_PREFIX = "linalg.pooling_"

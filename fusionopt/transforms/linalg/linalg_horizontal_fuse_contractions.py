@@ -58,7 +58,7 @@ from xdsl.rewriter import InsertPoint
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.dispatch.matmul_cpu_tiles import DispatchMatmulCpuTilesPass, RegisterTile
+from fusionopt.transforms.dispatch.matmul_cpu_tiles import DispatchMatmulCpuTilesPass
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import erase_dead_init_chain
 
 NAMED_MATMULS = ("linalg.matmul", "linalg.batch_matmul")
@@ -197,7 +197,7 @@ def loses_register_tile(group: list[Operation]) -> bool:
     """Each member alone gets `dispatch-matmul-cpu-tiles`' register tile (whole or peeled) but
     their fused op would not (each result's M and N whole multiples of its share of the tile)."""
     defaults = DispatchMatmulCpuTilesPass()
-    tile = RegisterTile(defaults.rows, defaults.columns, defaults.reduction, defaults.workgroup)
+    tile = defaults.register_tile()
     shape = group[0].results[0].type.get_shape()  # type: ignore[attr-defined]
     if len(shape) < 2:
         return False
