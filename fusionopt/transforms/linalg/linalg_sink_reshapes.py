@@ -24,7 +24,8 @@ must be an all-parallel, single-result generic with an identity output map that 
 reshape through an identity map and does not read `linalg.index` (its loops change). Each
 other operand V is read through a projected permutation that keeps each reassociation group
 whole and in order, or its non-unit dims whole and in order (a per-channel bias, a residual
-of the same shape), or does not read it (a broadcast); V is reshaped the same way (outside any dispatch: a free `flow.tensor.reshape`).
+of the same shape), or does not read it (a broadcast); V is reshaped the same way (outside any
+dispatch: a free `flow.tensor.reshape`).
 Only reshapes that split or merge two or more non-unit dims are moved: unit-dim reshapes are
 `linalg-fold-unit-reshapes`' business and build. Exact: the same elements are computed.
 Why our own code: xDSL has no reshape propagation, and MLIR's is C++.
