@@ -51,14 +51,16 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 
 from fusionopt.corpus import model_stem
-from fusionopt.iree_tools import benchmark_command, compile_vmfb, flow_dispatch_names, save_inputs
+from fusionopt.iree_tools import flow_dispatch_names, save_inputs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from iree_bench_build import variant_flags, variant_source  # noqa: E402
+from iree_bench_build import build_variants, variant_flags, variant_source  # noqa: E402
 from iree_bench_inputs import model_inputs  # noqa: E402
+from iree_bench_timing import interleaved, iree_command  # noqa: E402
 
 MODELS = ["bert_mini", "gpt2_mini", "mlp_towers"]
 FUNCTION = "main_graph"
@@ -116,16 +118,17 @@ class Build:
 
 
 def build_variant(model: str, variant: str, work: Path) -> Build:
-    source = variant_source(model, variant, work)
+    """The harness's llvm-cpu build of `variant`, with its call sites' dispatch names."""
+    (vmfb,) = build_variants(model, "llvm-cpu", work, [variant]).values()
     flags = variant_flags(variant, "llvm-cpu")
-    vmfb = compile_vmfb(source, work / f"{model_stem(model)}.{variant}.vmfb", flags)
-    return Build(model, variant, vmfb, flow_dispatch_names(source, flags))
+    return Build(model, variant, vmfb, flow_dispatch_names(variant_source(model, variant, work), flags))
 
 
 def profile_build(build: Build, inputs: list[Path], iterations: int, work: Path) -> dict[str, dict]:
-    """Run the profiled benchmark once; `iree-profile` rows by dispatch name."""
+    """Run the profiled benchmark once (the harness's one-thread command); `iree-profile` rows
+    by dispatch name."""
     prof = work / f"{model_stem(build.model)}.{build.variant}.ireeprof"
-    cmd = benchmark_command(build.vmfb, inputs, FUNCTION, iterations, device="local-sync") + [
+    cmd = iree_command(build.vmfb, inputs, iterations, threads=1) + [
         "--device_profiling_mode=host-execution", f"--device_profiling_output={prof}",
     ]
     subprocess.run(cmd, check=True, capture_output=True, text=True)
@@ -160,17 +163,22 @@ class SiteRow:
 
 
 def profile_model(model: str, work: Path, iterations: int, repeat: int, variants=VARIANTS) -> list[SiteRow]:
-    """All call sites of `variants`, the variants interleaved `repeat` times."""
+    """All call sites of `variants`, the variants interleaved `repeat` times (the harness's
+    rounds: a seeded shuffled order each round)."""
     builds = {v: build_variant(model, v, work) for v in variants}
     inputs = save_inputs(model_inputs(model), work / f"{model_stem(model)}.inputs")
+    profiled = interleaved({v: partial(_site_times, b, inputs, iterations, work) for v, b in builds.items()}, repeat)
     rows: list[SiteRow] = []
     for r in range(repeat):
-        for build in builds.values():
-            times = site_times_ns(build, profile_build(build, inputs, iterations, work))
-            for site, (name, ns) in enumerate(zip(build.sites, times)):
+        for variant, build in builds.items():
+            for site, (name, ns) in enumerate(zip(build.sites, profiled[variant][r])):
                 root, shape = parse_dispatch_name(name)
-                rows.append(SiteRow(model, build.variant, r, site, name, root, shape, work_key(root, shape), ns))
+                rows.append(SiteRow(model, variant, r, site, name, root, shape, work_key(root, shape), ns))
     return rows
+
+
+def _site_times(build: Build, inputs: list[Path], iterations: int, work: Path) -> list[float]:
+    return site_times_ns(build, profile_build(build, inputs, iterations, work))
 
 
 # ---- tables --------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ does not build gets IREE's first error line and the regions its errors point at,
 alone (bench/block_builds.py's extractor: op signature, argument types, IREE's error; the region
 modules are kept under `--keep`). Built variants run through IREE's runtime (local-sync) on each input family
 (image only: the weights are the model's) and are compared with onnxruntime (max|diff| /
-max|ref|) and with iree-default. Timing (bench/iree_runtime.py `timed_rounds`): interleaved rounds,
+max|ref|) and with iree-default. Timing (bench/iree_bench_timing.py `timed_rounds`): interleaved rounds,
 one thread, with `aa`, a separately loaded copy of iree-default, whose ratio is the noise.
 """
 
@@ -37,12 +37,12 @@ import onnx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from block_builds import REGION, first_error, iree_build, onnxruntime_outputs, region_modules, relative_error  # noqa: E402
-from iree_bench_build import variant_source  # noqa: E402
+from iree_bench_build import variant_flags, variant_source  # noqa: E402
 from iree_bench_onnx import graph_inputs  # noqa: E402
-from iree_runtime import timed_rounds  # noqa: E402
+from iree_bench_timing import timed_rounds  # noqa: E402
 
 from fusionopt.interpreter.input_families import family_values  # noqa: E402
-from fusionopt.iree_tools import COMPILE, cpu_flags, run_vmfb, save_inputs  # noqa: E402
+from fusionopt.iree_tools import COMPILE, run_vmfb, save_inputs  # noqa: E402
 
 VARIANTS = ("iree-default", "ours-onnx", "ours-onnx-llvm-cpu", "ours-onnx-llvm-cpu-fewest")
 ENTRY = "main_graph"
@@ -54,12 +54,15 @@ def image_inputs(model: Path, family: str, seed: int) -> dict[str, np.ndarray]:
             for name, shape, dtype in graph_inputs(str(model))}
 
 
-def compile_two_steps(source: Path, work: Path, stem: str) -> tuple[int | None, Path | None, str, str]:
-    """(flow dispatch count, vmfb, IREE's first error line or "", IREE's stderr). The flow file
-    keeps the source's locations, so errors name lines of `source`."""
+def compile_two_steps(source: Path, work: Path, stem: str,
+                      flags: list[str]) -> tuple[int | None, Path | None, str, str]:
+    """(flow dispatch count, vmfb, IREE's first error line or "", IREE's stderr); `flags`: the
+    variant's (bench/iree_bench_build.py `variant_flags`). Two steps, not build_variants' one:
+    the flow file gives the dispatch count and keeps the source's locations, so errors name
+    lines of `source`."""
     flow, vmfb = work / f"{stem}.flow.mlir", work / f"{stem}.vmfb"
-    steps = ([str(source), *cpu_flags(), "--compile-to=flow", "--mlir-print-debuginfo", "-o", str(flow)],
-             [str(flow), *cpu_flags(), "--compile-from=flow", "-o", str(vmfb)])
+    steps = ([str(source), *flags, "--compile-to=flow", "--mlir-print-debuginfo", "-o", str(flow)],
+             [str(flow), *flags, "--compile-from=flow", "-o", str(vmfb)])
     count = None
     for step in steps:
         result = subprocess.run([COMPILE, *step], capture_output=True, text=True, timeout=1800)
@@ -106,7 +109,8 @@ def check_variant(model: Path, variant: str, work: Path, refs: dict, defaults: d
     except RuntimeError as err:
         row.update(builds=False, error=f"fusionopt: {str(err).splitlines()[-1][:300]}")
         return row
-    row["count"], vmfb, row["error"], stderr = compile_two_steps(source, work, f"{model.stem}.{variant}")
+    row["count"], vmfb, row["error"], stderr = compile_two_steps(source, work, f"{model.stem}.{variant}",
+                                                                 variant_flags(variant, "llvm-cpu"))
     row["builds"] = vmfb is not None
     row["compile_s"] = round(time.time() - start, 1)
     if vmfb is None:

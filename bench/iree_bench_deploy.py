@@ -9,8 +9,8 @@ same seeded shuffled order, ms = mean per call of a round, median over rounds), 
   `intra_op_num_threads` = the thread count, `inter_op_num_threads=1`; one session per thread
   count, made and called once before the rounds (a deployment keeps its session);
 - `iree-dt`, `V-dt`: data tiling + ukernels (bench/iree_bench_build.py `DT_FLAGS`);
-- threads (`--threads 1,2`): 1 is `--device=local-sync`; N > 1 is `--device=local-task
-  --task_topology_max_group_count=N` for IREE and N intra-op threads for onnxruntime; every
+- threads (`--threads 1,2`): IREE's device flags of bench/iree_bench_timing.py (1:
+  `--device=local-sync`) and N intra-op threads for onnxruntime; every
   (variant, threads) pair is one entry of the same rounds, so all thread counts share the
   machine's disturbances;
 - build seconds per IREE build: its source's front end (ours: `fusion-translate --import-onnx` +
@@ -24,9 +24,7 @@ same seeded shuffled order, ms = mean per call of a round, median over rounds), 
 from __future__ import annotations
 
 import random
-import subprocess
 import time
-from collections.abc import Callable, Hashable
 from pathlib import Path
 
 import numpy as np
@@ -34,36 +32,11 @@ from iree_bench_build import source_variant, variant_flags, variant_source
 from iree_bench_onnx import is_onnx_path
 
 from fusionopt.corpus import model_file
-from fusionopt.iree_tools import IreeError, benchmark_command, compile_vmfb, parse_benchmark_json
+from fusionopt.iree_tools import compile_vmfb
 
 ORT = "ort"
 DEFAULT = "iree-default"
 AA = "aa"
-FUNCTION = "main_graph"
-
-
-def device_flags(threads: int) -> list[str]:
-    """`iree-benchmark-module` device flags for `threads` worker threads."""
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
-    if threads == 1:
-        return ["--device=local-sync"]
-    return ["--device=local-task", f"--task_topology_max_group_count={threads}"]
-
-
-def iree_command(vmfb: Path, input_files: list[Path], iterations: int, threads: int) -> list[str]:
-    """benchmark_command's, with the device flags of `threads`."""
-    cmd = benchmark_command(vmfb, input_files, FUNCTION, iterations, device="local-sync")
-    at = cmd.index("--device=local-sync")
-    return cmd[:at] + device_flags(threads) + cmd[at + 1:]
-
-
-def iree_ms_per_call(vmfb: Path, input_files: list[Path], iterations: int, threads: int) -> float:
-    cmd = iree_command(vmfb, input_files, iterations, threads)
-    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    if result.returncode != 0:
-        raise IreeError(f"{' '.join(cmd)}\nexit {result.returncode}:\n{result.stderr[-4000:]}")
-    return parse_benchmark_json(result.stdout, FUNCTION).ms_per_call
 
 
 def ort_session_options(threads: int):
@@ -104,18 +77,6 @@ class OrtRunner:
         for _ in range(iterations):
             self.session.run(None, self.feed)
         return (time.perf_counter() - start) * 1e3 / iterations
-
-
-def interleaved(runners: dict[Hashable, Callable[[], float]], rounds: int, seed: int = 0) -> dict:
-    """key -> ms of each round; every round calls all runners once, in a seeded shuffled order."""
-    order = random.Random(seed)
-    times: dict = {key: [] for key in runners}
-    for _ in range(rounds):
-        keys = list(runners)
-        order.shuffle(keys)
-        for key in keys:
-            times[key].append(runners[key]())
-    return times
 
 
 def front_end_seconds(model: str, work_dir: Path, variants: list[str]) -> dict[str, float]:

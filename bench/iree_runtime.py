@@ -30,7 +30,8 @@ the numpy interpreter in float64 on `M.args.linalg.mlir`, NaN/inf counts, FAIL w
 has NaN/inf where iree-default has none; (2) timing on the "random" inputs:
 `iree-benchmark-module --device=local-sync` (one thread), ROUNDS rounds, each running every
 variant once (seeded shuffled order, so no variant always goes first) for ITERATIONS calls; per
-variant the median and min over rounds of the mean ms per call, and the ratios.
+variant the median and min over rounds of the mean ms per call, and the ratios. The timer is
+bench/iree_bench_timing.py, which every other timing script in bench/ uses too.
 
 Deployment protocol (bench/iree_bench_deploy.py): `--threads 1,2` times every variant at each
 thread count in the same rounds (N > 1: `--device=local-task --task_topology_max_group_count=N`,
@@ -51,8 +52,8 @@ bundles model by model under a deadline, into one archive. Then here: `python
 bench/iree_runtime.py --gpu-results RESULTS` (one model's folder of that archive).
 
 `--write` replaces the section "## IREE runtime (CPU and CUDA)" of bench/RESULTS.md.
-Importable (bench/dispatch_profile.py): `build_variants(model, target, work_dir) -> {variant:
-vmfb}`, `model_inputs(model, family, seed) -> [arrays]`, `timed_rounds(...)`.
+Importable: `build_variants(model, target, work_dir) -> {variant: vmfb}`, `model_inputs(model,
+family, seed) -> [arrays]`, `timed_rounds(vmfbs, input_files, rounds, iterations)`.
 """
 
 from __future__ import annotations
@@ -75,28 +76,15 @@ from iree_bench_build import (  # noqa: E402,F401
     is_build_variant,
 )
 from iree_bench_deploy import (  # noqa: E402
-    ORT, OrtRunner, build_seconds, deployment_table, interleaved, iree_ms_per_call, least_compile_seconds,
-    least_front_end_seconds, ort_file,
+    ORT, OrtRunner, build_seconds, deployment_table, least_compile_seconds, least_front_end_seconds, ort_file,
 )
 from iree_bench_inputs import FAMILIES, model_inputs  # noqa: E402,F401
 from iree_bench_report import SECTION, section, summarize, timing_table, write_section  # noqa: E402
+from iree_bench_timing import interleaved, iree_ms_per_call, timed_rounds  # noqa: E402,F401
 
-from fusionopt.iree_tools import TARGETS, benchmark_vmfb, iree_version, save_inputs  # noqa: E402
+from fusionopt.iree_tools import TARGETS, iree_version, save_inputs  # noqa: E402
 
-FUNCTION = "main_graph"
-CPU_DEVICE = "local-sync"
 RESULTS_MD = Path(__file__).resolve().parent / "RESULTS.md"
-
-
-def timed_rounds(vmfbs: dict[str, Path], inputs: list[Path], rounds: int, iterations: int,
-                 seed: int = 0, device: str = CPU_DEVICE) -> dict[str, list[float]]:
-    """variant -> ms per call of each round; every round runs all variants in a shuffled order."""
-    runners = {v: partial(_iree_ms, path, inputs, iterations, device) for v, path in vmfbs.items()}
-    return interleaved(runners, rounds, seed)
-
-
-def _iree_ms(vmfb: Path, inputs: list[Path], iterations: int, device: str) -> float:
-    return benchmark_vmfb(vmfb, inputs, FUNCTION, iterations, device=device).ms_per_call
 
 
 def agreement(model: str, vmfbs: dict[str, Path], args, others: dict | None = None) -> tuple[dict, str]:

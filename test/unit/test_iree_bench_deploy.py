@@ -1,4 +1,5 @@
-"""The deployment protocol of the runtime benchmark (bench/iree_bench_deploy.py, bench/iree_runtime.py).
+"""The deployment protocol of the runtime benchmark (bench/iree_bench_deploy.py, bench/iree_bench_timing.py,
+bench/iree_runtime.py).
 
 Fast checks of the pieces: the `-dt` variant rule and its flags, the device flags per thread
 count, onnxruntime's session options, the interleaved rounds, the build-time accounting and
@@ -22,6 +23,7 @@ sys.path.insert(0, str(BENCH))
 
 import iree_bench_build as build  # noqa: E402
 import iree_bench_deploy as deploy  # noqa: E402
+import iree_bench_timing as timing  # noqa: E402
 import iree_runtime  # noqa: E402
 
 ONNX_INLINE = str(Path(__file__).resolve().parents[1] / "data" / "onnx" / "conv_affine.onnx")
@@ -63,15 +65,15 @@ def test_options_accept_ort_dt_and_threads(capsys) -> None:
 
 
 def test_thread_counts_map_to_iree_devices() -> None:
-    assert deploy.device_flags(1) == ["--device=local-sync"]
-    assert deploy.device_flags(2) == ["--device=local-task", "--task_topology_max_group_count=2"]
+    assert timing.device_flags(1) == ["--device=local-sync"]
+    assert timing.device_flags(2) == ["--device=local-task", "--task_topology_max_group_count=2"]
     with pytest.raises(ValueError):
-        deploy.device_flags(0)
-    cmd = deploy.iree_command(Path("m.vmfb"), [Path("a.npy")], 7, 4)
+        timing.device_flags(0)
+    cmd = timing.iree_command(Path("m.vmfb"), [Path("a.npy")], 7, 4)
     assert "--device=local-task" in cmd and "--task_topology_max_group_count=4" in cmd
     assert "--task_topology_max_group_count=1" not in cmd and "--device=local-sync" not in cmd
     assert "--benchmark_min_time=7x" in cmd and "--input=@a.npy" in cmd
-    one = deploy.iree_command(Path("m.vmfb"), [], 7, 1)
+    one = timing.iree_command(Path("m.vmfb"), [], 7, 1)
     assert "--device=local-sync" in one and not any("task_topology" in c for c in one)
 
 
@@ -101,7 +103,7 @@ def test_ort_runs_the_model_file_itself() -> None:
 def test_interleaved_rounds_shuffle_every_round_and_keep_the_old_order() -> None:
     calls: list = []
     runners = {key: (lambda key=key: calls.append(key) or 1.0) for key in [("a", 1), ("b", 1), ("a", 2), ("b", 2)]}
-    times = deploy.interleaved(runners, rounds=5, seed=3)
+    times = timing.interleaved(runners, rounds=5, seed=3)
     assert all(len(t) == 5 for t in times.values())
     rounds = [calls[i:i + 4] for i in range(0, 20, 4)]
     assert all(sorted(r) == sorted(runners) for r in rounds)

@@ -1,0 +1,69 @@
+"""The one timer of bench/: interleaved rounds, and `iree-benchmark-module` as one runner in them.
+
+Why interleaved: on a shared machine, load comes in bursts. Every round calls every runner once,
+in a seeded shuffled order, so a burst hits all variants alike and no variant always goes first;
+a runner's figure is then its ms per call in each round (median and min over rounds are the
+report's, bench/iree_bench_report.py). bench/iree_runtime.py times its variants (and onnxruntime,
+bench/iree_bench_deploy.py) with `interleaved`; a script that only has vmfbs calls `timed_rounds`.
+
+Threads: 1 is `--device=local-sync` (one thread, the steadiest figures); N > 1 is
+`--device=local-task --task_topology_max_group_count=N`.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+from collections.abc import Callable, Hashable
+from functools import partial
+from pathlib import Path
+
+from fusionopt.iree_tools import IreeError, benchmark_command, parse_benchmark_json
+
+FUNCTION = "main_graph"
+
+
+def device_flags(threads: int) -> list[str]:
+    """`iree-benchmark-module` device flags for `threads` worker threads."""
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    if threads == 1:
+        return ["--device=local-sync"]
+    return ["--device=local-task", f"--task_topology_max_group_count={threads}"]
+
+
+def iree_command(vmfb: Path, input_files: list[Path], iterations: int, threads: int,
+                 function: str = FUNCTION) -> list[str]:
+    """benchmark_command's, with the device flags of `threads`."""
+    cmd = benchmark_command(vmfb, input_files, function, iterations, device="local-sync")
+    at = cmd.index("--device=local-sync")
+    return cmd[:at] + device_flags(threads) + cmd[at + 1:]
+
+
+def iree_ms_per_call(vmfb: Path, input_files: list[Path], iterations: int, threads: int,
+                     function: str = FUNCTION) -> float:
+    """Mean ms per call of `function` over `iterations` calls (one `iree-benchmark-module` run)."""
+    cmd = iree_command(vmfb, input_files, iterations, threads, function)
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if result.returncode != 0:
+        raise IreeError(f"{' '.join(cmd)}\nexit {result.returncode}:\n{result.stderr[-4000:]}")
+    return parse_benchmark_json(result.stdout, function).ms_per_call
+
+
+def interleaved(runners: dict[Hashable, Callable[[], float]], rounds: int, seed: int = 0) -> dict:
+    """key -> ms of each round; every round calls all runners once, in a seeded shuffled order."""
+    order = random.Random(seed)
+    times: dict = {key: [] for key in runners}
+    for _ in range(rounds):
+        keys = list(runners)
+        order.shuffle(keys)
+        for key in keys:
+            times[key].append(runners[key]())
+    return times
+
+
+def timed_rounds(vmfbs: dict[str, Path], inputs: list[Path], rounds: int, iterations: int,
+                 seed: int = 0, threads: int = 1) -> dict[str, list[float]]:
+    """variant -> ms per call of each round; every round runs all variants in a shuffled order."""
+    runners = {v: partial(iree_ms_per_call, path, inputs, iterations, threads) for v, path in vmfbs.items()}
+    return interleaved(runners, rounds, seed)
