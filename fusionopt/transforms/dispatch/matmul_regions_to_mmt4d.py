@@ -2,12 +2,12 @@
 packed matmul (`linalg.batch_mmt4d`, the kernel of IREE's data tiling, run by its mmt4d ukernel),
 with the weight packed inside the same dispatch.
 
-IREE 3.13's llvm-cpu backend does not data-tile by default: a `linalg.batch_matmul` in a region
-gets the generic vectorised kernel (tiles [8, 16], reduction 16). For minilm_l6's FFN1 shape
-(64x384 . 384x1536) the mmt4d ukernel over packed operands runs that matmul ~15% faster even
-with its weight packed on every call (the benchmark models take weights as arguments), and
-minilm_l6 as a whole ~7% faster (`bench/cpu_kernel_forms.py --sets matmul-forms`, bench/RESULTS.md
-"Matmul forms on CPU"). Rewrite, in the region of such a matmul:
+IREE 3.13's llvm-cpu backend does not data-tile by default: a `linalg.batch_matmul` in a region gets
+the generic vectorised kernel (tiles [8, 16], reduction 16). For minilm_l6's FFN1 shape (64x384 .
+384x1536) the mmt4d ukernel over packed operands runs that matmul ~15% faster even with its weight
+packed on every call (the benchmark models take weights as arguments), and minilm_l6 as a whole ~7%
+faster (`bench/cpu_kernel_forms.py --sets matmul-forms` at dfad5b9, bench/RESULTS.md "Matmul forms
+on CPU"). Rewrite, in the region of such a matmul:
 
     %px = flow.dispatch.region { linalg.pack %x  [1, M, K] -> [1, M/16, K, 16, 1] }  (before it)
     %w3 = tensor.expand_shape %w [[0, 1], [2]]         : K x N -> 1 x K x N

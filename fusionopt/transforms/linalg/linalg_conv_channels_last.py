@@ -3,13 +3,13 @@ NHWC forms (`linalg.conv_2d_nhwc_hwcf`, `depthwise_conv_2d_nhwc_hwc`, `pooling_n
 between transposes, and the elementwise ops between them compute channels last.
 
 IREE 3.13's llvm-cpu kernels for these ops vectorise along the channels, which NCHW keeps apart
-(stride H*W) and NHWC keeps contiguous. Measured (bench/RESULTS.md, "CNNs channels last"), as
-blocks of pad + conv + ReLU with every transpose paid (`bench/channels_last_forms.py`), against
+(stride H*W) and NHWC keeps contiguous. Measured (bench/RESULTS.md, "CNNs channels last"), as blocks
+of pad + conv + ReLU with every transpose paid (`bench/channels_last_forms.py` at dfad5b9), against
 the NCHW forms of the passes after this one: k x k convs 0.40x-0.80x, 1x1 convs 0.42x-0.81x,
 depthwise convs 0.38x-0.58x; strided convs 0.56x-0.67x inside resnet_mini. Whole CNNs took
-0.45x-0.90x of the time of the NCHW forms. A full conv's filter must be HWCF: an NHWC conv
-reading an FCHW filter falls onto IREE's generic path, 14x-50x slower. The rewrite (batch 1,
-static shapes, unit dilations):
+0.45x-0.90x of the time of the NCHW forms. A full conv's filter must be HWCF: an NHWC conv reading
+an FCHW filter falls onto IREE's generic path, 14x-50x slower. The rewrite (batch 1, static shapes,
+unit dilations):
 
     %p = tensor.pad %x low[0, 0, ph, pw] ...              : 1 x C x H x W -> padded
     %y = linalg.conv_2d_nchw_fchw ins(%p, %w) outs(%init)

@@ -25,12 +25,12 @@ static f32 shapes, the same input, the same result type (so the same filter coun
 different shapes cannot share one loop nest), each init a `linalg.fill`, each weight defined
 before the first member. At most `max-results` per group, in block order.
 
-Measured (bench/sibling_1x1_forms.py, inception_mini's two blocks: a plain 1x1 branch and two
-reductions padded by 1 and 2; time relative to IREE's own dispatch per conv): this form 0.78x
+Measured (bench/sibling_1x1_forms.py at dfad5b9, inception_mini's two blocks: a plain 1x1 branch and
+two reductions padded by 1 and 2; time relative to IREE's own dispatch per conv): this form 0.78x
 and 0.99x. All three convs in one dispatch, the smaller weights padded with zero filters to the
 larger count at run time: 0.78x and 1.27x in these loops, 0.98x and 1.28x over flat pixels
-(`linalg-conv-1x1-to-matmul`'s layout). So convs of different counts stay apart.
-On in `dispatch-creation-llvm-cpu-fewest`: inception_mini 19 -> 17 IREE dispatches.
+(`linalg-conv-1x1-to-matmul`'s layout). So convs of different counts stay apart. On in
+`dispatch-creation-llvm-cpu-fewest`: inception_mini 19 -> 17 IREE dispatches.
 
 Statistics: `1x1 convs fused horizontally`, `epilogues moved to the rank-3 loops`.
 """
