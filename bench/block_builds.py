@@ -70,7 +70,8 @@ def block_inputs(name: str, sizes: dict, family: str = "random", seed: int = 0,
             values[info.name] = weights[info.name]
         else:
             dims = tuple(d.dim_value for d in info.type.tensor_type.shape.dim)
-            values[info.name] = family_values(dims, np.dtype(np.float32), family, rng, (0, 16))
+            dtype = onnx.helper.tensor_dtype_to_np_dtype(info.type.tensor_type.elem_type)
+            values[info.name] = family_values(dims, dtype, family, rng, (0, 16))
     return values
 
 

@@ -3,7 +3,8 @@ torch's exporter writes them (opset 18: Gelu in its Erf form, SiLU as Sigmoid * 
 folded into conv biases, torch.roll as Slice + Concat), for `bench/block_builds.py` and
 `test/unit/test_block_models_build.py`.
 
-Each block is `BLOCK(args, **sizes) -> onnx.ModelProto`: batch 1, f32, seeded random weights.
+Each block is `BLOCK(args, **sizes) -> onnx.ModelProto`: batch 1, f32 (the Llama blocks also f16),
+seeded random weights.
 `args=False` keeps the weights as initializers (constants after import); `args=True` makes
 every weight a graph input after the activations. Shapes, indices and the tables torch exports
 as constants (RoPE's cos/sin, causal and shifted-window masks) stay initializers either way.
@@ -31,6 +32,9 @@ Blocks (`BLOCKS[name]`: the builder and its real sizes):
   Unsqueeze/Expand/Reshape), causal mask, SwiGLU MLP (hidden 256, 8 heads, 2 KV heads, seq 64).
 - llama_decode: the same block's KV-cache decode step: one token at position 63, past keys and
   values (63 tokens) as inputs, the new ones concatenated on, no mask.
+- llama_f16, llama_decode_f16: both with `dtype="f16"`: weights, activations, I/O, RoPE tables and
+  the causal mask (f16's lowest) in f16, as torch's f16 export of transformers' Llama writes them:
+  RMSNorm's statistics and scaling and the attention softmax in f32 between Casts.
 """
 
 from __future__ import annotations
@@ -49,18 +53,32 @@ from onnx import TensorProto, helper, numpy_helper
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/: run as a script too
 from support.cnn_onnx_models import OPSET, Builder, checked_model  # noqa: E402
 
+DTYPES = {"f32": np.float32, "f16": np.float16}  # a block's `dtype` -> its weights' and I/O's
+
 
 class BlockBuilder(Builder):
     """`Builder` with named graph inputs, constants that stay initializers, and the layers
     torch exports as several nodes."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, dtype: str = "f32"):
         super().__init__(seed)
         self.inputs: list[onnx.ValueInfoProto] = []
         self.consts: list[onnx.TensorProto] = []
+        self.dtype = np.dtype(DTYPES[dtype])
+
+    @property
+    def elem_type(self) -> int:
+        return helper.np_dtype_to_tensor_dtype(self.dtype)
 
     def input(self, name: str, shape) -> str:
-        self.inputs.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, list(shape)))
+        self.inputs.append(helper.make_tensor_value_info(name, self.elem_type, list(shape)))
+        return name
+
+    def weight(self, shape, scale: float = 0.2, offset: float = 0.0) -> str:
+        """The f32 weight rounded to the block's dtype (the same draws for every dtype)."""
+        name = super().weight(shape, scale, offset)
+        if self.dtype != np.float32:
+            self.inits[-1] = numpy_helper.from_array(numpy_helper.to_array(self.inits[-1]).astype(self.dtype), name)
         return name
 
     def const(self, values, dtype=np.int64) -> str:
@@ -68,8 +86,11 @@ class BlockBuilder(Builder):
         self.consts.append(numpy_helper.from_array(np.asarray(values, dtype=dtype), name))
         return name
 
-    def scalar(self, value: float) -> str:
-        return self.const(value, np.float32)
+    def scalar(self, value: float, dtype=None) -> str:
+        return self.const(value, self.dtype if dtype is None else dtype)
+
+    def cast(self, x: str, dtype) -> str:
+        return self.node("Cast", [x], to=helper.np_dtype_to_tensor_dtype(np.dtype(dtype)))
 
     def conv2d(self, x: str, cin: int, cout: int, k: int, stride: int = 1, group: int = 1,
                relu: bool = False, pad: int | None = None) -> str:
@@ -113,15 +134,20 @@ class BlockBuilder(Builder):
         return self.node("Concat", [self.slice(x, axis, cut, n), self.slice(x, axis, 0, cut)], axis=axis)
 
     def attention(self, q: str, k: str, v: str, dh: int, bias: str | None = None) -> str:
-        """softmax(q k^T / sqrt(dh) + bias) v over the last two dims."""
+        """softmax(q k^T / sqrt(dh) + bias) v over the last two dims; below f32 the softmax in
+        f32 as transformers writes it (`softmax(..., dtype=torch.float32).to(dtype)`)."""
         scores = self.node("MatMul", [self.node("Mul", [q, self.scalar(1.0 / math.sqrt(dh))]),
                                       self.transpose(k, (0, 1, 3, 2))])
         if bias is not None:
             scores = self.node("Add", [scores, bias])
-        return self.node("MatMul", [self.node("Softmax", [scores], axis=-1), v])
+        if self.dtype == np.float32:
+            return self.node("MatMul", [self.node("Softmax", [scores], axis=-1), v])
+        probs = self.node("Softmax", [self.cast(scores, np.float32)], axis=-1)
+        return self.node("MatMul", [self.cast(probs, self.dtype), v])
 
     def block_model(self, output: str, out_shape, args: bool) -> onnx.ModelProto:
-        return checked_model(self.nodes, self.inputs, self.inits, self.consts, output, out_shape, args)
+        return checked_model(self.nodes, self.inputs, self.inits, self.consts, output, out_shape, args,
+                             self.elem_type)
 
 
 def convnext(args: bool, size: int = 56, dim: int = 96) -> onnx.ModelProto:
@@ -271,9 +297,14 @@ def unet_up(args: bool, size: int = 28, cin: int = 256, cout: int = 128) -> onnx
 
 
 def _rms_norm(b: BlockBuilder, x: str, dim: int) -> str:
-    var = b.node("ReduceMean", [b.node("Pow", [x, b.scalar(2.0)]), b.const([-1])], keepdims=1)
-    inv = b.node("Reciprocal", [b.node("Sqrt", [b.node("Add", [var, b.scalar(1e-6)])])])
-    return b.node("Mul", [b.weight((dim,), 0.1, 1.0), b.node("Mul", [x, inv])])
+    """LlamaRMSNorm: below f32 the statistics and the scaling in f32, rounded back before the
+    weight (transformers' `hidden_states.to(torch.float32)` ... `.to(input_dtype)`)."""
+    wide = x if b.dtype == np.float32 else b.cast(x, np.float32)
+    var = b.node("ReduceMean", [b.node("Pow", [wide, b.scalar(2.0, np.float32)]), b.const([-1])], keepdims=1)
+    inv = b.node("Reciprocal", [b.node("Sqrt", [b.node("Add", [var, b.scalar(1e-6, np.float32)])])])
+    y = b.node("Mul", [wide, inv])
+    y = y if b.dtype == np.float32 else b.cast(y, b.dtype)
+    return b.node("Mul", [b.weight((dim,), 0.1, 1.0), y])
 
 
 def _rope(b: BlockBuilder, x: str, cos: str, sin: str, dh: int) -> str:
@@ -299,19 +330,19 @@ def _repeat_kv(b: BlockBuilder, x: str, seq: int, kv: int, groups: int, dh: int)
 
 
 def llama(args: bool, seq: int = 64, hidden: int = 256, heads: int = 8, kv_heads: int = 2,
-          ffn: int = 688) -> onnx.ModelProto:
-    b = BlockBuilder(18)
+          ffn: int = 688, dtype: str = "f32") -> onnx.ModelProto:
+    b = BlockBuilder(18, dtype)
     dh = hidden // heads
     x = b.input("x", (1, seq, hidden))
     h = _rms_norm(b, x, hidden)
     cos_t, sin_t = _rope_tables(seq, dh)
-    cos, sin = b.const(cos_t, np.float32), b.const(sin_t, np.float32)
+    cos, sin = b.const(cos_t, b.dtype), b.const(sin_t, b.dtype)
     q = _rope(b, _heads(b, b.linear(h, hidden, hidden, False), seq, heads, dh), cos, sin, dh)
     k = _rope(b, _heads(b, b.linear(h, hidden, kv_heads * dh, False), seq, kv_heads, dh), cos, sin, dh)
     v = _heads(b, b.linear(h, hidden, kv_heads * dh, False), seq, kv_heads, dh)
     k, v = (_repeat_kv(b, t, seq, kv_heads, heads // kv_heads, dh) for t in (k, v))
-    causal = np.triu(np.full((seq, seq), np.finfo(np.float32).min, np.float32), 1)[None, None]
-    y = b.transpose(b.attention(q, k, v, dh, b.const(causal, np.float32)), (0, 2, 1, 3))
+    causal = np.triu(np.full((seq, seq), np.finfo(b.dtype).min, b.dtype), 1)[None, None]
+    y = b.transpose(b.attention(q, k, v, dh, b.const(causal, b.dtype)), (0, 2, 1, 3))
     y = b.node("Add", [x, b.linear(b.reshape(y, (1, seq, hidden)), hidden, hidden, False)])
     h = _rms_norm(b, y, hidden)
     gated = b.node("Mul", [b.silu(b.linear(h, hidden, ffn, False)), b.linear(h, hidden, ffn, False)])
@@ -320,16 +351,16 @@ def llama(args: bool, seq: int = 64, hidden: int = 256, heads: int = 8, kv_heads
 
 
 def llama_decode(args: bool, past: int = 63, hidden: int = 256, heads: int = 8, kv_heads: int = 2,
-                 ffn: int = 688) -> onnx.ModelProto:
+                 ffn: int = 688, dtype: str = "f32") -> onnx.ModelProto:
     """The KV-cache decode step of `llama`'s block: one token at position `past`, the past keys
     and values as inputs, the new ones appended (a concat along the sequence), no mask."""
-    b = BlockBuilder(19)
+    b = BlockBuilder(19, dtype)
     dh = hidden // heads
     x = b.input("x", (1, 1, hidden))
     past_k, past_v = (b.input(name, (1, kv_heads, past, dh)) for name in ("past_k", "past_v"))
     h = _rms_norm(b, x, hidden)
     cos_t, sin_t = (t[:, :, past:] for t in _rope_tables(past + 1, dh))
-    cos, sin = b.const(cos_t, np.float32), b.const(sin_t, np.float32)
+    cos, sin = b.const(cos_t, b.dtype), b.const(sin_t, b.dtype)
     q = _rope(b, _heads(b, b.linear(h, hidden, hidden, False), 1, heads, dh), cos, sin, dh)
     k = _rope(b, _heads(b, b.linear(h, hidden, kv_heads * dh, False), 1, kv_heads, dh), cos, sin, dh)
     v = _heads(b, b.linear(h, hidden, kv_heads * dh, False), 1, kv_heads, dh)
@@ -353,6 +384,7 @@ BLOCKS: dict[str, Block] = {
     "convnext": Block(convnext), "resnext": Block(resnext), "lraspp": Block(lraspp),
     "vit": Block(vit), "mbconv": Block(mbconv), "swin": Block(swin), "unet_up": Block(unet_up),
     "llama": Block(llama), "llama_decode": Block(llama_decode),
+    "llama_f16": Block(llama, {"dtype": "f16"}), "llama_decode_f16": Block(llama_decode, {"dtype": "f16"}),
 }
 
 

@@ -73,14 +73,14 @@ class Builder:
         return checked_model(self.nodes, [image], self.inits, [], output, out_shape, weights_as_inputs)
 
 
-def checked_model(nodes, inputs, weights, constants, output: str, out_shape, weights_as_inputs: bool
-                  ) -> onnx.ModelProto:
+def checked_model(nodes, inputs, weights, constants, output: str, out_shape, weights_as_inputs: bool,
+                  output_type: int = TensorProto.FLOAT) -> onnx.ModelProto:
     """The opset-`OPSET` model of `nodes` with `weights` as initializers or, with
     `weights_as_inputs`, as graph inputs after `inputs` (`constants` stay initializers)."""
     inits = list(constants) + ([] if weights_as_inputs else list(weights))
     if weights_as_inputs:
         inputs = list(inputs) + [helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)) for t in weights]
-    outputs = [helper.make_tensor_value_info(output, TensorProto.FLOAT, list(out_shape))]
+    outputs = [helper.make_tensor_value_info(output, output_type, list(out_shape))]
     graph = helper.make_graph(nodes, "main_graph", inputs, outputs, inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="fusionopt-test")
     model.ir_version = 9

@@ -180,7 +180,9 @@ class AttentionMatch:
 
 
 def _scale_and_mask(x: Operation, qk_value: SSAValue) -> tuple[float, SSAValue | None] | None:
-    """x's body as qk * C + m, m + qk * C, qk * C, C * qk, qk + m or m + qk."""
+    """x's body as qk * C + m, m + qk * C, qk * C, C * qk, qk + m, m + qk, or qk itself through
+    casts alone (an f16 program's f32 scores rounded to f16 and widened back for the softmax:
+    the ONNX MatMul's f16 result, then transformers' `softmax(dtype=float32)`)."""
     block = x.regions[0].block
     ins = du.dps_inputs(x)
     args = block.args[: len(ins)]
@@ -210,6 +212,8 @@ def _scale_and_mask(x: Operation, qk_value: SSAValue) -> tuple[float, SSAValue |
             return None
         mask_arg = [v for v in uncast_all(add.operands) if v is not qk_arg]
         scaled = None
+    elif not compute and yielded is qk_arg and _rounds_only_to_operand_type(x, qk_value):
+        scaled = None
     else:
         return None
     if scaled is not None:
@@ -227,6 +231,16 @@ def _scale_and_mask(x: Operation, qk_value: SSAValue) -> tuple[float, SSAValue |
     if other:
         return None
     return scale, None
+
+
+def _rounds_only_to_operand_type(x: Operation, qk_value: SSAValue) -> bool:
+    """Every rounding in x's body is to the element type of the scores' operands (an f16
+    program's own rounding, which the raised op skips as it skips the others), none narrower
+    (an f32 program's scores rounded to f16 would be a different program)."""
+    qk = owner_op(qk_value)
+    assert qk is not None
+    operand_type = du.dps_inputs(qk)[0].type.get_element_type()  # type: ignore[attr-defined]
+    return all(o.results[0].type == operand_type for o in x.regions[0].block.ops if o.name == "arith.truncf")
 
 
 def _direct_scores_read(e: Operation | None) -> AffineMap | None:

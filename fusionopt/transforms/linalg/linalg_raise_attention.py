@@ -28,7 +28,9 @@ the two contractions or the softmax pieces do not match exactly (e.g. a `divf` s
 f16 and bf16 attention is raised as our importer and torch-mlir write it, f32 accumulators and
 each elementwise op's widen / compute / round-back casts looked through (attention_casts.py):
 f16 operands, scale and result (the final transpose's rounding), scores in f32, as IREE computes
-them; the op rounds less often than the decomposed form did.
+them; the op rounds less often than the decomposed form did. That includes a copy that only
+rounds the scores to the operands' type before an f32 softmax (torch's f16 export of
+transformers' `softmax(dtype=float32)`, the f16 Llama decode step), never a narrower rounding.
 
 Numerics: IREE computes `exp2` on scores and mask scaled by log2 e (dialect docstring), so a
 finite mask value below -FLT_MAX / log2 e overflows to -inf there; a row masked only with

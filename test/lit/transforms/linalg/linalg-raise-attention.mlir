@@ -3,7 +3,8 @@
 // RUN: fusion-opt %s --split-input-file -p 'linalg-raise-attention{nan-guards=false}' | filecheck %s --check-prefix=KEEP
 // The pass's helper modules these cases exercise: linalg/attention_match.py,
 // linalg/attention_mask.py, linalg/attention_operands.py, linalg/attention_guard.py,
-// linalg/attention_casts.py (the f16 cases: onnx_f16_mixed, f16_rounded_products).
+// linalg/attention_casts.py (the f16 cases: onnx_f16_mixed, f16_rounded_products,
+// onnx_f16_rounded_scores, f16_score_copy_not_scores, f32_scores_rounded_to_f16).
 
 // QK^T (x scale) (+ mask) -> softmax (max, exp(x - max), sum, div) -> . V as one
 // iree_linalg_ext.attention (IREE 3.13 syntax). Small shapes: 2 heads, 4 queries/keys, head dim 8.
@@ -1070,3 +1071,194 @@ func.func @unscaled_scores_used_elsewhere(%q: tensor<2x4x8xf32>, %kt: tensor<2x8
   return %pv, %qk : tensor<2x4x8xf32>, tensor<2x4x4xf32>
 }
 
+// -----
+
+// The KV-cache decode step of an f16 Llama block (torch's f16 export): the f32 scores of the
+// f16 MatMul rounded to f16 and widened back for transformers' softmax(dtype=float32), in a
+// copy that only drops a unit dim; the probabilities rounded to f16 for the P.V MatMul. The
+// copy's rounding is looked through like the others: raised with scale 1 (the 1/sqrt(d) is on
+// Q upstream), f16 operands and result, f32 scores.
+// CHECK-LABEL: func.func @onnx_f16_rounded_scores
+// CHECK:         %[[S:.*]] = arith.constant 1.000000e+00 : f16
+// CHECK:         %[[R:.*]] = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[S]] : tensor<2x1x8xf16>, tensor<2x4x8xf16>, tensor<2x4x8xf16>, f16) outs(%{{.*}} : tensor<1x2x8xf16>) {
+// CHECK-NEXT:    ^bb0(%[[SC:.*]]: f32):
+// CHECK-NEXT:      iree_linalg_ext.yield %[[SC]] : f32
+// CHECK-NEXT:    } -> tensor<1x2x8xf16>
+// CHECK-NOT:     math.exp
+// CHECK-NOT:     linalg.batch_matmul
+// CHECK:         %[[O:.*]] = tensor.expand_shape %[[R]] {{.*}} into tensor<1x1x2x8xf16>
+// CHECK:         func.return %[[O]] : tensor<1x1x2x8xf16>
+// KEEP-LABEL:  func.func @onnx_f16_rounded_scores
+// KEEP:          iree_linalg_ext.attention
+func.func @onnx_f16_rounded_scores(%q: tensor<2x1x8xf16>, %k: tensor<2x4x8xf16>, %v: tensor<2x4x8xf16>) -> tensor<1x1x2x8xf16> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant 0xff800000 : f32
+  %e0 = tensor.empty() : tensor<2x1x4xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
+  %qk = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<2x1x8xf16>, tensor<2x4x8xf16>) outs(%z0 : tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
+  %e1 = tensor.empty() : tensor<1x2x1x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qk : tensor<2x1x4xf32>) outs(%e1 : tensor<1x2x1x4xf32>) {
+  ^bb0(%xa: f32, %xo: f32):
+    %xt = arith.truncf %xa : f32 to f16
+    %xw = arith.extf %xt : f16 to f32
+    linalg.yield %xw : f32
+  } -> tensor<1x2x1x4xf32>
+  %e2 = tensor.empty() : tensor<1x2x1xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%e2 : tensor<1x2x1xf32>) -> tensor<1x2x1xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x : tensor<1x2x1x4xf32>) outs(%mi : tensor<1x2x1xf32>) {
+  ^bb0(%ma: f32, %mo: f32):
+    %mm = arith.maximumf %mo, %ma : f32
+    linalg.yield %mm : f32
+  } -> tensor<1x2x1xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %mx : tensor<1x2x1x4xf32>, tensor<1x2x1xf32>) outs(%e1 : tensor<1x2x1x4xf32>) {
+  ^bb0(%ea: f32, %eb: f32, %eo: f32):
+    %es = arith.subf %ea, %eb : f32
+    %ee = math.exp %es : f32
+    linalg.yield %ee : f32
+  } -> tensor<1x2x1x4xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x2x1xf32>) -> tensor<1x2x1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<1x2x1x4xf32>) outs(%zs : tensor<1x2x1xf32>) {
+  ^bb0(%sa: f32, %so: f32):
+    %ss = arith.addf %so, %sa : f32
+    linalg.yield %ss : f32
+  } -> tensor<1x2x1xf32>
+  %e3 = tensor.empty() : tensor<1x2x1x4xf16>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %s : tensor<1x2x1x4xf32>, tensor<1x2x1xf32>) outs(%e3 : tensor<1x2x1x4xf16>) {
+  ^bb0(%da: f32, %db: f32, %do: f16):
+    %dq = arith.divf %da, %db : f32
+    %dt = arith.truncf %dq : f32 to f16
+    linalg.yield %dt : f16
+  } -> tensor<1x2x1x4xf16>
+  %pc = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x1x4xf16> into tensor<2x1x4xf16>
+  %e4 = tensor.empty() : tensor<2x1x8xf32>
+  %z4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<2x1x8xf32>) -> tensor<2x1x8xf32>
+  %pv = linalg.batch_matmul ins(%pc, %v : tensor<2x1x4xf16>, tensor<2x4x8xf16>) outs(%z4 : tensor<2x1x8xf32>) -> tensor<2x1x8xf32>
+  %e5 = tensor.empty() : tensor<1x1x2x8xf16>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%pv : tensor<2x1x8xf32>) outs(%e5 : tensor<1x1x2x8xf16>) {
+  ^bb0(%oa: f32, %oo: f16):
+    %ot = arith.truncf %oa : f32 to f16
+    linalg.yield %ot : f16
+  } -> tensor<1x1x2x8xf16>
+  func.return %out : tensor<1x1x2x8xf16>
+}
+
+// -----
+
+// Not raised: the copy in front of the softmax is casts alone but yields a constant, not the
+// scores (a softmax of constants is not this attention).
+// CHECK-LABEL: func.func @f16_score_copy_not_scores
+// CHECK-NOT:     iree_linalg_ext.attention
+// CHECK:         math.exp
+// CHECK-NOT:     iree_linalg_ext.attention
+// CHECK:         func.return
+func.func @f16_score_copy_not_scores(%q: tensor<2x1x8xf16>, %k: tensor<2x4x8xf16>, %v: tensor<2x4x8xf16>) -> tensor<1x1x2x8xf16> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant 0xff800000 : f32
+  %e0 = tensor.empty() : tensor<2x1x4xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
+  %qk = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<2x1x8xf16>, tensor<2x4x8xf16>) outs(%z0 : tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
+  %e1 = tensor.empty() : tensor<1x2x1x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qk : tensor<2x1x4xf32>) outs(%e1 : tensor<1x2x1x4xf32>) {
+  ^bb0(%xa: f32, %xo: f32):
+    %xc = arith.constant 0.000000e+00 : f16
+    %xw = arith.extf %xc : f16 to f32
+    linalg.yield %xw : f32
+  } -> tensor<1x2x1x4xf32>
+  %e2 = tensor.empty() : tensor<1x2x1xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%e2 : tensor<1x2x1xf32>) -> tensor<1x2x1xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x : tensor<1x2x1x4xf32>) outs(%mi : tensor<1x2x1xf32>) {
+  ^bb0(%ma: f32, %mo: f32):
+    %mm = arith.maximumf %mo, %ma : f32
+    linalg.yield %mm : f32
+  } -> tensor<1x2x1xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %mx : tensor<1x2x1x4xf32>, tensor<1x2x1xf32>) outs(%e1 : tensor<1x2x1x4xf32>) {
+  ^bb0(%ea: f32, %eb: f32, %eo: f32):
+    %es = arith.subf %ea, %eb : f32
+    %ee = math.exp %es : f32
+    linalg.yield %ee : f32
+  } -> tensor<1x2x1x4xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x2x1xf32>) -> tensor<1x2x1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<1x2x1x4xf32>) outs(%zs : tensor<1x2x1xf32>) {
+  ^bb0(%sa: f32, %so: f32):
+    %ss = arith.addf %so, %sa : f32
+    linalg.yield %ss : f32
+  } -> tensor<1x2x1xf32>
+  %e3 = tensor.empty() : tensor<1x2x1x4xf16>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %s : tensor<1x2x1x4xf32>, tensor<1x2x1xf32>) outs(%e3 : tensor<1x2x1x4xf16>) {
+  ^bb0(%da: f32, %db: f32, %do: f16):
+    %dq = arith.divf %da, %db : f32
+    %dt = arith.truncf %dq : f32 to f16
+    linalg.yield %dt : f16
+  } -> tensor<1x2x1x4xf16>
+  %pc = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x1x4xf16> into tensor<2x1x4xf16>
+  %e4 = tensor.empty() : tensor<2x1x8xf32>
+  %z4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<2x1x8xf32>) -> tensor<2x1x8xf32>
+  %pv = linalg.batch_matmul ins(%pc, %v : tensor<2x1x4xf16>, tensor<2x4x8xf16>) outs(%z4 : tensor<2x1x8xf32>) -> tensor<2x1x8xf32>
+  %e5 = tensor.empty() : tensor<1x1x2x8xf16>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%pv : tensor<2x1x8xf32>) outs(%e5 : tensor<1x1x2x8xf16>) {
+  ^bb0(%oa: f32, %oo: f16):
+    %ot = arith.truncf %oa : f32 to f16
+    linalg.yield %ot : f16
+  } -> tensor<1x1x2x8xf16>
+  func.return %out : tensor<1x1x2x8xf16>
+}
+
+// -----
+
+// Not raised: an f32 attention whose scores are rounded to f16 in the copy (a narrower rounding
+// than the operands': a different program, which the raised op's f32 scores would not keep).
+// CHECK-LABEL: func.func @f32_scores_rounded_to_f16
+// CHECK-NOT:     iree_linalg_ext.attention
+// CHECK:         arith.truncf %{{.*}} : f32 to f16
+// CHECK:         math.exp
+// CHECK-NOT:     iree_linalg_ext.attention
+// CHECK:         func.return
+func.func @f32_scores_rounded_to_f16(%q: tensor<2x1x8xf32>, %k: tensor<2x4x8xf32>, %v: tensor<2x4x8xf32>) -> tensor<1x1x2x8xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant 0xff800000 : f32
+  %e0 = tensor.empty() : tensor<2x1x4xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
+  %qk = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k : tensor<2x1x8xf32>, tensor<2x4x8xf32>) outs(%z0 : tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
+  %e1 = tensor.empty() : tensor<1x2x1x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qk : tensor<2x1x4xf32>) outs(%e1 : tensor<1x2x1x4xf32>) {
+  ^bb0(%xa: f32, %xo: f32):
+    %xt = arith.truncf %xa : f32 to f16
+    %xw = arith.extf %xt : f16 to f32
+    linalg.yield %xw : f32
+  } -> tensor<1x2x1x4xf32>
+  %e2 = tensor.empty() : tensor<1x2x1xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%e2 : tensor<1x2x1xf32>) -> tensor<1x2x1xf32>
+  %mx = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x : tensor<1x2x1x4xf32>) outs(%mi : tensor<1x2x1xf32>) {
+  ^bb0(%ma: f32, %mo: f32):
+    %mm = arith.maximumf %mo, %ma : f32
+    linalg.yield %mm : f32
+  } -> tensor<1x2x1xf32>
+  %ex = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %mx : tensor<1x2x1x4xf32>, tensor<1x2x1xf32>) outs(%e1 : tensor<1x2x1x4xf32>) {
+  ^bb0(%ea: f32, %eb: f32, %eo: f32):
+    %es = arith.subf %ea, %eb : f32
+    %ee = math.exp %es : f32
+    linalg.yield %ee : f32
+  } -> tensor<1x2x1x4xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x2x1xf32>) -> tensor<1x2x1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<1x2x1x4xf32>) outs(%zs : tensor<1x2x1xf32>) {
+  ^bb0(%sa: f32, %so: f32):
+    %ss = arith.addf %so, %sa : f32
+    linalg.yield %ss : f32
+  } -> tensor<1x2x1xf32>
+  %e3 = tensor.empty() : tensor<1x2x1x4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %s : tensor<1x2x1x4xf32>, tensor<1x2x1xf32>) outs(%e3 : tensor<1x2x1x4xf32>) {
+  ^bb0(%da: f32, %db: f32, %do: f32):
+    %dq = arith.divf %da, %db : f32
+    linalg.yield %dq : f32
+  } -> tensor<1x2x1x4xf32>
+  %pc = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x1x4xf32> into tensor<2x1x4xf32>
+  %e4 = tensor.empty() : tensor<2x1x8xf32>
+  %z4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<2x1x8xf32>) -> tensor<2x1x8xf32>
+  %pv = linalg.batch_matmul ins(%pc, %v : tensor<2x1x4xf32>, tensor<2x4x8xf32>) outs(%z4 : tensor<2x1x8xf32>) -> tensor<2x1x8xf32>
+  %e5 = tensor.empty() : tensor<1x1x2x8xf32>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%pv : tensor<2x1x8xf32>) outs(%e5 : tensor<1x1x2x8xf32>) {
+  ^bb0(%oa: f32, %oo: f32):
+    linalg.yield %oa : f32
+  } -> tensor<1x1x2x8xf32>
+  func.return %out : tensor<1x1x2x8xf32>
+}

@@ -14,10 +14,11 @@ import numpy as np
 import pytest
 
 from fusionopt import pass_statistics
+from fusionopt.interpreter import run_function
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, iree_available, run_vmfb
 from fusionopt.ir_io import print_module
 from fusionopt.testing import apply_pipeline, parse_module, run_module
-from support.f16_checks import assert_builds_for_cuda, assert_f16_within_float64
+from support.f16_checks import F16_TOL, assert_builds_for_cuda, assert_f16_within_float64
 from support.lit_cases import lit_functions
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "linalg" / "linalg-raise-attention.mlir"
@@ -95,3 +96,66 @@ def test_iree_llvm_cpu_agrees_with_our_interpreter(name: str, masked: bool, tmp_
     ours = run_module(after, inputs)[0].astype(np.float64)
     iree = run_vmfb(vmfb, inputs, name)[0].astype(np.float64)
     assert np.max(np.abs(iree - ours)) <= 2 * 2.0**-11 * np.max(np.abs(ours))
+
+
+# The f16 Llama decode step's form (lit `onnx_f16_rounded_scores`): the scores reach the f32
+# softmax through a copy that rounds them to f16; no mask. Input families: N(0, 1); a large
+# common offset on Q and K (scores near 500, where f16's ulp is 0.5: the decomposed form's
+# rounding of the scores costs whole units before the max is subtracted); constant Q and K
+# (every row of scores constant: a uniform softmax).
+DECODE = "onnx_f16_rounded_scores"
+DECODE_FAMILIES = ("random", "offset", "constant")
+
+
+def _decode_inputs(family: str, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    q, k, v = (rng.standard_normal(shape) for shape in ((2, 1, 8), (2, 4, 8), (2, 4, 8)))
+    if family == "offset":
+        q, k = 8.0 + 0.1 * q, 8.0 + 0.1 * k
+    elif family == "constant":
+        q, k = np.full_like(q, 0.5), np.full_like(k, 0.5)
+    return [t.astype(np.float16) for t in (q, k, v)]
+
+
+def test_decode_rounded_scores_raised():
+    after = apply_pipeline(_case(DECODE), "linalg-raise-attention")
+    attention = next(op for op in after.walk() if op.name == "iree_linalg_ext.attention")
+    assert str(attention.regions[0].block.args[0].type) == "f32"
+    assert "math.exp" not in print_module(after)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("family", DECODE_FAMILIES)
+def test_decode_raised_no_worse_than_decomposed(family: str, seed: int):
+    """Against the float64 run of the decomposed program, the raised one is within a few f16
+    ulps of the largest output or no worse than the decomposed one (whose f16 scores lose
+    digits on `offset`, which the raised op's f32 scores keep)."""
+    before = parse_module(_case(DECODE))
+    after = apply_pipeline(_case(DECODE), "linalg-raise-attention")
+    inputs = _decode_inputs(family, seed)
+    reference = run_function(before, inputs, float64=True)[0]
+    scale = np.max(np.abs(reference))
+
+    def error(program) -> float:
+        result = run_module(program, inputs)[0]
+        assert result.dtype == np.float16 and np.all(np.isfinite(result))
+        return float(np.max(np.abs(result.astype(np.float64) - reference)))
+
+    assert error(after) <= max(F16_TOL * scale, error(before))
+    if family == "constant":  # a uniform softmax: the mean of V's rows, to f16 rounding
+        expected = np.mean(inputs[2].astype(np.float64), axis=1)  # heads x dim
+        assert np.allclose(run_module(after, inputs)[0][0, 0], expected, atol=F16_TOL * scale)
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime is not installed")
+def test_decode_raised_builds_and_agrees_on_llvm_cpu_and_builds_for_cuda(tmp_path: Path):
+    after = apply_pipeline(_case(DECODE), "linalg-raise-attention")
+    assert_builds_for_cuda(after, tmp_path, "decode.cuda")
+    src = tmp_path / "decode.mlir"
+    src.write_text(print_module(after))
+    vmfb = compile_vmfb(src, tmp_path / "decode.vmfb", cpu_flags("host"))
+    for family in DECODE_FAMILIES:
+        inputs = _decode_inputs(family, 5)
+        ours = run_module(after, inputs)[0].astype(np.float64)
+        iree = run_vmfb(vmfb, inputs, DECODE)[0].astype(np.float64)
+        assert np.max(np.abs(iree - ours)) <= 2 * 2.0**-11 * np.max(np.abs(ours)), family
