@@ -31,7 +31,8 @@ has NaN/inf where iree-default has none; (2) timing on the "random" inputs:
 `iree-benchmark-module --device=local-sync` (one thread), ROUNDS rounds, each running every
 variant once (seeded shuffled order, so no variant always goes first) for ITERATIONS calls; per
 variant the median and min over rounds of the mean ms per call, and the ratios. The timer is
-bench/iree_bench_timing.py, which every other timing script in bench/ uses too.
+bench/iree_bench_timing.py (bench/heldout_models.py and bench/dispatch_profile.py use it too; on
+the GPU machine bench/gpu_timing.sh runs the same protocol in bash).
 
 Deployment protocol (bench/iree_bench_deploy.py): `--threads 1,2` times every variant at each
 thread count in the same rounds (N > 1: `--device=local-task --task_topology_max_group_count=N`,
