@@ -171,6 +171,8 @@ def compact_splat_bytes(data: bytes, element_size: int) -> bytes:
     """`data` reduced to its first element if every element equals it (vectorised check)."""
     if len(data) <= element_size or len(data) % element_size:
         return data
+    if data[:element_size] != data[element_size : 2 * element_size]:
+        return data  # most weights: no need to compare the whole array
     rows = np.frombuffer(data, dtype=np.uint8).reshape(-1, element_size)
     return data[:element_size] if bool((rows == rows[0]).all()) else data
 
@@ -193,7 +195,7 @@ class CompactDenseParserMixin(AttrParser):
         self.parse_punctuation("<", " in dense attribute")
         contents: str | tuple[list, list[int]] | None = None
         if self.parse_optional_punctuation(">") is None:
-            contents = self.parse_optional_str_literal()
+            contents = self._parse_optional_plain_str_literal()
             if contents is None:
                 contents = self._parse_tensor_literal()
             self.parse_punctuation(">", " in dense attribute")
@@ -222,6 +224,15 @@ class CompactDenseParserMixin(AttrParser):
                 f"but got {stored} elements."
             )
         return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+
+    def _parse_optional_plain_str_literal(self) -> str | None:
+        """`parse_optional_str_literal`, but a literal without escapes (hex weights) is its
+        text between the quotes: xDSL encodes and decodes it, several copies of megabytes."""
+        token = self._current_token
+        if token.kind == MLIRTokenKind.STRING_LIT and "\\" not in (text := token.span.text):
+            self._consume_token(MLIRTokenKind.STRING_LIT)
+            return text[1:-1]
+        return self.parse_optional_str_literal()
 
     def _parse_dense_literal_type(self) -> RankedStructure:
         """xDSL's, with its type constraint built once: xDSL rebuilds it for every literal."""

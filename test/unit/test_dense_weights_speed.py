@@ -12,9 +12,13 @@ from io import StringIO
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorType, bf16, f16, f32, i1, i8, i64
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Input
+from xdsl.utils.mlir_lexer import MLIRTokenKind, StringLiteral
 
-from fusionopt.dialects.dense import dense_to_numpy, is_splat, numpy_to_dense
+from fusionopt.dialects.dense import compact_splat_bytes, dense_to_numpy, is_splat, numpy_to_dense
 from fusionopt.ir_io import MlirPrinter, parse_module, print_module
+from fusionopt.safe_lexer import SafeLexer
 from fusionopt.transforms.common.dispatch_utils import constant_byte_size, is_clonable_into_dispatch
 
 
@@ -96,3 +100,63 @@ def module_of(values: np.ndarray) -> str:
 def only_constant(text: str) -> DenseIntOrFPElementsAttr:
     (value,) = [op.properties["value"] for op in parse_module(text).walk() if op.name == "arith.constant"]
     return value
+
+
+@pytest.fixture
+def no_pattern_lexing(monkeypatch):
+    """xDSL's string-literal pattern and its escape decoding refuse: a literal without escapes
+    must go through `str.find` and reach `bytes.fromhex` as the text between the quotes."""
+
+    class Refuse:
+        def match(self, *args):
+            raise AssertionError("a plain string literal went through the regular expression")
+
+    def refuse(self):
+        raise AssertionError("a plain string literal was decoded escape by escape")
+
+    monkeypatch.setattr(SafeLexer, "_unescaped_characters_regex", Refuse())
+    monkeypatch.setattr(StringLiteral, "bytes_contents", property(refuse))
+
+
+def test_hex_weights_parse_without_the_pattern(no_pattern_lexing):
+    values = np.random.default_rng(1).standard_normal(1_000_000).astype(np.float32)
+    assert only_constant(module_of(values)).data.data == values.tobytes()
+
+
+LITERALS = [
+    '"0xABCD" x', '"" x', '"plain text" "second"', '"a\\"b" x', '"tab\\tand\\0A" x', '"\\EF\\BB\\BF"',
+    '"caf\u00e9 \u00fcber"', '"new\nline"', '"form\ffeed" x', '"vertical\vtab"', '"unterminated',
+    '"ends in backslash\\', '"escaped end\\"',
+]
+
+
+def lexed(text: str, fast_path: bool) -> list | str:
+    lexer = SafeLexer(Input(text, "<test>"))
+    if not fast_path:
+        lexer._lex_plain_string_literal = lambda start: None
+    tokens = []
+    try:
+        while (token := lexer.lex()).kind != MLIRTokenKind.EOF:
+            tokens.append((token.kind, token.span.start, token.span.end))
+    except ParseError as err:
+        return f"error: {err}"
+    return tokens
+
+
+@pytest.mark.parametrize("text", LITERALS)
+def test_plain_string_fast_path_lexes_as_the_pattern_does(text: str):
+    assert lexed(text, fast_path=True) == lexed(text, fast_path=False)
+
+
+@pytest.mark.parametrize(
+    "data, size, compact",
+    [
+        (np.full(8, 1.5, "<f4").tobytes(), 4, True),
+        (np.array([1, 1, 1, 2], "<f4").tobytes(), 4, False),  # the first two agree
+        (np.array([1, 2, 1, 1], "<f4").tobytes(), 4, False),
+        (b"\x01\x00\x01\x00\x01\x01", 2, False),
+        (b"\x07", 1, False),
+    ],
+)
+def test_compact_splat_bytes(data: bytes, size: int, compact: bool):
+    assert compact_splat_bytes(data, size) == (data[:size] if compact else data)
