@@ -202,6 +202,30 @@ def verify_module(module: Operation) -> None:
         raise FusionError(f"'{op.name}' op {message}", location_of(op), internal_cause=cause) from None
 
 
+def verify_ops(module: Operation, ops: list[Operation]) -> None:
+    """`verify_module` when only `ops` may have stopped verifying (see
+    `IRSnapshot.ops_to_verify`): each op's own checks without its nested ops, then the
+    module-wide dominance and slice checks; a failure is reported by `verify_module`, so the
+    message and location are the same as after a full verification."""
+    try:
+        for op in ops:
+            _verify_alone(op)
+        if first_dominance_violation(module) is None and first_out_of_bounds_slice(module) is None:
+            return
+    except Exception:  # noqa: BLE001 - xDSL raises several exception types on bad IR
+        pass
+    verify_module(module)
+
+
+def _verify_alone(op: Operation) -> None:
+    """What `op.verify()` checks of `op` itself, its regions' empty blocks included."""
+    op.verify(verify_nested_ops=False)
+    for region in op.regions:
+        for block in region.blocks:
+            if not block.ops:
+                block.verify()
+
+
 def _find_failing_op(op: Operation) -> tuple[Operation | None, str, BaseException | None]:
     """Innermost op whose own verification fails (children are checked first), its message
     and the exception raised."""
@@ -214,11 +238,7 @@ def _find_failing_op(op: Operation) -> tuple[Operation | None, str, BaseExceptio
     if (message := _block_count_violation(op)) is not None:
         return op, message, None  # checked first: custom verifiers read `region.block`
     try:
-        op.verify(verify_nested_ops=False)
-        for region in op.regions:  # the block-level checks skipped above (e.g. empty blocks)
-            for block in region.blocks:
-                if not block.ops:
-                    block.verify()
+        _verify_alone(op)  # the block-level checks skipped above (e.g. empty blocks)
     except Exception as err:  # noqa: BLE001
         return op, _first_line(err), err
     return None, "", None

@@ -1,8 +1,9 @@
 """Running a pass list with MLIR-like instrumentation: IR dumps, verification, timing.
 
 `run_passes` applies each pass to the module, then (unless disabled) verifies it if the pass
-changed it. IR dumps go to stderr headed `// -----// IR Dump After cse //----- //` as in
-`mlir-opt`. Errors:
+changed it: the whole module after the first pass, afterwards the ops the pass may have made
+invalid (`IRSnapshot.ops_to_verify`). IR dumps go to stderr headed
+`// -----// IR Dump After cse //----- //` as in `mlir-opt`. Errors:
 * `FusionError` raised by a pass, or a failed verification after it: a user error (exit 1);
 * xDSL's `DiagnosticException` (e.g. `PassFailedException`): a user error at the module;
 * any other exception: `InternalError` (exit 2), a bug in the pass.
@@ -23,7 +24,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from fusionopt import pass_statistics
 from fusionopt.pass_statistics import PassStatistics
 from fusionopt.diagnostics import Diagnostic, FusionError, location_of
-from fusionopt.ir_io import print_module, verify_module
+from fusionopt.ir_io import print_module, verify_module, verify_ops
 from fusionopt.ir_snapshot import IRSnapshot, take_snapshot
 from fusionopt.progress import Progress
 
@@ -138,14 +139,26 @@ def _verify_if_changed(
     if options.timer is not None:  # the snapshot is part of the verifier's cost
         options.timer.add("(verifier)", time.perf_counter() - start)
     if not snapshot.same_as(verified):
-        _verify_after(pass_name, module, options.timer)
+        _verify_after(pass_name, module, options.timer, snapshot, verified)
     return snapshot
 
 
-def _verify_after(pass_name: str, module: ModuleOp, timer: PassTimer | None) -> None:
+def _verify_after(
+    pass_name: str,
+    module: ModuleOp,
+    timer: PassTimer | None,
+    snapshot: IRSnapshot | None = None,
+    verified: IRSnapshot | None = None,
+) -> None:
+    """Verify the module: all of it, or, given the snapshots now and when it last verified,
+    the ops that may have changed since."""
     start = time.perf_counter()
     try:
-        verify_module(module)
+        ops = snapshot.ops_to_verify(verified) if snapshot is not None and verified is not None else None
+        if ops is None:
+            verify_module(module)
+        else:
+            verify_ops(module, ops)
     except FusionError as err:
         note = Diagnostic("note", f"the IR does not verify after pass '{pass_name}'")
         raise FusionError(err.message, err.location, [*err.notes, note]) from None

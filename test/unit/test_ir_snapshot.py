@@ -8,13 +8,13 @@ import dataclasses
 import pytest
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, StringAttr, f32, i32
+from xdsl.dialects.builtin import FloatAttr, FunctionType, IntegerAttr, ModuleOp, StringAttr, f32, i32
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 import fusionopt.pass_runner as pass_runner
 from fusionopt.diagnostics import FusionError
-from fusionopt.ir_io import parse_module
+from fusionopt.ir_io import parse_module, verify_module
 from fusionopt.ir_snapshot import take_snapshot
 from fusionopt.pass_runner import RunOptions, run_passes
 
@@ -123,3 +123,75 @@ def test_snapshot_sees_each_kind_of_change(change):
     assert take_snapshot(module).same_as(before)
     change(module)
     assert not take_snapshot(module).same_as(before)
+
+
+# After a change, the runner verifies only `ops_to_verify`: a pass that breaks the IR through
+# an op it did not touch must still fail, with full verification's message and location.
+
+
+def erase_terminator(module: ModuleOp) -> None:
+    ops_named(module, "func.return")[0].detach()
+
+
+def empty_body(module: ModuleOp) -> None:
+    for op in list(ops_named(module, "func.func")[0].body.block.ops)[::-1]:
+        op.detach()
+
+
+def op_after_terminator(module: ModuleOp) -> None:
+    ret = ops_named(module, "func.return")[0]
+    ret.parent_block().insert_op_after(arith.ConstantOp(FloatAttr(3.0, f32)), ret)
+
+
+def use_before_definition(module: ModuleOp) -> None:
+    add, mul = ops_named(module, "arith.addf")[0], ops_named(module, "arith.mulf")[0]
+    mul.detach()
+    add.parent_block().insert_op_before(mul, add)
+
+
+def change_function_type(module: ModuleOp) -> None:
+    func = ops_named(module, "func.func")[0]
+    func.function_type = FunctionType.from_lists([f32], [i32])  # its return is now wrong
+
+
+def break_new_op(module: ModuleOp) -> None:
+    BreakIRPass().apply(Context(), module)
+
+
+BREAKS = [erase_terminator, empty_body, op_after_terminator, use_before_definition, change_function_type, break_new_op]
+
+
+@dataclasses.dataclass(frozen=True)
+class MutatePass(ModulePass):
+    name = "test-mutate"
+    change: object = None
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        self.change(op)
+
+
+@pytest.mark.parametrize("change", BREAKS)
+def test_verifying_the_changed_ops_fails_as_verifying_everything(change):
+    expected = parse_module(TEXT)
+    change(expected)
+    with pytest.raises(FusionError) as full:
+        verify_module(expected)
+    with pytest.raises(FusionError) as err:
+        run_passes([NoOpPass(), MutatePass(change)], Context(), parse_module(TEXT), RunOptions())
+    assert err.value.message == full.value.message and err.value.location == full.value.location
+
+
+def test_a_local_change_verifies_its_op_users_and_ancestors_only():
+    module = parse_module(TEXT)
+    before = take_snapshot(module)
+    change_attribute(module)
+    ops = take_snapshot(module).ops_to_verify(before)
+    assert sorted(op.name for op in ops) == ["arith.addf", "arith.mulf", "builtin.module", "func.func"]
+
+
+@pytest.mark.parametrize("change", [change_function_type, add_block_argument])
+def test_a_changed_symbol_verifies_everything(change):
+    module = parse_module(TEXT)
+    before = take_snapshot(module)
+    change(module)
+    assert take_snapshot(module).ops_to_verify(before) is None

@@ -111,10 +111,13 @@ def any_reduction(op: Operation) -> bool:
 CHAIN_STARTS = {"normalization": is_sum_reduction, "all": any_reduction}
 
 
-def chain_source(analysis: FusionAnalysis, second: Operation, starts_chain) -> tuple[Operation, set[Operation]] | None:
-    """The nearest earlier reduction that `second` reads only through row-wise elementwise ops."""
+def chain_source(
+    analysis: FusionAnalysis, second: Operation, starts_chain, reductions: list[Operation] | None = None
+) -> tuple[Operation, set[Operation]] | None:
+    """The nearest earlier reduction that `second` reads only through row-wise elementwise ops;
+    `reductions`: the block's reductions that are not contractions, if the caller has them."""
     candidates = [
-        op for op in analysis.ops
+        op for op in (analysis.ops if reductions is None else reductions)
         if analysis.position[op] < analysis.position[second] and reduces_same_rows(op, second)
         and (starts_chain(op) or op in analysis.group_of)
     ]
@@ -146,10 +149,13 @@ def _reads_link_in_step(analysis: FusionAnalysis, second: Operation, value, firs
 
 def chain_reductions(analysis: FusionAnalysis, starts_chain) -> None:
     """Groups for chains of same-row reductions (first reduction, elementwise links, next)."""
-    for op in analysis.ops:
-        if not du.is_root_op(op) or du.is_contraction(op) or not du.has_reduction_loops(op):
+    # Found once: each reduction looks back over the earlier ones only (a scan of every op
+    # per reduction, decoding its loops again, took most of the pass on a 1000-op model).
+    reductions = [op for op in analysis.ops if du.has_reduction_loops(op) and not du.is_contraction(op)]
+    for op in reductions:
+        if not du.is_root_op(op):
             continue
-        found = chain_source(analysis, op, starts_chain)
+        found = chain_source(analysis, op, starts_chain, reductions)
         if found is None:
             continue
         first, between = found
