@@ -162,6 +162,29 @@ func.func @constant_filter(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
 
 // -----
 
+// A 1x1 conv over a constant filter past max-filter-elements (257 x 256 = 65792 elements) is
+// rewritten all the same: its filter is transposed once, here, so its size costs nothing per
+// call. The same conv over a filter argument, and a 3x3 conv over a constant filter that large,
+// stay NCHW.
+// CHECK-LABEL: func.func @large_constant_1x1
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} tensor<1x4x4x256xf32>, tensor<1x1x256x257xf32>
+// CHECK-COUNT-2: linalg.conv_2d_nchw_fchw
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+func.func @large_constant_1x1(%x: tensor<1x256x4x4xf32>, %wa: tensor<257x256x1x1xf32>, %x3: tensor<1x256x6x6xf32>)
+    -> (tensor<1x257x4x4xf32>, tensor<1x257x4x4xf32>, tensor<1x257x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.0625> : tensor<257x256x1x1xf32>
+  %w3 = arith.constant dense<0.03125> : tensor<257x256x3x3xf32>
+  %e = tensor.empty() : tensor<1x257x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x257x4x4xf32>) -> tensor<1x257x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x256x4x4xf32>, tensor<257x256x1x1xf32>) outs(%f : tensor<1x257x4x4xf32>) -> tensor<1x257x4x4xf32>
+  %a = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %wa : tensor<1x256x4x4xf32>, tensor<257x256x1x1xf32>) outs(%f : tensor<1x257x4x4xf32>) -> tensor<1x257x4x4xf32>
+  %k = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x3, %w3 : tensor<1x256x6x6xf32>, tensor<257x256x3x3xf32>) outs(%f : tensor<1x257x4x4xf32>) -> tensor<1x257x4x4xf32>
+  func.return %c, %a, %k : tensor<1x257x4x4xf32>, tensor<1x257x4x4xf32>, tensor<1x257x4x4xf32>
+}
+
+// -----
+
 // A 1x1 conv at 2x2 pixels (strided): left NCHW by default (under min-pixels-1x1). Opt-in
 // (prefix NT): channels last as a contraction over (n, oh, ow, f, c) that reads the FCHW filter
 // collapsed to F x C in place, no transposed copy.

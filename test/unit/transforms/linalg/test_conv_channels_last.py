@@ -22,7 +22,7 @@ PASS = "linalg-conv-channels-last"
 LIT = LIT_TRANSFORMS / "linalg" / "linalg-conv-channels-last.mlir"
 # case -> window ops rewritten by default and with min-pixels=1 max-filter-elements=100000
 REWRITTEN = {"residual_block": (2, 2), "shared_activation": (2, 2), "window_kinds": (4, 4), "constant_filter": (1, 1),
-             "small_1x1": (0, 1), "shared_fill": (1, 1), "not_rewritten": (0, 2)}
+             "small_1x1": (0, 1), "shared_fill": (1, 1), "not_rewritten": (0, 2), "large_constant_1x1": (1, 2)}
 CHANNELS_LAST_OPS = ("linalg.conv_2d_nhwc_hwcf", "linalg.depthwise_conv_2d_nhwc_hwc", "linalg.pooling_nhwc_max")
 ALL = f"{PASS}{{min-pixels=1 min-pixels-1x1=1 max-filter-elements=100000}}"
 FORMED = "linalg-fuse-elementwise{aggressive=false},form-dispatch-regions"
@@ -38,6 +38,39 @@ def test_channels_last_computes_the_same(name: str, everything: bool):
     text = lit_functions(LIT)[name]
     after = assert_pass_preserves_semantics(text, ALL if everything else PASS)
     assert count_ops(after, *CHANNELS_LAST_OPS) == REWRITTEN[name][everything]
+
+
+def large_constant_1x1(seed: int) -> str:
+    """A 1x1 conv over a random constant filter past max-filter-elements (257 x 256), with bias
+    and ReLU: the inline-weights form of a MobileNet 7x7-stage expansion."""
+    w = np.random.default_rng(seed).standard_normal((257, 256, 1, 1)).astype(np.float32) / 16
+    return f"""func.func @f(%x: tensor<1x256x4x4xf32>, %b: tensor<257xf32>) -> tensor<1x257x4x4xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<"0x{w.tobytes().hex().upper()}"> : tensor<257x256x1x1xf32>
+  %e = tensor.empty() : tensor<1x257x4x4xf32>
+  %init = linalg.generic {{indexing_maps = [affine_map<(n, f, h, w) -> (f)>, affine_map<(n, f, h, w) -> (n, f, h, w)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%b : tensor<257xf32>) outs(%e : tensor<1x257x4x4xf32>) {{
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  }} -> tensor<1x257x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%x, %w : tensor<1x256x4x4xf32>, tensor<257x256x1x1xf32>) outs(%init : tensor<1x257x4x4xf32>) -> tensor<1x257x4x4xf32>
+  %r = linalg.generic {{indexing_maps = [affine_map<(n, f, h, w) -> (n, f, h, w)>, affine_map<(n, f, h, w) -> (n, f, h, w)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%c : tensor<1x257x4x4xf32>) outs(%e : tensor<1x257x4x4xf32>) {{
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.maximumf %v, %zero : f32
+    linalg.yield %m : f32
+  }} -> tensor<1x257x4x4xf32>
+  func.return %r : tensor<1x257x4x4xf32>
+}}
+"""
+
+
+def test_large_constant_1x1_filter_goes_channels_last_and_computes_the_same():
+    """Inline weights: the filter-size limit is for filters transposed on every call, so a
+    constant one past it still goes channels last, exactly (random and adversarial inputs)."""
+    after = assert_pass_preserves_semantics(large_constant_1x1(0), PASS)
+    assert count_ops(after, "linalg.conv_2d_nhwc_hwcf") == 1
+    assert count_ops(after, "linalg.conv_2d_nchw_fchw") == 0
 
 
 NT = f"{PASS}{{min-pixels-1x1=1 nt-1x1-max-pixels=63}}"
