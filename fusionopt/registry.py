@@ -90,6 +90,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-split-k-contractions": ("fusionopt.transforms.linalg.linalg_split_k_contractions", "LinalgSplitKContractionsPass"),
     "linalg-strided-conv-to-im2col": ("fusionopt.transforms.linalg.linalg_strided_conv_to_im2col", "LinalgStridedConvToIm2colPass"),
     "linalg-conv-channels-last": ("fusionopt.transforms.linalg.linalg_conv_channels_last", "LinalgConvChannelsLastPass"),
+    "linalg-grouped-conv-to-im2col": ("fusionopt.transforms.linalg.linalg_grouped_conv_to_im2col", "LinalgGroupedConvToIm2colPass"),
 }
 
 
@@ -121,8 +122,11 @@ _DISPATCH_CREATION_STAGES = (
     # broadcast of the expanded bias it is the conv's init and joins its dispatch (regnet: one
     # broadcast dispatch per grouped conv before), as IREE's reshape propagation makes it.
     "linalg-bubble-expand-through-broadcast",
-    # Grouped convs become generics with the same maps, IREE's own form: the named op with an
-    # epilogue in a pre-formed region overflows IREE's 32 KB CPU stack at real sizes.
+    # Grouped convs become a per-group patch gather and a batched matmul: IREE's CPU kernel for
+    # a grouped conv runs at 3-5 GFLOP/s in every form; those left become generics with the
+    # same maps, IREE's own form (the named op with an epilogue in a pre-formed region
+    # overflows IREE's 32 KB CPU stack at real sizes).
+    "linalg-grouped-conv-to-im2col",
     "linalg-generalize-grouped-convs",
     # Weight transposes/broadcasts and the Q/K/V head transposes become contraction
     # indexing maps, so no transpose is ever materialised (IREE spends 3 dispatches a layer).
@@ -213,6 +217,7 @@ PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
 # concat others read too (googlenet's six copies).
 _FEWEST_CHANGES = {
     "linalg-conv-channels-last": "",
+    "linalg-grouped-conv-to-im2col": "",
     # Stride-1 1x1 convs over one input with one filter count (an Inception block's 1x1 branch
     # and reductions) as one contraction in IREE's rank-3 form, each result's pad still stored
     # by the dispatch: inception_mini 19 -> 17 IREE dispatches (bench/RESULTS.md, "Sibling 1x1
@@ -245,6 +250,7 @@ _CUDA_CHANGES = {
     "linalg-conv-1x1-to-matmul": "",
     "linalg-strided-conv-to-im2col": "",
     "linalg-conv-channels-last": "",
+    "linalg-grouped-conv-to-im2col": "",
     # Decomposed attention becomes one iree_linalg_ext.attention (IREE's fused GPU kernel; on
     # llvm-cpu 1.1x slower than decomposed even with a CPU tile), a softmax's max and sum one
     # dispatch where it stays. Not yet the softmaxes torch guards against NaN (minilm_l6's):

@@ -10,8 +10,14 @@
 // CHECK:         %[[I:.*]] = linalg.broadcast ins(%[[E]]{{ ?}}:{{ ?}}tensor<6x8xf32>) outs(%{{.*}}{{ ?}}:{{ ?}}tensor<1x6x8x16x16xf32>) dimensions = [0, 3, 4]
 // CHECK-NOT:     tensor.expand_shape
 // CHECK:         linalg.conv_2d_ngchw_gfchw {{.*}} outs(%[[I]] : tensor<1x6x8x16x16xf32>)
+// dispatch-creation makes the conv a patch gather and a batched matmul
+// (linalg-grouped-conv-to-im2col): the bias, broadcast flat, is the matmul's init in its region.
 // REGIONS-LABEL: func.func @grouped_conv_bias
-// REGIONS-COUNT-1: flow.dispatch.region
+// REGIONS:         flow.dispatch.region -> (tensor<6x8x3x3x16x16xf32>)
+// REGIONS:         flow.dispatch.region -> (tensor<6x8x256xf32>)
+// REGIONS-NEXT:      tensor.empty
+// REGIONS-NEXT:      linalg.broadcast {{.*}} dimensions = [2]
+// REGIONS-NEXT:      linalg.generic
 // REGIONS-NOT:     flow.dispatch.region
 func.func @grouped_conv_bias(%x: tensor<1x6x8x18x18xf32>, %w: tensor<6x8x8x3x3xf32>, %bias: tensor<48xf32>) -> tensor<1x6x8x16x16xf32> {
   %e = tensor.empty() : tensor<1x48x16x16xf32>

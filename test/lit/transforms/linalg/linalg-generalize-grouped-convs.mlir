@@ -1,8 +1,9 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-generalize-grouped-convs | filecheck %s
-// RUN: fusion-opt %s --split-input-file -p dispatch-creation | filecheck %s --check-prefix=REGIONS
+// RUN: fusion-opt %s --split-input-file -p dispatch-creation-llvm-cpu-fewest | filecheck %s --check-prefix=REGIONS
 
 // A grouped 3x3 conv (stride 2, dilation 1) becomes a generic with the named op's own maps and
-// payload; with its collapsed bias + ReLU it forms one region holding no named conv and no reshape.
+// payload; with its collapsed bias + ReLU it forms one region holding no named conv and no reshape
+// (in the fewest-dispatch pipeline: dispatch-creation makes it gather + batched matmul first).
 // CHECK-LABEL: func.func @grouped_conv
 // CHECK-NOT:     linalg.conv_2d_ngchw_gfchw
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, ((d3 * 2) + d6), ((d4 * 2) + d7))>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}

@@ -34,9 +34,11 @@ def test_rewrite_computes_the_same_and_is_counted(name: str):
 
 def test_grouped_conv_bias_joins_the_conv_dispatch():
     after = assert_pass_preserves_semantics(lit_functions(LIT)["grouped_conv_bias"], "dispatch-creation")
-    [region] = [op for op in after.walk() if isinstance(op, DispatchRegionOp)]
-    names = [op.name for op in region.body.walk()]
-    # dispatch-creation generalizes the grouped conv (linalg-generalize-grouped-convs): the region
-    # holds the broadcast init and the conv as its one reduction generic.
+    gather, matmul = [op for op in after.walk() if isinstance(op, DispatchRegionOp)]
+    names = [op.name for op in matmul.body.walk()]
+    # dispatch-creation makes the grouped conv a patch gather and a batched matmul
+    # (linalg-grouped-conv-to-im2col): the matmul's region holds the broadcast bias init and the
+    # matmul as its one generic.
     assert "linalg.broadcast" in names and "linalg.conv_2d_ngchw_gfchw" not in names
     assert names.count("linalg.generic") == 1
+    assert "linalg.broadcast" not in [op.name for op in gather.body.walk()]
