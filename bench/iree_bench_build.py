@@ -72,6 +72,18 @@ def _pipeline_with(pipeline: str, **replacements: str) -> str:
     return ",".join(p for p in (replacements.get(p.replace("-", "_"), p) for p in passes) if p)
 
 
+def _expanded_with(pipeline: str, **replacements: str) -> str:
+    """A named pipeline with every nested pipeline name expanded to its passes, some replaced
+    as in `_pipeline_with` (a pass inside `graph-to-dispatch`'s `dispatch-creation` too)."""
+    from fusionopt.registry import PIPELINES
+
+    def passes(spec: str) -> list[str]:
+        return [q for p in spec.split(",") for q in (passes(PIPELINES[p].spec) if p in PIPELINES else [p])]
+
+    chosen = (replacements.get(p.replace("-", "_"), p) for p in passes(PIPELINES[pipeline].spec))
+    return ",".join(p for p in chosen if p)
+
+
 def _fewest_with(option: str, replacement: str) -> str:
     """`dispatch-creation-llvm-cpu-fewest`'s passes with one option text replaced (it must be
     there: a variant identical to the pipeline would time nothing)."""
@@ -248,6 +260,13 @@ ONNX_PIPELINES = {
     "ours-onnx-llvm-cpu": "graph-to-dispatch-llvm-cpu",
     # the graph passes, then the fewest-dispatch CPU build (`ours-llvm-cpu-fewest`)
     "ours-onnx-llvm-cpu-fewest": "graph-to-dispatch-llvm-cpu-fewest",
+    # the llvm-cpu graph pipeline with grouped convs as IREE's generic (no gather + batched
+    # matmul), and with constant 1x1 filters under the argument filter-size limit: the forms
+    # before each change, on the models users deploy with inline weights
+    "ours-onnx-llvm-cpu-grouped-generic": _expanded_with("graph-to-dispatch-llvm-cpu", linalg_grouped_conv_to_im2col=""),
+    "ours-onnx-llvm-cpu-1x1-limited": _expanded_with(
+        "graph-to-dispatch-llvm-cpu",
+        linalg_conv_channels_last="linalg-conv-channels-last{constant-1x1-any-size=false}"),
 }
 BEST_FLAGS = [
     "--iree-dispatch-creation-enable-aggressive-fusion",

@@ -103,6 +103,7 @@ class FullConvLimits:
     min_pixels_1x1: int = MIN_PIXELS_1X1
     max_filter_elements: int = MAX_FILTER_ELEMENTS
     nt_1x1_max_pixels: int = NT_1X1_MAX_PIXELS
+    constant_1x1_any_size: bool = True
 
     def reads_filter_in_place(self, op: WindowOp) -> bool:
         """A 1x1 full conv small enough to read its FCHW filter as F x C in place (no transpose)."""
@@ -113,7 +114,7 @@ class FullConvLimits:
     def admit(self, filter_shape: tuple[int, ...], output_shape: tuple[int, ...], constant_filter: bool) -> bool:
         one_by_one = filter_shape[2:] == (1, 1)
         least = self.min_pixels_1x1 if one_by_one else self.min_pixels
-        size_free = one_by_one and constant_filter  # transposed once, here: no per-call cost
+        size_free = self.constant_1x1_any_size and one_by_one and constant_filter  # transposed once, here
         return prod(output_shape[2:]) >= least and (size_free or prod(filter_shape) <= self.max_filter_elements)
 
 
@@ -237,6 +238,8 @@ class LinalgConvChannelsLastPass(ModulePass):
                              (a constant 1x1 filter, transposed once here, has no limit).
       nt-1x1-max-pixels   -- a 1x1 conv with at most this many output pixels reads its FCHW
                              filter in place, as F x C, instead of a transposed copy (0: none).
+      constant-1x1-any-size -- a 1x1 conv over a constant filter has no filter limit (true;
+                             false: the limit as for a filter argument, the form before).
     """
 
     name = "linalg-conv-channels-last"
@@ -245,10 +248,11 @@ class LinalgConvChannelsLastPass(ModulePass):
     min_pixels_1x1: int = MIN_PIXELS_1X1
     max_filter_elements: int = MAX_FILTER_ELEMENTS
     nt_1x1_max_pixels: int = NT_1X1_MAX_PIXELS
+    constant_1x1_any_size: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         limits = FullConvLimits(self.min_pixels, self.min_pixels_1x1, self.max_filter_elements,
-                                self.nt_1x1_max_pixels)
+                                self.nt_1x1_max_pixels, self.constant_1x1_any_size)
         pattern = ConvToChannelsLast(limits)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(ProduceChannelsLast()).rewrite_module(op)

@@ -2,6 +2,7 @@
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{min-pixels=1 max-filter-elements=100000}" | filecheck %s --check-prefix=ALL
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last,linalg-fuse-elementwise{aggressive=false}" | filecheck %s --check-prefix=FUSED
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{min-pixels-1x1=1 nt-1x1-max-pixels=63}" | filecheck %s --check-prefix=NT
+// RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{constant-1x1-any-size=false}" | filecheck %s --check-prefix=LIMITED
 
 // The pass's helper modules these cases exercise: linalg/channels_last_propagation.py.
 
@@ -170,6 +171,10 @@ func.func @constant_filter(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
 // CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} tensor<1x4x4x256xf32>, tensor<1x1x256x257xf32>
 // CHECK-COUNT-2: linalg.conv_2d_nchw_fchw
 // CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+// With constant-1x1-any-size=false (prefix LIMITED) the constant filter has the limit too.
+// LIMITED-LABEL: func.func @large_constant_1x1
+// LIMITED-COUNT-3: linalg.conv_2d_nchw_fchw
+// LIMITED-NOT:     linalg.conv_2d_nhwc_hwcf
 func.func @large_constant_1x1(%x: tensor<1x256x4x4xf32>, %wa: tensor<257x256x1x1xf32>, %x3: tensor<1x256x6x6xf32>)
     -> (tensor<1x257x4x4xf32>, tensor<1x257x4x4xf32>, tensor<1x257x4x4xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -189,6 +194,7 @@ func.func @large_constant_1x1(%x: tensor<1x256x4x4xf32>, %wa: tensor<257x256x1x1
 // (prefix NT): channels last as a contraction over (n, oh, ow, f, c) that reads the FCHW filter
 // collapsed to F x C in place, no transposed copy.
 // CHECK-LABEL: func.func @small_1x1
+// LIMITED-LABEL: func.func @small_1x1
 // CHECK:         linalg.conv_2d_nchw_fchw
 // NT-LABEL: func.func @small_1x1
 // NT-SAME:     (%[[X:.*]]: tensor<1x8x4x4xf32>, %[[W:.*]]: tensor<6x8x1x1xf32>)
