@@ -1,12 +1,11 @@
 """`fusion-opt`: parse, run a pass pipeline, print (see fusionopt/opt_main.py)."""
 
-import sys
-
 
 def main() -> None:
+    from fusionopt.cli import exit_process
     from fusionopt.opt_main import main as run
 
-    sys.exit(run())
+    exit_process(run())
 
 
 if __name__ == "__main__":

@@ -19,8 +19,8 @@ import sys
 from collections.abc import Sequence
 
 from fusionopt.cli import (
-    EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, ToolArgumentParser, UsageError, report_internal_error,
-    report_usage_error,
+    EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, ToolArgumentParser, UsageError, exit_process,
+    report_internal_error, report_usage_error,
 )
 from fusionopt.diagnostics import FusionError
 from fusionopt.importers.migraphx_import import import_migraphx
@@ -82,7 +82,10 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    sys.exit(run(argv))
+    code = run(argv)
+    if argv is None:  # the console script: nothing in this process needs the IR any more
+        exit_process(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":
