@@ -146,6 +146,30 @@ func.func @window_kinds(%x: tensor<1x4x16x16xf32>, %w: tensor<8x4x3x3xf32>, %w1:
 
 // -----
 
+// Dilated windows: a 5x5 depthwise conv with dilation 2 (LR-ASPP's) and a dilated max pool go
+// channels last with their dilations; a dilated full conv stays (the im2col stages take it).
+// CHECK-LABEL: func.func @dilated_windows
+// CHECK:         linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x16x16x4xf32>, tensor<5x5x4xf32>) outs(%{{.*}} : tensor<1x8x8x4xf32>)
+// CHECK:         linalg.pooling_nhwc_max {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x16x16x4xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<1x12x12x4xf32>)
+// CHECK:         linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+func.func @dilated_windows(%x: tensor<1x4x16x16xf32>, %d: tensor<4x5x5xf32>, %k: tensor<3x3xf32>, %w: tensor<4x4x3x3xf32>)
+    -> (tensor<1x4x8x8xf32>, tensor<1x4x12x12xf32>, tensor<1x4x12x12xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %ed = tensor.empty() : tensor<1x4x8x8xf32>
+  %fd = linalg.fill ins(%zero : f32) outs(%ed : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %dw = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %d : tensor<1x4x16x16xf32>, tensor<4x5x5xf32>) outs(%fd : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %ep = tensor.empty() : tensor<1x4x12x12xf32>
+  %fp = linalg.fill ins(%ninf : f32) outs(%ep : tensor<1x4x12x12xf32>) -> tensor<1x4x12x12xf32>
+  %pool = linalg.pooling_nchw_max {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %k : tensor<1x4x16x16xf32>, tensor<3x3xf32>) outs(%fp : tensor<1x4x12x12xf32>) -> tensor<1x4x12x12xf32>
+  %fc = linalg.fill ins(%zero : f32) outs(%ep : tensor<1x4x12x12xf32>) -> tensor<1x4x12x12xf32>
+  %conv = linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x4x16x16xf32>, tensor<4x4x3x3xf32>) outs(%fc : tensor<1x4x12x12xf32>) -> tensor<1x4x12x12xf32>
+  func.return %dw, %pool, %conv : tensor<1x4x8x8xf32>, tensor<1x4x12x12xf32>, tensor<1x4x12x12xf32>
+}
+
+// -----
+
 // A constant filter (weights inlined) is transposed here, once: HWCF [0][0][c][f] = FCHW
 // [f][c][0][0]; no transpose runs per call.
 // CHECK-LABEL: func.func @constant_filter
@@ -228,7 +252,7 @@ func.func @shared_fill(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>) -> (ten
 
 // -----
 
-// Not rewritten by default: a dilated conv, a batch of 2, a full conv with 4x4 output pixels
+// Not rewritten by default: a dilated full conv, a batch of 2, a full conv with 4x4 output pixels
 // (fewer than min-pixels), a full conv whose filter has more than max-filter-elements
 // elements, a grouped conv. With min-pixels=1 and a larger filter limit (prefix ALL) the small
 // and the large conv are rewritten too; the others never are.
