@@ -10,10 +10,11 @@ identity, and the record keeps them alive, so a new object at a freed address ca
 an old one; attributes are immutable values and compare by value (identity first, so a shared
 weight is not compared byte by byte).
 
-`ops_to_verify` relies on what an op's verifier reads: the op's own record, its operands'
-types (recorded with their defining op or block), its parent (HasParent, a terminator against
-its parent's types), its nested ops (an IsolatedFromAbove or region check), and, for symbol
-users, symbols anywhere (so a changed symbol means verifying everything).
+`ops_to_verify` relies on what an op's verifier reads: the op's own record, its operands and
+their defining ops (types are recorded with the op or block that defines them), the users of
+its results, its parent (HasParent, a terminator against its parent's types), its nested ops
+(an IsolatedFromAbove or region check), and, for symbol users, symbols anywhere (so a changed
+symbol means verifying everything).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class IRSnapshot:
         for op in changed:
             ops.update(dict.fromkeys(op.walk()))  # nested ops may check this op (a terminator)
             ops.update((use.operation, None) for result in op.results for use in result.uses)
+            ops.update((value.owner, None) for value in op.operands if isinstance(value.owner, Operation))
             ops.update(dict.fromkeys(_ancestors(op)))
         for key in removed:  # the op that held a removed op checks its regions afresh
             holder = key[1].parent_op() if key[1] is not None else None

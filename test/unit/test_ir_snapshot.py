@@ -181,12 +181,16 @@ def test_verifying_the_changed_ops_fails_as_verifying_everything(change):
     assert err.value.message == full.value.message and err.value.location == full.value.location
 
 
-def test_a_local_change_verifies_its_op_users_and_ancestors_only():
+def test_a_local_change_verifies_its_op_neighbours_and_ancestors_only():
+    """The addf, its operand's definer (the constant), its user (the mulf), func and module:
+    not the return."""
     module = parse_module(TEXT)
     before = take_snapshot(module)
     change_attribute(module)
     ops = take_snapshot(module).ops_to_verify(before)
-    assert sorted(op.name for op in ops) == ["arith.addf", "arith.mulf", "builtin.module", "func.func"]
+    assert sorted(op.name for op in ops) == [
+        "arith.addf", "arith.constant", "arith.mulf", "builtin.module", "func.func"
+    ]
 
 
 @pytest.mark.parametrize("change", [change_function_type, add_block_argument])
