@@ -73,6 +73,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "dispatch-matmul-to-mmt4d": ("fusionopt.transforms.dispatch.matmul_regions_to_mmt4d", "DispatchMatmulToMmt4DPass"),
     "linalg-horizontal-fuse-contractions": ("fusionopt.transforms.linalg.linalg_horizontal_fuse_contractions", "LinalgHorizontalFuseContractionsPass"),
     "linalg-horizontal-fuse-1x1-convs": ("fusionopt.transforms.linalg.linalg_horizontal_fuse_1x1_convs", "LinalgHorizontalFuse1x1ConvsPass"),
+    "dispatch-conv-1x1-cpu-tiles": ("fusionopt.transforms.dispatch.conv_1x1_cpu_tiles", "DispatchConv1x1CpuTilesPass"),
     "dispatch-matmul-cpu-tiles": ("fusionopt.transforms.dispatch.matmul_cpu_tiles", "DispatchMatmulCpuTilesPass"),
     "dispatch-attention-cpu-tiles": ("fusionopt.transforms.dispatch.attention_cpu_tiles", "DispatchAttentionCpuTilesPass"),
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
@@ -186,11 +187,13 @@ def _dispatch_creation_with(changes: dict[str, str]) -> str:
 # config with a wide register tile (IREE's own 8 x 16 tile leaves the FMA units idle), and
 # attention ops the input brings (the pipeline raises none: on CPU the decomposed form is
 # faster) one over whole head dims (IREE's own walks 4 keys x 16 columns at a time, 2.6x-33x
-# slower). A CUDA build would reject the configs, so they are not in the target-neutral pipeline.
-_CPU_TILES = "dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles"
+# slower), and channels-last 1x1 convs whose filter count IREE splits into 2-lane vectors the
+# matmul tile. A CUDA build would reject the configs, so they are not in the target-neutral
+# pipeline.
+_CPU_TILES = "dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles"
 PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
-    "dispatch-creation, then IREE CPU register tiles: 4 x 64 on matmul regions, whole head dims on "
-    "attention (llvm-cpu only)",
+    "dispatch-creation, then IREE CPU register tiles: 4 x 64 on matmul regions and on 1x1 convs IREE "
+    "vectorises narrowly, whole head dims on attention (llvm-cpu only)",
     f"dispatch-creation,{_CPU_TILES}",
 )
 

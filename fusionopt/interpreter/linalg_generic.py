@@ -30,7 +30,7 @@ import numpy as np
 from xdsl.dialects import arith
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from fusionopt.interpreter.common import as_type, compute_dtype_args
 from fusionopt.interpreter.linalg_argmax import argmax_reduce, match_select_pair
@@ -99,8 +99,10 @@ def run_structured(
     shapes = [np.shape(v) for v in (*inputs, *outputs)]
     ranges = loop_ranges(maps, shapes)
     in_maps, out_maps = maps[: len(inputs)], maps[len(inputs) :]
-    if reduction_dims and _is_contraction(block, len(inputs), maps):
-        full = _contract(inputs, outputs[0], in_maps, out_maps[0], ranges)
+    read = [_constants_read(v, m) for v, m in zip(inputs, in_maps)]
+    dim_inputs, dim_maps = [r[0] for r in read], [r[1] for r in read]
+    if reduction_dims and _is_contraction(block, len(inputs), [*dim_maps, *out_maps]):
+        full = _contract(dim_inputs, outputs[0], dim_maps, out_maps[0], ranges)
         return (as_type(write_through_map(outputs[0], out_maps[0], full, ranges), result_types[0]),)
     pairs = _horizontal_contractions(block, len(inputs), maps) if reduction_dims else None
     if pairs is not None:
@@ -120,6 +122,17 @@ def run_structured(
     return tuple(
         as_type(write_through_map(out, m, full, ranges), t) for out, m, full, t in zip(outputs, out_maps, finals, result_types)
     )
+
+
+def _constants_read(value: Any, m: AffineMap) -> tuple[Any, AffineMap]:
+    """An input read at constant indices on some dims (a 1x1 filter's (0, 0, c, f)) as the slice
+    at those indices with a dims-only map: the same elements, so a contraction over it is still
+    summed as a matmul (route 1)."""
+    if all(isinstance(e, AffineDimExpr) for e in m.results) or not is_dims_and_constants(m):
+        return value, m
+    index = tuple(e.value if isinstance(e, AffineConstantExpr) else slice(None) for e in m.results)
+    dims = tuple(e for e in m.results if isinstance(e, AffineDimExpr))
+    return np.asarray(value)[index], AffineMap(m.num_dims, m.num_symbols, dims)
 
 
 def _grids(ranges: list[int]) -> list[np.ndarray]:
