@@ -71,7 +71,7 @@ from support.graph_strategies import graph_programs  # noqa: E402
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,"
 ).replace(",form-dispatch-regions,", ",form-dispatch-regions{guards-into-attention=true},"
-          ) + ",dispatch-attention-cpu-tiles{rows=1 keys=1}"
+          ) + ",dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles"
 # dispatch-creation with the other opt-in passes (row-major copies of NT contraction
 # operands; batch-1 depthwise convs as rank-3 generics; sibling 1x1 convs of one input and filter
 # count as one rank-3 contraction; sibling matmuls of one activation, then

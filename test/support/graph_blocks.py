@@ -538,3 +538,17 @@ SIBLING_1X1_BLOCKS = (block_sibling_1x1_convs,)
 SPLIT_BROADCAST_BLOCKS = (block_split_broadcast,)
 UNEQUAL_TOWER_BLOCKS = (block_unequal_towers,)
 RESHAPED_ROOT_BLOCKS = (block_grouped_conv, block_rows_split_dot)
+
+
+def block_odd_filter_1x1(b):
+    """A 1x1 conv (32-40 input channels, 4x4-5x5 pixels) into 116 or 184 filters, no multiple
+    of 16 and a prime factor over 16, with a ReLU: channels last, then the matmul register tile
+    of dispatch-conv-1x1-cpu-tiles."""
+    if b.element not in ("f32", "f64"):
+        return None
+    x = b.new_arg((1, b.draw(st.sampled_from((32, 40))), b.draw(st.integers(4, 5)), b.draw(st.integers(4, 5))), b.element)
+    y = _conv(b, x, _weight(b, (b.draw(st.sampled_from((116, 184))), x.shape[1], 1, 1), b.element), 0, 1)
+    return _unary(b, "relu", y)
+
+
+ODD_FILTER_1X1_BLOCKS = (block_odd_filter_1x1,)

@@ -21,7 +21,8 @@ from fusionopt import registry
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
 from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
-    PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS, STRIDED_BLOCKS,
+    ODD_FILTER_1X1_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
+    STRIDED_BLOCKS,
     UNEQUAL_TOWER_BLOCKS,
     block_position_embedding,
 )
@@ -100,6 +101,11 @@ UNEQUAL_FLOORS = {"graph-horizontal-fuse-dots": 0.37}
 # draws one of the two blocks, and the conv block skips f16/bf16); the grouped conv's gather +
 # batched matmul (dispatch-creation) and its generic (the fewest and CUDA pipelines) both take it.
 RESHAPED_ROOT_COUNT, RESHAPED_ROOT_OPS = 16, 2
+# A 1x1 conv into 116 or 184 filters (`graph_blocks.ODD_FILTER_1X1_BLOCKS`, ~8 s): the
+# dispatch-attention run's CPU tile stage gives it the matmul register tile (f32 only; an f64
+# draw stays a conv). Its seed gives 1.0 (all four f32).
+ODD_FILTER_1X1_COUNT, ODD_FILTER_1X1_OPS = 4, 1
+ODD_FILTER_1X1_FLOORS = {"dispatch-conv-1x1-cpu-tiles": 0.5}
 RESHAPED_ROOT_FLOORS = {"linalg-generalize-grouped-convs": 0.25, "linalg-grouped-conv-to-im2col": 0.25,
                         "linalg-sink-reshapes": 0.4}
 
@@ -168,7 +174,7 @@ def test_projection_programs_are_valid_and_equal_and_packed(projection_report):
 
 def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
-              SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS)
+              SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -195,6 +201,7 @@ BLOCK_SET_RUNS = {
     "split_broadcast": (SPLIT_BROADCAST_COUNT, SPLIT_BROADCAST_OPS, SPLIT_BROADCAST_BLOCKS, SPLIT_BROADCAST_FLOORS),
     "unequal_towers": (UNEQUAL_COUNT, UNEQUAL_OPS, UNEQUAL_TOWER_BLOCKS, UNEQUAL_FLOORS),
     "reshaped_root": (RESHAPED_ROOT_COUNT, RESHAPED_ROOT_OPS, RESHAPED_ROOT_BLOCKS, RESHAPED_ROOT_FLOORS),
+    "odd_filter_1x1": (ODD_FILTER_1X1_COUNT, ODD_FILTER_1X1_OPS, ODD_FILTER_1X1_BLOCKS, ODD_FILTER_1X1_FLOORS),
 }
 
 
