@@ -6,13 +6,16 @@ its ONNX file)."""
 from __future__ import annotations
 
 
+def _replaced(passes: list[str], replacements: dict[str, str]) -> str:
+    """`passes` with some replaced (keyword: the pass as written, `-` as `_`); "" drops one."""
+    return ",".join(p for p in (replacements.get(p.replace("-", "_"), p) for p in passes) if p)
+
+
 def _pipeline_with(pipeline: str, **replacements: str) -> str:
-    """A named pipeline's passes with some replaced (keyword: the pass as written, `-` as `_`);
-    "" drops the pass."""
+    """A named pipeline's passes with some replaced (`_replaced`)."""
     from fusionopt.registry import PIPELINES
 
-    passes = PIPELINES[pipeline].spec.split(",")
-    return ",".join(p for p in (replacements.get(p.replace("-", "_"), p) for p in passes) if p)
+    return _replaced(PIPELINES[pipeline].spec.split(","), replacements)
 
 
 def _expanded_with(pipeline: str, **replacements: str) -> str:
@@ -23,8 +26,7 @@ def _expanded_with(pipeline: str, **replacements: str) -> str:
     def passes(spec: str) -> list[str]:
         return [q for p in spec.split(",") for q in (passes(PIPELINES[p].spec) if p in PIPELINES else [p])]
 
-    chosen = (replacements.get(p.replace("-", "_"), p) for p in passes(PIPELINES[pipeline].spec))
-    return ",".join(p for p in chosen if p)
+    return _replaced(passes(PIPELINES[pipeline].spec), replacements)
 
 
 def _fewest_with(option: str, replacement: str) -> str:

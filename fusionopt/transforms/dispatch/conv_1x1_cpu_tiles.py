@@ -38,11 +38,12 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common.window_ops import static_window_shapes
-from fusionopt.transforms.dispatch.matmul_cpu_tiles import PEELING, in_region_unconfigured
+from fusionopt.transforms.dispatch.matmul_cpu_tiles import PEELING, DispatchMatmulCpuTilesPass, in_region_unconfigured
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
 
 NHWC_CONV = "linalg.conv_2d_nhwc_hwcf"
-ROWS, COLUMNS, REDUCTION = 4, 64, 16  # dispatch-matmul-cpu-tiles' register tile
+_TILE = DispatchMatmulCpuTilesPass().register_tile()  # the matmul regions' register tile
+ROWS, COLUMNS, REDUCTION = _TILE.rows, _TILE.columns, _TILE.reduction  # 4, 64, 16
 LANES = 16  # f32 lanes of an AVX-512 vector
 
 

@@ -134,18 +134,21 @@ def pixels_read(op: WindowOp, groups: list[list[int]] | None) -> tuple[SSAValue,
     return sliced.results[0], [sliced]
 
 
-def reshaped_init(init: SSAValue, groups: list[list[int]] | None) -> tuple[SSAValue, list[Operation]]:
-    """The 1 x F x H x W init reshaped by `groups`, rebuilt from what made it (torch-mlir's
-    bias broadcast, a fill) so it stays clonable into the dispatch; a collapse otherwise."""
+def reshaped_init(init: SSAValue, groups: list[list[int]] | None,
+                  bias_dims: tuple[int, ...] = (0, 2, 3)) -> tuple[SSAValue, list[Operation]]:
+    """The 1 x F x H x W init (or another conv output, whose bias broadcast adds `bias_dims`:
+    a grouped conv's [G, F] bias over 1 x G x F x OH x OW adds (0, 3, 4)) reshaped by `groups`,
+    rebuilt from what made it (torch-mlir's bias broadcast, a fill) so it stays clonable into
+    the dispatch; a collapse otherwise."""
     owner = init.owner
     if groups is None or not isinstance(owner, Operation):
         return reshaped(init, groups)
     shape = init.type.get_shape()  # type: ignore[attr-defined]
     reduced = TensorType(init.type.get_element_type(), [prod(shape[d] for d in g) for g in groups])  # type: ignore[attr-defined]
-    if owner.name == "linalg.broadcast" and list(owner.properties["dimensions"].get_values()) == [0, 2, 3]:
+    if owner.name == "linalg.broadcast" and tuple(owner.properties["dimensions"].get_values()) == bias_dims:
         empty = tensor.EmptyOp([], reduced)
-        dims = DenseArrayBase.from_list(i64, list(range(1, len(groups))))
-        bias = BroadcastOp(owner.operands[0], empty.tensor, dims)
+        added = [i for i, group in enumerate(groups) if set(group) <= set(bias_dims)]  # the pixels
+        bias = BroadcastOp(owner.operands[0], empty.tensor, DenseArrayBase.from_list(i64, added))
         return bias.results[0], [empty, bias]
     if owner.name == "linalg.fill":
         empty = tensor.EmptyOp([], reduced)

@@ -31,12 +31,10 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, TensorType, i64
-from xdsl.dialects.linalg.ops import BroadcastOp
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
@@ -45,10 +43,9 @@ from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.common.window_ops import static_window_shapes
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv, reshaped_init
-from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import copy_body
+from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import gather_patches
 
 GROUPED_CONV = "linalg.conv_2d_ngchw_gfchw"
-PATCH_GROUPS = [[0], [1, 2, 3], [4, 5]]
 FILTER_GROUPS = [[0], [1], [2, 3, 4]]
 OUTPUT_GROUPS = [[0, 1], [2], [3, 4]]
 
@@ -60,60 +57,19 @@ def is_grouped_im2col_candidate(op: Operation, min_group_channels: int) -> bool:
     return shapes is not None and shapes[0][0] == 1 and shapes[0][2] >= min_group_channels
 
 
-def grouped_patch_maps(strides: tuple[int, ...], dilations: tuple[int, ...]) -> tuple[AffineMap, AffineMap]:
-    """Loops (g, c, kh, kw, oh, ow): the input pixel each window tap reads, and the patch element."""
-    g, c, kh, kw, oh, ow = (AffineDimExpr(i) for i in range(6))
-    rows = oh * strides[0] + kh * dilations[0]
-    cols = ow * strides[1] + kw * dilations[1]
-    return AffineMap(6, 0, (AffineConstantExpr(0), g, c, rows, cols)), AffineMap(6, 0, (g, c, kh, kw, oh, ow))
-
-
 def batched_matmul_maps() -> tuple[AffineMap, ...]:
     """Loops (g, f, p, k): filter (g, f, k), patches (g, k, p), output (g, f, p)."""
     g, f, p, k = (AffineDimExpr(i) for i in range(4))
     return AffineMap(4, 0, (g, f, k)), AffineMap(4, 0, (g, k, p)), AffineMap(4, 0, (g, f, p))
 
 
-def gather_group_patches(op: WindowOp) -> tuple[list[Operation], SSAValue]:
-    """The im2col generic (G x C x KH x KW x OH x OW) and its collapse to G x (C*KH*KW) x
-    (OH*OW), and the collapsed patches."""
-    source = op.inputs[0]
-    element = source.type.get_element_type()  # type: ignore[attr-defined]
-    _, g, c = source.type.get_shape()[:3]  # type: ignore[attr-defined]
-    oh, ow = op.outputs[0].type.get_shape()[3:]  # type: ignore[attr-defined]
-    kh, kw = op.window_sizes()
-    shape = TensorType(element, [g, c, kh, kw, oh, ow])
-    empty = tensor.EmptyOp([], shape)
-    maps = grouped_patch_maps(op.stride_values(), op.dilation_values())
-    gather = GenericOp(
-        [source], [empty.tensor], copy_body(element), [AffineMapAttr(m) for m in maps],
-        [IteratorTypeAttr.parallel()] * 6, [shape],
-    )
-    flat = collapse(gather.results[0], PATCH_GROUPS, TensorType(element, [g, c * kh * kw, oh * ow]))
-    return [empty, gather, flat], flat.results[0]
-
-
-def flat_init(init: SSAValue) -> tuple[SSAValue, list[Operation]]:
-    """The 1 x G x F x OH x OW init as G x F x (OH*OW): a bias broadcast of [G, F] (torch-mlir's
-    grouped-conv bias, `linalg-bubble-expand-through-broadcast`) rebuilt flat, so it stays
-    clonable into the matmul's dispatch; a fill or a collapse otherwise (`reshaped_init`)."""
-    owner = init.owner
-    if isinstance(owner, Operation) and owner.name == "linalg.broadcast" and \
-            list(owner.properties["dimensions"].get_values()) == [0, 3, 4]:
-        g, f, oh, ow = init.type.get_shape()[1:]  # type: ignore[attr-defined]
-        empty = tensor.EmptyOp([], TensorType(init.type.get_element_type(), [g, f, oh * ow]))  # type: ignore[attr-defined]
-        bias = BroadcastOp(owner.operands[0], empty.tensor, DenseArrayBase.from_list(i64, [2]))
-        return bias.results[0], [empty, bias]
-    return reshaped_init(init, OUTPUT_GROUPS)
-
-
 def grouped_im2col_form(op: WindowOp) -> tuple[list[Operation], SSAValue]:
     """Gather, filter-first batched matmul and the expand back to the conv's result type."""
-    gather_ops, patches = gather_group_patches(op)
+    gather_ops, patches = gather_patches(op, groups=1)
     weight = op.inputs[1]
     g, f, *taps = weight.type.get_shape()  # type: ignore[attr-defined]
     weight_3d = collapse(weight, FILTER_GROUPS, TensorType(weight.type.get_element_type(), [g, f, prod(taps)]))  # type: ignore[attr-defined]
-    init, init_ops = flat_init(op.outputs[0])
+    init, init_ops = reshaped_init(op.outputs[0], OUTPUT_GROUPS, bias_dims=(0, 3, 4))
     matmul = GenericOp(
         [weight_3d.results[0], patches], [init], op.regions[0].clone(),
         [AffineMapAttr(m) for m in batched_matmul_maps()],

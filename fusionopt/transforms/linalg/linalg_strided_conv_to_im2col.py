@@ -84,12 +84,15 @@ def is_im2col_candidate(op: Operation, stride_one: bool) -> bool:
     return stride_one or op.stride_values() != (1, 1)  # type: ignore[attr-defined]
 
 
-def patch_maps(strides: tuple[int, ...], dilations: tuple[int, ...]) -> tuple[AffineMap, AffineMap]:
-    """Loops (c, kh, kw, oh, ow): the input pixel each window tap reads, and the patch element."""
-    c, kh, kw, oh, ow = (AffineDimExpr(i) for i in range(5))
+def patch_maps(strides: tuple[int, ...], dilations: tuple[int, ...], groups: int = 0) -> tuple[AffineMap, AffineMap]:
+    """Loops ([g], c, kh, kw, oh, ow), with `groups` leading group loops (a grouped conv's): the
+    input pixel each window tap reads, and the patch element."""
+    count = groups + 5
+    *lead, c, kh, kw, oh, ow = (AffineDimExpr(i) for i in range(count))
     rows = oh * strides[0] + kh * dilations[0]
     cols = ow * strides[1] + kw * dilations[1]
-    return AffineMap(5, 0, (AffineConstantExpr(0), c, rows, cols)), AffineMap(5, 0, (c, kh, kw, oh, ow))
+    return (AffineMap(count, 0, (AffineConstantExpr(0), *lead, c, rows, cols)),
+            AffineMap(count, 0, (*lead, c, kh, kw, oh, ow)))
 
 
 def matmul_maps() -> tuple[AffineMap, ...]:
@@ -104,22 +107,23 @@ def copy_body(element) -> Region:
     return Region(block)
 
 
-def gather_patches(op: WindowOp) -> tuple[list[Operation], SSAValue]:
-    """The im2col generic (C x KH x KW x OH x OW) and its collapse to (C*KH*KW) x (OH*OW), and
-    the collapsed patches."""
+def gather_patches(op: WindowOp, groups: int = 0) -> tuple[list[Operation], SSAValue]:
+    """The im2col generic ([G x] C x KH x KW x OH x OW; `groups` leading group dims) and its
+    collapse to [G x] (C*KH*KW) x (OH*OW), and the collapsed patches."""
     source = op.inputs[0]
     element = source.type.get_element_type()  # type: ignore[attr-defined]
-    c = source.type.get_shape()[1]  # type: ignore[attr-defined]
-    oh, ow = op.outputs[0].type.get_shape()[2:]  # type: ignore[attr-defined]
+    *lead, c = source.type.get_shape()[1 : 2 + groups]  # type: ignore[attr-defined]
+    oh, ow = op.outputs[0].type.get_shape()[-2:]  # type: ignore[attr-defined]
     kh, kw = op.window_sizes()
-    shape = TensorType(element, [c, kh, kw, oh, ow])
+    shape = TensorType(element, [*lead, c, kh, kw, oh, ow])
     empty = tensor.EmptyOp([], shape)
-    maps = patch_maps(op.stride_values(), op.dilation_values())
+    maps = patch_maps(op.stride_values(), op.dilation_values(), groups)
     gather = GenericOp(
         [source], [empty.tensor], copy_body(element), [AffineMapAttr(m) for m in maps],
-        [IteratorTypeAttr.parallel()] * 5, [shape],
+        [IteratorTypeAttr.parallel()] * (groups + 5), [shape],
     )
-    flat = collapse(gather.results[0], [[0, 1, 2], [3, 4]], TensorType(element, [c * kh * kw, oh * ow]))
+    flat_groups = [*([d] for d in range(groups)), [groups, groups + 1, groups + 2], [groups + 3, groups + 4]]
+    flat = collapse(gather.results[0], flat_groups, TensorType(element, [*lead, c * kh * kw, oh * ow]))
     return [empty, gather, flat], flat.results[0]
 
 
