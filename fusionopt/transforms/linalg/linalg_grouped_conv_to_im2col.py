@@ -28,26 +28,18 @@ kernel. Not rewritten: batch > 1, `ngchw_fgchw` filters, dynamic shapes, groups 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
-from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from fusionopt.dialects.linalg import GenericOp
-from fusionopt.dialects.linalg_conv import WindowOp
-from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.common.window_ops import static_window_shapes
-from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv, reshaped_init
-from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import gather_patches
+from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
+from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import gather_patches, im2col_form
 
 GROUPED_CONV = "linalg.conv_2d_ngchw_gfchw"
-FILTER_GROUPS = [[0], [1], [2, 3, 4]]
-OUTPUT_GROUPS = [[0, 1], [2], [3, 4]]
 
 
 def is_grouped_im2col_candidate(op: Operation, min_group_channels: int) -> bool:
@@ -57,28 +49,6 @@ def is_grouped_im2col_candidate(op: Operation, min_group_channels: int) -> bool:
     return shapes is not None and shapes[0][0] == 1 and shapes[0][2] >= min_group_channels
 
 
-def batched_matmul_maps() -> tuple[AffineMap, ...]:
-    """Loops (g, f, p, k): filter (g, f, k), patches (g, k, p), output (g, f, p)."""
-    g, f, p, k = (AffineDimExpr(i) for i in range(4))
-    return AffineMap(4, 0, (g, f, k)), AffineMap(4, 0, (g, k, p)), AffineMap(4, 0, (g, f, p))
-
-
-def grouped_im2col_form(op: WindowOp) -> tuple[list[Operation], SSAValue]:
-    """Gather, filter-first batched matmul and the expand back to the conv's result type."""
-    gather_ops, patches = gather_patches(op, groups=1)
-    weight = op.inputs[1]
-    g, f, *taps = weight.type.get_shape()  # type: ignore[attr-defined]
-    weight_3d = collapse(weight, FILTER_GROUPS, TensorType(weight.type.get_element_type(), [g, f, prod(taps)]))  # type: ignore[attr-defined]
-    init, init_ops = reshaped_init(op.outputs[0], OUTPUT_GROUPS, bias_dims=(0, 3, 4))
-    matmul = GenericOp(
-        [weight_3d.results[0], patches], [init], op.regions[0].clone(),
-        [AffineMapAttr(m) for m in batched_matmul_maps()],
-        [IteratorTypeAttr.parallel()] * 3 + [IteratorTypeAttr.reduction()], [init.type],
-    )
-    back = expand(matmul.results[0], OUTPUT_GROUPS, op.results[0].type)  # type: ignore[arg-type]
-    return [*gather_ops, weight_3d, *init_ops, matmul, back], back.results[0]
-
-
 @dataclass
 class GroupedConvToIm2col(RewritePattern):
     min_group_channels: int
@@ -86,7 +56,8 @@ class GroupedConvToIm2col(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_grouped_im2col_candidate(op, self.min_group_channels):
             return
-        new_ops, result = grouped_im2col_form(op)  # type: ignore[arg-type]
+        gather_ops, patches = gather_patches(op, groups=1)  # type: ignore[arg-type]
+        new_ops, result = im2col_form(op, gather_ops, patches, groups=1)  # type: ignore[arg-type]
         replace_conv(op, new_ops, result, rewriter, "grouped convs as im2col + batched matmul")
 
 

@@ -41,7 +41,6 @@ dynamic shapes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
@@ -67,7 +66,6 @@ from fusionopt.transforms.linalg.im2col_op_form import (
 )
 from fusionopt.transforms.common.window_ops import CONV_NAME, static_window_shapes
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import (
-    FLAT_GROUPS,
     replace_conv,
     reshaped_init,
 )
@@ -95,10 +93,12 @@ def patch_maps(strides: tuple[int, ...], dilations: tuple[int, ...], groups: int
             AffineMap(count, 0, (*lead, c, kh, kw, oh, ow)))
 
 
-def matmul_maps() -> tuple[AffineMap, ...]:
-    """Loops (f, p, c): filter (f, c), patches (c, p), output (f, p): a plain matmul."""
-    f, p, c = (AffineDimExpr(i) for i in range(3))
-    return AffineMap(3, 0, (f, c)), AffineMap(3, 0, (c, p)), AffineMap(3, 0, (f, p))
+def matmul_maps(groups: int = 0) -> tuple[AffineMap, ...]:
+    """Loops ([g], f, p, c): filter ([g], f, c), patches ([g], c, p), output ([g], f, p): a plain
+    matmul, batched over `groups` leading group loops (a grouped conv's)."""
+    count = groups + 3
+    *lead, f, p, c = (AffineDimExpr(i) for i in range(count))
+    return AffineMap(count, 0, (*lead, f, c)), AffineMap(count, 0, (*lead, c, p)), AffineMap(count, 0, (*lead, f, p))
 
 
 def copy_body(element) -> Region:
@@ -127,20 +127,23 @@ def gather_patches(op: WindowOp, groups: int = 0) -> tuple[list[Operation], SSAV
     return [empty, gather, flat], flat.results[0]
 
 
-def im2col_form(op: WindowOp, new_ops: list[Operation], patches: SSAValue) -> tuple[list[Operation], SSAValue]:
-    """The filter-first matmul of the flat patches (made by `new_ops`), and its expand back."""
+def im2col_form(op: WindowOp, new_ops: list[Operation], patches: SSAValue,
+                groups: int = 0) -> tuple[list[Operation], SSAValue]:
+    """The filter-first matmul of the flat patches (made by `new_ops`; `groups` leading group
+    dims: a grouped conv's batched matmul over [G, F, C, KH, KW] filters), and its expand back."""
     weight = op.inputs[1]
-    f, *rest = weight.type.get_shape()  # type: ignore[attr-defined]
-    weight_2d = collapse(weight, [[0], [1, 2, 3]], TensorType(weight.type.get_element_type(), [f, prod(rest)]))  # type: ignore[attr-defined]
-    init, init_ops = reshaped_init(op.outputs[0], FLAT_GROUPS)
-    maps = matmul_maps()
+    *lead, f, c, kh, kw = weight.type.get_shape()  # type: ignore[attr-defined]
+    weight_groups = [*([d] for d in range(groups + 1)), [groups + 1, groups + 2, groups + 3]]
+    weight_flat = collapse(weight, weight_groups, TensorType(weight.type.get_element_type(), [*lead, f, c * kh * kw]))  # type: ignore[attr-defined]
+    out_groups = [[0, 1], *([d] for d in range(2, groups + 2)), [groups + 2, groups + 3]]
+    init, init_ops = reshaped_init(op.outputs[0], out_groups, bias_dims=(0, groups + 2, groups + 3))
     matmul = GenericOp(
-        [weight_2d.results[0], patches], [init], op.regions[0].clone(),
-        [AffineMapAttr(m) for m in maps],
-        [IteratorTypeAttr.parallel()] * 2 + [IteratorTypeAttr.reduction()], [init.type],
+        [weight_flat.results[0], patches], [init], op.regions[0].clone(),
+        [AffineMapAttr(m) for m in matmul_maps(groups)],
+        [IteratorTypeAttr.parallel()] * (groups + 2) + [IteratorTypeAttr.reduction()], [init.type],
     )
-    back = expand(matmul.results[0], FLAT_GROUPS, op.results[0].type)  # type: ignore[arg-type]
-    return [*new_ops, weight_2d, *init_ops, matmul, back], back.results[0]
+    back = expand(matmul.results[0], out_groups, op.results[0].type)  # type: ignore[arg-type]
+    return [*new_ops, weight_flat, *init_ops, matmul, back], back.results[0]
 
 
 @dataclass
