@@ -99,11 +99,12 @@ def run_structured(
     shapes = [np.shape(v) for v in (*inputs, *outputs)]
     ranges = loop_ranges(maps, shapes)
     in_maps, out_maps = maps[: len(inputs)], maps[len(inputs) :]
-    read = [_constants_read(v, m) for v, m in zip(inputs, in_maps)]
-    dim_inputs, dim_maps = [r[0] for r in read], [r[1] for r in read]
-    if reduction_dims and _is_contraction(block, len(inputs), [*dim_maps, *out_maps]):
-        full = _contract(dim_inputs, outputs[0], dim_maps, out_maps[0], ranges)
-        return (as_type(write_through_map(outputs[0], out_maps[0], full, ranges), result_types[0]),)
+    if reduction_dims:  # route 1 reads an input at constant indices as its slice there
+        read = [_constants_read(v, m) for v, m in zip(inputs, in_maps)]
+        dim_inputs, dim_maps = [r[0] for r in read], [r[1] for r in read]
+        if _is_contraction(block, len(inputs), [*dim_maps, *out_maps]):
+            full = _contract(dim_inputs, outputs[0], dim_maps, out_maps[0], ranges)
+            return (as_type(write_through_map(outputs[0], out_maps[0], full, ranges), result_types[0]),)
     pairs = _horizontal_contractions(block, len(inputs), maps) if reduction_dims else None
     if pairs is not None:
         return tuple(
