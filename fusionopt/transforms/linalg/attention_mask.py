@@ -22,7 +22,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.linalg.attention_match import payload_ops, float_constant, owner_op
+from fusionopt.transforms.linalg.attention_pieces import payload_ops, float_constant, owner_op
 
 
 

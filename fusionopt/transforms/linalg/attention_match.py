@@ -1,159 +1,34 @@
 """Recognising decomposed attention in linalg for `linalg-raise-attention`: QK^T (x scale)
 (+ mask) -> max / exp / sum / div softmax -> .V, as torch-mlir and our ONNX importer emit it
-after unit-reshape and transpose folding (the pass module's docstring has the whole rule)."""
+after unit-reshape and transpose folding (the pass module's docstring has the whole rule; the
+single pieces' matchers are in attention_pieces.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    FloatAttr,
-    TensorType,
-    f32,
-)
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from fusionopt.dialects.iree_linalg_ext import classify_dims
-from fusionopt.transforms.linalg.attention_casts import WIDEN, compute_ops, uncast, uncast_all
-from fusionopt.transforms.linalg.attention_guard import is_nan_test
+from fusionopt.transforms.linalg.attention_casts import compute_ops, uncast, uncast_all
+from fusionopt.transforms.linalg.attention_pieces import (
+    all_dims,
+    body_is,
+    division_kind,
+    elementwise_rows,
+    float_constant,
+    is_fill_of,
+    is_mul_add_contraction,
+    operand_types_fit,
+    owner_op,
+    payload_ops,
+    row_reduction,
+    use_count,
+)
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import reassociation
-
-# ---- small matchers ---------------------------------------------------------------------------
-
-
-def owner_op(value: SSAValue) -> Operation | None:
-    owner = value.owner
-    return owner if isinstance(owner, Operation) else None
-
-
-def use_count(value: SSAValue) -> int:
-    return du.use_count(value)
-
-
-def payload_ops(op: Operation) -> list[Operation]:
-    return list(op.regions[0].block.ops)
-
-
-def float_constant(value: SSAValue) -> float | None:
-    op = owner_op(value)
-    if op is not None and op.name == "arith.constant":
-        attr = op.properties.get("value") or op.attributes.get("value")
-        if isinstance(attr, FloatAttr):
-            return float(attr.value.data)
-    return None
-
-
-def _is_fill_of(value: SSAValue, accept) -> bool:
-    op = owner_op(value)
-    if op is None or op.name != "linalg.fill":
-        return False
-    c = float_constant(op.operands[0])
-    return c is not None and accept(c)
-
-
-def all_dims(m: AffineMap) -> list[int] | None:
-    if not all(isinstance(e, AffineDimExpr) for e in m.results):
-        return None
-    return [e.position for e in m.results]  # type: ignore[attr-defined]
-
-
-def _drop_dim_map(rank: int, kd: int) -> AffineMap:
-    return AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank) if d != kd))
-
-
-def _is_mul_add_contraction(op: Operation | None) -> bool:
-    """A 2-input contraction whose body is exactly out + a * b (named matmuls included)."""
-    if op is None or not du.is_contraction(op) or len(du.dps_inputs(op)) != 2 or len(op.results) != 1:
-        return False
-    if op.name == "linalg.generic":
-        ops = compute_ops(op, WIDEN)  # f16 operands widened into an f32 accumulator
-        if [o.name for o in ops] != ["arith.mulf", "arith.addf", "linalg.yield"]:
-            return False
-        a, b, out = op.regions[0].block.args
-        mul, add, yld = ops
-        if set(uncast_all(mul.operands, WIDEN)) != {a, b} or set(uncast_all(add.operands, WIDEN)) != {out, mul.results[0]}:
-            return False
-        if uncast(yld.operands[0], WIDEN) is not add.results[0] or mul.results[0].type != out.type:
-            return False  # (products rounded below the accumulator's type are another program)
-    maps = du.indexing_maps(op)
-    if any(all_dims(m) is None for m in maps):
-        return False
-    return _is_fill_of(du.dps_inits(op)[0], lambda c: c == 0.0)
-
-
-def _row_reduction(op: Operation | None, rank: int, in_map: AffineMap | None = None) -> int | None:
-    """The single reduced dim `kd` of a generic reading a rank-`rank` input through the identity
-    (or `in_map`) and writing (each output) through the identity minus kd; None otherwise."""
-    if op is None or op.name != "linalg.generic":
-        return None
-    kinds = du.iterator_kinds(op)
-    reduced = [d for d, k in enumerate(kinds) if k == "reduction"]
-    if len(kinds) != rank or len(reduced) != 1:
-        return None
-    kd = reduced[0]
-    maps = du.indexing_maps(op)
-    n_in = len(du.dps_inputs(op))
-    if not all(du.is_identity_map(m) if in_map is None else m == in_map for m in maps[:n_in]):
-        return None
-    if not all(m == _drop_dim_map(rank, kd) for m in maps[n_in:]):
-        return None
-    return kd
-
-
-def _elementwise_rows(op: Operation | None, rank: int, kd: int, first_map: AffineMap | None = None) -> bool:
-    """A 2-input all-parallel generic: input 0 identity (or `first_map`), input 1 the rows
-    (identity minus kd)."""
-    if op is None or op.name != "linalg.generic" or len(du.dps_inputs(op)) != 2 or len(op.results) != 1:
-        return False
-    maps = du.indexing_maps(op)
-    return (
-        du.is_all_parallel(op)
-        and len(maps) == 3
-        and (du.is_identity_map(maps[0]) if first_map is None else maps[0] == first_map)
-        and maps[1] == _drop_dim_map(rank, kd)
-        and du.is_identity_map(maps[2])
-    )
-
-
-def _body_is(op: Operation, names: list[str]) -> bool:
-    return [o.name for o in compute_ops(op)] == names
-
-
-def _division_kind(p: Operation) -> bool | None:
-    """p's body e / s: False; torch's NaN-guarded form select(isnan(e / s), 0, e / s): True."""
-    ops = compute_ops(p)
-    args = p.regions[0].block.args
-    if not ops or ops[0].name != "arith.divf" or uncast_all(ops[0].operands) != [args[0], args[1]]:
-        return None
-    quotient, rest = ops[0].results[0], [o for o in ops[1:] if o.name != "arith.constant"]
-    if [o.name for o in rest] == ["linalg.yield"]:
-        return False if uncast(rest[0].operands[0]) is quotient else None
-    if [o.name for o in rest] not in (["arith.cmpf", "arith.select", "linalg.yield"],
-                                      ["arith.cmpf", "arith.select", "arith.select", "linalg.yield"]):
-        return None
-    select, yielded = rest[-2:]
-    guarded = (is_nan_test(select.operands[0], quotient) and select.operands[2] is quotient
-               and float_constant(select.operands[1]) == 0.0 and yielded.operands[0] is select.results[0])
-    return True if guarded else None
-
-
-def _operand_types_fit(qk: Operation, v_value: SSAValue, pv: Operation, x_value: SSAValue) -> bool:
-    """Q, K and V of one float type; the scores and the result in it too, or in f32 when it is
-    f16 or bf16 (the f32 accumulators of mixed-precision attention)."""
-    operand_types = {v.type.get_element_type() for v in (*du.dps_inputs(qk), v_value)}  # type: ignore[attr-defined]
-    if len(operand_types) != 1:
-        return False
-    et = next(iter(operand_types))
-    if not isinstance(et, Float16Type | BFloat16Type | Float32Type | Float64Type):
-        return False
-    allowed = {et, f32} if isinstance(et, Float16Type | BFloat16Type) else {et}
-    return all(v.type.get_element_type() in allowed for v in (pv.results[0], x_value))  # type: ignore[attr-defined]
 
 
 # ---- the match ---------------------------------------------------------------------------------
@@ -250,7 +125,7 @@ def _direct_scores_read(e: Operation | None) -> AffineMap | None:
     if e is None or e.name != "linalg.generic" or not du.dps_inputs(e):
         return None
     x_value = du.dps_inputs(e)[0]
-    if not _is_mul_add_contraction(owner_op(x_value)) or use_count(x_value) != 2:
+    if not is_mul_add_contraction(owner_op(x_value)) or use_count(x_value) != 2:
         return None
     read = du.indexing_maps(e)[0]
     return read if all_dims(read) is not None else None
@@ -266,7 +141,7 @@ def _scaled_scores(x_value: SSAValue) -> tuple[Operation, Operation, SSAValue, f
     qk = qk_value = None
     for v in du.dps_inputs(x):
         cand = owner_op(v)
-        if _is_mul_add_contraction(cand) and use_count(v) == 1:
+        if is_mul_add_contraction(cand) and use_count(v) == 1:
             qk, qk_value = cand, v
     if qk is None or (sm := _scale_and_mask(x, qk_value)) is None:
         return None
@@ -274,7 +149,7 @@ def _scaled_scores(x_value: SSAValue) -> tuple[Operation, Operation, SSAValue, f
 
 
 def match_attention(pv: Operation) -> AttentionMatch | None:
-    if not _is_mul_add_contraction(pv):
+    if not is_mul_add_contraction(pv):
         return None
     pv_maps = du.indexing_maps(pv)
     kinds = du.iterator_kinds(pv)
@@ -310,22 +185,22 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
     if e_value is None:
         return None
     s = owner_op(s_value)
-    kd = _row_reduction(s, rank + 0) if s is not None and len(du.dps_inputs(s)) == 1 else None
-    if kd is None or not _elementwise_rows(p, rank, kd) or (nan_guard := _division_kind(p)) is None:
+    kd = row_reduction(s, rank + 0) if s is not None and len(du.dps_inputs(s)) == 1 else None
+    if kd is None or not elementwise_rows(p, rank, kd) or (nan_guard := division_kind(p)) is None:
         return None
     # s = sum_kd e
     if du.dps_inputs(s)[0] is not e_value or len(s.results) != 1 or use_count(s.results[0]) != 1:
         return None
-    if not _body_is(s, ["arith.addf", "linalg.yield"]) or set(uncast_all(compute_ops(s)[0].operands)) != set(s.regions[0].block.args):
+    if not body_is(s, ["arith.addf", "linalg.yield"]) or set(uncast_all(compute_ops(s)[0].operands)) != set(s.regions[0].block.args):
         return None
-    if not _is_fill_of(du.dps_inits(s)[0], lambda c: c == 0.0):
+    if not is_fill_of(du.dps_inits(s)[0], lambda c: c == 0.0):
         return None
     # e = exp(x - mx); x may be the scores themselves, read without their unit dims
     e = owner_op(e_value)
     x_read = _direct_scores_read(e)
-    if not _elementwise_rows(e, rank, kd, x_read) or use_count(e_value) != 2:
+    if not elementwise_rows(e, rank, kd, x_read) or use_count(e_value) != 2:
         return None
-    if not _body_is(e, ["arith.subf", "math.exp", "linalg.yield"]):
+    if not body_is(e, ["arith.subf", "math.exp", "linalg.yield"]):
         return None
     sub, exp, _ = compute_ops(e)
     ea = e.regions[0].block.args
@@ -334,7 +209,7 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
     x_value, mx_value = du.dps_inputs(e)
     # mx = max_kd x (first result; other results must be unused)
     mx = owner_op(mx_value)
-    if mx is None or _row_reduction(mx, rank, x_read) != kd or len(du.dps_inputs(mx)) != 1:
+    if mx is None or row_reduction(mx, rank, x_read) != kd or len(du.dps_inputs(mx)) != 1:
         return None
     if mx.results[0] is not mx_value or use_count(mx_value) != 1 or any(use_count(r) for r in mx.results[1:]):
         return None
@@ -345,7 +220,7 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
     ymax = owner_op(yielded0)
     if ymax is None or ymax.name != "arith.maximumf" or set(uncast_all(ymax.operands)) != {mb.args[0], mb.args[1]}:
         return None
-    if not _is_fill_of(du.dps_inits(mx)[0], lambda c: c == float("-inf") or c <= -3.4e38):
+    if not is_fill_of(du.dps_inits(mx)[0], lambda c: c == float("-inf") or c <= -3.4e38):
         return None
     if x_read is not None:  # the softmax reads the scores directly: scale 1, no mask
         x, qk, qk_value, scale, mask = None, owner_op(x_value), x_value, 1.0, None
@@ -360,7 +235,7 @@ def _match_from(pv: Operation, p_index: int, pv_maps: list[AffineMap], pv_kinds:
         a_qk = all_dims(x_maps[x_ins.index(qk_value)])
     if a_qk is None or len(set(a_qk)) != len(a_qk):
         return None
-    if not _operand_types_fit(qk, v_value, pv, x_value):
+    if not operand_types_fit(qk, v_value, pv, x_value):
         return None
     live = sorted(set(a_qk))
     if kd not in live or any(t_shape[d] != 1 for d in range(rank) if d not in live):

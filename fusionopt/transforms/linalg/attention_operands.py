@@ -27,7 +27,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.linalg.attention_match import float_constant, owner_op, payload_ops, use_count
+from fusionopt.transforms.linalg.attention_pieces import float_constant, owner_op, payload_ops, use_count
 from fusionopt.transforms.common.reshapes import reassociation
 from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import reassociation_dropping
 
