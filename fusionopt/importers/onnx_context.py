@@ -78,11 +78,12 @@ def numpy_dtype_of(element: Attribute) -> np.dtype:
 
 
 def element_of_array(array: np.ndarray) -> Attribute:
-    kinds = {np.dtype(np.float32): f32, np.dtype(np.float16): f16, np.dtype(np.float64): f64,
-             np.dtype(np.int32): i32, np.dtype(np.int64): i64, np.dtype(np.bool_): i1}
-    if array.dtype not in kinds:
+    # by name: bf16 arrays (onnx's `to_array` of a BFLOAT16 tensor) are ml_dtypes', not numpy's
+    kinds = {"float32": f32, "float16": f16, "bfloat16": bf16, "float64": f64, "int32": i32, "int64": i64,
+             "bool": i1}
+    if array.dtype.name not in kinds:
         raise OnnxImportError(f"unsupported constant element type {array.dtype}")
-    return kinds[array.dtype]
+    return kinds[array.dtype.name]
 
 
 def shape(value: Value) -> tuple[int, ...]:
