@@ -9,7 +9,9 @@ with `--inline`) and each pipeline: `fusion-translate
 --import-onnx`, `fusion-opt -p PIPELINE`, `iree-compile` for llvm-cpu (host CPU). Prints one row
 per case: block, sizes, pipeline, whether it builds, regions formed, IREE's first error line; a
 build is run through IREE's runtime (local-sync) and compared with onnxruntime on the same
-inputs (N(0, 1) activations, the model's seeded weights): max|diff| / max|ref|.
+inputs (N(0, 1) activations, the model's seeded weights): max|diff| / max|ref|. A bf16 block is
+compared with the float64 run of its import instead (onnxruntime's CPU provider lacks bf16
+kernels: no bf16 Mul).
 
 When a build fails, every `flow.dispatch.region` is compiled alone (`region_modules`: the region
 in its own function as `dispatch-verify-with-iree` isolates it, captured values as arguments,
@@ -80,6 +82,18 @@ def onnxruntime_outputs(model: onnx.ModelProto, inputs: dict[str, np.ndarray]) -
 
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     return session.run(None, inputs)
+
+
+def reference_outputs(model: onnx.ModelProto, inputs: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """onnxruntime's outputs, or for a model with bf16 outputs (no bf16 kernels in onnxruntime's
+    CPU provider) the float64 run of its import."""
+    if all(o.type.tensor_type.elem_type != onnx.TensorProto.BFLOAT16 for o in model.graph.output):
+        return onnxruntime_outputs(model, inputs)
+    from fusionopt.importers.onnx_import import import_onnx
+    from fusionopt.interpreter import find_entry, run_function
+
+    imported = import_onnx(model)
+    return run_function(imported, list(inputs.values()), find_entry(imported, ENTRY), float64=True)
 
 
 def relative_error(actual: np.ndarray, expected: np.ndarray) -> float:
@@ -252,7 +266,7 @@ def main(argv: list[str] | None = None) -> None:
             onnx_file = work / f"{block}.{weights}.onnx"
             onnx.save(model, str(onnx_file))
             inputs = block_inputs(block, block_sizes, args=not opts.inline)
-            (expected,) = onnxruntime_outputs(model, inputs)
+            (expected,) = reference_outputs(model, inputs)
             for pipeline in opts.pipelines.split(","):
                 print(report(run_case(block, block_sizes, pipeline, onnx_file, work, inputs, expected)), flush=True)
 

@@ -3,8 +3,8 @@ torch's exporter writes them (opset 18: Gelu in its Erf form, SiLU as Sigmoid * 
 folded into conv biases, torch.roll as Slice + Concat), for `bench/block_builds.py` and
 `test/unit/test_block_models_build.py`.
 
-Each block is `BLOCK(args, **sizes) -> onnx.ModelProto`: batch 1, f32 (the Llama blocks also f16),
-seeded random weights.
+Each block is `BLOCK(args, **sizes) -> onnx.ModelProto`: batch 1, f32 (the Llama blocks also f16
+and bf16), seeded random weights.
 `args=False` keeps the weights as initializers (constants after import); `args=True` makes
 every weight a graph input after the activations. Shapes, indices and the tables torch exports
 as constants (RoPE's cos/sin, causal and shifted-window masks) stay initializers either way.
@@ -35,6 +35,9 @@ Blocks (`BLOCKS[name]`: the builder and its real sizes):
 - llama_f16, llama_decode_f16: both with `dtype="f16"`: weights, activations, I/O, RoPE tables and
   the causal mask (f16's lowest) in f16, as torch's f16 export of transformers' Llama writes them:
   RMSNorm's statistics and scaling and the attention softmax in f32 between Casts.
+- llama_bf16, llama_decode_bf16: the same with `dtype="bf16"` (ml_dtypes' bfloat16; the causal
+  mask at bf16's lowest, -3.39e38). onnxruntime's CPU provider has no bf16 Mul, so these run
+  only in our interpreter and IREE.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
@@ -53,7 +57,8 @@ from onnx import TensorProto, helper, numpy_helper
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/: run as a script too
 from support.cnn_onnx_models import OPSET, Builder, checked_model  # noqa: E402
 
-DTYPES = {"f32": np.float32, "f16": np.float16}  # a block's `dtype` -> its weights' and I/O's
+# a block's `dtype` -> its weights' and I/O's
+DTYPES = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
 
 
 class BlockBuilder(Builder):
@@ -385,6 +390,7 @@ BLOCKS: dict[str, Block] = {
     "vit": Block(vit), "mbconv": Block(mbconv), "swin": Block(swin), "unet_up": Block(unet_up),
     "llama": Block(llama), "llama_decode": Block(llama_decode),
     "llama_f16": Block(llama, {"dtype": "f16"}), "llama_decode_f16": Block(llama_decode, {"dtype": "f16"}),
+    "llama_bf16": Block(llama, {"dtype": "bf16"}), "llama_decode_bf16": Block(llama_decode, {"dtype": "bf16"}),
 }
 
 

@@ -17,8 +17,10 @@ no worse than 4x onnxruntime's own error on those inputs or on them one ulp off.
 
 The f16 Llama blocks (`llama_f16`, `llama_decode_f16`) are judged on both families against
 onnxruntime and against the float64 run, within four f16 roundings of the largest output
-(F16_REL_TOL); each pipeline must raise their attention where it raises their f32 twin's, and
-`graph-to-dispatch-cuda` must raise it and build them for CUDA sm_80 (no GPU needed).
+(F16_REL_TOL). The bf16 ones (`llama_bf16`, `llama_decode_bf16`) alike within four bf16 roundings
+(BF16_REL_TOL), with our interpreter's bf16 run of the import in onnxruntime's place (its CPU
+provider has no bf16 Mul). Each pipeline must raise their attention where it raises their f32
+twin's, and `graph-to-dispatch-cuda` must raise it and build them for CUDA sm_80 (no GPU needed).
 
 IREE's CPU codegen limits (32 KB of stack per dispatch, vector sizes) depend on the sizes, so the
 blocks run at sizes where real models meet them (56x56 feature maps, 197 ViT tokens), not at
@@ -44,6 +46,7 @@ from fusionopt.importers.onnx_import import import_onnx
 from fusionopt.interpreter import find_entry, run_function
 from fusionopt.interpreter.compare import judge_against_reference
 from fusionopt.interpreter.input_families import largest_float, nudged
+from fusionopt.interpreter.values import is_bf16_dtype
 from fusionopt.iree_tools import iree_available
 from fusionopt.ir_io import print_module
 from fusionopt.testing import apply_pipeline
@@ -59,15 +62,20 @@ REL_TOL = 1e-4
 # f16 blocks: four f16 roundings (2^-11 each) of the largest output, against onnxruntime and the
 # float64 run alike (onnxruntime's own f16 result is 2.5e-4 - 3.8e-4 of it from float64).
 F16_REL_TOL = 4 * 2.0**-11
+# bf16 blocks: four bf16 roundings (8 significant bits); the imported bf16 programs are 3.0e-3 -
+# 5.5e-3 of the largest output from float64 on these families (test_llama_f16_bf16_equivalence.py)
+BF16_REL_TOL = 4 * 2.0**-8
 FAMILIES = ("random", "offset")
 PIPELINES = block_builds.PIPELINES
 # block -> the sizes the test builds it at (the builder's real sizes where they are cheap enough)
 BLOCK_SIZES: dict[str, dict] = {
     "convnext": {}, "resnext": {}, "lraspp": {}, "vit": {}, "mbconv": {}, "swin": {}, "unet_up": {},
-    "llama": {}, "llama_decode": {}, "llama_f16": {}, "llama_decode_f16": {},
+    "llama": {}, "llama_decode": {}, "llama_f16": {}, "llama_decode_f16": {}, "llama_bf16": {},
+    "llama_decode_bf16": {},
 }
-# f16 block -> its f32 twin: where a pipeline raises the twin's attention it must raise the f16 one
-F32_TWINS = {"llama_f16": "llama", "llama_decode_f16": "llama_decode"}
+# f16 / bf16 block -> its f32 twin: where a pipeline raises the twin's attention it must raise theirs
+F32_TWINS = {"llama_f16": "llama", "llama_decode_f16": "llama_decode", "llama_bf16": "llama",
+             "llama_decode_bf16": "llama_decode"}
 ATTENTION = "iree_linalg_ext.attention"
 # (block, pipeline) -> the region form IREE 3.13 cannot build there, named by the failing region's
 # top-level ops as bench/block_builds.py prints them (a strict xfail; none at present). At these
@@ -95,27 +103,35 @@ def _cases():
 
 @dataclass
 class Run:
-    """One family's inputs and onnxruntime's output; on `offset` also the float64 run of the
-    imported program and onnxruntime on the inputs one ulp off (the judge's noise)."""
+    """One family's inputs and onnxruntime's output; on `offset` (on every family below f32)
+    also the float64 run of the imported program and onnxruntime on the inputs one ulp off (the
+    judge's noise). For bf16 our interpreter's run of the import stands in for onnxruntime."""
 
     inputs: dict[str, np.ndarray]
     expected: np.ndarray
     reference: np.ndarray | None = None
     nudged: np.ndarray | None = None
-    rel_tol: float = REL_TOL  # F16_REL_TOL: judged against onnxruntime and float64 on every family
+    rel_tol: float = REL_TOL  # F16_REL_TOL, BF16_REL_TOL: judged against both on every family
 
 
 def family_run(model, imported, block: str, sizes: dict, family: str) -> Run:
     inputs = block_builds.block_inputs(block, sizes, family)
-    (expected,) = block_builds.onnxruntime_outputs(model, inputs)
-    assert np.all(np.isfinite(expected)), f"{block} on {family}: the reference is not finite"
-    f16 = expected.dtype == np.float16
-    if family == "random" and not f16:
-        return Run(inputs, expected)
     values = list(inputs.values())
-    (reference,) = run_function(imported, values, find_entry(imported, block_builds.ENTRY), float64=True)
-    (moved,) = block_builds.onnxruntime_outputs(model, dict(zip(inputs, nudged(values))))
-    return Run(inputs, expected, reference, moved, F16_REL_TOL if f16 else REL_TOL)
+    entry = find_entry(imported, block_builds.ENTRY)
+    bf16 = is_bf16_dtype(values[0].dtype)
+
+    def outputs(feeds: list[np.ndarray]) -> np.ndarray:
+        if bf16:
+            return run_function(imported, feeds, entry)[0]
+        return block_builds.onnxruntime_outputs(model, dict(zip(inputs, feeds)))[0]
+
+    expected = outputs(values)
+    assert np.all(np.isfinite(expected)), f"{block} on {family}: the reference is not finite"
+    rel_tol = BF16_REL_TOL if bf16 else F16_REL_TOL if expected.dtype == np.float16 else REL_TOL
+    if family == "random" and rel_tol == REL_TOL:
+        return Run(inputs, expected)
+    (reference,) = run_function(imported, values, entry, float64=True)
+    return Run(inputs, expected, reference, outputs(nudged(values)), rel_tol)
 
 
 @pytest.fixture(scope="module")
@@ -245,9 +261,9 @@ def test_offset_judge_rejects_a_wrong_output():
 
 
 @pytest.mark.parametrize("block", list(F32_TWINS))
-def test_f16_llama_builds_for_cuda_with_attention_raised(block, twin_attentions, tmp_path):
-    """graph-to-dispatch-cuda on the f16 Llama blocks: the attention raised as in f32 (one op),
-    and IREE builds the module for CUDA sm_80 (no GPU needed)."""
+def test_f16_bf16_llama_builds_for_cuda_with_attention_raised(block, twin_attentions, tmp_path):
+    """graph-to-dispatch-cuda on the f16 and bf16 Llama blocks: the attention raised as in f32
+    (one op), and IREE builds the module for CUDA sm_80 (no GPU needed)."""
     from fusionopt.iree_tools import compile_vmfb, cuda_flags
 
     pipeline = "graph-to-dispatch-cuda"
@@ -268,5 +284,19 @@ def test_f16_judge_rejects_a_wrong_output():
     wrong = run.expected.copy()
     channel = int(np.argmax(np.max(np.abs(run.expected), axis=(0, 1))))  # the largest output's
     wrong[..., channel] *= np.float16(1.01)
+    assert agreement_failure(wrong, run) is not None
+    assert agreement_failure(run.expected.astype(np.float32), run) is not None
+
+
+def test_bf16_judge_rejects_a_wrong_output():
+    """Negative control for the bf16 blocks' judgement: our interpreter's own output passes, the
+    same output with one hidden channel 5% off (above four bf16 roundings) or in f32 fails."""
+    model = build("llama_decode_bf16", True)
+    run = family_run(model, import_onnx(model), "llama_decode_bf16", {}, "random")
+    assert run.rel_tol == BF16_REL_TOL and run.reference is not None and is_bf16_dtype(run.expected.dtype)
+    assert agreement_failure(run.expected.copy(), run) is None
+    wrong = run.expected.copy()
+    channel = int(np.argmax(np.max(np.abs(run.expected.astype(np.float32)), axis=(0, 1))))  # the largest output's
+    wrong[..., channel] *= wrong.dtype.type(1.05)
     assert agreement_failure(wrong, run) is not None
     assert agreement_failure(run.expected.astype(np.float32), run) is not None
