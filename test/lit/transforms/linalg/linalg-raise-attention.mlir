@@ -4,7 +4,8 @@
 // The pass's helper modules these cases exercise: linalg/attention_match.py,
 // linalg/attention_mask.py, linalg/attention_operands.py, linalg/attention_guard.py,
 // linalg/attention_casts.py (the f16 cases: onnx_f16_mixed, f16_rounded_products,
-// onnx_f16_rounded_scores, f16_score_copy_not_scores, f32_scores_rounded_to_f16).
+// onnx_f16_rounded_scores, f16_score_copy_not_scores, f32_scores_rounded_to_f16; bf16:
+// onnx_bf16_mixed).
 
 // QK^T (x scale) (+ mask) -> softmax (max, exp(x - max), sum, div) -> . V as one
 // iree_linalg_ext.attention (IREE 3.13 syntax). Small shapes: 2 heads, 4 queries/keys, head dim 8.
@@ -1261,4 +1262,97 @@ func.func @f32_scores_rounded_to_f16(%q: tensor<2x1x8xf32>, %k: tensor<2x4x8xf32
     linalg.yield %oa : f32
   } -> tensor<1x1x2x8xf32>
   func.return %out : tensor<1x1x2x8xf32>
+}
+
+// -----
+
+// bf16 attention as our ONNX importer writes it: `onnx_f16_mixed` in bf16 (the block models'
+// llama_bf16 form). Raised as in f16: bf16 operands, scale and result, f32 scores (IREE's op
+// accumulates bf16 in f32, as it does f16); the mask is clamped to +-1/4 of bf16's largest value
+// (f32's range), not f16's.
+// CHECK-LABEL: func.func @onnx_bf16_mixed
+// CHECK:         arith.constant -8.473830e+37 : bf16
+// CHECK:         arith.constant 8.473830e+37 : bf16
+// CHECK:         %[[S:.*]] = arith.constant 3.535160e-01 : bf16
+// CHECK:         %[[R:.*]] = iree_linalg_ext.attention <indexing_maps = [{{.*}}]> ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[S]], %{{.*}} : tensor<2x4x8xbf16>, tensor<2x4x8xbf16>, tensor<2x4x8xbf16>, bf16, tensor<4xbf16>) outs(%{{.*}} : tensor<4x2x8xbf16>) {
+// CHECK-NEXT:    ^bb0(%[[SC:.*]]: f32):
+// CHECK-NEXT:      iree_linalg_ext.yield %[[SC]] : f32
+// CHECK-NEXT:    } -> tensor<4x2x8xbf16>
+// CHECK-NOT:     math.exp
+// CHECK-NOT:     linalg.batch_matmul
+// CHECK:         %[[O:.*]] = tensor.expand_shape %[[R]] {{.*}} into tensor<1x4x2x8xbf16>
+// CHECK:         func.return %[[O]] : tensor<1x4x2x8xbf16>
+// KEEP-LABEL:  func.func @onnx_bf16_mixed
+// KEEP:          iree_linalg_ext.attention
+func.func @onnx_bf16_mixed(%q: tensor<1x2x4x8xbf16>, %k: tensor<1x2x4x8xbf16>, %v: tensor<1x2x4x8xbf16>, %mask: tensor<1x1x1x4xbf16>) -> tensor<1x4x2x8xbf16> {
+  %qk = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x2x4x8xbf16> into tensor<2x4x8xbf16>
+  %qk_1 = tensor.empty() : tensor<2x4x4xf32>
+  %qk_2 = arith.constant 0.000000e+00 : f32
+  %qk_3 = linalg.fill ins(%qk_2 : f32) outs(%qk_1 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %0 = tensor.collapse_shape %k [[0, 1], [2], [3]] : tensor<1x2x4x8xbf16> into tensor<2x4x8xbf16>
+  %qk_4 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%qk, %0 : tensor<2x4x8xbf16>, tensor<2x4x8xbf16>) outs(%qk_3 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %1 = tensor.empty() : tensor<1x2x4x4xbf16>
+  %masked = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%qk_4, %mask : tensor<2x4x4xf32>, tensor<1x1x1x4xbf16>) outs(%1 : tensor<1x2x4x4xbf16>) {
+  ^bb0(%2: f32, %3: bf16, %4: bf16):
+    %5 = arith.truncf %2 : f32 to bf16
+    %6 = arith.constant 3.535160e-01 : bf16
+    %7 = arith.extf %5 : bf16 to f32
+    %8 = arith.extf %6 : bf16 to f32
+    %9 = arith.mulf %7, %8 : f32
+    %10 = arith.truncf %9 : f32 to bf16
+    %11 = arith.extf %10 : bf16 to f32
+    %12 = arith.extf %3 : bf16 to f32
+    %13 = arith.addf %11, %12 : f32
+    %14 = arith.truncf %13 : f32 to bf16
+    linalg.yield %14 : bf16
+  } -> tensor<1x2x4x4xbf16>
+  %15 = arith.constant 0xff800000 : f32
+  %16 = tensor.empty() : tensor<1x2x4xf32>
+  %17 = linalg.fill ins(%15 : f32) outs(%16 : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %18 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%masked : tensor<1x2x4x4xbf16>) outs(%17 : tensor<1x2x4xf32>) {
+  ^bb0(%19: bf16, %20: f32):
+    %21 = arith.extf %19 : bf16 to f32
+    %22 = arith.maximumf %20, %21 : f32
+    linalg.yield %22 : f32
+  } -> tensor<1x2x4xf32>
+  %23 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%masked, %18 : tensor<1x2x4x4xbf16>, tensor<1x2x4xf32>) outs(%1 : tensor<1x2x4x4xbf16>) {
+  ^bb0(%24: bf16, %25: f32, %26: bf16):
+    %27 = arith.truncf %25 : f32 to bf16
+    %28 = arith.extf %24 : bf16 to f32
+    %29 = arith.extf %27 : bf16 to f32
+    %30 = arith.subf %28, %29 : f32
+    %31 = arith.truncf %30 : f32 to bf16
+    %32 = arith.extf %31 : bf16 to f32
+    %33 = math.exp %32 : f32
+    %34 = arith.truncf %33 : f32 to bf16
+    linalg.yield %34 : bf16
+  } -> tensor<1x2x4x4xbf16>
+  %35 = linalg.fill ins(%qk_2 : f32) outs(%16 : tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %36 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%23 : tensor<1x2x4x4xbf16>) outs(%35 : tensor<1x2x4xf32>) {
+  ^bb0(%37: bf16, %38: f32):
+    %39 = arith.extf %37 : bf16 to f32
+    %40 = arith.addf %38, %39 : f32
+    linalg.yield %40 : f32
+  } -> tensor<1x2x4xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%23, %36 : tensor<1x2x4x4xbf16>, tensor<1x2x4xf32>) outs(%1 : tensor<1x2x4x4xbf16>) {
+  ^bb0(%41: bf16, %42: f32, %43: bf16):
+    %44 = arith.truncf %42 : f32 to bf16
+    %45 = arith.extf %41 : bf16 to f32
+    %46 = arith.extf %44 : bf16 to f32
+    %47 = arith.divf %45, %46 : f32
+    %48 = arith.truncf %47 : f32 to bf16
+    linalg.yield %48 : bf16
+  } -> tensor<1x2x4x4xbf16>
+  %pv = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x4x4xbf16> into tensor<2x4x4xbf16>
+  %pv_1 = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<1x2x4x8xbf16> into tensor<2x4x8xbf16>
+  %pv_2 = tensor.empty() : tensor<2x4x8xf32>
+  %pv_3 = linalg.fill ins(%qk_2 : f32) outs(%pv_2 : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %pv_4 = linalg.batch_matmul ins(%pv, %pv_1 : tensor<2x4x4xbf16>, tensor<2x4x8xbf16>) outs(%pv_3 : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %49 = tensor.empty() : tensor<1x4x2x8xbf16>
+  %out = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%pv_4 : tensor<2x4x8xf32>) outs(%49 : tensor<1x4x2x8xbf16>) {
+  ^bb0(%50: f32, %51: bf16):
+    %52 = arith.truncf %50 : f32 to bf16
+    linalg.yield %52 : bf16
+  } -> tensor<1x4x2x8xbf16>
+  func.return %out : tensor<1x4x2x8xbf16>
 }
