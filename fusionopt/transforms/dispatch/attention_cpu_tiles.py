@@ -19,7 +19,8 @@ time against 0.49x-0.84x); D = 64, 8 x 8 against 4 x 16, 2 x 16, 16 x 4 (0.12x a
 0.14x-0.21x); D = 128, 4 x 8 against 8 x 4, 2 x 16, 4 x 4 (0.030x against 0.035x-0.050x).
 
 Applied to a static f32 attention op directly in a `flow.dispatch.region`, without a config of its
-own, with one m, k1, k2 and n dim (any batch dims), D <= 256, M a multiple of the query-row tile
+own, with one k1, k2 and n dim (any batch dims; of several m dims, the largest is tiled and
+the others walked one at a time like batch dims), D <= 256, M a multiple of the query-row tile
 and K2 of the key block, or (`partial-tiles`) at least one of each: IREE masks the partial ones.
 The workgroup takes up to `workgroup` query
 rows and the whole head dim. The op's value is unchanged up to the order of its key-block sums
@@ -55,14 +56,17 @@ class AttentionTile:
         return AttentionTile(max(1, min(8, VECTOR_ELEMENTS // (keys * head_dim))), keys)
 
 
-def role_dims(classes: dict[int, str]) -> dict[str, int] | None:
-    """The one iteration dim of each of m, k1, k2 and n; None if a role has several."""
+def role_dims(classes: dict[int, str], sizes: list[int]) -> dict[str, int] | None:
+    """The one iteration dim of each of m, k1, k2 and n; of several m dims (grouped-query
+    attention's query group and rows) the largest, the last of equals; None if another role
+    has several."""
     dims: dict[str, list[int]] = {}
-    for dim, role in classes.items():
+    for dim, role in sorted(classes.items()):
         dims.setdefault(role, []).append(dim)
-    if any(len(dims.get(role, ())) != 1 for role in ROLES):
+    if any(len(dims.get(role, ())) != 1 for role in ROLES if role != "m") or not dims.get("m"):
         return None
-    return {role: dims[role][0] for role in ROLES}
+    rows = max(dims["m"], key=lambda d: (sizes[d], d))
+    return {**{role: dims[role][0] for role in ROLES}, "m": rows}
 
 
 def is_configurable(op: AttentionOp) -> bool:
@@ -77,10 +81,10 @@ def attention_tiles(op: AttentionOp, workgroup: int, chosen: AttentionTile,
     """IREE CPU tile lists for `op`, or None where the tile does not divide it (with `partial`:
     where it does not fit once; `chosen`'s zero fields: by the head dim)."""
     classes = op.dim_classes()
-    dims = role_dims(classes)
+    sizes = op.loop_sizes()
+    dims = role_dims(classes, sizes)
     if dims is None:
         return None
-    sizes = op.loop_sizes()
     head_dim = max(sizes[dims["k1"]], sizes[dims["n"]])
     tile = AttentionTile.for_head_dim(head_dim)
     tile = AttentionTile(chosen.rows or tile.rows, chosen.keys or tile.keys)
@@ -91,6 +95,7 @@ def attention_tiles(op: AttentionOp, workgroup: int, chosen: AttentionTile,
     rows_per_group = max(tile.rows, min(m, workgroup) // tile.rows * tile.rows)
     distribution, parallel, reduction = [], [], []
     for dim, role in sorted(classes.items()):
+        role = "batch" if role == "m" and dim != dims["m"] else role  # other m dims: one at a time
         distribution.append({"batch": 1, "m": rows_per_group, "n": sizes[dim]}.get(role, 0))
         parallel.append({"batch": 1, "m": tile.rows, "n": sizes[dim]}.get(role, 0))
         reduction.append(tile.keys if role == "k2" else 0)

@@ -49,7 +49,7 @@ def shape(value: SSAValue) -> list[int]:
     return list(vtype.get_shape())
 
 
-def _through_reshape(op: Operation, dims: list[int]) -> list[int] | None:
+def through_reshape(op: Operation, dims: list[int]) -> list[int] | None:
     """Dims of a unit-only reshape's source for `dims` of its result."""
     groups = reassociation(op)
     collapsing = op.name == "tensor.collapse_shape"
@@ -97,10 +97,10 @@ def _generic_link(op: Operation, dims: list[int], scalable: bool) -> tuple[list[
 
 def _step(chain: Chain, scalable: bool) -> Chain | None:
     op = owner_op(chain.source)
-    if op is None or use_count(chain.source) != 1:
+    if op is None or use_count(chain.source) > 1:  # (0: a value the raise just built)
         return None
     if op.name in ("tensor.collapse_shape", "tensor.expand_shape"):
-        dims = _through_reshape(op, chain.dims)
+        dims = through_reshape(op, chain.dims)
         return None if dims is None else Chain(op.operands[0], dims, chain.factor, chain.copies)
     if op.name == "linalg.transpose":
         perm = op.permutation.get_values()  # type: ignore[attr-defined]

@@ -21,6 +21,13 @@ torch's masked softmax, p = select(isnan(e / s), 0, e / s) (minilm_l6), is raise
 value (attention_guard.py). Copies that feed Q, K or V (torch's transposes to [heads, seq, dim],
 constant factors such as 1/sqrt(sqrt(dim)) on Q and K) fold into the op's maps and scale
 (attention_operands.py), so minilm_l6's layer loses those dispatches as well.
+Grouped-query attention (Llama's 8 query heads over 2 K/V heads, each K/V head repeated 4 times
+by a broadcast generic and a collapse_shape) reads the shared K/V heads in place of the repeat
+(option `shared-kv-heads`, default on; attention_groups.py): the query heads split into (kv head,
+group), the group a second M dim of the op, which IREE 3.13 builds for llvm-cpu and CUDA. The
+`llama` block's attention then reads K and V of [2, 64, 32] instead of [8, 64, 32] and its
+repeat's dispatch is gone (`llama_decode`: both repeats' dispatches); the values are the same bit
+for bit (our interpreter and IREE's llvm-cpu runtime).
 It does not raise when any intermediate (scores, max, exponentials, sums, probabilities) has
 another user, when the softmax is not over the dim that the second contraction reduces, or when
 the two contractions or the softmax pieces do not match exactly (e.g. a `divf` scale).
@@ -72,16 +79,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    BFloat16Type,
-    Float16Type,
-    FloatAttr,
-    IntegerAttr,
-    ModuleOp,
-    TensorType,
-    i64,
-)
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, FloatAttr, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -90,19 +88,14 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from fusionopt import pass_statistics
 from fusionopt.dialects.iree_linalg_ext import AttentionOp
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.reshapes import collapse, reassociation_attr
 from fusionopt.transforms.linalg.attention_casts import compute_ops, uncast
-from fusionopt.transforms.linalg.attention_match import (
-    AttentionMatch,
-    all_dims,
-    owner_op,
-    use_count,
-    match_attention,
-)
-from fusionopt.transforms.linalg.attention_mask import (
-    safe_mask,
-)
+from fusionopt.transforms.linalg.attention_groups import read_shared, shared_heads, split_groups, split_heads, split_type, widened
 from fusionopt.transforms.linalg.attention_guard import guarded, zero_times_value
+from fusionopt.transforms.linalg.attention_match import AttentionMatch, match_attention
+from fusionopt.transforms.linalg.attention_mask import safe_mask
 from fusionopt.transforms.linalg.attention_operands import erase_dead_chain, fold_chain, read_source
+from fusionopt.transforms.linalg.attention_pieces import all_dims, owner_op, use_count
 
 
 def _transpose_consumer(value: SSAValue) -> Operation | None:
@@ -126,66 +119,107 @@ def _transpose_consumer(value: SSAValue) -> Operation | None:
     return user
 
 
-def rewrite(match: AttentionMatch, memo: dict[SSAValue, SSAValue]) -> AttentionOp:
+def _reduced_mask(match: AttentionMatch, rewriter: Rewriter, at: InsertPoint, memo: dict[SSAValue, SSAValue]) -> SSAValue | None:
+    """The mask clamped (attention_mask.py) and without the dims the attention does not index."""
+    if match.mask is None:
+        return None
+    mask = safe_mask(match.mask, rewriter, memo)
+    mtype = mask.type
+    assert isinstance(mtype, TensorType)
+    shape = mtype.get_shape()
+    kept = [i for i, d in enumerate(match.mask_dims) if d is not None]
+    if len(kept) == len(shape):
+        return mask
+    reduced = TensorType(mtype.get_element_type(), [shape[i] for i in kept])
+    collapse = tensor.CollapseShapeOp(operands=[mask], result_types=[reduced],
+                                      properties={"reassociation": reassociation_attr(_owner_groups(kept, len(shape)))})
+    rewriter.insert_op(collapse, at)
+    return collapse.results[0]
+
+
+def _owner_groups(kept: list[int], rank: int) -> list[list[int]]:
+    """Reassociation groups of a rank-`rank` shape onto its `kept` dims (the others unit)."""
+    groups: list[list[int]] = [[] for _ in kept]
+    for dim in range(rank):
+        groups[max((i for i, k in enumerate(kept) if k <= dim), default=0)].append(dim)
+    return groups
+
+
+@dataclass
+class _Output:
+    """What the attention writes: its type and map, and the reshape back to what was read."""
+
+    type: TensorType
+    transpose: Operation | None  # a copy after P.V that the output map absorbs
+    expand_groups: list[list[int]] | None  # unit dims the transpose added back
+    split: tuple[TensorType, list[list[int]]] | None = None  # heads split into (kv head, group)
+
+
+def _output(match: AttentionMatch, m: dict[str, AffineMap]) -> _Output:
+    """A transpose after the second contraction becomes the attention's output map (IREE's
+    attention writes any projected permutation), so no copy is left behind."""
+    out_type = match.pv.results[0].type
+    assert isinstance(out_type, TensorType)
+    transpose = _transpose_consumer(match.pv.results[0])
+    if transpose is None:
+        return _Output(out_type, None, None)
+    t_in = all_dims(du.indexing_maps(transpose)[0])
+    t_out = all_dims(du.indexing_maps(transpose)[1])
+    full = transpose.results[0].type
+    assert t_in is not None and t_out is not None and isinstance(full, TensorType)
+    out_att = [e.position for e in m["output"].results]  # type: ignore[attr-defined]
+    kept = [j for j in range(len(full.get_shape())) if t_out[j] in t_in]
+    m["output"] = AffineMap(m["output"].num_dims, 0, tuple(AffineDimExpr(out_att[t_in.index(t_out[j])]) for j in kept))
+    # (the result rounded to f16 / bf16 by the transpose: its element type)
+    reduced = TensorType(full.get_element_type(), [full.get_shape()[j] for j in kept])
+    groups = _owner_groups(kept, len(full.get_shape())) if len(kept) != len(full.get_shape()) else None
+    return _Output(reduced, transpose, groups)
+
+
+def _read_operands(match: AttentionMatch, m: dict[str, AffineMap], out: _Output, shared_kv_heads: bool,
+                   rewriter: Rewriter, at: InsertPoint) -> tuple[dict[str, SSAValue], float, list[SSAValue]]:
+    """Q, K and V as the attention reads them (copies folded, shared K/V heads read once), the
+    factor folded copies contribute to the scale, and the old operands left to erase."""
+    operands = {"query": match.query, "key": match.key, "value": match.value}
+    plan = shared_heads(m, match.key, match.value) if shared_kv_heads and not match.nan_guard else None
+    factor, folded = 1.0, []
+    for role in ("query", "key", "value") if plan is None else ("query",):
+        if (chain := fold_chain(operands[role], scalable=role != "value")) is not None:
+            folded.append(operands[role])
+            operands[role], m[role] = read_source(chain, m[role], rewriter, at)
+            factor *= chain.factor
+    if plan is None:
+        return operands, factor, folded
+    operands["query"], m["query"] = split_heads(operands["query"], m["query"], plan, rewriter, at)
+    for role, rep in (("key", plan.key), ("value", plan.value)):
+        folded.append(operands[role])
+        operands[role], m[role] = read_shared(rep, m[role], plan, rewriter, at)
+        if (chain := fold_chain(operands[role], scalable=role == "key")) is not None:
+            folded.append(operands[role])
+            operands[role], m[role] = read_source(chain, m[role], rewriter, at)
+            factor *= chain.factor
+    if "mask" in m:
+        m["mask"] = widened(m["mask"], plan.head)
+    position = [e.position for e in m["output"].results].index(plan.head)  # type: ignore[attr-defined]
+    out.split = (out.type, split_groups(len(out.type.get_shape()), position))
+    out.type = split_type(out.type, position, plan.key.sizes)
+    m["output"] = widened(m["output"], plan.head, plan.key.kv_outer)
+    pass_statistics.count("grouped-query attentions reading shared K/V heads")
+    return operands, factor, folded
+
+
+def rewrite(match: AttentionMatch, memo: dict[SSAValue, SSAValue], shared_kv_heads: bool = True) -> AttentionOp:
     rewriter = Rewriter()
     pv = match.pv
     at = InsertPoint.before(pv)
-    mask = match.mask
-    if mask is not None:
-        mask = safe_mask(mask, rewriter, memo)
-        mtype = mask.type
-        assert isinstance(mtype, TensorType)
-        shape = mtype.get_shape()
-        kept = [i for i, d in enumerate(match.mask_dims) if d is not None]
-        if len(kept) != len(shape):
-            groups: list[list[int]] = [[] for _ in kept]
-            for dim in range(len(shape)):
-                owner = max((i for i, k in enumerate(kept) if k <= dim), default=0)
-                groups[owner].append(dim)
-            reduced = TensorType(mtype.get_element_type(), [shape[i] for i in kept])
-            collapse = tensor.CollapseShapeOp(
-                operands=[mask],
-                result_types=[reduced],
-                properties={"reassociation": ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g]) for g in groups])},
-            )
-            rewriter.insert_op(collapse, at)
-            mask = collapse.results[0]
-    out_type = pv.results[0].type
-    assert isinstance(out_type, TensorType)
-    et = out_type.get_element_type()
+    mask = _reduced_mask(match, rewriter, at, memo)
     # The scale in the operands' type (f16 attention: an f16 scale, scores in f32 regardless).
     scale_type = match.query.type.get_element_type()  # type: ignore[attr-defined]
     m = dict(match.maps)
-    # A transpose after the second contraction becomes the attention's output map (IREE's
-    # attention writes any projected permutation), so no copy is left behind.
-    transpose = _transpose_consumer(pv.results[0])
-    expand_groups: list[list[int]] | None = None
-    if transpose is not None:
-        t_in = all_dims(du.indexing_maps(transpose)[0])
-        t_out = all_dims(du.indexing_maps(transpose)[1])
-        full = transpose.results[0].type
-        assert t_in is not None and t_out is not None and isinstance(full, TensorType)
-        et = full.get_element_type()  # the result rounded to f16 / bf16 by the transpose
-        out_att = [e.position for e in m["output"].results]  # type: ignore[attr-defined]
-        kept = [j for j in range(len(full.get_shape())) if t_out[j] in t_in]
-        m["output"] = AffineMap(
-            m["output"].num_dims, 0, tuple(AffineDimExpr(out_att[t_in.index(t_out[j])]) for j in kept)
-        )
-        out_type = TensorType(et, [full.get_shape()[j] for j in kept])
-        if len(kept) != len(full.get_shape()):
-            expand_groups = [[] for _ in kept]
-            for dim in range(len(full.get_shape())):
-                owner = max((i for i, k in enumerate(kept) if k <= dim), default=0)
-                expand_groups[owner].append(dim)
-    operands = {"query": match.query, "key": match.key, "value": match.value}
-    factor, folded = 1.0, []
-    for role, operand in operands.items():
-        if (chain := fold_chain(operand, scalable=role != "value")) is not None:
-            folded.append(operand)
-            operands[role], m[role] = read_source(chain, m[role], rewriter, at)
-            factor *= chain.factor
+    out = _output(match, m)
+    operands, factor, folded = _read_operands(match, m, out, shared_kv_heads, rewriter, at)
     scale = arith.ConstantOp(FloatAttr(match.scale * factor, scale_type))
-    empty = tensor.EmptyOp([], out_type)
+    empty = tensor.EmptyOp([], out.type)
     ordered = [m["query"], m["key"], m["value"], AffineMap(m["query"].num_dims, 0, ())]
     if mask is not None:
         ordered.append(m["mask"])
@@ -197,19 +231,27 @@ def rewrite(match: AttentionMatch, memo: dict[SSAValue, SSAValue]) -> AttentionO
         keys_loop = next(d for d, role in attention.dim_classes().items() if role == "k2")
         zeros, loops = zero_times_value(operands["value"], m["value"], keys_loop, rewriter, InsertPoint.before(attention))
         result = guarded(result, m["output"], zeros, loops, rewriter, at)
+    if out.split is not None:
+        merge = collapse(result, out.split[1], out.split[0])
+        rewriter.insert_op(merge, at)
+        result = merge.results[0]
+    _replace_and_erase(match, out, result, folded, rewriter)
+    return attention
+
+
+def _replace_and_erase(match: AttentionMatch, out: _Output, result: SSAValue, folded: list[SSAValue], rewriter: Rewriter) -> None:
     dead: list[Operation | None] = []
-    if transpose is not None:
-        full = transpose.results[0].type
-        if expand_groups is not None:
-            reassoc = ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g]) for g in expand_groups])
-            expand = tensor.ExpandShapeOp(result, [], reassoc, full.get_shape(), full)  # type: ignore[union-attr]
-            rewriter.insert_op(expand, InsertPoint.before(transpose))
-            result = expand.result
-        transpose.results[0].replace_all_uses_with(result)
-        dead.append(transpose)
+    if out.transpose is not None:
+        full = out.transpose.results[0].type
+        if out.expand_groups is not None:
+            op = tensor.ExpandShapeOp(result, [], reassociation_attr(out.expand_groups), full.get_shape(), full)  # type: ignore[union-attr]
+            rewriter.insert_op(op, InsertPoint.before(out.transpose))
+            result = op.result
+        out.transpose.results[0].replace_all_uses_with(result)
+        dead.append(out.transpose)
     else:
-        pv.results[0].replace_all_uses_with(result)
-    dead += [pv, match.collapse, match.p, match.s, match.e, match.mx, match.x, match.qk]
+        match.pv.results[0].replace_all_uses_with(result)
+    dead += [match.pv, match.collapse, match.p, match.s, match.e, match.mx, match.x, match.qk]
     inits = []
     for op in dead:
         if op is None:
@@ -224,7 +266,6 @@ def rewrite(match: AttentionMatch, memo: dict[SSAValue, SSAValue]) -> AttentionO
             op = nxt
     for operand in folded:
         erase_dead_chain(operand, rewriter)
-    return attention
 
 
 @dataclass(frozen=True)
@@ -234,10 +275,14 @@ class LinalgRaiseAttentionPass(ModulePass):
     Options:
       nan-guards -- also raise softmaxes whose probabilities go through select(isnan(p), 0, p)
                     (true), the guard then applied to the attention's output.
+      shared-kv-heads -- grouped-query attention reads its shared K/V heads in place of their
+                    repeat (true): the query heads split into (kv head, group), the group an
+                    M dim of the op (attention_groups.py).
     """
 
     name = "linalg-raise-attention"
     nan_guards: bool = True
+    shared_kv_heads: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         memo: dict[SSAValue, SSAValue] = {}
@@ -253,7 +298,7 @@ class LinalgRaiseAttentionPass(ModulePass):
                     if found.mask is not None and (owner := owner_op(found.mask)) is not None:
                         replaced.add(owner)
                     narrow = isinstance(found.query.type.get_element_type(), Float16Type | BFloat16Type)  # type: ignore[attr-defined]
-                    rewrite(found, memo)
+                    rewrite(found, memo, self.shared_kv_heads)
                     pass_statistics.count("attentions raised")
                     if narrow:
                         pass_statistics.count("f16/bf16 attentions raised (scores in f32)")

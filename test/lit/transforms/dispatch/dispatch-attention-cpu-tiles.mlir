@@ -7,6 +7,7 @@
 // RUN: fusion-opt %s --split-input-file -p dispatch-attention-cpu-tiles --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
 // STATS-COUNT-3: (attention ops given a CPU register tile) : 1
 // STATS:         (attention ops given a CPU register tile) : 2
+// STATS:         (attention ops given a CPU register tile) : 1
 // STATS-NOT:     attention ops given
 
 // bert_mini's attention region as linalg-raise-attention and form-dispatch-regions leave it: Q,
@@ -171,4 +172,37 @@ func.func @configured_stays(%q: tensor<2x64x64xf32>, %k: tensor<2x64x64xf32>, %v
     flow.return %a : tensor<2x64x64xf32>
   }
   func.return %r : tensor<2x64x64xf32>
+}
+
+// -----
+
+// Grouped-query attention as linalg-raise-attention{shared-kv-heads} leaves it (Llama: 2 K/V
+// heads, 4 query heads per group, 64 tokens): two M dims, the group (d1) and the query rows
+// (d2). The larger one gets the row tile, the group is walked one at a time like a batch dim.
+// The decode step's (one query row per head) largest M dim is the group of 4, fewer rows than
+// the tile: left to IREE.
+
+// CHECK-LABEL: func.func @grouped_query_two_m_dims
+// CHECK:       distribution = [1, 1, 64, 0, 0, 32], vector_common_parallel = [1, 1, 8, 0, 0, 32], vector_reduction = [0, 0, 0, 16, 0, 0]
+// CHECK-NOT:   compilation_info
+// CHECK:       func.return
+func.func @grouped_query_two_m_dims(%q: tensor<2x4x64x32xf32>, %k: tensor<64x2x32xf32>, %v: tensor<64x2x32xf32>, %mask: tensor<64x64xf32>, %q1: tensor<2x4x1x32xf32>) -> (tensor<64x2x4x32xf32>, tensor<1x2x4x32xf32>) {
+  %s = arith.constant 0.176776692 : f32
+  %r = flow.dispatch.region -> (tensor<64x2x4x32xf32>) {
+    %e = tensor.empty() : tensor<64x2x4x32xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> ()>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d0, d1, d5)>]> ins(%q, %k, %v, %s, %mask : tensor<2x4x64x32xf32>, tensor<64x2x32xf32>, tensor<64x2x32xf32>, f32, tensor<64x64xf32>) outs(%e : tensor<64x2x4x32xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<64x2x4x32xf32>
+    flow.return %a : tensor<64x2x4x32xf32>
+  }
+  %d = flow.dispatch.region -> (tensor<1x2x4x32xf32>) {
+    %e1 = tensor.empty() : tensor<1x2x4x32xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> ()>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d0, d1, d5)>]> ins(%q1, %k, %v, %s : tensor<2x4x1x32xf32>, tensor<64x2x32xf32>, tensor<64x2x32xf32>, f32) outs(%e1 : tensor<1x2x4x32xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<1x2x4x32xf32>
+    flow.return %a : tensor<1x2x4x32xf32>
+  }
+  func.return %r, %d : tensor<64x2x4x32xf32>, tensor<1x2x4x32xf32>
 }
