@@ -49,6 +49,7 @@ from fusionopt.cli import ToolArgumentParser, run_tool  # noqa: E402
 from fusionopt.diagnostics import FusionError, location_of  # noqa: E402
 from fusionopt.interpreter import FAMILIES, family_inputs, find_entry, run_function  # noqa: E402
 from fusionopt.interpreter.input_families import DEFAULT_DYNAMIC_SIZE, largest_float, nudged  # noqa: E402
+from fusionopt.interpreter.values import is_bf16_dtype, storage_dtype  # noqa: E402
 from fusionopt.progress import progress_stream  # noqa: E402
 from fusionopt.interpreter.compare import (  # noqa: E402
     DEFAULT_ATOL,
@@ -120,7 +121,7 @@ def load_inputs(path: str, func_op) -> list[np.ndarray]:
             raise FusionError(f"'{path}' has no entry for argument {i} (looked for {', '.join(keys)})",
                               location_of(func_op))
         try:
-            values.append(archive[key])
+            values.append(_bf16_from_voids(archive[key], arg.type))
         except ValueError as err:  # e.g. an object array, which would need pickle
             raise FusionError(f"could not read entry '{key}' of '{path}': {err}") from None
         used.add(key)
@@ -128,6 +129,15 @@ def load_inputs(path: str, func_op) -> list[np.ndarray]:
     if unused:
         print(f"warning: '{path}' entries used by no argument: {', '.join(unused)}", file=sys.stderr)
     return values
+
+
+def _bf16_from_voids(value: np.ndarray, arg_type) -> np.ndarray:
+    """numpy.savez stores an ml_dtypes bf16 array as 2-byte voids (numpy has no bf16); for a bf16
+    argument those bytes are its values."""
+    if value.dtype.kind != "V" or value.dtype.itemsize != 2:
+        return value
+    dtype = storage_dtype(arg_type)
+    return value.view(dtype) if is_bf16_dtype(dtype) else value
 
 
 def _portable(value: np.ndarray) -> np.ndarray:
