@@ -7,7 +7,10 @@ whole-iteration-space arrays `linalg.generic` bodies see when vectorised.
 Element types: f16 -> float16 and f64 -> float64 (numpy computes them in the declared type),
 bf16 -> `ml_dtypes.bfloat16` when ml_dtypes is installed (otherwise float32, i.e. bf16 results
 are then more precise than a device's by up to 2^-8 relative), i1 -> bool, iN -> intN,
-index -> int64 (a 64-bit target).
+index -> int64 (a 64-bit target). Elementwise f16/bf16 ops round each result to the type, as
+MLIR's do; a sum or contraction into an f16/bf16 accumulator (linalg_generic.py's routes 1 and
+2) sums in float32 and rounds once (numpy's float16 reductions do, bf16 follows), where the body
+read literally would round every step: a device's order (vector lanes, tiles) lies between.
 
 float64 reference mode: inside `with compute_float64():` every float type (f16, bf16, f32,
 f64) *computes* as float64 -- `element_dtype` answers float64 -- so a run gives the program's

@@ -129,6 +129,31 @@ def test_bf16_rounds_every_result() -> None:
     assert out.astype(np.float32).tolist() == [1.0, 256.0]  # bf16 has 8 significand bits
 
 
+@pytest.mark.parametrize("elem", ["f16", "bf16"])
+def test_low_precision_sum_rounds_once(elem: str) -> None:
+    """A sum into an f16/bf16 accumulator adds in float32 and rounds once (values.py): 1 and
+    256 halves of one ulp of 1 give 1 + 128 ulps, where rounding each step would stay at 1."""
+    from fusionopt.interpreter.values import BF16
+
+    text = f"""
+    func.func @f(%a: tensor<257x{elem}>) -> tensor<{elem}> {{
+      %z = arith.constant 0.0 : {elem}
+      %e = tensor.empty() : tensor<{elem}>
+      %i = linalg.fill ins(%z : {elem}) outs(%e : tensor<{elem}>) -> tensor<{elem}>
+      %s = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                            iterator_types = ["reduction"]}} ins(%a : tensor<257x{elem}>) outs(%i : tensor<{elem}>) {{
+      ^bb0(%x: {elem}, %acc: {elem}):
+        %r = arith.addf %acc, %x : {elem}
+        linalg.yield %r : {elem}
+      }} -> tensor<{elem}>
+      return %s : tensor<{elem}>
+    }}"""
+    dtype, ulp = (np.dtype(np.float16), 2.0**-10) if elem == "f16" else (BF16, 2.0**-7)
+    a = np.array([1.0] + [ulp / 2] * 256, np.float32).astype(dtype)
+    out = run(text, a)[0]
+    assert out.dtype == dtype and float(out) == 1.0 + 128 * ulp
+
+
 def test_scalar_ops_select_and_casts() -> None:
     text = """
     func.func @f(%x: f32, %c: i1) -> (i32, f32, i64, i32, i32) {
