@@ -1,5 +1,5 @@
-"""Shared checks of the f16 attention tests: a program in f16 against a float64 run of the
-input program, and a CUDA build of a module."""
+"""Shared checks of the f16 and bf16 attention tests: a program in f16 (bf16) against a float64
+run of the input program, and a CUDA build of a module."""
 
 from __future__ import annotations
 
@@ -12,19 +12,21 @@ from fusionopt.iree_tools import compile_vmfb, cuda_flags
 from fusionopt.ir_io import print_module
 from fusionopt.testing import run_module
 
-# Four f16 rounding steps (2^-11 each) of the largest output.
+# Four f16 rounding steps (2^-11 each) of the largest output; bf16 (8 significant bits): 2^-8 each.
 F16_TOL = 4 * 2.0**-11
+BF16_TOL = 4 * 2.0**-8
 
 
-def assert_f16_within_float64(before, programs, inputs: list[np.ndarray]) -> None:
-    """Each of `programs` computes f16 results within F16_TOL of the largest value of the
+def assert_f16_within_float64(before, programs, inputs: list[np.ndarray], dtype=np.float16,
+                              tol: float = F16_TOL) -> None:
+    """Each of `programs` computes `dtype` results within `tol` of the largest value of the
     float64 run of `before` on `inputs`."""
     reference = run_function(before, inputs, float64=True)[0]
     scale = np.max(np.abs(reference))
     for program in programs:
         result = run_module(program, inputs)[0]
-        assert result.dtype == np.float16
-        assert np.max(np.abs(result.astype(np.float64) - reference)) <= F16_TOL * scale
+        assert result.dtype == dtype
+        assert np.max(np.abs(result.astype(np.float64) - reference)) <= tol * scale
 
 
 def assert_builds_for_cuda(module, folder: Path, name: str) -> None:
