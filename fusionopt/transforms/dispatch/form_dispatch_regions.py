@@ -174,7 +174,9 @@ def form_regions_in_block(block: Block, options: FormDispatchRegionsPass, split_
 
         if split := split_sliced_roots(block, trial):
             pass_statistics.count("roots split per slice", split)
-    analysis = decide_fusion_groups(block, options.aggressive, options.reduction_chains)
+    analysis = decide_fusion_groups(block, options.aggressive, options.reduction_chains, options.reduction_forks)
+    if analysis.forks_left and split_slices:  # counted once, not in split_sliced_roots' trials
+        pass_statistics.count("reduction region ends kept out (reduction-forks=false)", len(analysis.forks_left))
     leave_padded_1x1_to_iree(analysis, options)
     if options.im2col_into_contractions and (moved := pull_im2col_into_contractions(analysis)):
         pass_statistics.count("im2col ops formed into their matmul's region", moved)
@@ -217,6 +219,12 @@ class FormDispatchRegionsPass(ModulePass):
                          a layer norm's mean then variance: one dispatch, exact two-pass
                          numerics, as fast as two dispatches on llvm-cpu); `all` (also
                          softmax's max, exp, sum: measured 1.8x slower on llvm-cpu).
+      reduction-forks -- a reduction's region may end in several ops none of the others
+                         read (two epilogues of one normalisation: GPT-NeoX's LayerNorms
+                         of one input); default true (llvm-cpu builds it). false: the
+                         region keeps one end and each other starts a region of its own,
+                         as in IREE's formation (one use fused per op): IREE 3.13's sm_80
+                         codegen fails on the fork ("failed to distribute").
       padded-min-pixels -- a 1x1 conv (with its epilogue) that only a tensor.pad reads, over
                          at least this many output pixels, gets no region: IREE forms it and
                          writes the pad in its dispatch instead of a copy (16; 0: off).
@@ -259,6 +267,7 @@ class FormDispatchRegionsPass(ModulePass):
     aggressive: bool = False
     convert_to_flow: bool = True
     reduction_chains: str = "normalization"
+    reduction_forks: bool = True
     padded_min_pixels: int = MIN_PIXELS
     padded_kxk_min_pixels: int = 1
     padded_strided_kxk: bool = False

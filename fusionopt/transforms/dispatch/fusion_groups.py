@@ -44,6 +44,7 @@ from fusionopt.transforms.common.reshapes import moves_non_unit_dims
 from fusionopt.transforms.dispatch.reduction_chains import (  # noqa: F401  (re-exported)
     CHAIN_STARTS,
     chain_reductions,
+    forks_reduction_group,
     is_sum_reduction,
     reduces_same_rows,
 )
@@ -82,9 +83,13 @@ class FusionGroup:
 class FusionAnalysis:
     """Use/def facts about one block, computed once, plus the groups decided so far."""
 
-    def __init__(self, block: Block, aggressive: bool):
+    def __init__(self, block: Block, aggressive: bool, reduction_forks: bool = True):
         self.block = block
         self.aggressive = aggressive
+        # False: a reduction's region ends in one op (`forks_reduction_group`); the consumers
+        # left out for that are recorded in `forks_left`.
+        self.reduction_forks = reduction_forks
+        self.forks_left: set[Operation] = set()
         self.ops = list(block.ops)
         self.position = {op: i for i, op in enumerate(self.ops)}
         self.producers: dict[Operation, list[Operation]] = {}
@@ -206,6 +211,9 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
     if not group.is_elementwise_only and is_dequantization_like(consumer):
         return False  # iree_rules: a widening cast stays out of a root's dispatch
     if (du.is_convolution(group.root) or du.is_contraction(group.root)) and _replicates_group_value(analysis, group, consumer):
+        return False
+    if not analysis.reduction_forks and forks_reduction_group(analysis, group, consumer):
+        analysis.forks_left.add(consumer)
         return False
     for value in _values_from_group(analysis, group, consumer):
         if not du.is_linalg(consumer):
@@ -361,8 +369,9 @@ def _trim_trailing_views(analysis: FusionAnalysis, group: FusionGroup) -> None:
                 changed = True
 
 
-def decide_fusion_groups(block: Block, aggressive: bool = False, reduction_chains: str = "none") -> FusionAnalysis:
-    analysis = FusionAnalysis(block, aggressive)
+def decide_fusion_groups(block: Block, aggressive: bool = False, reduction_chains: str = "none",
+                         reduction_forks: bool = True) -> FusionAnalysis:
+    analysis = FusionAnalysis(block, aggressive, reduction_forks)
     if reduction_chains != "none":
         chain_reductions(analysis, starts_chain=CHAIN_STARTS[reduction_chains])
     roots = [op for op in analysis.ops if du.is_root_op(op) and op not in analysis.group_of]

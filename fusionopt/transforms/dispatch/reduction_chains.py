@@ -164,3 +164,19 @@ def chain_reductions(analysis: FusionAnalysis, starts_chain) -> None:
         group.root = op
         for member in (*between, op):
             analysis.add(group, member)
+
+
+def forks_reduction_group(analysis: FusionAnalysis, group, consumer: Operation) -> bool:
+    """Whether `consumer` joining a reduction-rooted `group` would give the region a second
+    end (an op no other op of the region reads): GPT-NeoX's two LayerNorms of one input share
+    one normalisation, whose two affine epilogues both read it. IREE 3.13's sm_80 codegen
+    tiles a reduction dispatch from its one last op and fuses producers into it, so a sibling
+    end is left out ("'func.func' op failed to distribute"); llvm-cpu builds it. A value that
+    also leaves the region (a chain with an escaping link) is no end. IREE's own formation
+    fuses one use of an op only, so it never forks."""
+    root = group.root
+    if not du.has_reduction_loops(root) or du.is_contraction(root):
+        return False
+    read = set(analysis.producers[consumer])
+    return any(op not in read and not any(analysis.group_of.get(u) is group for u in analysis.users[op])
+               for op in group.ops)
