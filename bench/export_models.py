@@ -44,6 +44,10 @@ checked by bench/heldout_models.py, e.g.
 
     /tmp/exportenv/bin/python bench/export_models.py --forms inline --out /tmp/heldout \
         --models heldout/mobilenet_v2,heldout/resnext50_32x4d
+
+The held-out whole decoders (`DECODER_MODELS`, bench/export_decoders.py: transformers causal LMs
+of six families, `input_ids -> logits`, seq 64) are exported the same way; with `--forms inline`
+each also gets `M.dynamic.onnx`, the same model with a symbolic `seq` axis (`dynamic_shapes`).
 """
 
 from __future__ import annotations
@@ -63,6 +67,10 @@ import numpy as np
 import onnx
 import torch
 from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from export_decoders import DECODER_MODELS, DYNAMIC_AXES, Logits  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 OUT_ROOT = REPO_ROOT / "test" / "data" / "models"
@@ -272,6 +280,8 @@ HELDOUT_MODELS = {
                            "6 heads, MLP 1536), 224x224 input", False),
 }
 
+ALL_MODELS = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS, **DECODER_MODELS}
+
 
 # -- export -----------------------------------------------------------------------------------
 
@@ -302,11 +312,29 @@ def batchnorm_kept(keep: bool):
         rewriter._DEFAULT_REWRITE_RULES = saved
 
 
-def export_onnx(model: nn.Module, inputs: dict, keep_batchnorm: bool, path: Path, output: str) -> None:
+def export_onnx(model: nn.Module, inputs: dict, keep_batchnorm: bool, path: Path, output: str,
+                dynamic_shapes: dict | None = None) -> None:
+    """`dynamic_shapes`: input -> {axis: name}, the ONNX file's symbolic dims (None: static)."""
     with batchnorm_kept(keep_batchnorm):
         torch.onnx.export(model, tuple(inputs.values()), str(path), dynamo=True, opset_version=18,
                           optimize=True, input_names=list(inputs), output_names=[output],
-                          external_data=False)
+                          external_data=False, dynamic_shapes=dynamic_shapes)
+
+
+def output_name(model: nn.Module, config: dict | None) -> str:
+    if isinstance(model, Logits):
+        return "logits"
+    return "last_hidden_state" if config else "output"
+
+
+def export_dynamic(model: nn.Module, inputs: dict, output: str, path: Path) -> None:
+    """A decoder again with `DYNAMIC_AXES` symbolic, metadata stripped."""
+    axes = {name: axes for name, axes in DYNAMIC_AXES.items() if name in inputs}
+    export_onnx(model, inputs, False, path, output, axes)
+    onnx_model = onnx.load(str(path))
+    strip_metadata(onnx_model)
+    onnx.checker.check_model(onnx_model)
+    onnx.save(onnx_model, str(path))
 
 
 def strip_metadata(model: onnx.ModelProto) -> int:
@@ -396,7 +424,7 @@ def linalg_op_counts(text: str) -> dict[str, int]:
 def export(name: str, out_root: Path, forms: str = "args") -> dict:
     """`forms`: "args" (the corpus files), "inline" (`M.inline.onnx` only, weights as
     initializers, metadata stripped: no lowering or IREE counts) or "both"."""
-    build, definition, keep_batchnorm = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS}[name]
+    build, definition, keep_batchnorm = ALL_MODELS[name]
     _declare_torchvision_ops()
     torch.manual_seed(SEED)
     model, inputs, config = build()
@@ -405,7 +433,7 @@ def export(name: str, out_root: Path, forms: str = "args") -> dict:
     stem = Path(name).name
     out = out_root / name
     out.mkdir(parents=True, exist_ok=True)
-    output = "last_hidden_state" if config else "output"
+    output = output_name(model, config)
     with torch.no_grad():
         result = model(*inputs.values())
     with tempfile.TemporaryDirectory() as tmp:
@@ -417,11 +445,14 @@ def export(name: str, out_root: Path, forms: str = "args") -> dict:
         if forms != "args":
             onnx.checker.check_model(onnx_model)
             onnx.save(onnx_model, str(out / f"{stem}.inline.onnx"))
+            if name in DECODER_MODELS:
+                export_dynamic(model, inputs, output, out / f"{stem}.dynamic.onnx")
         if forms == "inline":
             info = {"name": stem, "definition": definition, "torch": torch.__version__,
                     "inputs": {k: [list(v.shape), str(v.dtype)] for k, v in inputs.items()},
                     "output_shape": list(result.shape), "onnx_nodes": len(onnx_model.graph.node),
-                    "onnx_op_counts": op_counts(onnx_model), "onnx_bytes": {"inline": inline_bytes}}
+                    "onnx_op_counts": op_counts(onnx_model), "onnx_bytes": {"inline": inline_bytes},
+                    **({"config": config} if config else {})}
             (out / f"{stem}.build.json").write_text(json.dumps(info, indent=1, default=str) + "\n")
             return info
         moved = move_initializers(onnx_model, named_tensors(model))
@@ -456,7 +487,7 @@ def export(name: str, out_root: Path, forms: str = "args") -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default=",".join(MODELS),
-                        help="comma-separated, of: " + ", ".join([*MODELS, *CHECK_MODELS, *HELDOUT_MODELS])
+                        help="comma-separated, of: " + ", ".join(ALL_MODELS)
                         + " (default: the shipped ones)")
     parser.add_argument("--out", type=Path, default=OUT_ROOT)
     parser.add_argument("--forms", choices=("args", "inline", "both"), default="args",

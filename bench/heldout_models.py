@@ -15,6 +15,10 @@ modules are kept under `--keep`). Built variants run through IREE's runtime (loc
 (image only: the weights are the model's) and are compared with onnxruntime (max|diff| /
 max|ref|) and with iree-default. Timing (bench/iree_bench_timing.py `timed_rounds`): interleaved rounds,
 one thread, with `aa`, a separately loaded copy of iree-default, whose ratio is the noise.
+
+`--target cuda` (sm_80, no GPU needed) builds only: each variant (default `iree-default` and
+`ours-onnx-cuda`, i.e. `graph-to-dispatch-cuda`) compiled for CUDA, its dispatch count, and the
+failing regions compiled alone for CUDA; nothing is run or timed.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ import onnx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from block_builds import REGION, first_error, iree_build, onnxruntime_outputs, region_modules, relative_error  # noqa: E402
+from block_builds import REGION, first_error, onnxruntime_outputs, region_modules, relative_error  # noqa: E402
 from iree_bench_build import variant_flags, variant_source  # noqa: E402
 from iree_bench_onnx import graph_inputs  # noqa: E402
 from iree_bench_timing import timed_rounds  # noqa: E402
@@ -45,6 +49,7 @@ from fusionopt.interpreter.input_families import family_values  # noqa: E402
 from fusionopt.iree_tools import COMPILE, run_vmfb, save_inputs  # noqa: E402
 
 VARIANTS = ("iree-default", "ours-onnx", "ours-onnx-llvm-cpu", "ours-onnx-llvm-cpu-fewest")
+CUDA_VARIANTS = ("iree-default", "ours-onnx-cuda")
 ENTRY = "main_graph"
 
 
@@ -83,7 +88,14 @@ def blamed_regions(source: Path, stderr: str) -> list[int]:
     return sorted({bisect.bisect_right(starts, line) - 1 for line in lines} - {-1})
 
 
-def region_failures(source: Path, stderr: str, work: Path) -> list[dict]:
+def build_alone(source: Path, flags: list[str]) -> str | None:
+    """None when `iree-compile` with `flags` builds `source`, else IREE's first error line."""
+    result = subprocess.run([COMPILE, str(source), *flags, "-o", str(source.with_suffix(".vmfb"))],
+                            capture_output=True, text=True, timeout=1200)
+    return None if result.returncode == 0 else first_error(result.stderr) or f"exit {result.returncode}"
+
+
+def region_failures(source: Path, stderr: str, work: Path, flags: list[str]) -> list[dict]:
     """The regions IREE's errors blame, each compiled alone: signature and error (block_builds'
     extractor), the module kept as `region_I.mlir` in `work`."""
     from fusionopt.ir_io import parse_file, print_module
@@ -95,13 +107,14 @@ def region_failures(source: Path, stderr: str, work: Path) -> list[dict]:
             continue
         alone = work / f"region_{index}.mlir"
         alone.write_text(print_module(module))
-        error = iree_build(alone, alone.with_suffix(".vmfb"))
+        error = build_alone(alone, flags)
         failures.append({"index": index, "signature": signature, "error": error or "builds alone",
                          "module": str(alone), "types": str(module.ops.first.function_type)})
     return failures
 
 
-def check_variant(model: Path, variant: str, work: Path, refs: dict, defaults: dict) -> dict:
+def check_variant(model: Path, variant: str, work: Path, refs: dict, defaults: dict,
+                  target: str = "llvm-cpu") -> dict:
     row: dict = {"variant": variant}
     start = time.time()
     try:
@@ -109,15 +122,16 @@ def check_variant(model: Path, variant: str, work: Path, refs: dict, defaults: d
     except RuntimeError as err:
         row.update(builds=False, error=f"fusionopt: {str(err).splitlines()[-1][:300]}")
         return row
-    row["count"], vmfb, row["error"], stderr = compile_two_steps(source, work, f"{model.stem}.{variant}",
-                                                                 variant_flags(variant, "llvm-cpu"))
+    flags = variant_flags(variant, target)
+    row["count"], vmfb, row["error"], stderr = compile_two_steps(source, work, f"{model.stem}.{variant}.{target}",
+                                                                 flags)
     row["builds"] = vmfb is not None
     row["compile_s"] = round(time.time() - start, 1)
     if vmfb is None:
         if variant != "iree-default":
             regions = work / f"{variant}.regions"
             regions.mkdir(exist_ok=True)
-            row["failures"] = region_failures(source, stderr, regions)
+            row["failures"] = region_failures(source, stderr, regions, flags)
         return row
     row["vmfb"] = str(vmfb)
     for family, (inputs, expected) in refs.items():
@@ -151,16 +165,16 @@ def check_model(model: Path, args, root: Path) -> list[dict]:
     work.mkdir(parents=True, exist_ok=True)
     proto = onnx.load(str(model))
     refs = {}
-    for family in args.families:
+    for family in args.families if args.target == "llvm-cpu" else ():
         inputs = image_inputs(model, family, args.seed)
         refs[family] = (inputs, onnxruntime_outputs(proto, inputs)[0])
     defaults: dict = {}
     rows = []
     for variant in args.variants:
-        row = check_variant(model, variant, work, refs, defaults)
+        row = check_variant(model, variant, work, refs, defaults, args.target)
         print(json.dumps({"model": model.name, **{k: v for k, v in row.items() if k != "vmfb"}}), flush=True)
         rows.append(row)
-    if not args.no_time:
+    if not args.no_time and args.target == "llvm-cpu":
         time_variants(rows, model, work, args.rounds, args.iterations, args.seed)
     return rows
 
@@ -191,7 +205,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     split = lambda text: [t for t in text.split(",") if t]  # noqa: E731
     parser.add_argument("models", nargs="+", type=Path)
-    parser.add_argument("--variants", type=split, default=list(VARIANTS))
+    parser.add_argument("--variants", type=split, help=f"default: {','.join(VARIANTS)} "
+                        f"(llvm-cpu), {','.join(CUDA_VARIANTS)} (cuda)")
+    parser.add_argument("--target", choices=("llvm-cpu", "cuda"), default="llvm-cpu",
+                        help="cuda: sm_80 builds only (nothing run or timed)")
     parser.add_argument("--families", type=split, default=["random", "offset"])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=5)
@@ -200,6 +217,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--keep", type=Path, help="keep sources, vmfbs and region modules here")
     parser.add_argument("--json", type=Path, help="write the rows here")
     args = parser.parse_args(argv)
+    args.variants = args.variants or list(VARIANTS if args.target == "llvm-cpu" else CUDA_VARIANTS)
     if "iree-default" not in args.variants:
         args.variants.insert(0, "iree-default")
     results = {}

@@ -54,13 +54,32 @@ def graph_inputs(model: str) -> list[tuple[str, list[int], np.dtype]]:
 
 def onnx_inputs(model: str, family: str, seed: int, model_input, weight) -> list[np.ndarray]:
     """Arguments in graph-input order: `model_input(name, shape, dtype, family, rng)` for the
-    first, `weight(name, shape, dtype, family, rng)` for the rest."""
+    first, `weight(name, shape, dtype, family, rng)` for the rest. Token ids are taken modulo
+    the table they index (`gather_rows`; a vocabulary under the family's range): an
+    out-of-range index is undefined, and onnxruntime refuses it."""
     rng = np.random.default_rng(seed)
+    rows = gather_rows(model)
     values = []
     for index, (name, shape, dtype) in enumerate(graph_inputs(model)):
-        values.append(model_input(name, shape, dtype, family, rng) if index == 0 else
-                      weight(name, shape, dtype, family, rng))
+        value = (model_input(name, shape, dtype, family, rng) if index == 0 else
+                 weight(name, shape, dtype, family, rng))
+        values.append(value % rows[name] if name in rows else value)
     return values
+
+
+def gather_rows(model: str) -> dict[str, int]:
+    """Integer graph inputs that index the rows of a constant table (an embedding's `Gather`
+    on axis 0): input -> the fewest rows of such a table."""
+    graph = onnx.load(model).graph
+    inputs = {i.name for i in graph.input if np.issubdtype(
+        helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type), np.integer)}
+    tables = {t.name: t.dims[0] for t in graph.initializer if t.dims}
+    rows: dict[str, int] = {}
+    for node in graph.node:
+        axis = next((a.i for a in node.attribute if a.name == "axis"), 0)
+        if node.op_type == "Gather" and axis == 0 and node.input[1] in inputs and node.input[0] in tables:
+            rows[node.input[1]] = min(rows.get(node.input[1], tables[node.input[0]]), tables[node.input[0]])
+    return rows
 
 
 def reference_module(model: str):
