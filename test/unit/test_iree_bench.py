@@ -247,3 +247,42 @@ def test_onnx_file_model_inputs_and_variants(tmp_path: Path) -> None:
     assert kept == ["iree-default", "ours-onnx"] and "ours" in skipped
     assert "torch.operator" in build.variant_source(ONNX_MODEL, "iree-default", tmp_path).read_text()
     assert "flow.dispatch.region" in build.variant_source(ONNX_MODEL, "ours-onnx", tmp_path).read_text()
+
+
+def test_onnx_token_ids_stay_inside_their_embedding_table(tmp_path: Path) -> None:
+    """Token ids of an ONNX-file model are taken modulo the rows of the table they index (a
+    1000-token vocabulary under the family's [0, 1024) draw: onnxruntime refuses id 1021); an
+    integer input that indexes no constant table keeps the draw."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    import iree_bench_inputs as inputs
+
+    table = numpy_helper.from_array(np.zeros((10, 4), np.float32), "table")
+    graph = helper.make_graph(
+        [helper.make_node("Gather", ["table", "ids"], ["rows"], axis=0),
+         helper.make_node("Gather", ["weights", "other"], ["picked"], axis=0)],
+        "ids", [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, 256]),
+                helper.make_tensor_value_info("other", TensorProto.INT64, [1, 256]),
+                helper.make_tensor_value_info("weights", TensorProto.FLOAT, [2048, 4])],
+        [helper.make_tensor_value_info("rows", TensorProto.FLOAT, [1, 256, 4]),
+         helper.make_tensor_value_info("picked", TensorProto.FLOAT, [1, 256, 4])], [table])
+    path = tmp_path / "ids.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)]), str(path))
+    ids, other, _ = inputs.model_inputs(str(path), "random", seed=0)
+    assert ids.min() >= 0 and ids.max() < 10 and len(np.unique(ids)) == 10
+    assert other.max() >= 10  # the weight maker's draw, untouched
+
+
+@needs_iree
+def test_heldout_models_cuda_target_builds_only(tmp_path: Path) -> None:
+    """`heldout_models.py --target cuda`: IREE's import and graph-to-dispatch-cuda built for
+    sm_80 (no GPU needed), each with its dispatch count; nothing run or compared."""
+    import heldout_models
+
+    out = tmp_path / "rows.json"
+    heldout_models.main([ONNX_MODEL, "--target", "cuda", "--json", str(out), "--keep", str(tmp_path / "keep")])
+    rows = json.loads(out.read_text())["conv_affine"]
+    assert [r["variant"] for r in rows] == ["iree-default", "ours-onnx-cuda"]
+    assert all(r["builds"] and r["count"] > 0 and not any(k.startswith("ort_") for k in r) for r in rows)
+    assert list((tmp_path / "keep" / "conv_affine").glob("*.cuda.vmfb"))
