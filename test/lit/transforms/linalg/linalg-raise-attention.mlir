@@ -1,7 +1,8 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-raise-attention | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p linalg-raise-attention | fusion-opt - --split-input-file > /dev/null
 // RUN: fusion-opt %s --split-input-file -p 'linalg-raise-attention{nan-guards=false}' | filecheck %s --check-prefix=KEEP
-// The pass's helper modules these cases exercise: linalg/attention_match.py,
+// The pass's helper modules these cases exercise: linalg/attention_match.py (its pieces in
+// linalg/attention_pieces.py; linalg/attention_groups.py: linalg-raise-attention-shared-kv-heads.mlir),
 // linalg/attention_mask.py, linalg/attention_operands.py, linalg/attention_guard.py,
 // linalg/attention_casts.py (the f16 cases: onnx_f16_mixed, f16_rounded_products,
 // onnx_f16_rounded_scores, f16_score_copy_not_scores, f32_scores_rounded_to_f16; bf16:
