@@ -35,7 +35,7 @@ LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "linalg" / "l
 SHARED = "linalg-raise-attention"
 COPIES = "linalg-raise-attention{shared-kv-heads=false}"
 POSITIVE = ("gqa_prefill", "gqa_decode", "gqa_tiled_repeat")
-NEGATIVE = ("gqa_repeat_orders_differ", "gqa_mask_per_head")
+NEGATIVE = ("gqa_repeat_orders_differ", "gqa_mask_per_head", "gqa_k_differs_per_group")
 # `extreme` makes Q.K overflow in IREE's exp2 form (the raise's documented exactness limit).
 FAMILIES_EXACT = tuple(f for f in FAMILIES if f != "extreme")
 COUNTER = "grouped-query attentions reading shared K/V heads"
