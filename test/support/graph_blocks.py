@@ -552,3 +552,24 @@ def block_odd_filter_1x1(b):
 
 
 ODD_FILTER_1X1_BLOCKS = (block_odd_filter_1x1,)
+
+
+def block_padded_filters(b):
+    """A conv (constant 1x1 or 3x3 filter, 9-30 filters, no multiple of 16) with a per-channel
+    bias and ReLU, then a max pool: channels last, linalg-pad-conv-filters pads the filters to
+    16 or 32, the epilogue computes the padded channels and the pool reads the slice."""
+    if b.element not in ("f32", "f64"):
+        return None
+    size = b.draw(st.integers(6, 7))  # 36-49 pixels: channels last takes the conv
+    x = b.new_arg((1, b.draw(st.integers(1, 3)), size, size), b.element)
+    filters = b.draw(st.sampled_from((9, 12, 20, 24, 30)))
+    k = b.draw(st.sampled_from((1, 3)))
+    y = _conv(b, x, b.constant((filters, x.shape[1], k, k), b.element), k // 2, 1)
+    y = _unary(b, "relu", _per_channel(b, y, "add"))
+    pooled = b.fresh((1, filters, y.shape[2] - 1, y.shape[3] - 1), b.element)
+    return b.emit(f"graph.pool {y.name} kind = \"max\" kernel = [2, 2] strides = [1, 1] pads = [0, 0, 0, 0] "
+                  f"dilations = [1, 1] ceil_mode = false count_include_pad = false : {y.type} -> {pooled.type}",
+                  pooled, y)
+
+
+PADDED_FILTER_BLOCKS = (block_padded_filters,)

@@ -21,7 +21,7 @@ from fusionopt import registry
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
 from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
-    ODD_FILTER_1X1_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
+    ODD_FILTER_1X1_BLOCKS, PADDED_FILTER_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
     STRIDED_BLOCKS,
     UNEQUAL_TOWER_BLOCKS,
     block_position_embedding,
@@ -106,6 +106,11 @@ RESHAPED_ROOT_COUNT, RESHAPED_ROOT_OPS = 16, 2
 # draw stays a conv). Its seed gives 1.0 (all four f32).
 ODD_FILTER_1X1_COUNT, ODD_FILTER_1X1_OPS = 4, 1
 ODD_FILTER_1X1_FLOORS = {"dispatch-conv-1x1-cpu-tiles": 0.5}
+# A conv into 9-30 constant filters with a bias, ReLU and max pool
+# (`graph_blocks.PADDED_FILTER_BLOCKS`): the dispatch-attention run pads its filters to 16 or 32
+# (f32 and f64 draws; the others draw no block). Its seed gives 0.375 (3 of 8).
+PADDED_FILTER_COUNT, PADDED_FILTER_OPS = 8, 1
+PADDED_FILTER_FLOORS = {"linalg-pad-conv-filters": 0.3}
 RESHAPED_ROOT_FLOORS = {"linalg-generalize-grouped-convs": 0.25, "linalg-grouped-conv-to-im2col": 0.25,
                         "linalg-sink-reshapes": 0.4}
 
@@ -174,7 +179,8 @@ def test_projection_programs_are_valid_and_equal_and_packed(projection_report):
 
 def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
-              SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS)
+              SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
+              PADDED_FILTER_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -202,6 +208,7 @@ BLOCK_SET_RUNS = {
     "unequal_towers": (UNEQUAL_COUNT, UNEQUAL_OPS, UNEQUAL_TOWER_BLOCKS, UNEQUAL_FLOORS),
     "reshaped_root": (RESHAPED_ROOT_COUNT, RESHAPED_ROOT_OPS, RESHAPED_ROOT_BLOCKS, RESHAPED_ROOT_FLOORS),
     "odd_filter_1x1": (ODD_FILTER_1X1_COUNT, ODD_FILTER_1X1_OPS, ODD_FILTER_1X1_BLOCKS, ODD_FILTER_1X1_FLOORS),
+    "padded_filters": (PADDED_FILTER_COUNT, PADDED_FILTER_OPS, PADDED_FILTER_BLOCKS, PADDED_FILTER_FLOORS),
 }
 
 

@@ -38,6 +38,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from fusionopt import pass_statistics
+from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.iree_padded_producers import MIN_PIXELS, is_iree_padded_1x1, padded_consumer
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
@@ -196,7 +197,8 @@ def erase_dead_init_chain(op: Operation | object, rewriter: PatternRewriter) -> 
         current = worklist.pop()
         if not isinstance(current, Operation) or current.parent is None:
             continue
-        if current.name not in ("linalg.broadcast", "linalg.fill", "tensor.empty") or any(r.uses for r in current.results):
+        init_like = current.name in ("linalg.broadcast", "linalg.fill", "tensor.empty") or du.is_pure_broadcast_generic(current)
+        if not init_like or any(r.uses for r in current.results):
             continue
         worklist.extend(v.owner for v in current.operands)
         rewriter.erase(current)

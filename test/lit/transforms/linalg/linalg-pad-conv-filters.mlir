@@ -1,0 +1,135 @@
+// RUN: fusion-opt %s --split-input-file -p linalg-pad-conv-filters | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{max-growth=1.5}" | filecheck %s --check-prefix=GROWTH
+// RUN: fusion-opt %s --split-input-file -p dispatch-creation-llvm-cpu | filecheck %s --check-prefix=REGIONS
+
+// A 1x1 conv with 10 constant filters computes 16 (six zero filters); its bias + ReLU epilogue
+// computes 16 channels too (the bias padded with zeros), and so does the pad in front of the max
+// pool, which reads the first 10 through the slice. With max-growth=1.5 (16 / 10 = 1.6) it stays.
+// Regions: the conv with its epilogue, writing the padded buffer; the pool reads the slice.
+// CHECK-LABEL: func.func @conv_epilogue_pad_pool
+// CHECK:         %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<1x1x4x16xf32>
+// CHECK:         %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x6x6x4xf32>, tensor<1x1x4x16xf32>) outs(%{{.*}} : tensor<1x6x6x16xf32>)
+// CHECK:         %[[B:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00, 9.000000e+00, 1.000000e+01, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]> : tensor<16xf32>
+// CHECK:         %[[E:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[B]] : tensor<1x6x6x16xf32>, tensor<16xf32>) outs(%{{.*}} : tensor<1x6x6x16xf32>)
+// CHECK:         %[[P:.*]] = tensor.pad %[[E]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:         } : tensor<1x6x6x16xf32> to tensor<1x8x8x16xf32>
+// CHECK:         %[[S:.*]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 8, 8, 10] [1, 1, 1, 1] : tensor<1x8x8x16xf32> to tensor<1x8x8x10xf32>
+// CHECK:         linalg.pooling_nhwc_max {{.*}} ins(%[[S]], %{{.*}} : tensor<1x8x8x10xf32>, tensor<3x3xf32>)
+// GROWTH-LABEL: func.func @conv_epilogue_pad_pool
+// GROWTH:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x6x6x10xf32>)
+// GROWTH-NOT:     tensor.extract_slice
+// REGIONS-LABEL: func.func @conv_epilogue_pad_pool
+// REGIONS:         flow.dispatch.region -> (tensor<1x8x8x16xf32>)
+// REGIONS:           linalg.conv_2d_nhwc_hwcf
+// REGIONS:         flow.dispatch.region -> (tensor<1x6x6x10xf32>)
+// REGIONS:           tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 8, 8, 10] [1, 1, 1, 1] : tensor<1x8x8x16xf32> to tensor<1x8x8x10xf32>
+// REGIONS:           linalg.pooling_nhwc_max
+func.func @conv_epilogue_pad_pool(%x: tensor<1x6x6x4xf32>) -> tensor<1x6x6x10xf32> {
+  %w = arith.constant dense<[[[[0.5, -1.0, 1.5, 2.0, -0.5, 1.0, 0.25, -2.0, 0.75, 1.25], [1.0, 0.5, -0.5, 0.0, 2.0, -1.5, 1.0, 0.5, -0.25, 0.5], [-1.0, 1.0, 0.5, 1.5, 0.0, 0.5, -2.0, 1.0, 1.0, -0.5], [0.25, -0.75, 1.0, -1.0, 0.5, 2.0, 0.5, 0.0, -1.0, 1.5]]]]> : tensor<1x1x4x10xf32>
+  %b = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]> : tensor<10xf32>
+  %z = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x6x6x10xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x6x6x10xf32>) -> tensor<1x6x6x10xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x6x6x4xf32>, tensor<1x1x4x10xf32>) outs(%f : tensor<1x6x6x10xf32>) -> tensor<1x6x6x10xf32>
+  %e2 = tensor.empty() : tensor<1x6x6x10xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %b : tensor<1x6x6x10xf32>, tensor<10xf32>) outs(%e2 : tensor<1x6x6x10xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x6x6x10xf32>
+  %p = tensor.pad %r low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %ninf : f32
+  } : tensor<1x6x6x10xf32> to tensor<1x8x8x10xf32>
+  %k = tensor.empty() : tensor<3x3xf32>
+  %e3 = tensor.empty() : tensor<1x6x6x10xf32>
+  %f3 = linalg.fill ins(%ninf : f32) outs(%e3 : tensor<1x6x6x10xf32>) -> tensor<1x6x6x10xf32>
+  %y = linalg.pooling_nhwc_max {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %k : tensor<1x8x8x10xf32>, tensor<3x3xf32>) outs(%f3 : tensor<1x6x6x10xf32>) -> tensor<1x6x6x10xf32>
+  func.return %y : tensor<1x6x6x10xf32>
+}
+
+// -----
+
+// The bias broadcast into the conv's init is padded with zeros; the result is read by a conv
+// over an argument filter and by an NCHW sum (a reduction): one slice each.
+// CHECK-LABEL: func.func @bias_init_two_readers
+// CHECK:         %[[BIAS:.*]] = arith.constant dense<[5.000000e-01, {{.*}}, 0.000000e+00]> : tensor<16xf32>
+// CHECK:         linalg.broadcast ins(%[[BIAS]]{{ ?}}:{{ ?}}tensor<16xf32>) outs(%{{.*}}{{ ?}}:{{ ?}}tensor<1x4x4x16xf32>) dimensions = [0, 1, 2]
+// CHECK:         %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} -> tensor<1x4x4x16xf32>
+// CHECK-DAG:     %[[S1:.*]] = tensor.extract_slice %[[C]][0, 0, 0, 0] [1, 4, 4, 9] [1, 1, 1, 1] : tensor<1x4x4x16xf32> to tensor<1x4x4x9xf32>
+// CHECK-DAG:     %[[S2:.*]] = tensor.extract_slice %[[C]][0, 0, 0, 0] [1, 4, 4, 9] [1, 1, 1, 1] : tensor<1x4x4x16xf32> to tensor<1x4x4x9xf32>
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[S1]], %{{.*}} : tensor<1x4x4x9xf32>, tensor<1x1x9x3xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[S2]] : tensor<1x4x4x9xf32>)
+func.func @bias_init_two_readers(%x: tensor<1x4x4x3xf32>, %w2: tensor<1x1x9x3xf32>) -> (tensor<1x4x4x3xf32>, tensor<9xf32>) {
+  %w = arith.constant dense<0.25> : tensor<1x1x3x9xf32>
+  %b = arith.constant dense<[0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5]> : tensor<9xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x9xf32>
+  %bb = linalg.broadcast ins(%b : tensor<9xf32>) outs(%e : tensor<1x4x4x9xf32>) dimensions = [0, 1, 2]
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x4x4x3xf32>, tensor<1x1x3x9xf32>) outs(%bb : tensor<1x4x4x9xf32>) -> tensor<1x4x4x9xf32>
+  %e2 = tensor.empty() : tensor<1x4x4x3xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  %c2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%c, %w2 : tensor<1x4x4x9xf32>, tensor<1x1x9x3xf32>) outs(%f2 : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  %e3 = tensor.empty() : tensor<9xf32>
+  %f3 = linalg.fill ins(%z : f32) outs(%e3 : tensor<9xf32>) -> tensor<9xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>], iterator_types = ["reduction", "reduction", "reduction", "parallel"]} ins(%c : tensor<1x4x4x9xf32>) outs(%f3 : tensor<9xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %s = arith.addf %i, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<9xf32>
+  func.return %c2, %sum : tensor<1x4x4x3xf32>, tensor<9xf32>
+}
+
+// -----
+
+// Not padded: the epilogue adds an argument along the channels (a residual add), which cannot
+// compute padded channels, so it would leave the conv's dispatch.
+// CHECK-LABEL: func.func @residual_epilogue
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x4x4x9xf32>)
+// CHECK-NOT:     tensor.extract_slice
+func.func @residual_epilogue(%x: tensor<1x4x4x3xf32>, %skip: tensor<1x4x4x9xf32>) -> tensor<9xf32> {
+  %w = arith.constant dense<0.25> : tensor<1x1x3x9xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x9xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x4x4x9xf32>) -> tensor<1x4x4x9xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x4x4x3xf32>, tensor<1x1x3x9xf32>) outs(%f : tensor<1x4x4x9xf32>) -> tensor<1x4x4x9xf32>
+  %e2 = tensor.empty() : tensor<1x4x4x9xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %skip : tensor<1x4x4x9xf32>, tensor<1x4x4x9xf32>) outs(%e2 : tensor<1x4x4x9xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4x9xf32>
+  %e3 = tensor.empty() : tensor<9xf32>
+  %f3 = linalg.fill ins(%z : f32) outs(%e3 : tensor<9xf32>) -> tensor<9xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>], iterator_types = ["reduction", "reduction", "reduction", "parallel"]} ins(%r : tensor<1x4x4x9xf32>) outs(%f3 : tensor<9xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %s = arith.addf %i, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<9xf32>
+  func.return %sum : tensor<9xf32>
+}
+
+// -----
+
+// Not padded: a filter count that is a multiple of 16, a filter argument, and a result the
+// function returns (the slice would be a copy).
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT:     tensor.extract_slice
+// CHECK-COUNT-3: linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT:     tensor.extract_slice
+func.func @left_alone(%x: tensor<1x4x4x3xf32>, %w2: tensor<1x1x16x9xf32>) -> (tensor<1x4x4x9xf32>, tensor<1x4x4x9xf32>) {
+  %w = arith.constant dense<0.25> : tensor<1x1x3x16xf32>
+  %w3 = arith.constant dense<0.5> : tensor<1x1x3x9xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x4x4x3xf32>, tensor<1x1x3x16xf32>) outs(%f : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  %e2 = tensor.empty() : tensor<1x4x4x9xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<1x4x4x9xf32>) -> tensor<1x4x4x9xf32>
+  %c2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%c, %w2 : tensor<1x4x4x16xf32>, tensor<1x1x16x9xf32>) outs(%f2 : tensor<1x4x4x9xf32>) -> tensor<1x4x4x9xf32>
+  %c3 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w3 : tensor<1x4x4x3xf32>, tensor<1x1x3x9xf32>) outs(%f2 : tensor<1x4x4x9xf32>) -> tensor<1x4x4x9xf32>
+  func.return %c2, %c3 : tensor<1x4x4x9xf32>, tensor<1x4x4x9xf32>
+}

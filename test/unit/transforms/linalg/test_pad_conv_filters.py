@@ -1,0 +1,144 @@
+"""`linalg-pad-conv-filters`: convs over constant filters padded to a multiple of 16 filters, the
+result sliced back, compute what the input program computes (fill and bias inits, an epilogue,
+a pad and a pool, two readers) on random and adversarial inputs against a float64 run of the input
+program, alone and through `dispatch-creation-llvm-cpu` (with the same number of regions as
+without the pass); the pass fires where it should only; IREE builds a ShuffleNetV2 unit at its
+real size with 128-filter convs and computes what its own build of the unpadded unit computes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fusionopt.ir_io import parse_module, print_module
+from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
+from fusionopt.pipeline_spec import parse_pipeline
+from fusionopt.registry import PIPELINES
+from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.iree_pairs import assert_agrees
+from support.lit_cases import LIT_TRANSFORMS, lit_functions
+
+PASS = "linalg-pad-conv-filters"
+LIT = LIT_TRANSFORMS / "linalg" / "linalg-pad-conv-filters.mlir"
+# case -> (convs with 16 constant filters, slices of their results) after the pass
+PADDED = {"conv_epilogue_pad_pool": (1, 1), "bias_init_two_readers": (1, 2), "residual_epilogue": (0, 0),
+          "left_alone": (1, 0)}
+CPU = "dispatch-creation-llvm-cpu"
+
+
+def padded_convs(module) -> tuple[int, int]:
+    convs = sum(op.name == "linalg.conv_2d_nhwc_hwcf" and getattr(op.inputs[1].owner, "name", "") == "arith.constant"
+                and op.inputs[1].type.get_shape()[3] == 16 for op in module.walk())
+    return convs, sum(op.name == "tensor.extract_slice" for op in module.walk())
+
+
+def regions(module) -> int:
+    return sum(op.name == "flow.dispatch.region" for op in module.walk())
+
+
+def without_pass(pipeline: str) -> str:
+    return ",".join(p for p in PIPELINES[pipeline].spec.split(",") if p != PASS)
+
+
+@pytest.mark.parametrize("name", sorted(PADDED))
+def test_padded_convs_compute_the_same(name: str):
+    after = assert_pass_preserves_semantics(lit_functions(LIT)[name], PASS)
+    assert padded_convs(after) == PADDED[name]
+
+
+@pytest.mark.parametrize("name", sorted(PADDED))
+def test_regions_compute_the_same_with_no_more_dispatches(name: str):
+    text = lit_functions(LIT)[name]
+    after = assert_pass_preserves_semantics(text, CPU)
+    assert regions(after) == regions(apply_pipeline(text, without_pass(CPU)))
+
+
+def pass_names(pipeline: str) -> list[str]:
+    return [request.name for request in parse_pipeline(pipeline, PIPELINES)]
+
+
+def test_the_cpu_pipelines_pad_and_the_cuda_ones_do_not():
+    assert PASS in pass_names(CPU) and PASS in pass_names("graph-to-dispatch-llvm-cpu")
+    assert PASS not in pass_names("dispatch-creation-cuda") and PASS not in pass_names("graph-to-dispatch-cuda")
+
+
+def dense(array: np.ndarray) -> str:
+    return f'dense<"0x{array.astype("<f4").tobytes().hex().upper()}">'
+
+
+def shufflenet_unit(channels: int = 116, size: int = 14, seed: int = 0) -> str:
+    """ShuffleNetV2's branch, channels last: 1x1 conv + bias + ReLU, 3x3 depthwise conv, 1x1
+    conv + bias + ReLU, then a global sum (the next reader is a reduction)."""
+    rng = np.random.default_rng(seed)
+    c, s, p = channels, size, size + 2
+    w1, w2 = (rng.standard_normal((1, 1, c, c)) * 0.1 for _ in range(2))
+    dw = rng.standard_normal((3, 3, c)) * 0.3
+    b1, b2 = (rng.standard_normal(c) * 0.1 for _ in range(2))
+    t = f"tensor<1x{s}x{s}x{c}xf32>"
+    relu = """^bb0(%i: f32, %j: f32, %o: f32):
+    %a = arith.addf %i, %j : f32
+    %m = arith.maximumf %a, %z : f32
+    linalg.yield %m : f32"""
+    maps = ('[affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, '
+            'affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]')
+    par = '["parallel", "parallel", "parallel", "parallel"]'
+    return f"""func.func @unit(%x: {t}) -> tensor<{c}xf32> {{
+  %z = arith.constant 0.0 : f32
+  %w1 = arith.constant {dense(w1)} : tensor<1x1x{c}x{c}xf32>
+  %w2 = arith.constant {dense(w2)} : tensor<1x1x{c}x{c}xf32>
+  %dw = arith.constant {dense(dw)} : tensor<3x3x{c}xf32>
+  %b1 = arith.constant {dense(b1)} : tensor<{c}xf32>
+  %b2 = arith.constant {dense(b2)} : tensor<{c}xf32>
+  %e = tensor.empty() : {t}
+  %f = linalg.fill ins(%z : f32) outs(%e : {t}) -> {t}
+  %c1 = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%x, %w1 : {t}, tensor<1x1x{c}x{c}xf32>) outs(%f : {t}) -> {t}
+  %r1 = linalg.generic {{indexing_maps = {maps}, iterator_types = {par}}} ins(%c1, %b1 : {t}, tensor<{c}xf32>) outs(%e : {t}) {{
+  {relu}
+  }} -> {t}
+  %pd = tensor.pad %r1 low[0, 1, 1, 0] high[0, 1, 1, 0] {{
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  }} : {t} to tensor<1x{p}x{p}x{c}xf32>
+  %d = linalg.depthwise_conv_2d_nhwc_hwc {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%pd, %dw : tensor<1x{p}x{p}x{c}xf32>, tensor<3x3x{c}xf32>) outs(%f : {t}) -> {t}
+  %c2 = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%d, %w2 : {t}, tensor<1x1x{c}x{c}xf32>) outs(%f : {t}) -> {t}
+  %r2 = linalg.generic {{indexing_maps = {maps}, iterator_types = {par}}} ins(%c2, %b2 : {t}, tensor<{c}xf32>) outs(%e : {t}) {{
+  {relu}
+  }} -> {t}
+  %es = tensor.empty() : tensor<{c}xf32>
+  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<{c}xf32>) -> tensor<{c}xf32>
+  %sum = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>], iterator_types = ["reduction", "reduction", "reduction", "parallel"]}} ins(%r2 : {t}) outs(%fs : tensor<{c}xf32>) {{
+  ^bb0(%i: f32, %o: f32):
+    %a = arith.addf %i, %o : f32
+    linalg.yield %a : f32
+  }} -> tensor<{c}xf32>
+  func.return %sum : tensor<{c}xf32>
+}}
+"""
+
+
+def test_small_unit_computes_the_same():
+    after = assert_pass_preserves_semantics(shufflenet_unit(channels=10, size=5), PASS)
+    assert sum(op.name == "tensor.extract_slice" for op in after.walk()) == 2
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")
+def test_iree_builds_the_shufflenet_unit_and_agrees(tmp_path: Path):
+    """dispatch-creation-llvm-cpu's regions (both 1x1 convs at 128 filters) build, and compute
+    what IREE's own build of the unpadded unit computes, on random and offset inputs."""
+    text = shufflenet_unit()
+    ours, reference = tmp_path / "ours.mlir", tmp_path / "reference.mlir"
+    ours.write_text(print_module(apply_pipeline(text, CPU)))
+    reference.write_text(print_module(parse_module(text)))
+    names = flow_dispatch_names(ours, cpu_flags("host"))
+    assert sum("14x14x128x" in n for n in names) == 2, names
+    ours_vmfb = compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("host"))
+    ref_vmfb = compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("host"))
+    rng = np.random.default_rng(1)
+    families = {
+        "random": rng.standard_normal((1, 14, 14, 116)).astype(np.float32),
+        "offset": (1000.5 + rng.standard_normal((1, 14, 14, 116))).astype(np.float32),
+    }
+    for family, image in families.items():
+        assert_agrees(run_vmfb(ours_vmfb, [image], "unit")[0], run_vmfb(ref_vmfb, [image], "unit")[0], family)
