@@ -10,8 +10,9 @@
 - Resize (modes `nearest` and `linear`; `cubic` and antialiasing are not supported) is
   `graph.gather`s with import-time index tables; linear mixes the neighbours with constant
   per-position weights. Adjacent resized axes (an image's H and W) are resized jointly, each
-  gather reading the input through a flat index over those axes (`_joint_resize`); a lone
-  resized axis, or ones apart, per axis. Coordinate transformation modes:
+  gather reading the input through a flat index over those axes (`_joint_resize`), while the
+  joint tables fit in cache (`_joint_tables_fit`); a lone resized axis, axes apart, or a large
+  output, per axis, innermost first. Coordinate transformation modes:
   half_pixel, pytorch_half_pixel, align_corners, asymmetric, half_pixel_symmetric; nearest modes:
   round_prefer_floor, round_prefer_ceil, floor, ceil (ONNX's definitions).
 """
@@ -141,6 +142,8 @@ def conv_transpose(ctx: ImportContext, ins: list[Value]) -> list[Value]:
 
 # -- Resize -----------------------------------------------------------------------------------
 
+JOINT_MAX_TABLE_BYTES = 512 * 1024
+
 def _source_coords(ctx, mode: str, out_n: int, in_n: int, scale: float) -> np.ndarray:
     i = np.arange(out_n, dtype=np.float64)
     if mode == "half_pixel":
@@ -203,28 +206,43 @@ def _mix(ctx: ImportContext, terms: list[tuple[SSAValue, np.ndarray | None]], ax
     return total
 
 
+def _index_table(index: np.ndarray, extent: int) -> np.ndarray:
+    """Gather ids as i32 where the gathered extent allows (half the table bytes of i64)."""
+    return index.astype(np.int32 if extent < 2**31 else np.int64)
+
+
 def _joint_resize(ctx: ImportContext, x: SSAValue, taps: dict, sizes: list[int]) -> SSAValue:
     """Resize of adjacent axes in one pass: the axes flattened (a free reshape) and, per
     combination of taps, one gather from the input with a flat index table [out_a, out_b, ...]
     and the product of the taps' weights. Resizing axis by axis would make the second axis
     gather from the first one's result, which IREE 3.13 cannot build in one dispatch (the
     intermediate lands on the stack), so each resize took two; read from the input directly
-    it is one, IREE's own form. Index tables are i32 when the flat extent allows."""
+    it is one, IREE's own form."""
     xs, axes = list(shape(x)), list(taps)
     first, in_sizes = axes[0], [xs[a] for a in axes]
     flat = reshape(ctx, x, xs[:first] + [int(np.prod(in_sizes))] + xs[axes[-1] + 1:])
-    index_type = np.int32 if np.prod(in_sizes) < 2**31 else np.int64
     out_shape = list(xs)
     for a in axes:
         out_shape[a] = sizes[a]
     terms = []
     for combo in itertools.product(*(taps[a] for a in axes)):
         index = np.ravel_multi_index(np.meshgrid(*(i for i, _ in combo), indexing="ij"), in_sizes)
-        gathered = ctx.emit(graph.GatherOp(flat, ctx.ssa(index.astype(index_type)), first))
+        gathered = ctx.emit(graph.GatherOp(flat, ctx.ssa(_index_table(index, int(np.prod(in_sizes)))), first))
         weights = [w for _, w in combo if w is not None]
         weight = np.prod(np.meshgrid(*weights, indexing="ij"), axis=0) if weights else None
         terms.append((gathered, weight))
     return _mix(ctx, terms, axes, TensorType(element(x), out_shape))
+
+
+def _joint_tables_fit(taps: dict, sizes: list[int]) -> bool:
+    """The joint form's index and weight tables (one pair per tap combination, one entry per
+    output position) fit in half a 1 MB L2 cache. Past that the tables, re-read for every
+    channel, cost more than the separable form's intermediate: LR-ASPP's 28x28 -> 224x224
+    bilinear resize of 21 channels reads 1.6 MB of tables per channel; axis by axis (the
+    innermost axis first, on the smaller image) the tables are 224 entries each."""
+    combos = int(np.prod([len(t) for t in taps.values()]))
+    positions = int(np.prod([sizes[a] for a in taps]))
+    return combos * positions * 8 <= JOINT_MAX_TABLE_BYTES
 
 
 def resize(ctx: ImportContext, ins: list[Value]) -> list[Value]:
@@ -256,13 +274,14 @@ def resize(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     taps = {axis: _axis_taps(ctx, mode, coord_mode, nearest_mode, in_n, out_n, scale)
             for axis, (in_n, out_n, scale) in enumerate(zip(xs, sizes, scales))
             if not (in_n == out_n and scale == 1.0)}
-    if len(taps) > 1 and list(taps) == list(range(min(taps), max(taps) + 1)):
+    if len(taps) > 1 and list(taps) == list(range(min(taps), max(taps) + 1)) and _joint_tables_fit(taps, sizes):
         return [_joint_resize(ctx, x, taps, sizes)]
     y = x
-    for axis, axis_taps in taps.items():
+    for axis, axis_taps in sorted(taps.items(), reverse=True):
         out_shape = list(shape(y))
         out_shape[axis] = sizes[axis]
-        y = _mix(ctx, [(ctx.emit(graph.GatherOp(y, ctx.ssa(index), axis)), weight) for index, weight in axis_taps],
+        y = _mix(ctx, [(ctx.emit(graph.GatherOp(y, ctx.ssa(_index_table(index, xs[axis])), axis)), weight)
+                       for index, weight in axis_taps],
                  [axis], TensorType(elem, out_shape))
     return [y]
 

@@ -262,3 +262,19 @@ def test_bilinear_resize_of_h_and_w_is_one_dispatch_reading_the_input() -> None:
     assert all(g.operands[0].owner.name == "graph.reshape" and g.operands[0].type.get_shape() == (1, 8, 196) for g in gathers)
     regions = apply_pipeline(parse_module(print_module(module)), "graph-to-dispatch")
     assert sum(op.name == "flow.dispatch.region" for op in regions.walk()) == 1
+
+
+def test_large_bilinear_resize_goes_axis_by_axis_innermost_first() -> None:
+    """28x28 -> 224x224 (LR-ASPP's head): joint tables would be 1.6 MB per channel, so W is
+    resized first (gathers along W of the input), then H (gathers along H of that), each
+    reading 224-entry i32 tables; it agrees with onnxruntime and forms two dispatches."""
+    model = make_model("Resize", {"x": f32(1, 3, 28, 28)}, {"roi": None, "scales": np.array([1, 1, 8, 8], np.float32)},
+                       mode="linear", order=["x", "roi", "scales"])
+    module = check(model, {"x": np.random.default_rng(0).standard_normal((1, 3, 28, 28)).astype(np.float32)})
+    gathers = [op for op in module.walk() if op.name == "graph.gather"]
+    assert [g.properties["axis"].value.data if "axis" in g.properties else g.attributes["axis"].value.data
+            for g in gathers] == [3, 3, 2, 2]
+    assert all(g.operands[1].type.get_shape() == (224,) and g.operands[1].type.get_element_type().width.data == 32
+               for g in gathers)
+    regions = apply_pipeline(parse_module(print_module(module)), "graph-to-dispatch")
+    assert sum(op.name == "flow.dispatch.region" for op in regions.walk()) == 2
