@@ -17,7 +17,8 @@
 # each input family with iree-run-module, outputs saved as RESULTS/outputs/M/FAMILY/VARIANT.rN.npy
 # (agreement and NaN checks happen back home); then ROUNDS rounds, each running every variant
 # once in a shuffled order (seeded: same order for the same --seed) as
-# `iree-benchmark-module --benchmark_min_time=ITERATIONSx` on the "random" inputs; a round's
+# `iree-benchmark-module --benchmark_min_warmup_time=0.1 --benchmark_min_time=ITERATIONSx` (warm:
+# a first call pays one-time costs) on the "random" inputs; a round's
 # figure is the mean ms per call. Written: RESULTS/results.md (median/min ms per variant, ratios,
 # A/A = aa/iree-default, the noise of this run), RESULTS/results.json, RESULTS/raw/*.json.
 #
@@ -110,11 +111,11 @@ time_round() {  # model round
     [ "$DRY" = 1 ] || mkdir -p "$(dirname "$raw")"
     if [ "$DRY" = 1 ]; then
       run "$BENCH" --device="$DEVICE" --module="$(field "$1" "$v" 3)" --function=$FUNCTION "${ARGS[@]}" \
-        --benchmark_min_time="${ITERATIONS}x" --benchmark_format=json
+        --benchmark_min_warmup_time=0.1 --benchmark_min_time="${ITERATIONS}x" --benchmark_format=json
       continue
     fi
     "$BENCH" --device="$DEVICE" --module="$(field "$1" "$v" 3)" --function=$FUNCTION "${ARGS[@]}" \
-      --benchmark_min_time="${ITERATIONS}x" --benchmark_format=json > "$raw" 2> "$raw.log"
+      --benchmark_min_warmup_time=0.1 --benchmark_min_time="${ITERATIONS}x" --benchmark_format=json > "$raw" 2> "$raw.log"
     TIMES[$1|$v]="${TIMES[$1|$v]:-} $(ms_per_call "$raw")"
   done
 }

@@ -76,7 +76,7 @@ def section(command: str, iree_version: str, body: str, title: str = SECTION) ->
     date = datetime.date.today().isoformat()
     return (f"{title}\n\nCommand: `{command}`; machine: {machine()}; date: {date}; {iree_version}.\n"
             "Protocol: variants interleaved round by round in a seeded shuffled order, each round "
-            "`iree-benchmark-module --benchmark_min_time=Kx` (CPU: `--device=local-sync`, one "
+            "`iree-benchmark-module --benchmark_min_warmup_time=0.1 --benchmark_min_time=Kx` (CPU: `--device=local-sync`, one "
             "thread); ms = mean per call of a round, median (min) over rounds. `aa` is a second, "
             "separately loaded copy of iree-default: aa/iree-default is the run's noise.\n\n"
             f"{body.strip()}\n")

@@ -73,6 +73,7 @@ def test_thread_counts_map_to_iree_devices() -> None:
     assert "--device=local-task" in cmd and "--task_topology_max_group_count=4" in cmd
     assert "--task_topology_max_group_count=1" not in cmd and "--device=local-sync" not in cmd
     assert "--benchmark_min_time=7x" in cmd and "--input=@a.npy" in cmd
+    assert "--benchmark_min_warmup_time=0.1" in cmd  # timed warm, as onnxruntime's sessions are
     one = timing.iree_command(Path("m.vmfb"), [], 7, 1)
     assert "--device=local-sync" in one and not any("task_topology" in c for c in one)
 
