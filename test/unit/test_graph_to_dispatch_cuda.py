@@ -17,7 +17,7 @@ from fusionopt.iree_tools import compile_vmfb, cuda_flags
 from fusionopt.ir_io import print_module
 from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, run_module
-from support.f16_checks import BF16_TOL, assert_builds_for_cuda, assert_f16_within_float64
+from support.f16_checks import BF16_TOL, F16_TOL, assert_builds_for_cuda, assert_f16_within_float64
 from support.onnx_float16 import BF16, to_float16
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "onnx"
@@ -75,55 +75,33 @@ def test_bert_mini_builds_for_cuda(bert_mini, tmp_path: Path):
     assert vmfb.stat().st_size > 0
 
 
-# bert_mini in f16: both attentions raised (f16 operands, f32 scores), within a few f16 ulps of
-# a float64 run of the import, as the decomposed f16 import is (1.16e-3 of the largest output;
-# raised 1.50e-3 at seed 0).
+# bert_mini in f16 and in bf16 (everything, LayerNorm and softmax too): both attentions raised
+# (f16/bf16 operands, f32 scores), within four roundings of the type of a float64 run of the
+# import, as the decomposed import is (f16: 1.16e-3 of the largest output, raised 1.50e-3 at seed
+# 0; bf16: 1.24e-2 and 0.80e-2 at seeds 0 and 1, raised 1.24e-2 and 0.96e-2).
+HALF_TYPES = {"f16": (np.float16, F16_TOL), "bf16": (BF16, BF16_TOL)}
 
 
-@pytest.fixture(scope="module")
-def bert_mini_f16():
-    before = import_onnx(to_float16(onnx.load(DATA / "bert_mini.args.onnx")))
+@pytest.fixture(scope="module", params=sorted(HALF_TYPES))
+def bert_mini_half(request):
+    dtype, tol = HALF_TYPES[request.param]
+    before = import_onnx(to_float16(onnx.load(DATA / "bert_mini.args.onnx"), dtype))
     after = apply_pipeline(print_module(before), PIPELINE)
-    return before, after
+    return request.param, before, after
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_bert_mini_f16_raises_attention_and_agrees_with_float64(bert_mini_f16, seed: int):
-    before, after = bert_mini_f16
+def test_bert_mini_half_raises_attention_and_agrees_with_float64(bert_mini_half, seed: int):
+    name, before, after = bert_mini_half
+    dtype, tol = HALF_TYPES[name]
     assert print_module(after).count("iree_linalg_ext.attention") == 2
-    inputs = _bert_inputs(before, seed, np.float16)
-    assert_f16_within_float64(before, (before, after), inputs)
+    assert_f16_within_float64(before, (before, after), _bert_inputs(before, seed, dtype), dtype, tol)
 
 
 @pytest.mark.skipif(shutil.which("iree-compile") is None, reason="iree-compile is not installed")
-def test_bert_mini_f16_builds_for_cuda(bert_mini_f16, tmp_path: Path):
-    assert_builds_for_cuda(bert_mini_f16[1], tmp_path, "bert_mini_f16")
-
-
-# bert_mini in bf16 (everything, LayerNorm and softmax too): both attentions raised (bf16
-# operands, f32 scores), within four bf16 roundings of a float64 run of the import, as the
-# decomposed bf16 import is (1.24e-2 and 0.80e-2 of the largest output at seeds 0 and 1; raised
-# 1.24e-2 and 0.96e-2).
-
-
-@pytest.fixture(scope="module")
-def bert_mini_bf16():
-    before = import_onnx(to_float16(onnx.load(DATA / "bert_mini.args.onnx"), BF16))
-    after = apply_pipeline(print_module(before), PIPELINE)
-    return before, after
-
-
-@pytest.mark.parametrize("seed", [0, 1])
-def test_bert_mini_bf16_raises_attention_and_agrees_with_float64(bert_mini_bf16, seed: int):
-    before, after = bert_mini_bf16
-    assert print_module(after).count("iree_linalg_ext.attention") == 2
-    inputs = _bert_inputs(before, seed, BF16)
-    assert_f16_within_float64(before, (before, after), inputs, BF16, BF16_TOL)
-
-
-@pytest.mark.skipif(shutil.which("iree-compile") is None, reason="iree-compile is not installed")
-def test_bert_mini_bf16_builds_for_cuda(bert_mini_bf16, tmp_path: Path):
-    assert_builds_for_cuda(bert_mini_bf16[1], tmp_path, "bert_mini_bf16")
+def test_bert_mini_half_builds_for_cuda(bert_mini_half, tmp_path: Path):
+    name, _, after = bert_mini_half
+    assert_builds_for_cuda(after, tmp_path, f"bert_mini_{name}")
 
 
 @pytest.fixture(scope="module")
