@@ -239,6 +239,8 @@ _FEWEST_CHANGES = {
     "linalg-conv-1x1-to-matmul": "linalg-horizontal-fuse-1x1-convs,linalg-conv-1x1-to-matmul{padded-as-matmul=true}",
     "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col{gathers=strided "
     "im2col-op-max-filters=1024 im2col-op-max-taps=4608 im2col-op-pixel-multiple=64 absorb-argument-pads=true}",
+    # The raise reads grouped-query attention's shared K/V heads (shared-kv-heads, default on):
+    # Llama's K/V repeat copies go (llama_decode 0.81x-0.87x of the time, bench/RESULTS.md).
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",
     "form-dispatch-regions": "linalg-horizontal-fuse-contractions{max-results=4 across-inputs=true tiled-only=true},"
     "form-dispatch-regions{guards-into-attention=true "
@@ -264,7 +266,8 @@ _CUDA_CHANGES = {
     # Decomposed attention becomes one iree_linalg_ext.attention (IREE's fused GPU kernel; on
     # llvm-cpu 1.1x slower than decomposed even with a CPU tile), a softmax's max and sum one
     # dispatch where it stays. Not yet the softmaxes torch guards against NaN (minilm_l6's):
-    # raising those is untimed on a GPU (bench variant ours-cuda-nan-guards).
+    # raising those is untimed on a GPU (bench variant ours-cuda-nan-guards). Grouped-query
+    # attention reads its shared K/V heads (shared-kv-heads, default on; built for sm_80, untimed).
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention{nan-guards=false}",
     # IREE's sm_80 f32 matmuls give a 64x64 output tile one workgroup that walks all of K: at
     # 64 tokens a projection keeps 2-24 SMs busy. Split K so more of the GPU works.
