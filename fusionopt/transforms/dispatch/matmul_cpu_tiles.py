@@ -30,7 +30,9 @@ multiple of the register tile, but holds at least one whole tile in each, gets t
 tile with IREE's loop peeling (`enable_loop_peeling` in the translation info: the remainder rows
 and columns run as a separate static loop instead of IREE's masked vectors), and workgroups
 whose own tiles leave no remainder: rows as above, else all M; `workgroup` columns where they
-divide N, else all N; one batch each. IREE's own kernel masks the remainder and is 3x-30x slower
+divide N, else all N; one batch each. A 2-D matmul's columns are the exception
+(`column-remainders`): `workgroup` columns and a remainder workgroup, as whole-N workgroups
+re-read a weight past L2 for every row strip (a decoder's LM head and gate/up projection). IREE's own kernel masks the remainder and is 3x-30x slower
 there: a ViT's 197 tokens (bench/RESULTS.md, "Held-out models at 224x224") 197x384 . 384x1536
 15.2 ms -> 2.5 ms, the scores 6 x 197x64 . 64x197 9.1 ms -> 0.31 ms, probabilities times V
 (the generic) 0.57 ms -> 0.27 ms. Whole-M or whole-N
@@ -132,6 +134,7 @@ class RegisterTile:
     reduction: int
     workgroup: int
     workgroup_rows: int = 256
+    column_remainders: bool = False
 
     def rows_per_workgroup(self, m: int) -> int:
         """The most output rows per workgroup that divide M: a multiple of the register tile's
@@ -155,11 +158,17 @@ class RegisterTile:
         """Partial register tiles, with at least one whole tile in each of M and N."""
         return not self.fits(m, n) and m >= self.rows and n >= self.columns
 
-    def peeled_tiles(self, lead: list[int], m: int, n: int) -> dict[str, list[int]]:
-        """IREE CPU tile lists for partial register tiles: workgroups that divide M and N (else
-        all of them), `lead` the batch loop's tiles ([] for a 2-D matmul)."""
+    def peeled_tiles(self, lead: list[int], m: int, n: int, split: bool = False) -> dict[str, list[int]]:
+        """IREE CPU tile lists for partial register tiles: workgroups that divide M (else all
+        of it) and `workgroup` columns (with `column_remainders` also where they leave a
+        remainder workgroup, unless batched; else all of N), `lead` the batch loop's tiles ([]
+        for a 2-D matmul). With `split`, a matmul that would be one workgroup (no batch loop
+        distributed) splits its rows instead."""
         rows = whole_or_dividing(m, self.rows, self.workgroup_rows)
-        columns = self.workgroup if n % self.workgroup == 0 else n
+        remainder = self.column_remainders and n > self.workgroup and 1 not in lead
+        columns = self.workgroup if n % self.workgroup == 0 or remainder else n
+        if split and (rows, columns) == (m, n) and 1 not in lead:
+            rows = whole_or_dividing(m, self.rows, m // 2) if m >= 2 * self.rows else rows
         return {
             "distribution": lead + [rows, columns, 0],
             "vector_common_parallel": [1] * len(lead) + [self.rows, self.columns, 0],
@@ -208,7 +217,7 @@ def in_region_unconfigured(op: Operation) -> bool:
     return "compilation_info" not in op.attributes and isinstance(op.parent_op(), DispatchRegionOp)
 
 
-def peeled_config(op: Operation, tile: RegisterTile) -> dict[str, list[int]] | None:
+def peeled_config(op: Operation, tile: RegisterTile, split: bool = False) -> dict[str, list[int]] | None:
     """The tile lists of a one-result matmul with partial register tiles, else None."""
     if not in_region_unconfigured(op):
         return None
@@ -221,7 +230,7 @@ def peeled_config(op: Operation, tile: RegisterTile) -> dict[str, list[int]] | N
     else:
         return None
     m, _, n = sizes
-    return tile.peeled_tiles(lead, m, n) if tile.peelable(m, n) else None
+    return tile.peeled_tiles(lead, m, n, split) if tile.peelable(m, n) else None
 
 
 @dataclass(frozen=True)
@@ -241,6 +250,17 @@ class DispatchMatmulCpuTilesPass(ModulePass):
                    0.69x with 128 and 256; bench/RESULTS.md, "Matmul workgroups that divide M").
       partial-tiles -- also configure one-result matmuls (batched ones too) whose M or N leaves a
                    partial register tile, with IREE's loop peeling (true).
+      column-remainders -- a peeled 2-D matmul whose N is not a multiple of `workgroup` gets
+                   `workgroup` columns per workgroup and a remainder workgroup, not all of N in
+                   one (true). A decoder's 1000-token LM head or fused gate/up projection (2 x
+                   688) as one workgroup runs each 4-row strip across the whole weight (1-1.4 MB,
+                   past L2) and gives a second thread nothing; 64-column workgroups keep their
+                   64 KB weight strip in L2 for all rows: in the held-out llama, 0.88x (gate/up)
+                   and 0.83x (LM head) per dispatch, one thread (bench/RESULTS.md).
+      split-rows -- a peeled matmul that would still be one workgroup (all of M and of N)
+                   gets its rows split into the largest multiple of `rows` dividing M, at most
+                   M / 2, so a second thread has work (true; needs M >= 2 rows). Each such
+                   workgroup reads the whole weight.
     """
 
     name = "dispatch-matmul-cpu-tiles"
@@ -250,6 +270,8 @@ class DispatchMatmulCpuTilesPass(ModulePass):
     workgroup: int = 64
     workgroup_rows: int = 256
     partial_tiles: bool = True
+    split_rows: bool = True
+    column_remainders: bool = True
 
     def __post_init__(self) -> None:
         sizes = (self.rows, self.columns, self.reduction, self.workgroup, self.workgroup_rows)
@@ -259,19 +281,29 @@ class DispatchMatmulCpuTilesPass(ModulePass):
                              f"register tiles), not {sizes}")
 
     def register_tile(self) -> RegisterTile:
-        return RegisterTile(self.rows, self.columns, self.reduction, self.workgroup, self.workgroup_rows)
+        return RegisterTile(self.rows, self.columns, self.reduction, self.workgroup, self.workgroup_rows,
+                            self.column_remainders)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         tile = self.register_tile()
         for matmul in list(op.walk()):
             sizes = tileable_sizes(matmul)
             if sizes is None or not tile.per_result(sizes[3]).fits(sizes[0], sizes[2]):
-                if self.partial_tiles and (peeled := peeled_config(matmul, tile)) is not None:
-                    matmul.attributes["compilation_info"] = cpu_compilation_info(peeled, "DoubleTilingExpert", PEELING)
-                    pass_statistics.count("matmuls given a wide CPU register tile with peeled remainders")
+                if self.partial_tiles:
+                    self.configure_peeled(matmul, tile)
                 continue
             m, _, n, count = sizes
             own = tile.per_result(count)
             tiles = own.tiles(len(du.indexing_maps(matmul)[0].results) == 3, m)
             matmul.attributes["compilation_info"] = cpu_compilation_info(tiles, "DoubleTilingExpert")
             pass_statistics.count("matmuls given a wide CPU register tile")
+
+    def configure_peeled(self, matmul: Operation, tile: RegisterTile) -> None:
+        if (peeled := peeled_config(matmul, tile, self.split_rows)) is None:
+            return
+        if peeled != peeled_config(matmul, tile):
+            pass_statistics.count("peeled matmuls split over row workgroups")
+        if peeled != peeled_config(matmul, replace(tile, column_remainders=False), self.split_rows):
+            pass_statistics.count("peeled matmuls given column workgroups with a remainder")
+        matmul.attributes["compilation_info"] = cpu_compilation_info(peeled, "DoubleTilingExpert", PEELING)
+        pass_statistics.count("matmuls given a wide CPU register tile with peeled remainders")

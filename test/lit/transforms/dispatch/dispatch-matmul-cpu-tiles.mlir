@@ -3,6 +3,8 @@
 // RUN: not fusion-opt %s -p 'dispatch-matmul-cpu-tiles{columns=48}' 2>&1 | filecheck %s --check-prefix=BADOPT
 // RUN: fusion-opt %s --split-input-file -p 'dispatch-matmul-cpu-tiles{workgroup-rows=8}' | filecheck %s --check-prefix=CAP
 // RUN: fusion-opt %s --split-input-file -p 'dispatch-matmul-cpu-tiles{partial-tiles=false}' | filecheck %s --check-prefix=NOPEEL
+// RUN: fusion-opt %s --split-input-file -p 'dispatch-matmul-cpu-tiles{column-remainders=false}' | filecheck %s --check-prefix=SPLIT
+// RUN: fusion-opt %s --split-input-file -p 'dispatch-matmul-cpu-tiles{column-remainders=false split-rows=false}' | filecheck %s --check-prefix=WHOLE
 // BADOPT: error: pass 'dispatch-matmul-cpu-tiles': rows, columns, reduction, workgroup and workgroup-rows must be positive, workgroup a multiple of columns and workgroup-rows at least rows
 // The pass's helper modules these cases exercise: dispatch/matmul_regions_to_mmt4d.py (matmul_sizes).
 
@@ -192,14 +194,21 @@ func.func @rows_dividing_m(%x: tensor<12x16xf32>, %y: tensor<24x16xf32>, %w: ten
 // tile with IREE's loop peeling, and workgroups with no remainder: all of M where no multiple
 // of 4 divides it, 64 columns where they divide N, else all of N, one batch each. The batch-1
 // matmul over a broadcast weight keeps its batch loop untiled. Off with partial-tiles=false.
+// The 8 x 80 matmul's columns: 64 and a remainder workgroup (column-remainders, below).
 // CHECK-LABEL: func.func @partial_tiles
 // CHECK:       linalg.matmul {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [6, 64, 0], vector_common_parallel = [4, 64, 0], vector_reduction = [0, 0, 16]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {enable_loop_peeling = true}>>}
-// CHECK:       linalg.matmul {compilation_info = {{.*}}distribution = [8, 80, 0], vector_common_parallel = [4, 64, 0], vector_reduction = [0, 0, 16]>{{.*}}{enable_loop_peeling = true}
+// CHECK:       linalg.matmul {compilation_info = {{.*}}distribution = [8, 64, 0], vector_common_parallel = [4, 64, 0], vector_reduction = [0, 0, 16]>{{.*}}{enable_loop_peeling = true}
 // CHECK:       linalg.batch_matmul {compilation_info = {{.*}}distribution = [1, 6, 70, 0], vector_common_parallel = [1, 4, 64, 0], vector_reduction = [0, 0, 0, 16]>{{.*}}{enable_loop_peeling = true}
 // CHECK:       linalg.batch_matmul indexing_maps = [{{.*}}] {compilation_info = {{.*}}distribution = [0, 6, 64, 0], vector_common_parallel = [1, 4, 64, 0]{{.*}}{enable_loop_peeling = true}
 // CAP-LABEL:   func.func @partial_tiles
 // CAP:         linalg.matmul {compilation_info = {{.*}}distribution = [6, 64, 0]
-// CAP:         linalg.matmul {compilation_info = {{.*}}distribution = [8, 80, 0]
+// CAP:         linalg.matmul {compilation_info = {{.*}}distribution = [8, 64, 0]
+// SPLIT-LABEL: func.func @partial_tiles
+// SPLIT:       linalg.matmul {compilation_info = {{.*}}distribution = [6, 64, 0]
+// SPLIT:       linalg.matmul {compilation_info = {{.*}}distribution = [4, 80, 0]
+// WHOLE-LABEL: func.func @partial_tiles
+// WHOLE:       linalg.matmul {compilation_info = {{.*}}distribution = [6, 64, 0]
+// WHOLE:       linalg.matmul {compilation_info = {{.*}}distribution = [8, 80, 0]
 // NOPEEL-LABEL: func.func @partial_tiles
 // NOPEEL-NOT:  compilation_info
 // NOPEEL-LABEL: func.func @full_tiles_unpeeled
@@ -338,4 +347,69 @@ func.func @batched_generic_untiled(%p: tensor<3x6x9xf32>, %vt: tensor<3x70x9xf32
     flow.return %c : tensor<3x8x64xf32>
   }
   func.return %strided, %scaled, %fits : tensor<3x6x70xf32>, tensor<3x6x70xf32>, tensor<3x8x64xf32>
+}
+
+// -----
+
+// column-remainders (default): a peeled 2-D matmul whose N (80) is no multiple of the 64-column
+// workgroup gets 64 columns and a remainder workgroup, not all of N in one (a decoder's
+// 1000-token LM head would otherwise run every row strip across its whole weight on one thread).
+// Without it (SPLIT), split-rows: a peeled matmul that would be one workgroup gets its rows split
+// into the largest multiple of 4 dividing M, at most M / 2: M = 16 -> 8, M = 12 -> 4. With both
+// off, one workgroup each. Negatives: M = 4 has no two row tiles; N = 128 already makes two workgroups of 64 columns
+// (full tiles, unpeeled); a batch of 3 is three workgroups and keeps all of N = 70.
+// CHECK-LABEL: func.func @split_rows
+// CHECK:       linalg.matmul {compilation_info = {{.*}}distribution = [16, 64, 0], vector_common_parallel = [4, 64, 0]{{.*}}{enable_loop_peeling = true}
+// CHECK:       linalg.matmul {compilation_info = {{.*}}distribution = [12, 64, 0], vector_common_parallel = [4, 64, 0]{{.*}}{enable_loop_peeling = true}
+// CHECK:       linalg.matmul {compilation_info = {{.*}}distribution = [4, 64, 0], vector_common_parallel = [4, 64, 0]{{.*}}{enable_loop_peeling = true}
+// CHECK:       linalg.matmul {compilation_info = {{.*}}distribution = [16, 64, 0], vector_common_parallel = [4, 64, 0]{{.*}}DoubleTilingExpert>>>} ins
+// CHECK:       linalg.batch_matmul {compilation_info = {{.*}}distribution = [1, 16, 70, 0]{{.*}}{enable_loop_peeling = true}
+// SPLIT-LABEL: func.func @split_rows
+// SPLIT:       distribution = [8, 80, 0]
+// SPLIT:       distribution = [4, 80, 0]
+// SPLIT:       distribution = [4, 80, 0]
+// SPLIT:       distribution = [16, 64, 0]
+// SPLIT:       distribution = [1, 16, 70, 0]
+// WHOLE-LABEL: func.func @split_rows
+// WHOLE:       distribution = [16, 80, 0]
+// WHOLE:       distribution = [12, 80, 0]
+// WHOLE:       distribution = [4, 80, 0]
+// WHOLE:       distribution = [16, 64, 0]
+// WHOLE:       distribution = [1, 16, 70, 0]
+// NOPEEL-LABEL: func.func @split_rows
+// NOPEEL-NOT:  enable_loop_peeling
+func.func @split_rows(%x16: tensor<16x16xf32>, %x12: tensor<12x16xf32>, %x4: tensor<4x16xf32>, %w80: tensor<16x80xf32>,
+                      %w128: tensor<16x128xf32>, %q: tensor<3x16x16xf32>, %k: tensor<3x16x70xf32>) -> (tensor<16x80xf32>, tensor<12x80xf32>, tensor<4x80xf32>, tensor<16x128xf32>, tensor<3x16x70xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %a = flow.dispatch.region -> (tensor<16x80xf32>) {
+    %e = tensor.empty() : tensor<16x80xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x80xf32>) -> tensor<16x80xf32>
+    %mm = linalg.matmul ins(%x16, %w80 : tensor<16x16xf32>, tensor<16x80xf32>) outs(%f : tensor<16x80xf32>) -> tensor<16x80xf32>
+    flow.return %mm : tensor<16x80xf32>
+  }
+  %b = flow.dispatch.region -> (tensor<12x80xf32>) {
+    %e = tensor.empty() : tensor<12x80xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<12x80xf32>) -> tensor<12x80xf32>
+    %mm = linalg.matmul ins(%x12, %w80 : tensor<12x16xf32>, tensor<16x80xf32>) outs(%f : tensor<12x80xf32>) -> tensor<12x80xf32>
+    flow.return %mm : tensor<12x80xf32>
+  }
+  %c = flow.dispatch.region -> (tensor<4x80xf32>) {
+    %e = tensor.empty() : tensor<4x80xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x80xf32>) -> tensor<4x80xf32>
+    %mm = linalg.matmul ins(%x4, %w80 : tensor<4x16xf32>, tensor<16x80xf32>) outs(%f : tensor<4x80xf32>) -> tensor<4x80xf32>
+    flow.return %mm : tensor<4x80xf32>
+  }
+  %d = flow.dispatch.region -> (tensor<16x128xf32>) {
+    %e = tensor.empty() : tensor<16x128xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x128xf32>) -> tensor<16x128xf32>
+    %mm = linalg.matmul ins(%x16, %w128 : tensor<16x16xf32>, tensor<16x128xf32>) outs(%f : tensor<16x128xf32>) -> tensor<16x128xf32>
+    flow.return %mm : tensor<16x128xf32>
+  }
+  %s = flow.dispatch.region -> (tensor<3x16x70xf32>) {
+    %e = tensor.empty() : tensor<3x16x70xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x16x70xf32>) -> tensor<3x16x70xf32>
+    %mm = linalg.batch_matmul ins(%q, %k : tensor<3x16x16xf32>, tensor<3x16x70xf32>) outs(%f : tensor<3x16x70xf32>) -> tensor<3x16x70xf32>
+    flow.return %mm : tensor<3x16x70xf32>
+  }
+  func.return %a, %b, %c, %d, %s : tensor<16x80xf32>, tensor<12x80xf32>, tensor<4x80xf32>, tensor<16x128xf32>, tensor<3x16x70xf32>
 }

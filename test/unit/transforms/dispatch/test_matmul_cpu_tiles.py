@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from fusionopt import pass_statistics
 from fusionopt.interpreter import FAMILIES, family_inputs
 from fusionopt.ir_io import parse_file, parse_module, print_module
 from fusionopt.iree_tools import iree_available, run_vmfb
@@ -195,3 +196,77 @@ def test_iree_builds_vit_sizes_and_agrees(tmp_path):
             np.testing.assert_allclose(got[sure], reference[sure], rtol=1e-3, atol=1e-4 * scale, err_msg=family)
             both = np.isfinite(theirs)
             assert_agrees(got[both], theirs[both], family)
+
+
+def split_rows_statistics(text: str, pipeline: str) -> tuple[str, dict[str, int]]:
+    stats = pass_statistics.PassStatistics()
+    with pass_statistics.collecting(pipeline, stats):
+        after = print_module(assert_pass_preserves_semantics(text, pipeline))
+    return after, stats.runs[0][1]
+
+
+SPLIT = "peeled matmuls split over row workgroups"
+REMAINDERS = "peeled matmuls given column workgroups with a remainder"
+
+
+def test_column_remainders_and_split_rows_preserve_semantics_and_are_counted():
+    """Every input family: the configs change no value. By default the three N = 80 matmuls get
+    64-column workgroups and a remainder; without column-remainders two of them (M = 16 and 12,
+    one workgroup each otherwise) are split over rows instead; each is counted."""
+    after, counts = split_rows_statistics(CASES["split_rows"], PASS)
+    assert "distribution = [16, 64, 0]" in after and "distribution = [12, 64, 0]" in after
+    assert counts.get(REMAINDERS) == 3 and SPLIT not in counts
+    split, counts = split_rows_statistics(CASES["split_rows"], f"{PASS}{{column-remainders=false}}")
+    assert "distribution = [8, 80, 0]" in split and split.count("distribution = [4, 80, 0]") == 2
+    assert counts.get(SPLIT) == 2 and REMAINDERS not in counts
+    whole, counts = split_rows_statistics(CASES["split_rows"], f"{PASS}{{column-remainders=false split-rows=false}}")
+    assert "distribution = [16, 80, 0]" in whole and SPLIT not in counts and REMAINDERS not in counts
+
+
+def assert_build_agrees_with_iree(text: str, function: str, options: str, seed: int, folder: Path) -> None:
+    """IREE's builds of `text` as given and after the pass with `options` agree on every family."""
+    tiled = print_module(apply_pipeline(parse_module(text), f"{PASS}{options}"))
+    vmfbs = build_llvm_cpu({"plain": text, "tiled": tiled}, folder)
+    func = next(op for op in parse_module(text).walk() if op.name == "func.func")
+    for family in FAMILIES:
+        args = family_inputs(func, family, seed=seed)
+        for got, theirs in zip(run_vmfb(vmfbs["tiled"], args, function), run_vmfb(vmfbs["plain"], args, function),
+                               strict=True):
+            assert_agrees(got, theirs, family)
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
+@pytest.mark.parametrize("options", ["", "{column-remainders=false}"])
+def test_iree_builds_column_remainders_and_split_rows_and_agree(options, tmp_path):
+    """Remainder column workgroups ([16, 64] over N = 80) and row-split ones ([8, 80] of 16 rows,
+    [4, 80] of 12) build and agree with IREE's own build on random and adversarial inputs."""
+    assert_build_agrees_with_iree(CASES["split_rows"], "split_rows", options, 19, tmp_path)
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
+def test_iree_builds_decoder_lm_head_and_agrees(tmp_path):
+    """A decoder's LM head (64 tokens x 256 . 256 x 1000 vocabulary) gets 64-column workgroups
+    (16, the last one of 40 columns); IREE's build agrees with its own and with float64 on every
+    family."""
+    text = lm_head_module()
+    tiled = print_module(apply_pipeline(parse_module(text), PASS))
+    assert "distribution = [64, 64, 0]" in tiled and "enable_loop_peeling = true" in tiled
+    vmfbs = build_llvm_cpu({"plain": text, "tiled": tiled}, tmp_path)
+    func = next(op for op in parse_module(text).walk() if op.name == "func.func")
+    for family in FAMILIES:
+        args = family_inputs(func, family, seed=23)
+        (got,), (theirs,) = (run_vmfb(vmfbs[v], args, "lm_head") for v in ("tiled", "plain"))
+        assert_agrees(got, theirs, family)
+        with np.errstate(invalid="ignore", over="ignore"):  # the extreme family's inf * 0
+            reference = args[0].astype(np.float64) @ args[1].astype(np.float64)
+        sure = np.isfinite(got) & (np.abs(reference) < np.finfo(np.float32).max / 2)
+        np.testing.assert_allclose(got[sure], reference[sure], rtol=1e-3,
+                                   atol=1e-4 * float(np.abs(reference[sure]).max(initial=0.0)), err_msg=family)
+
+
+def lm_head_module(m: int = 64, k: int = 256, n: int = 1000) -> str:
+    return (f"func.func @lm_head(%x: tensor<{m}x{k}xf32>, %w: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{\n"
+            f"  %zero = arith.constant 0.0 : f32\n"
+            + contraction_region("r", "linalg.matmul", f"{m}x{k}xf32", f"{k}x{n}xf32", f"{m}x{n}xf32")
+            .replace("%r_l", "%x").replace("%r_r", "%w")
+            + f"  func.return %r : tensor<{m}x{n}xf32>\n}}\n")
