@@ -29,8 +29,8 @@ MINILM = ROOT / "data" / "models" / "minilm_l6" / "minilm_l6.args.linalg.mlir"
 PASS = "linalg-horizontal-fuse-contractions"
 TOWERS = "linalg-horizontal-fuse-contractions{max-results=4 across-inputs=true}"
 # the CPU pipeline with the pass just before region formation (where it is meant to run)
-CPU_HORIZONTAL = PIPELINES["dispatch-creation-llvm-cpu"].spec.replace(
-    "dispatch-creation,", PIPELINES["dispatch-creation"].spec.replace(",form-dispatch-regions", f",{PASS},form-dispatch-regions") + ",")
+CPU_HORIZONTAL = PIPELINES["dispatch-creation-llvm-cpu"].spec.replace(",form-dispatch-regions", f",{PASS},form-dispatch-regions")
+assert PASS in CPU_HORIZONTAL  # the pipeline spells its stages out
 
 
 # the lit file's cases by function name (CHECK lines dropped)
