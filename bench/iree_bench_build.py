@@ -58,7 +58,7 @@ from iree_bench_onnx import LINALG_ONLY, iree_source, is_onnx_path
 from iree_bench_variants import ONNX_PIPELINES, OURS_PIPELINES
 
 from fusionopt.corpus import model_file, model_stem
-from fusionopt.iree_tools import compile_vmfb, flow_dispatch_names, target_flags
+from fusionopt.iree_tools import IreeError, compile_vmfb, flow_dispatch_names, target_flags
 
 MODELS = ("bert_mini", "gpt2_mini", "mlp_towers", "cnn/resnet_mini", "cnn/mobilenet_mini")
 VARIANTS = ("iree-default", "iree-best", "ours", "ours-onnx", "ours-attention", "aa")
@@ -183,12 +183,15 @@ def vmfb_path(model: str, variant: str, target: str, work_dir: Path) -> Path:
 
 
 def build_variants(model: str, target: str, work_dir: Path, variants=VARIANTS,
-                   seconds: dict[str, float] | None = None) -> dict[str, Path]:
+                   seconds: dict[str, float] | None = None, failures: dict[str, str] | None = None
+                   ) -> dict[str, Path]:
     """variant -> vmfb for `target` ("llvm-cpu" or "cuda"), built into `work_dir`.
 
     `aa` is a file copy of iree-default's vmfb when that is built too (a separately loaded
     module with the same code), else compiled the same way. `seconds`, when given, gets each
-    compiled variant's `iree-compile` wall time (a copy gets none).
+    compiled variant's `iree-compile` wall time (a copy gets none). `failures`, when given, gets
+    the error of each variant `iree-compile` cannot build (an IREE bug in one variant, e.g. its
+    data tiling on one model, then drops that variant instead of the whole run).
     """
     work_dir.mkdir(parents=True, exist_ok=True)
     built: dict[str, Path] = {}
@@ -200,10 +203,22 @@ def build_variants(model: str, target: str, work_dir: Path, variants=VARIANTS,
             continue
         source = variant_source(model, variant, work_dir)
         start = time.perf_counter()
-        built[variant] = compile_vmfb(source, out, variant_flags(variant, target))
+        try:
+            built[variant] = compile_vmfb(source, out, variant_flags(variant, target))
+        except IreeError as error:
+            if failures is None:
+                raise
+            failures[variant] = first_error_line(str(error))
+            continue
         if seconds is not None:
             seconds[variant] = time.perf_counter() - start
     return built
+
+
+def first_error_line(text: str) -> str:
+    """The first `error:` line of an `iree-compile` failure (else its last line)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return next((line for line in lines if "error:" in line), lines[-1] if lines else "failed")
 
 
 def dispatch_counts(model: str, target: str, work_dir: Path, variants=VARIANTS) -> dict[str, int]:

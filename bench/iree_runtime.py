@@ -105,7 +105,13 @@ def bench_cpu(model: str, work: Path, args) -> tuple[list[dict], dict, str]:
     for variant, reason in skipped.items():
         print(f"{model}: skipping variant {variant}: {reason}", flush=True)
     compile_s: dict[str, float] = {}
-    vmfbs = build_variants(model, "llvm-cpu", work, variants, seconds=compile_s)
+    failures: dict[str, str] = {}
+    vmfbs = build_variants(model, "llvm-cpu", work, variants, seconds=compile_s, failures=failures)
+    for variant, error in failures.items():
+        print(f"{model}: variant {variant} fails to build, not timed: {error}", flush=True)
+    if "iree-default" in failures:
+        raise RuntimeError(f"{model}: the baseline iree-default fails to build: {failures['iree-default']}")
+    variants = [v for v in variants if v in vmfbs]
     compile_s = least_compile_seconds(model, "llvm-cpu", work, compile_s, args.build_repeats, args.seed)
     counts = dispatch_counts(model, "llvm-cpu", work, variants)
     inputs = model_inputs(model, "random", args.seed)
