@@ -86,14 +86,8 @@ def test_iree_builds_small_tiles_and_agrees(tmp_path):
 
 def assert_tiled_build_agrees(label: str, seed: int, folder: Path) -> None:
     """IREE's builds of lit case `label` with and without the pass agree on every family."""
-    text = CASES[label]
-    vmfbs = build_both(text, folder)
-    func = next(op for op in parse_module(text).walk() if op.name == "func.func")
-    for family in FAMILIES:
-        args = family_inputs(func, family, seed=seed)
-        for got, expected in zip(run_vmfb(vmfbs["tiled"], args, label), run_vmfb(vmfbs["plain"], args, label),
-                                 strict=True):
-            assert_agrees(got, expected, family)
+    assert "compilation_info =" in print_module(apply_pipeline(parse_module(CASES[label]), PASS))
+    assert_build_agrees_with_iree(CASES[label], label, "", seed, folder)
 
 
 def configured(module) -> list[str]:
