@@ -36,89 +36,24 @@ weight arguments, linalg-horizontal-fuse-1x1-convs), `SPLIT_BROADCAST_BLOCKS` (a
 reshape, linalg-bubble-expand-through-broadcast) and `RESHAPED_ROOT_BLOCKS` (a grouped conv, a
 Linear layer over an NHWC image: a root's result reshaped before its epilogue,
 linalg-generalize-grouped-convs and linalg-sink-reshapes).
-Each returns the block's last value (already in the pool) or None when it does not apply.
+Each returns the block's last value (already in the pool) or None when it does not apply. The
+conv blocks are in `graph_blocks_conv.py`, the helpers all blocks share in `graph_block_parts.py`;
+this module exports every block and block set.
 """
 
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
-FLOATS = ("f32", "f16", "bf16", "f64")
-
-
-def _dims(b, n: int, lo: int = 1, hi: int = 6) -> list[int]:
-    return [b.draw(st.integers(lo, hi)) for _ in range(n)]
-
-
-def _float_element(b) -> str | None:
-    return b.element if b.element in FLOATS else None
-
-
-def _activation(b, shape, element):
-    """A pool value of this shape and type, or a new argument."""
-    found = b.pick(lambda v: v.shape == tuple(shape) and v.element == element)
-    if found is not None and b.draw(st.booleans()):
-        return found
-    return b.new_arg(shape, element)
-
-
-def _weight(b, shape, element):
-    """Mostly constants (what the graph passes fold and batch), sometimes an argument."""
-    if b.draw(st.integers(0, 4)) == 0:
-        return b.new_arg(shape, element)
-    return b.constant(shape, element)
-
-
-def _dot(b, x, w):
-    r = b.fresh((*x.shape[:-1], w.shape[-1]), x.element)
-    return b.emit(f"graph.dot {x.name}, {w.name} : ({x.type}, {w.type}) -> {r.type}", r, x, w)
-
-
-def _binary(b, op: str, x, y):
-    return b.emit(f"graph.{op} {x.name}, {y.name} : {x.type}", b.fresh(x.shape, x.element), x, y)
-
-
-def _unary(b, op: str, x):
-    return b.emit(f"graph.{op} {x.name} : {x.type}", b.fresh(x.shape, x.element), x)
-
-
-def _broadcast(b, v, dims, shape):
-    r = b.fresh(shape, v.element)
-    return b.emit(f"graph.broadcast {v.name} dims = {list(dims)} : {v.type} -> {r.type}", r, v)
-
-
-def _bias(b, x):
-    """x + a constant: full shape, or a row vector broadcast over the leading dims."""
-    if b.draw(st.booleans()):
-        return _binary(b, "add", x, b.constant(x.shape, x.element))
-    row = b.constant((x.shape[-1],), x.element)
-    return _binary(b, "add", x, _broadcast(b, row, [len(x.shape) - 1], x.shape))
-
-
-def _epilogue(b, x, kind: str):
-    if kind == "bias":
-        return _bias(b, x)
-    if kind == "silu":
-        return _binary(b, "mul", x, _unary(b, "sigmoid", x))
-    if kind == "relu":
-        return _unary(b, "relu", x)
-    return x
-
-
-def _reduce(b, op: str, x, axis: int):
-    r = b.fresh([1 if i == axis else d for i, d in enumerate(x.shape)], x.element)
-    return b.emit(f"graph.{op} {x.name} axes = [{axis}] : {x.type} -> {r.type}", r, x)
-
-
-def _expand(b, reduced, shape):
-    return _broadcast(b, reduced, list(range(len(shape))), shape)
-
-
-def _batch(b) -> tuple[int, ...]:
-    return tuple(_dims(b, b.draw(st.integers(0, 1)), 1, 3))
-
-
-# ---------------------------------------------------------------------------------------------
+from support.graph_block_parts import (  # noqa: F401
+    _activation, _batch, _bias, _binary, _broadcast, _dims, _dot, _epilogue, _expand,
+    _float_element, _reduce, _unary, _weight,
+)
+from support.graph_blocks_conv import (  # noqa: F401
+    block_conv_affine, block_conv_pool, block_depthwise_conv, block_grouped_conv,
+    block_sibling_1x1_convs, block_sibling_convs, block_strided_conv, block_wide_1x1_conv,
+    ODD_FILTER_1X1_BLOCKS, PADDED_FILTER_BLOCKS,
+)
 
 
 def block_dot_chain(b):
@@ -321,88 +256,6 @@ def _attention(b, projected_k: bool):
     return _dot(b, p, v)
 
 
-def block_conv_pool(b):
-    if b.element not in ("f32", "f16", "f64"):
-        return None
-    n, c, f = b.draw(st.integers(1, 2)), b.draw(st.integers(1, 3)), b.draw(st.integers(1, 4))
-    h, w, kh, kw = b.draw(st.integers(3, 6)), b.draw(st.integers(3, 6)), b.draw(st.integers(1, 3)), b.draw(st.integers(1, 3))
-    pad = b.draw(st.integers(0, (min(kh, kw) - 1) // 2))  # "same" at most: every dim stays <= 6
-    x = b.new_arg((n, c, h, w), b.element)
-    filt = _weight(b, (f, c, kh, kw), b.element)
-    out = b.fresh((n, f, h + 2 * pad - kh + 1, w + 2 * pad - kw + 1), b.element)
-    y = b.emit(f"graph.conv {x.name}, {filt.name} strides = [1, 1] dilations = [1, 1] "
-               f"pads = [{pad}, {pad}, {pad}, {pad}] group = 1 : ({x.type}, {filt.type}) -> {out.type}", out, x, filt)
-    y = _unary(b, "relu", _bias(b, y))
-    kind = b.draw(st.sampled_from(("max", "avg")))
-    pooled = b.fresh((n, f, y.shape[2] - 1, y.shape[3] - 1), b.element)
-    if min(pooled.shape[2:]) < 1:
-        return y
-    return b.emit(f"graph.pool {y.name} kind = \"{kind}\" kernel = [2, 2] strides = [1, 1] pads = [0, 0, 0, 0] "
-                  f"dilations = [1, 1] ceil_mode = false count_include_pad = false : {y.type} -> {pooled.type}",
-                  pooled, y)
-
-
-def _conv(b, x, filt, pad: int, group: int):
-    n, _, h, w = x.shape
-    f, _, kh, kw = filt.shape
-    out = b.fresh((n, f, h + 2 * pad - kh + 1, w + 2 * pad - kw + 1), x.element)
-    return b.emit(f"graph.conv {x.name}, {filt.name} strides = [1, 1] dilations = [1, 1] "
-                  f"pads = [{pad}, {pad}, {pad}, {pad}] group = {group} : ({x.type}, {filt.type}) -> {out.type}",
-                  out, x, filt)
-
-
-def _per_channel(b, y, op: str):
-    """y op c[F] broadcast over the channel dim (a BatchNorm / ONNX Mul or Add by [F, 1, 1])."""
-    c = b.constant((y.shape[1],), y.element)
-    return _binary(b, op, y, _broadcast(b, c, [1], y.shape))
-
-
-def _conv_input(b, min_channels: int = 1):
-    if b.element not in ("f32", "f64"):
-        return None
-    c = b.draw(st.integers(min_channels, 3))
-    return b.new_arg((1, c, b.draw(st.integers(2, 4)), b.draw(st.integers(2, 4))), b.element)
-
-
-def block_conv_affine(b):
-    """conv (constant filter) * c[F] +/- c[F]: graph-fold-conv-affine."""
-    x = _conv_input(b)
-    if x is None:
-        return None
-    y = _conv(b, x, b.constant((b.draw(st.integers(1, 4)), x.shape[1], 1, 1), b.element), 0, 1)
-    y = _per_channel(b, y, "mul")
-    return _per_channel(b, y, b.draw(st.sampled_from(("add", "sub"))))
-
-
-def block_sibling_convs(b):
-    """2-3 convs with constant filters over one input: graph-horizontal-fuse-convs."""
-    x = _conv_input(b)
-    if x is None:
-        return None
-    k = b.draw(st.integers(1, 2))
-    convs = [_conv(b, x, b.constant((b.draw(st.integers(1, 3)), x.shape[1], k, k), b.element), 0, 1)
-             for _ in range(b.draw(st.integers(2, 3)))]
-    return _unary(b, "relu", convs[-1])
-
-
-def block_wide_1x1_conv(b):
-    """a 1x1 conv over >= 24 channels (+ bias, relu): linalg-conv-1x1-to-matmul."""
-    if b.element not in ("f32", "f64"):
-        return None
-    c, f = b.draw(st.integers(24, 32)), b.draw(st.integers(1, 6))
-    x = b.new_arg((1, c, b.draw(st.integers(2, 3)), b.draw(st.integers(2, 3))), b.element)
-    return _unary(b, "relu", _bias(b, _conv(b, x, b.new_arg((f, c, 1, 1), b.element), 0, 1)))
-
-
-def block_depthwise_conv(b):
-    """a depthwise conv (group = channels): linalg-depthwise-conv-drop-batch."""
-    x = _conv_input(b, min_channels=2)
-    if x is None:
-        return None
-    k = b.draw(st.integers(1, 2))
-    return _conv(b, x, _weight(b, (x.shape[1], 1, k, k), b.element), 0, x.shape[1])
-
-
 def block_position_embedding(b):
     """rows of a table gathered at constant consecutive ids (BERT's position ids; sometimes written
     negative, wrapped), plus an activation: linalg-fold-constant-gather-indices."""
@@ -421,21 +274,6 @@ def block_position_embedding(b):
     rows_read = b.emit(f"graph.gather {table.name}, {idx.name} axis = 0 : ({table.type}, {idx.type}) -> "
                        f"tensor<{count}x{width}x{element}>", b.fresh((count, width), element), table)
     return _binary(b, "add", rows_read, _activation(b, (count, width), element))
-def block_strided_conv(b):
-    """a strided k x k conv (k in 2..3, stride 2, + bias, relu): linalg-strided-conv-to-im2col."""
-    x = _conv_input(b)
-    if x is None:
-        return None
-    n, c, h, w = x.shape
-    k, pad = b.draw(st.integers(2, 3)), b.draw(st.integers(0, 1))
-    filt = _weight(b, (b.draw(st.integers(1, 4)), c, k, k), b.element)
-    out = b.fresh((n, filt.shape[0], (h + 2 * pad - k) // 2 + 1, (w + 2 * pad - k) // 2 + 1), x.element)
-    if min(out.shape[2:]) < 1:
-        return None
-    y = b.emit(f"graph.conv {x.name}, {filt.name} strides = [2, 2] dilations = [1, 1] "
-               f"pads = [{pad}, {pad}, {pad}, {pad}] group = 1 : ({x.type}, {filt.type}) -> {out.type}",
-               out, x, filt)
-    return _unary(b, "relu", _bias(b, y))
 
 
 def block_projection(b):
@@ -463,26 +301,6 @@ def block_sibling_projections(b):
     return total
 
 
-def block_sibling_1x1_convs(b):
-    """2-3 stride-1 1x1 convs over one batch-1 input with weight arguments, each with an
-    epilogue, summed (an Inception block's 1x1 branch and reductions); sometimes one more with
-    another filter count, summed over its channels and added: linalg-horizontal-fuse-1x1-convs."""
-    if b.element != "f32":
-        return None
-    c, f = b.draw(st.integers(1, 6)), b.draw(st.integers(1, 4))
-    x = b.new_arg((1, c, b.draw(st.integers(1, 4)), b.draw(st.integers(1, 4))), "f32")
-    kind = b.draw(st.sampled_from(("bias", "relu", "none")))
-    results = [_epilogue(b, _conv(b, x, b.new_arg((f, c, 1, 1), "f32"), 0, 1), kind)
-               for _ in range(b.draw(st.integers(2, 3)))]
-    total = results[0]
-    for r in results[1:]:
-        total = _binary(b, "add", total, r)
-    if b.draw(st.booleans()):
-        other = _conv(b, x, b.new_arg((f + 1, c, 1, 1), "f32"), 0, 1)
-        total = _binary(b, "add", total, _expand(b, _reduce(b, "reduce_sum", other, 1), total.shape))
-    return total
-
-
 def block_split_broadcast(b):
     """A per-channel vector broadcast over a batch-1 NCHW image, its channels split into groups
     by a reshape (torch-mlir's grouped-conv bias), then used elementwise:
@@ -495,21 +313,6 @@ def block_split_broadcast(b):
     split = b.emit(f"graph.reshape {image.name} : {image.type} -> {split.type}", split, image)
     other = _activation(b, split.shape, b.element)
     return _binary(b, b.draw(st.sampled_from(("add", "mul"))), other, split)
-
-
-def block_grouped_conv(b):
-    """A grouped conv (2-3 groups, not depthwise) with a bias or ReLU epilogue: its lowering
-    collapses (groups, channels) to channels before the epilogue (linalg-generalize-grouped-convs,
-    linalg-sink-reshapes)."""
-    if b.element not in ("f32", "f64"):
-        return None
-    groups, per_group, filters = b.draw(st.integers(2, 3)), b.draw(st.integers(2, 3)), b.draw(st.integers(1, 2))
-    k = b.draw(st.sampled_from((1, 3)))
-    x = b.new_arg((1, groups * per_group, b.draw(st.integers(2, 4)), b.draw(st.integers(2, 4))), b.element)
-    y = _conv(b, x, _weight(b, (groups * filters, per_group, k, k), b.element), (k - 1) // 2, groups)
-    if b.draw(st.booleans()):
-        y = _per_channel(b, y, "add")
-    return _unary(b, "relu", y)
 
 
 def block_rows_split_dot(b):
@@ -538,38 +341,3 @@ SIBLING_1X1_BLOCKS = (block_sibling_1x1_convs,)
 SPLIT_BROADCAST_BLOCKS = (block_split_broadcast,)
 UNEQUAL_TOWER_BLOCKS = (block_unequal_towers,)
 RESHAPED_ROOT_BLOCKS = (block_grouped_conv, block_rows_split_dot)
-
-
-def block_odd_filter_1x1(b):
-    """A 1x1 conv (32-40 input channels, 4x4-5x5 pixels) into 116 or 184 filters, no multiple
-    of 16 and a prime factor over 16, with a ReLU: channels last, then the matmul register tile
-    of dispatch-conv-1x1-cpu-tiles."""
-    if b.element not in ("f32", "f64"):
-        return None
-    x = b.new_arg((1, b.draw(st.sampled_from((32, 40))), b.draw(st.integers(4, 5)), b.draw(st.integers(4, 5))), b.element)
-    y = _conv(b, x, _weight(b, (b.draw(st.sampled_from((116, 184))), x.shape[1], 1, 1), b.element), 0, 1)
-    return _unary(b, "relu", y)
-
-
-ODD_FILTER_1X1_BLOCKS = (block_odd_filter_1x1,)
-
-
-def block_padded_filters(b):
-    """A conv (constant 1x1 or 3x3 filter, 9-30 filters, no multiple of 16) with a per-channel
-    bias and ReLU, then a max pool: channels last, linalg-pad-conv-filters pads the filters to
-    16 or 32, the epilogue computes the padded channels and the pool reads the slice."""
-    if b.element not in ("f32", "f64"):
-        return None
-    size = b.draw(st.integers(6, 7))  # 36-49 pixels: channels last takes the conv
-    x = b.new_arg((1, b.draw(st.integers(1, 3)), size, size), b.element)
-    filters = b.draw(st.sampled_from((9, 12, 20, 24, 30)))
-    k = b.draw(st.sampled_from((1, 3)))
-    y = _conv(b, x, b.constant((filters, x.shape[1], k, k), b.element), k // 2, 1)
-    y = _unary(b, "relu", _per_channel(b, y, "add"))
-    pooled = b.fresh((1, filters, y.shape[2] - 1, y.shape[3] - 1), b.element)
-    return b.emit(f"graph.pool {y.name} kind = \"max\" kernel = [2, 2] strides = [1, 1] pads = [0, 0, 0, 0] "
-                  f"dilations = [1, 1] ceil_mode = false count_include_pad = false : {y.type} -> {pooled.type}",
-                  pooled, y)
-
-
-PADDED_FILTER_BLOCKS = (block_padded_filters,)

@@ -1,0 +1,159 @@
+"""The convolution blocks of `graph_blocks` (see its docstring for what each draws and which pass
+it is for): conv + pool, per-channel affines, sibling, wide 1x1, depthwise, strided, grouped,
+odd-filter and padded-filter convs."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from support.graph_block_parts import (  # noqa: F401
+    _bias, _binary, _conv, _conv_input, _epilogue, _expand, _per_channel, _reduce, _unary,
+    _weight,
+)
+
+
+def block_conv_pool(b):
+    if b.element not in ("f32", "f16", "f64"):
+        return None
+    n, c, f = b.draw(st.integers(1, 2)), b.draw(st.integers(1, 3)), b.draw(st.integers(1, 4))
+    h, w, kh, kw = b.draw(st.integers(3, 6)), b.draw(st.integers(3, 6)), b.draw(st.integers(1, 3)), b.draw(st.integers(1, 3))
+    pad = b.draw(st.integers(0, (min(kh, kw) - 1) // 2))  # "same" at most: every dim stays <= 6
+    x = b.new_arg((n, c, h, w), b.element)
+    filt = _weight(b, (f, c, kh, kw), b.element)
+    out = b.fresh((n, f, h + 2 * pad - kh + 1, w + 2 * pad - kw + 1), b.element)
+    y = b.emit(f"graph.conv {x.name}, {filt.name} strides = [1, 1] dilations = [1, 1] "
+               f"pads = [{pad}, {pad}, {pad}, {pad}] group = 1 : ({x.type}, {filt.type}) -> {out.type}", out, x, filt)
+    y = _unary(b, "relu", _bias(b, y))
+    kind = b.draw(st.sampled_from(("max", "avg")))
+    pooled = b.fresh((n, f, y.shape[2] - 1, y.shape[3] - 1), b.element)
+    if min(pooled.shape[2:]) < 1:
+        return y
+    return b.emit(f"graph.pool {y.name} kind = \"{kind}\" kernel = [2, 2] strides = [1, 1] pads = [0, 0, 0, 0] "
+                  f"dilations = [1, 1] ceil_mode = false count_include_pad = false : {y.type} -> {pooled.type}",
+                  pooled, y)
+
+
+def block_conv_affine(b):
+    """conv (constant filter) * c[F] +/- c[F]: graph-fold-conv-affine."""
+    x = _conv_input(b)
+    if x is None:
+        return None
+    y = _conv(b, x, b.constant((b.draw(st.integers(1, 4)), x.shape[1], 1, 1), b.element), 0, 1)
+    y = _per_channel(b, y, "mul")
+    return _per_channel(b, y, b.draw(st.sampled_from(("add", "sub"))))
+
+
+def block_sibling_convs(b):
+    """2-3 convs with constant filters over one input: graph-horizontal-fuse-convs."""
+    x = _conv_input(b)
+    if x is None:
+        return None
+    k = b.draw(st.integers(1, 2))
+    convs = [_conv(b, x, b.constant((b.draw(st.integers(1, 3)), x.shape[1], k, k), b.element), 0, 1)
+             for _ in range(b.draw(st.integers(2, 3)))]
+    return _unary(b, "relu", convs[-1])
+
+
+def block_wide_1x1_conv(b):
+    """a 1x1 conv over >= 24 channels (+ bias, relu): linalg-conv-1x1-to-matmul."""
+    if b.element not in ("f32", "f64"):
+        return None
+    c, f = b.draw(st.integers(24, 32)), b.draw(st.integers(1, 6))
+    x = b.new_arg((1, c, b.draw(st.integers(2, 3)), b.draw(st.integers(2, 3))), b.element)
+    return _unary(b, "relu", _bias(b, _conv(b, x, b.new_arg((f, c, 1, 1), b.element), 0, 1)))
+
+
+def block_depthwise_conv(b):
+    """a depthwise conv (group = channels): linalg-depthwise-conv-drop-batch."""
+    x = _conv_input(b, min_channels=2)
+    if x is None:
+        return None
+    k = b.draw(st.integers(1, 2))
+    return _conv(b, x, _weight(b, (x.shape[1], 1, k, k), b.element), 0, x.shape[1])
+
+
+def block_strided_conv(b):
+    """a strided k x k conv (k in 2..3, stride 2, + bias, relu): linalg-strided-conv-to-im2col."""
+    x = _conv_input(b)
+    if x is None:
+        return None
+    n, c, h, w = x.shape
+    k, pad = b.draw(st.integers(2, 3)), b.draw(st.integers(0, 1))
+    filt = _weight(b, (b.draw(st.integers(1, 4)), c, k, k), b.element)
+    out = b.fresh((n, filt.shape[0], (h + 2 * pad - k) // 2 + 1, (w + 2 * pad - k) // 2 + 1), x.element)
+    if min(out.shape[2:]) < 1:
+        return None
+    y = b.emit(f"graph.conv {x.name}, {filt.name} strides = [2, 2] dilations = [1, 1] "
+               f"pads = [{pad}, {pad}, {pad}, {pad}] group = 1 : ({x.type}, {filt.type}) -> {out.type}",
+               out, x, filt)
+    return _unary(b, "relu", _bias(b, y))
+
+
+def block_sibling_1x1_convs(b):
+    """2-3 stride-1 1x1 convs over one batch-1 input with weight arguments, each with an
+    epilogue, summed (an Inception block's 1x1 branch and reductions); sometimes one more with
+    another filter count, summed over its channels and added: linalg-horizontal-fuse-1x1-convs."""
+    if b.element != "f32":
+        return None
+    c, f = b.draw(st.integers(1, 6)), b.draw(st.integers(1, 4))
+    x = b.new_arg((1, c, b.draw(st.integers(1, 4)), b.draw(st.integers(1, 4))), "f32")
+    kind = b.draw(st.sampled_from(("bias", "relu", "none")))
+    results = [_epilogue(b, _conv(b, x, b.new_arg((f, c, 1, 1), "f32"), 0, 1), kind)
+               for _ in range(b.draw(st.integers(2, 3)))]
+    total = results[0]
+    for r in results[1:]:
+        total = _binary(b, "add", total, r)
+    if b.draw(st.booleans()):
+        other = _conv(b, x, b.new_arg((f + 1, c, 1, 1), "f32"), 0, 1)
+        total = _binary(b, "add", total, _expand(b, _reduce(b, "reduce_sum", other, 1), total.shape))
+    return total
+
+
+def block_grouped_conv(b):
+    """A grouped conv (2-3 groups, not depthwise) with a bias or ReLU epilogue: its lowering
+    collapses (groups, channels) to channels before the epilogue (linalg-generalize-grouped-convs,
+    linalg-sink-reshapes)."""
+    if b.element not in ("f32", "f64"):
+        return None
+    groups, per_group, filters = b.draw(st.integers(2, 3)), b.draw(st.integers(2, 3)), b.draw(st.integers(1, 2))
+    k = b.draw(st.sampled_from((1, 3)))
+    x = b.new_arg((1, groups * per_group, b.draw(st.integers(2, 4)), b.draw(st.integers(2, 4))), b.element)
+    y = _conv(b, x, _weight(b, (groups * filters, per_group, k, k), b.element), (k - 1) // 2, groups)
+    if b.draw(st.booleans()):
+        y = _per_channel(b, y, "add")
+    return _unary(b, "relu", y)
+
+
+def block_odd_filter_1x1(b):
+    """A 1x1 conv (32-40 input channels, 4x4-5x5 pixels) into 116 or 184 filters, no multiple
+    of 16 and a prime factor over 16, with a ReLU: channels last, then the matmul register tile
+    of dispatch-conv-1x1-cpu-tiles."""
+    if b.element not in ("f32", "f64"):
+        return None
+    x = b.new_arg((1, b.draw(st.sampled_from((32, 40))), b.draw(st.integers(4, 5)), b.draw(st.integers(4, 5))), b.element)
+    y = _conv(b, x, _weight(b, (b.draw(st.sampled_from((116, 184))), x.shape[1], 1, 1), b.element), 0, 1)
+    return _unary(b, "relu", y)
+
+
+ODD_FILTER_1X1_BLOCKS = (block_odd_filter_1x1,)
+
+
+def block_padded_filters(b):
+    """A conv (constant 1x1 or 3x3 filter, 9-30 filters, no multiple of 16) with a per-channel
+    bias and ReLU, then a max pool: channels last, linalg-pad-conv-filters pads the filters to
+    16 or 32, the epilogue computes the padded channels and the pool reads the slice."""
+    if b.element not in ("f32", "f64"):
+        return None
+    size = b.draw(st.integers(6, 7))  # 36-49 pixels: channels last takes the conv
+    x = b.new_arg((1, b.draw(st.integers(1, 3)), size, size), b.element)
+    filters = b.draw(st.sampled_from((9, 12, 20, 24, 30)))
+    k = b.draw(st.sampled_from((1, 3)))
+    y = _conv(b, x, b.constant((filters, x.shape[1], k, k), b.element), k // 2, 1)
+    y = _unary(b, "relu", _per_channel(b, y, "add"))
+    pooled = b.fresh((1, filters, y.shape[2] - 1, y.shape[3] - 1), b.element)
+    return b.emit(f"graph.pool {y.name} kind = \"max\" kernel = [2, 2] strides = [1, 1] pads = [0, 0, 0, 0] "
+                  f"dilations = [1, 1] ceil_mode = false count_include_pad = false : {y.type} -> {pooled.type}",
+                  pooled, y)
+
+
+PADDED_FILTER_BLOCKS = (block_padded_filters,)
