@@ -135,6 +135,7 @@ class RegisterTile:
     workgroup: int
     workgroup_rows: int = 256
     column_remainders: bool = False
+    split_rows: bool = False
 
     def rows_per_workgroup(self, m: int) -> int:
         """The most output rows per workgroup that divide M: a multiple of the register tile's
@@ -158,16 +159,16 @@ class RegisterTile:
         """Partial register tiles, with at least one whole tile in each of M and N."""
         return not self.fits(m, n) and m >= self.rows and n >= self.columns
 
-    def peeled_tiles(self, lead: list[int], m: int, n: int, split: bool = False) -> dict[str, list[int]]:
+    def peeled_tiles(self, lead: list[int], m: int, n: int) -> dict[str, list[int]]:
         """IREE CPU tile lists for partial register tiles: workgroups that divide M (else all
         of it) and `workgroup` columns (with `column_remainders` also where they leave a
         remainder workgroup, unless batched; else all of N), `lead` the batch loop's tiles ([]
-        for a 2-D matmul). With `split`, a matmul that would be one workgroup (no batch loop
-        distributed) splits its rows instead."""
+        for a 2-D matmul). With `split_rows`, a matmul that would be one workgroup (no batch
+        loop distributed) splits its rows instead."""
         rows = whole_or_dividing(m, self.rows, self.workgroup_rows)
         remainder = self.column_remainders and n > self.workgroup and 1 not in lead
         columns = self.workgroup if n % self.workgroup == 0 or remainder else n
-        if split and (rows, columns) == (m, n) and 1 not in lead:
+        if self.split_rows and (rows, columns) == (m, n) and 1 not in lead:
             rows = whole_or_dividing(m, self.rows, m // 2) if m >= 2 * self.rows else rows
         return {
             "distribution": lead + [rows, columns, 0],
@@ -217,7 +218,7 @@ def in_region_unconfigured(op: Operation) -> bool:
     return "compilation_info" not in op.attributes and isinstance(op.parent_op(), DispatchRegionOp)
 
 
-def peeled_config(op: Operation, tile: RegisterTile, split: bool = False) -> dict[str, list[int]] | None:
+def peeled_config(op: Operation, tile: RegisterTile) -> dict[str, list[int]] | None:
     """The tile lists of a one-result matmul with partial register tiles, else None."""
     if not in_region_unconfigured(op):
         return None
@@ -230,7 +231,7 @@ def peeled_config(op: Operation, tile: RegisterTile, split: bool = False) -> dic
     else:
         return None
     m, _, n = sizes
-    return tile.peeled_tiles(lead, m, n, split) if tile.peelable(m, n) else None
+    return tile.peeled_tiles(lead, m, n) if tile.peelable(m, n) else None
 
 
 @dataclass(frozen=True)
@@ -282,7 +283,7 @@ class DispatchMatmulCpuTilesPass(ModulePass):
 
     def register_tile(self) -> RegisterTile:
         return RegisterTile(self.rows, self.columns, self.reduction, self.workgroup, self.workgroup_rows,
-                            self.column_remainders)
+                            self.column_remainders, self.split_rows)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         tile = self.register_tile()
@@ -299,11 +300,11 @@ class DispatchMatmulCpuTilesPass(ModulePass):
             pass_statistics.count("matmuls given a wide CPU register tile")
 
     def configure_peeled(self, matmul: Operation, tile: RegisterTile) -> None:
-        if (peeled := peeled_config(matmul, tile, self.split_rows)) is None:
+        if (peeled := peeled_config(matmul, tile)) is None:
             return
-        if peeled != peeled_config(matmul, tile):
+        if peeled != peeled_config(matmul, replace(tile, split_rows=False)):
             pass_statistics.count("peeled matmuls split over row workgroups")
-        if peeled != peeled_config(matmul, replace(tile, column_remainders=False), self.split_rows):
+        if peeled != peeled_config(matmul, replace(tile, column_remainders=False)):
             pass_statistics.count("peeled matmuls given column workgroups with a remainder")
         matmul.attributes["compilation_info"] = cpu_compilation_info(peeled, "DoubleTilingExpert", PEELING)
         pass_statistics.count("matmuls given a wide CPU register tile with peeled remainders")
