@@ -147,15 +147,20 @@ def sole_pad_user(value: SSAValue, user: Operation) -> Operation | None:
     return pad if all(d >= 0 for d in pad.results[0].type.get_shape()) else None  # type: ignore[attr-defined]
 
 
+def pad_like(pad: tensor.PadOp, source: SSAValue, low: list[int], high: list[int], shape: list[int]) -> tensor.PadOp:
+    """A static pad of `source` to `shape` with `pad`'s padding value (its body) and nofold."""
+    return tensor.PadOp(
+        source, [], [], pad.regions[0].clone(), low, high,
+        TensorType(pad.results[0].type.element_type, shape), pad.properties.get("nofold"),  # type: ignore[attr-defined]
+    )
+
+
 def permuted_pad(pad: tensor.PadOp, source: SSAValue, order: list[int]) -> tensor.PadOp:
     """`pad` applied to `source`, whose dims are `pad`'s source dims taken in `order`."""
     low = [pad.static_low.get_values()[i] for i in order]
     high = [pad.static_high.get_values()[i] for i in order]
     shape = [pad.results[0].type.get_shape()[i] for i in order]  # type: ignore[attr-defined]
-    return tensor.PadOp(
-        source, [], [], pad.regions[0].clone(), low, high,
-        TensorType(pad.results[0].type.element_type, shape), pad.properties.get("nofold"),  # type: ignore[attr-defined]
-    )
+    return pad_like(pad, source, low, high, shape)
 
 
 def channels_last_input(op: WindowOp) -> tuple[list[Operation], SSAValue]:

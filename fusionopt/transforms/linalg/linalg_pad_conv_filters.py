@@ -47,7 +47,7 @@ from fusionopt import pass_statistics
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.linalg_bubble_expand_through_broadcast import broadcast_of
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
-from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
+from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant, pad_like
 
 CHANNELS = 3  # NHWC output / HWCF filter: the filter count is the last dim
 
@@ -206,14 +206,14 @@ def sink_slices(cut: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
     that every chain ends at a reader that reads slices in its own region)."""
     uses = list(cut.result.uses)
     for use in uses[1:]:
-        copy = channel_slice(cut.source, sliced_axis(cut), cut.result.type.get_shape()[sliced_axis(cut)])  # type: ignore[attr-defined]
+        copy = cut.clone()
         rewriter.insert(copy, InsertPoint.after(cut))
         use.operation.operands[use.index] = copy.result
         sink_slices(copy, rewriter)
-    user = uses[0].operation if uses else None
-    if isinstance(user, tensor.PadOp) and pad_keeps_axis(user, sliced_axis(cut)):
+    user, axis = (uses[0].operation if uses else None), sliced_axis(cut)
+    if isinstance(user, tensor.PadOp) and pad_keeps_axis(user, axis):
         sink_slices(sink_below_pad(user, cut, rewriter), rewriter)
-    elif user is not None and elementwise_loop(user, cut.result, sliced_axis(cut)) is not None:
+    elif user is not None and elementwise_loop(user, cut.result, axis) is not None:
         sink_slices(sink_below_generic(user, cut, rewriter), rewriter)
 
 
@@ -227,9 +227,7 @@ def sink_below_pad(pad: tensor.PadOp, cut: tensor.ExtractSliceOp, rewriter: Patt
     axis = sliced_axis(cut)
     shape = list(pad.results[0].type.get_shape())  # type: ignore[attr-defined]
     sliced_size, shape[axis] = shape[axis], cut.source.type.get_shape()[axis]  # type: ignore[attr-defined]
-    padded = tensor.PadOp(cut.source, [], [], pad.regions[0].clone(), pad.static_low.get_values(),
-                          pad.static_high.get_values(), TensorType(pad.results[0].type.element_type, shape),  # type: ignore[attr-defined]
-                          pad.properties.get("nofold"))
+    padded = pad_like(pad, cut.source, list(pad.static_low.get_values()), list(pad.static_high.get_values()), shape)
     new_cut = channel_slice(padded.results[0], axis, sliced_size)
     rewriter.replace(pad, [padded, new_cut], [new_cut.result])
     rewriter.erase(cut)
@@ -240,8 +238,9 @@ def sink_below_pad(pad: tensor.PadOp, cut: tensor.ExtractSliceOp, rewriter: Patt
 def sink_below_generic(consumer: Operation, cut: tensor.ExtractSliceOp, rewriter: PatternRewriter
                        ) -> tensor.ExtractSliceOp:
     """`consumer(slice(x))` as `slice(consumer'(x))`, constants along the loop padded with zeros."""
-    loop, out_axis = elementwise_loop(consumer, cut.result, sliced_axis(cut))  # type: ignore[misc]
-    size = cut.source.type.get_shape()[sliced_axis(cut)]  # type: ignore[attr-defined]
+    axis = sliced_axis(cut)
+    loop, out_axis = elementwise_loop(consumer, cut.result, axis)  # type: ignore[misc]
+    size = cut.source.type.get_shape()[axis]  # type: ignore[attr-defined]
     maps = du.indexing_maps(consumer)
     inputs, new_ops = [], []
     for value, value_map in zip(du.dps_inputs(consumer), maps):
