@@ -14,6 +14,8 @@ import statistics
 import subprocess
 from pathlib import Path
 
+from fusionopt.iree_tools import WARMUP_SECONDS
+
 SECTION = "## IREE runtime (CPU and CUDA)"
 RATIOS = (("ours", "iree-default"), ("ours", "iree-best"), ("ours-onnx", "iree-default"),
           ("ours-onnx", "iree-best"), ("ours-llvm-cpu", "iree-default"), ("ours-llvm-cpu", "iree-best"),
@@ -76,7 +78,7 @@ def section(command: str, iree_version: str, body: str, title: str = SECTION) ->
     date = datetime.date.today().isoformat()
     return (f"{title}\n\nCommand: `{command}`; machine: {machine()}; date: {date}; {iree_version}.\n"
             "Protocol: variants interleaved round by round in a seeded shuffled order, each round "
-            "`iree-benchmark-module --benchmark_min_warmup_time=0.1 --benchmark_min_time=Kx` (CPU: `--device=local-sync`, one "
+            f"`iree-benchmark-module --benchmark_min_warmup_time={WARMUP_SECONDS} --benchmark_min_time=Kx` (CPU: `--device=local-sync`, one "
             "thread); ms = mean per call of a round, median (min) over rounds. `aa` is a second, "
             "separately loaded copy of iree-default: aa/iree-default is the run's noise.\n\n"
             f"{body.strip()}\n")

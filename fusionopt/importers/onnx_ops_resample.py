@@ -144,6 +144,7 @@ def conv_transpose(ctx: ImportContext, ins: list[Value]) -> list[Value]:
 
 JOINT_MAX_TABLE_BYTES = 512 * 1024
 
+
 def _source_coords(ctx, mode: str, out_n: int, in_n: int, scale: float) -> np.ndarray:
     i = np.arange(out_n, dtype=np.float64)
     if mode == "half_pixel":
@@ -220,14 +221,15 @@ def _joint_resize(ctx: ImportContext, x: SSAValue, taps: dict, sizes: list[int])
     it is one, IREE's own form."""
     xs, axes = list(shape(x)), list(taps)
     first, in_sizes = axes[0], [xs[a] for a in axes]
-    flat = reshape(ctx, x, xs[:first] + [int(np.prod(in_sizes))] + xs[axes[-1] + 1:])
+    extent = int(np.prod(in_sizes))
+    flat = reshape(ctx, x, xs[:first] + [extent] + xs[axes[-1] + 1:])
     out_shape = list(xs)
     for a in axes:
         out_shape[a] = sizes[a]
     terms = []
     for combo in itertools.product(*(taps[a] for a in axes)):
         index = np.ravel_multi_index(np.meshgrid(*(i for i, _ in combo), indexing="ij"), in_sizes)
-        gathered = ctx.emit(graph.GatherOp(flat, ctx.ssa(_index_table(index, int(np.prod(in_sizes)))), first))
+        gathered = ctx.emit(graph.GatherOp(flat, ctx.ssa(_index_table(index, extent)), first))
         weights = [w for _, w in combo if w is not None]
         weight = np.prod(np.meshgrid(*weights, indexing="ij"), axis=0) if weights else None
         terms.append((gathered, weight))
