@@ -164,11 +164,11 @@ def failing_regions(formed: Path, work: Path) -> list[RegionFailure]:
 # --- one case -------------------------------------------------------------------------------
 
 
-def iree_build(source: Path, vmfb: Path) -> str | None:
-    """None when `iree-compile` (llvm-cpu, host) builds `source`, else its first error line.
-    Not `iree_tools.compile_vmfb`: its error keeps the end of IREE's diagnostics, and the
-    first error (the cause) comes first."""
-    result = subprocess.run([COMPILE, str(source), *cpu_flags(), "-o", str(vmfb)],
+def iree_build(source: Path, vmfb: Path, flags: list[str] | None = None) -> str | None:
+    """None when `iree-compile` with `flags` (default: llvm-cpu, host) builds `source`, else its
+    first error line. Not `iree_tools.compile_vmfb`: its error keeps the end of IREE's
+    diagnostics, and the first error (the cause) comes first."""
+    result = subprocess.run([COMPILE, str(source), *(cpu_flags() if flags is None else flags), "-o", str(vmfb)],
                             capture_output=True, text=True, timeout=1200)
     return None if result.returncode == 0 else first_error(result.stderr) or f"exit {result.returncode}"
 

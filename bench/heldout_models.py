@@ -40,7 +40,7 @@ import onnx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from block_builds import REGION, first_error, onnxruntime_outputs, region_modules, relative_error  # noqa: E402
+from block_builds import REGION, first_error, iree_build, onnxruntime_outputs, region_modules, relative_error  # noqa: E402
 from iree_bench_build import variant_flags, variant_source  # noqa: E402
 from iree_bench_onnx import graph_inputs  # noqa: E402
 from iree_bench_timing import timed_rounds  # noqa: E402
@@ -88,13 +88,6 @@ def blamed_regions(source: Path, stderr: str) -> list[int]:
     return sorted({bisect.bisect_right(starts, line) - 1 for line in lines} - {-1})
 
 
-def build_alone(source: Path, flags: list[str]) -> str | None:
-    """None when `iree-compile` with `flags` builds `source`, else IREE's first error line."""
-    result = subprocess.run([COMPILE, str(source), *flags, "-o", str(source.with_suffix(".vmfb"))],
-                            capture_output=True, text=True, timeout=1200)
-    return None if result.returncode == 0 else first_error(result.stderr) or f"exit {result.returncode}"
-
-
 def region_failures(source: Path, stderr: str, work: Path, flags: list[str]) -> list[dict]:
     """The regions IREE's errors blame, each compiled alone: signature and error (block_builds'
     extractor), the module kept as `region_I.mlir` in `work`."""
@@ -107,7 +100,7 @@ def region_failures(source: Path, stderr: str, work: Path, flags: list[str]) -> 
             continue
         alone = work / f"region_{index}.mlir"
         alone.write_text(print_module(module))
-        error = build_alone(alone, flags)
+        error = iree_build(alone, alone.with_suffix(".vmfb"), flags)
         failures.append({"index": index, "signature": signature, "error": error or "builds alone",
                          "module": str(alone), "types": str(module.ops.first.function_type)})
     return failures

@@ -59,6 +59,7 @@ from iree_bench_variants import ONNX_PIPELINES, OURS_PIPELINES
 
 from fusionopt.corpus import model_file, model_stem
 from fusionopt.iree_tools import IreeError, compile_vmfb, flow_dispatch_names, target_flags
+from fusionopt.transforms.dispatch.verify_with_iree import first_error_line
 
 MODELS = ("bert_mini", "gpt2_mini", "mlp_towers", "cnn/resnet_mini", "cnn/mobilenet_mini")
 VARIANTS = ("iree-default", "iree-best", "ours", "ours-onnx", "ours-attention", "aa")
@@ -213,12 +214,6 @@ def build_variants(model: str, target: str, work_dir: Path, variants=VARIANTS,
         if seconds is not None:
             seconds[variant] = time.perf_counter() - start
     return built
-
-
-def first_error_line(text: str) -> str:
-    """The first `error:` line of an `iree-compile` failure (else its last line)."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return next((line for line in lines if "error:" in line), lines[-1] if lines else "failed")
 
 
 def dispatch_counts(model: str, target: str, work_dir: Path, variants=VARIANTS) -> dict[str, int]:
