@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -28,8 +27,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.attention_pieces import float_constant, owner_op, payload_ops, use_count
-from fusionopt.transforms.common.reshapes import reassociation
-from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import reassociation_dropping
+from fusionopt.transforms.common.reshapes import collapse, reassociation
+from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import dropping_groups
 
 
 @dataclass
@@ -133,10 +132,9 @@ def read_source(chain: Chain, operand_map: AffineMap, rewriter: Rewriter, at: In
     value = chain.source
     if len(kept) != len(dims):
         reduced = TensorType(chain.source.type.get_element_type(), [dims[d] for d in kept])  # type: ignore[attr-defined]
-        collapse = tensor.CollapseShapeOp(operands=[value], result_types=[reduced],
-                                          properties={"reassociation": reassociation_dropping(len(dims), kept)})
-        rewriter.insert_op(collapse, at)
-        value = collapse.result
+        reshape = collapse(value, dropping_groups(len(dims), kept), reduced)
+        rewriter.insert_op(reshape, at)
+        value = reshape.results[0]
     loop_of_source_dim = {chain.dims[j]: operand_map.results[j] for j in range(len(chain.dims))}
     results = tuple(loop_of_source_dim[d] for d in kept)
     assert all(isinstance(e, AffineDimExpr) for e in results)

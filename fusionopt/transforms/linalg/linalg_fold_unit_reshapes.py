@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -45,7 +45,7 @@ from xdsl.pattern_rewriter import (
 
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.common.reshapes import reassociation
+from fusionopt.transforms.common.reshapes import reassociation, reassociation_attr
 
 
 def unit_reshape_source_exprs(reshape: Operation, result_exprs: list[AffineExpr]) -> list[AffineExpr] | None:
@@ -131,15 +131,20 @@ class FoldUnitReshapeIntoConsumer(RewritePattern):
                 rewriter.erase(reshape)
 
 
-def reassociation_dropping(rank: int, kept: list[int]) -> ArrayAttr:
-    """Reassociation that merges every dropped dim into the nearest kept dim (left first)."""
+def dropping_groups(rank: int, kept: list[int]) -> list[list[int]]:
+    """Reassociation groups that merge every dropped dim into the nearest kept dim (left first)."""
     if not kept:
-        return ArrayAttr([])
+        return []
     groups: list[list[int]] = [[] for _ in kept]
     for dim in range(rank):
         owner = max((i for i, k in enumerate(kept) if k <= dim), default=0)
         groups[owner].append(dim)
-    return ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g]) for g in groups])
+    return groups
+
+
+def reassociation_dropping(rank: int, kept: list[int]) -> ArrayAttr:
+    """`dropping_groups` as a reassociation attribute."""
+    return reassociation_attr(dropping_groups(rank, kept))
 
 
 def reduced_init(init: SSAValue, reduced_type: TensorType, reassoc: ArrayAttr, rewriter: PatternRewriter) -> SSAValue:

@@ -88,7 +88,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from fusionopt import pass_statistics
 from fusionopt.dialects.iree_linalg_ext import AttentionOp
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.common.reshapes import collapse, reassociation_attr
+from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.linalg.attention_casts import compute_ops, uncast
 from fusionopt.transforms.linalg.attention_groups import read_shared, shared_heads, split_groups, split_heads, split_type, widened
 from fusionopt.transforms.linalg.attention_guard import guarded, zero_times_value
@@ -96,6 +96,7 @@ from fusionopt.transforms.linalg.attention_match import AttentionMatch, match_at
 from fusionopt.transforms.linalg.attention_mask import safe_mask
 from fusionopt.transforms.linalg.attention_operands import erase_dead_chain, fold_chain, read_source
 from fusionopt.transforms.linalg.attention_pieces import all_dims, owner_op, use_count
+from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import dropping_groups
 
 
 def _transpose_consumer(value: SSAValue) -> Operation | None:
@@ -131,18 +132,9 @@ def _reduced_mask(match: AttentionMatch, rewriter: Rewriter, at: InsertPoint, me
     if len(kept) == len(shape):
         return mask
     reduced = TensorType(mtype.get_element_type(), [shape[i] for i in kept])
-    collapse = tensor.CollapseShapeOp(operands=[mask], result_types=[reduced],
-                                      properties={"reassociation": reassociation_attr(_owner_groups(kept, len(shape)))})
-    rewriter.insert_op(collapse, at)
-    return collapse.results[0]
-
-
-def _owner_groups(kept: list[int], rank: int) -> list[list[int]]:
-    """Reassociation groups of a rank-`rank` shape onto its `kept` dims (the others unit)."""
-    groups: list[list[int]] = [[] for _ in kept]
-    for dim in range(rank):
-        groups[max((i for i, k in enumerate(kept) if k <= dim), default=0)].append(dim)
-    return groups
+    reshape = collapse(mask, dropping_groups(len(shape), kept), reduced)
+    rewriter.insert_op(reshape, at)
+    return reshape.results[0]
 
 
 @dataclass
@@ -172,7 +164,7 @@ def _output(match: AttentionMatch, m: dict[str, AffineMap]) -> _Output:
     m["output"] = AffineMap(m["output"].num_dims, 0, tuple(AffineDimExpr(out_att[t_in.index(t_out[j])]) for j in kept))
     # (the result rounded to f16 / bf16 by the transpose: its element type)
     reduced = TensorType(full.get_element_type(), [full.get_shape()[j] for j in kept])
-    groups = _owner_groups(kept, len(full.get_shape())) if len(kept) != len(full.get_shape()) else None
+    groups = dropping_groups(len(full.get_shape()), kept) if len(kept) != len(full.get_shape()) else None
     return _Output(reduced, transpose, groups)
 
 
@@ -244,9 +236,9 @@ def _replace_and_erase(match: AttentionMatch, out: _Output, result: SSAValue, fo
     if out.transpose is not None:
         full = out.transpose.results[0].type
         if out.expand_groups is not None:
-            op = tensor.ExpandShapeOp(result, [], reassociation_attr(out.expand_groups), full.get_shape(), full)  # type: ignore[union-attr]
+            op = expand(result, out.expand_groups, full)  # type: ignore[arg-type]
             rewriter.insert_op(op, InsertPoint.before(out.transpose))
-            result = op.result
+            result = op.results[0]
         out.transpose.results[0].replace_all_uses_with(result)
         dead.append(out.transpose)
     else:
