@@ -92,6 +92,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-strided-conv-to-im2col": ("fusionopt.transforms.linalg.linalg_strided_conv_to_im2col", "LinalgStridedConvToIm2colPass"),
     "linalg-conv-channels-last": ("fusionopt.transforms.linalg.linalg_conv_channels_last", "LinalgConvChannelsLastPass"),
     "linalg-grouped-conv-to-im2col": ("fusionopt.transforms.linalg.linalg_grouped_conv_to_im2col", "LinalgGroupedConvToIm2colPass"),
+    "linalg-pack-conv-filters": ("fusionopt.transforms.linalg.linalg_pack_conv_filters", "LinalgPackConvFiltersPass"),
     "linalg-pad-conv-filters": ("fusionopt.transforms.linalg.linalg_pad_conv_filters", "LinalgPadConvFiltersPass"),
 }
 
@@ -196,7 +197,7 @@ _CPU_TILES = "dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-co
 # result sliced back): IREE vectorises a filter count like 58, 116 or 40 in 2-8 lane vectors,
 # 1.2x-7.8x slower per conv; after elementwise fusion, so the epilogue moves past the slice whole.
 _CPU_LINALG_CHANGES = {"linalg-fuse-elementwise{aggressive=false}":
-                       "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters"}
+                       "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,linalg-pack-conv-filters"}
 PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
     "dispatch-creation with conv filters padded to full vectors, then IREE CPU register tiles: 4 x 64 "
     "on matmul regions and on 1x1 convs IREE vectorises narrowly, whole head dims on attention "

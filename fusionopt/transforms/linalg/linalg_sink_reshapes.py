@@ -69,7 +69,15 @@ def is_sinkable_consumer(op: Operation, reshaped: SSAValue) -> bool:
     if out_map is None or not du.is_identity_map(out_map) or not du.is_static_tensor(op.results[0]):
         return False
     reads = [m for v, m in zip(du.dps_inputs(op), du.indexing_maps(op)) if v is reshaped]
-    return bool(reads) and all(du.is_identity_map(m) for m in reads)
+    if not reads or any(m != reads[0] for m in reads):
+        return False
+    if reshaped.owner.name == "tensor.collapse_shape":  # type: ignore[union-attr]
+        return du.is_permutation_map(reads[0])  # the fine loops follow the consumer's order
+    return du.is_identity_map(reads[0])
+
+
+def reshaped_read_map(op: Operation, reshaped: SSAValue) -> AffineMap:
+    return next(m for v, m in zip(du.dps_inputs(op), du.indexing_maps(op)) if v is reshaped)
 
 
 @dataclass(frozen=True)
@@ -95,12 +103,30 @@ class LoopChange:
     make coarse loop k (the reshape's reassociation). Moving an expand makes the consumer
     iterate the coarse loops; moving a collapse, the fine ones (`new_rank` of them)."""
 
-    def __init__(self, reshape: Operation):
+    def __init__(self, reshape: Operation, read_map: AffineMap):
         self.groups = reassociation(reshape)
         self.to_coarse = reshape.name == "tensor.expand_shape"
         fine = reshape.results[0] if self.to_coarse else reshape.operands[0]
         self.fine_shape = list(fine.type.get_shape())  # type: ignore[attr-defined]
         self.new_rank = len(self.groups) if self.to_coarse else len(self.fine_shape)
+        self.output_map = AffineMap.identity(self.new_rank)
+        self.output_groups = self.groups
+        if not self.to_coarse and not du.is_identity_map(read_map):
+            self._transpose_in_output(du.dims_read(read_map))
+
+    def _transpose_in_output(self, positions: list[int | None]) -> None:
+        """A collapse read through a permutation (a transposing epilogue): the moved consumer
+        still walks the collapse's source in order (IREE fuses an epilogue that reads its root
+        through an identity map, as `linalg-interchange-for-fusion` makes it), and writes its
+        result transposed: consumer loop l, which read the collapsed dim p, becomes the fine
+        loops of group p, and the output holds them in the consumer's loop order."""
+        loop_position = {loop: p for p, loop in enumerate(positions)}
+        self.groups = [self.groups[loop_position[loop]] for loop in range(len(positions))]
+        order = [d for group in self.groups for d in group]
+        self.output_map = AffineMap(self.new_rank, 0, tuple(AffineDimExpr(d) for d in order))
+        sizes = [len(group) for group in self.groups]
+        starts = [sum(sizes[:k]) for k in range(len(sizes))]
+        self.output_groups = [list(range(start, start + size)) for start, size in zip(starts, sizes)]
 
     def operand(self, value: SSAValue, operand_map: AffineMap) -> Read | None:
         """How the moved consumer reads `value` in the new loops, or None if it cannot."""
@@ -177,7 +203,7 @@ class LoopChange:
     def new_shape(self, old_shape: list[int]) -> list[int]:
         if self.to_coarse:
             return [prod(old_shape[d] for d in g) for g in self.groups]
-        return list(self.fine_shape)
+        return [self.fine_shape[d] for group in self.groups for d in group]
 
 
 def _undone_reshape(value: SSAValue, groups: list[list[int]], target: TensorType) -> SSAValue | None:
@@ -188,6 +214,15 @@ def _undone_reshape(value: SSAValue, groups: list[list[int]], target: TensorType
         if owner.operands[0].type == target:
             return owner.operands[0]
     return None
+
+
+def _reads_raw_root(read: Read, value: SSAValue) -> bool:
+    """The moved consumer reads a root's result as it is: `value` itself, or the source of a
+    reshape only this consumer reads that the move undoes (a residual add of two roots whose
+    results are collapsed the same way, as packed 1x1 convs leave them)."""
+    if read.reshape is not None:
+        return False
+    return read.source is value or value.has_one_use()
 
 
 def _is_root_result(value: SSAValue) -> bool:
@@ -207,19 +242,19 @@ class SinkReshapeBelowConsumer(RewritePattern):
                     return
 
     def _sink(self, op: Operation, reshape: Operation, rewriter: PatternRewriter) -> bool:
-        change = LoopChange(reshape)
+        change = LoopChange(reshape, reshaped_read_map(op, reshape.results[0]))
         reads: list[Read] = []
         for value, operand_map in zip(du.dps_inputs(op), du.indexing_maps(op)):
             if value is reshape.results[0]:
                 reads.append(Read(reshape.operands[0], AffineMap.identity(change.new_rank)))
                 continue
             read = change.operand(value, operand_map)
-            if read is None or _is_root_result(read.source) and (read.source is not value or read.reshape):
+            if read is None or _is_root_result(read.source) and not _reads_raw_root(read, value):
                 # Reading another root's result reshaped (a new reshape, or the source of
-                # one undone) would put a sinkable reshape in front of the consumer again, or
-                # make that root's region return its raw result for another consumer: a
-                # residual add of two roots in different layouts would flip between them
-                # forever. One root reaches it through a reshape either way: it stays.
+                # one undone that others read too) would put a sinkable reshape in front of the
+                # consumer again, or make that root's region return its raw result for another
+                # consumer: a residual add of two roots in different layouts would flip between
+                # them forever. One root reaches it through a reshape either way: it stays.
                 return False
             reads.append(read)
         new_ops: list[Operation] = []
@@ -236,15 +271,16 @@ class SinkReshapeBelowConsumer(RewritePattern):
             inputs,
             [init.tensor],
             rewriter.move_region_contents_to_new_regions(op.regions[0]),
-            [AffineMapAttr(m) for m in (*maps, AffineMap.identity(change.new_rank))],
+            [AffineMapAttr(m) for m in (*maps, change.output_map)],
             [IteratorTypeAttr.parallel()] * change.new_rank,
             [new_type],
         )
-        groups = change.groups
-        back = (expand if change.to_coarse else collapse)(moved.results[0], groups, result_type)
+        back = (expand if change.to_coarse else collapse)(moved.results[0], change.output_groups, result_type)
+        read_before = [v.owner for v in du.dps_inputs(op)]
         rewriter.replace(op, [*new_ops, init, moved, back], [back.results[0]])
-        if not reshape.results[0].uses:
-            rewriter.erase(reshape)
+        for owner in {reshape, *read_before}:  # the moved reshape and any the move undid
+            if isinstance(owner, Operation) and du.is_reshape(owner) and not owner.results[0].uses:
+                rewriter.erase(owner)
         pass_statistics.count("reshapes sunk below an elementwise consumer")
         return True
 

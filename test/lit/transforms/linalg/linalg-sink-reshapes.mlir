@@ -176,3 +176,82 @@ func.func @unit_batch_gate(%a: tensor<128x960xf32>, %w: tensor<960x196xf32>, %b:
   } -> tensor<1x128x14x14xf32>
   func.return %r : tensor<1x128x14x14xf32>
 }
+
+// -----
+
+// A collapse of a contraction's [8, 4, 16] result to [8, 64] read transposed, with a bias over the
+// collapsed dim (a packed 1x1 conv's epilogue writing NCHW): the moved epilogue walks the
+// contraction's own loops in order (IREE fuses such a reader) and writes [4, 16, 8], which is
+// [64, 8] row-major; the bias is read as [4, 16].
+// CHECK-LABEL: func.func @collapse_read_transposed
+// CHECK:         %[[M:.*]] = linalg.generic {{.*}}"reduction"
+// CHECK:         %[[B:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [4, 16] : tensor<64xf32> into tensor<4x16xf32>
+// CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2, d0)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[M]], %[[B]] : tensor<8x4x16xf32>, tensor<4x16xf32>) outs(%{{.*}} : tensor<4x16x8xf32>)
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[G]] {{\[\[}}0, 1], [2]] : tensor<4x16x8xf32> into tensor<64x8xf32>
+// CHECK:         func.return %[[R]]
+// REGIONS-LABEL: func.func @collapse_read_transposed
+// REGIONS:         flow.dispatch.region -> (tensor<4x16x8xf32>)
+// REGIONS-NOT:     flow.dispatch.region
+func.func @collapse_read_transposed(%a: tensor<8x32xf32>, %w: tensor<4x32x16xf32>, %b: tensor<64xf32>) -> tensor<64x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x4x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8x4x16xf32>) -> tensor<8x4x16xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %w : tensor<8x32xf32>, tensor<4x32x16xf32>) outs(%f : tensor<8x4x16xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %p = arith.mulf %i, %j : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x4x16xf32>
+  %c = tensor.collapse_shape %m [[0], [1, 2]] : tensor<8x4x16xf32> into tensor<8x64xf32>
+  %e2 = tensor.empty() : tensor<64x8xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %b : tensor<8x64xf32>, tensor<64xf32>) outs(%e2 : tensor<64x8xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    linalg.yield %s : f32
+  } -> tensor<64x8xf32>
+  func.return %t : tensor<64x8xf32>
+}
+
+// -----
+
+// The sum of two contractions whose results are collapsed the same way, each collapse read only
+// by the sum: the moved sum reads both raw results (the collapse of the second is undone, and
+// erased), so one region holds a contraction and the sum.
+// CHECK-LABEL: func.func @two_roots_collapsed_alike
+// CHECK:         %[[M1:.*]] = linalg.generic {{.*}}"reduction"
+// CHECK:         %[[M2:.*]] = linalg.generic {{.*}}"reduction"
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         %[[G:.*]] = linalg.generic {{.*}} ins(%[[M1]], %[[M2]] : tensor<8x4x16xf32>, tensor<8x4x16xf32>)
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[G]] {{\[\[}}0], [1, 2]] : tensor<8x4x16xf32> into tensor<8x64xf32>
+// CHECK:         func.return %[[R]]
+// REGIONS-LABEL: func.func @two_roots_collapsed_alike
+// REGIONS:         flow.dispatch.region -> (tensor<8x4x16xf32>)
+// REGIONS:         flow.dispatch.region -> (tensor<8x4x16xf32>)
+// REGIONS:           flow.return %{{.*}} : tensor<8x4x16xf32>
+// REGIONS-NOT:     flow.dispatch.region
+func.func @two_roots_collapsed_alike(%a: tensor<8x32xf32>, %w: tensor<4x32x16xf32>, %w2: tensor<4x32x16xf32>) -> tensor<8x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x4x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8x4x16xf32>) -> tensor<8x4x16xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %w : tensor<8x32xf32>, tensor<4x32x16xf32>) outs(%f : tensor<8x4x16xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %p = arith.mulf %i, %j : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x4x16xf32>
+  %m2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %w2 : tensor<8x32xf32>, tensor<4x32x16xf32>) outs(%f : tensor<8x4x16xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %p = arith.mulf %i, %j : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x4x16xf32>
+  %c = tensor.collapse_shape %m [[0], [1, 2]] : tensor<8x4x16xf32> into tensor<8x64xf32>
+  %c2 = tensor.collapse_shape %m2 [[0], [1, 2]] : tensor<8x4x16xf32> into tensor<8x64xf32>
+  %e2 = tensor.empty() : tensor<8x64xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %c2 : tensor<8x64xf32>, tensor<8x64xf32>) outs(%e2 : tensor<8x64xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    linalg.yield %s : f32
+  } -> tensor<8x64xf32>
+  func.return %t : tensor<8x64xf32>
+}

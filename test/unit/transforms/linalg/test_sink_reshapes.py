@@ -20,7 +20,7 @@ from support.lit_cases import LIT_TRANSFORMS, lit_functions
 SINK = LIT_TRANSFORMS / "linalg" / "linalg-sink-reshapes.mlir"
 GENERALIZE = LIT_TRANSFORMS / "linalg" / "linalg-generalize-grouped-convs.mlir"
 SUNK = {"matmul_rows_split": 1, "grouped_conv_collapse": 1, "partial_group_read": 0, "unit_and_elementwise_sources": 0,
-        "two_roots_two_layouts": 0, "unit_batch_gate": 1}
+        "two_roots_two_layouts": 0, "unit_batch_gate": 1, "collapse_read_transposed": 1, "two_roots_collapsed_alike": 1}
 GENERALIZED = {"grouped_conv": 1, "plain_convs": 0}
 
 

@@ -1,0 +1,178 @@
+"""`linalg-pack-conv-filters`: a channels-last 1x1 conv over a constant filter reads the filter
+packed in panels, [F/P, C, P], and computes its result as [N, H, W, F/P, P] (P = 64, 32 or 16
+filters, the widest that divides F), with IREE llvm-cpu's register tile of 4 pixels x P filters.
+
+IREE 3.13's CPU kernel for a 1x1 `linalg.conv_2d_nhwc_hwcf` (and our matmul-tiled generic of
+`dispatch-conv-1x1-cpu-tiles`) reads the [C, F] filter row by row: each step of the reduction
+over C jumps F x 4 bytes, a new page for every input channel once F >= 1024. With a constant
+filter the layout is ours to choose, once, at compile time: packed, a workgroup's P filters are
+one contiguous C x P panel, read in order and reused by every pixel of the workgroup. This is
+what onnxruntime's MLAS does (its SGEMM packs B; its NCHWc convs pack filters in blocks of 16)
+and what IREE's data tiling does at run time with argument weights. Single dispatches with a
+ReLU epilogue (llvm-cpu, one thread, median of 5 x 20 calls, IREE's conv -> packed): 7x7
+1024 -> 2048 4.06 -> 1.66 ms, 14x14 1024 -> 512 3.92 -> 1.64-1.74 ms, 28x28 512 -> 256 2.67 ->
+1.3-1.6 ms, 56x56 256 -> 128 2.10 -> 1.4-1.5 ms, 14x14 64 -> 384 0.124 -> 0.070-0.097 ms, 56x56
+24 -> 144 0.51 -> 0.28-0.36 ms, 112x112 16 -> 96 0.80 -> 0.57-0.78 ms (bench/RESULTS.md,
+"Packed 1x1 conv filters").
+
+Rewrite (static shapes, batch 1, any stride s):
+
+    %wp = arith.constant (the filter [1, 1, C, F] as [F/P, C, P])
+    %r  = linalg.generic {(n, h, w, fo, fi, c): x(n, h*s, w*s, c) * wp(fo, c, fi)
+                          -> out(n, h, w, fo, fi)} outs(init as [N, H, W, F/P, P])
+    %o  = tensor.collapse_shape %r [[0], [1], [2], [3, 4]]
+
+The collapse is free (row-major, no data moves): `linalg-sink-reshapes` moves it below the
+conv's elementwise epilogue (bias, activation, residual add), which then computes in the packed
+shape inside the conv's dispatch, and between dispatches it is a `flow.tensor.reshape`. The
+generic carries its IREE lowering config (`#iree_codegen.compilation_info`, as
+`dispatch-matmul-cpu-tiles` writes): workgroups of whole image rows (the fewest rows holding at
+least `min-pixels` pixels) by one panel, register tiles of 4 pixels by one panel, remainders
+peeled. Exact: every product of the conv is computed once and summed over C in the conv's order.
+CPU pipelines only (a CUDA build rejects the config; GPUs tile for warps, not registers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import tensor
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, TensorType, i64
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+
+from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
+from fusionopt.dialects.linalg import GenericOp
+from fusionopt.dialects.linalg_conv import Conv2DNhwcHwcfOp
+from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.reshapes import collapse
+from fusionopt.transforms.dispatch.matmul_cpu_tiles import PEELING
+from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
+from fusionopt.transforms.linalg.linalg_bubble_expand_through_broadcast import broadcast_of
+from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
+from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
+
+PANELS = (64, 32, 16)  # filters per panel, widest first: 4, 2 or 1 AVX-512 vectors of f32
+REGISTER_ROWS = 4  # pixels per register tile (4 x 64: 16 accumulators, as the matmul tile)
+REDUCTION_STEP = 16
+PACKED_GROUPS = [[0], [1], [2], [3, 4]]  # [N, H, W, F/P, P] -> [N, H, W, F]
+
+
+def panel_width(filters: int) -> int | None:
+    """The widest panel that divides the filter count, if that makes two or more panels (one
+    panel is the filter's own layout: nothing to pack)."""
+    panel = next((p for p in PANELS if filters % p == 0), None)
+    return panel if panel is not None and filters > panel else None
+
+
+def packable_panel(op: Operation) -> int | None:
+    """P for a static f32 batch-1 1x1 `conv_2d_nhwc_hwcf` over a constant filter whose filter
+    count some panel width divides; None otherwise."""
+    if not isinstance(op, Conv2DNhwcHwcfOp) or not is_dense_constant(op.inputs[1]):
+        return None
+    shapes = [static_f32_shape(v) for v in (*op.inputs, op.results[0])]
+    if None in shapes or shapes[0][0] != 1 or shapes[1][:2] != (1, 1):  # type: ignore[index]
+        return None
+    return panel_width(shapes[1][3])  # type: ignore[index]
+
+
+def packed_filter(filter_value: SSAValue, panel: int) -> ConstantOp:
+    """The [1, 1, C, F] filter constant as [F/P, C, P]: panel f holds filters f*P .. f*P+P-1."""
+    array = np.asarray(dense_to_numpy(filter_value.owner.value))[0, 0]  # type: ignore[attr-defined]
+    channels, filters = array.shape
+    packed = np.ascontiguousarray(array.reshape(channels, filters // panel, panel).transpose(1, 0, 2))
+    element = filter_value.type.get_element_type()  # type: ignore[attr-defined]
+    return ConstantOp(numpy_to_dense(packed, TensorType(element, list(packed.shape))))
+
+
+def packed_type(value: SSAValue, panel: int) -> TensorType:
+    *outer, filters = value.type.get_shape()  # type: ignore[attr-defined]
+    return TensorType(value.type.get_element_type(), [*outer, filters // panel, panel])  # type: ignore[attr-defined]
+
+
+def packed_init(init: SSAValue, panel: int) -> tuple[list[Operation], SSAValue] | None:
+    """The conv's init in the packed shape: a fill of a packed empty, or a broadcast of a
+    constant bias reshaped to [F/P, P]; None for any other init."""
+    owner = init.owner
+    empty = tensor.EmptyOp([], packed_type(init, panel))
+    if isinstance(owner, FillOp) and len(owner.results) == 1:
+        fill = FillOp([owner.inputs[0]], [empty.tensor], [empty.tensor.type])
+        return [empty, fill], fill.results[0]
+    broadcast = broadcast_of(owner) if isinstance(owner, Operation) else None
+    if broadcast is None or broadcast[1] != {0, 1, 2} or not is_dense_constant(broadcast[0]):
+        return None
+    bias = np.asarray(dense_to_numpy(broadcast[0].owner.value)).reshape(-1, panel)  # type: ignore[attr-defined]
+    bias_op = ConstantOp(numpy_to_dense(bias, TensorType(init.type.get_element_type(), list(bias.shape))))  # type: ignore[attr-defined]
+    spread = BroadcastOp(bias_op.result, empty.tensor, DenseArrayBase.from_list(i64, [0, 1, 2]), empty.tensor.type)
+    return [bias_op, empty, spread], spread.results[0]
+
+
+def packed_maps(strides: tuple[int, int]) -> list[AffineMapAttr]:
+    """Loops (n, h, w, fo, fi, c): input (n, h*sh, w*sw, c), filter (fo, c, fi), output (n, h, w, fo, fi)."""
+    n, h, w, fo, fi, c = (AffineDimExpr(i) for i in range(6))
+    maps = (AffineMap(6, 0, (n, h * strides[0], w * strides[1], c)), AffineMap(6, 0, (fo, c, fi)),
+            AffineMap(6, 0, (n, h, w, fo, fi)))
+    return [AffineMapAttr(m) for m in maps]
+
+
+def workgroup_rows(height: int, width: int, min_pixels: int) -> int:
+    """The fewest whole image rows, a divisor of the height, holding at least `min_pixels`."""
+    return next((r for r in range(1, height + 1) if height % r == 0 and r * width >= min_pixels), height)
+
+
+def packed_tiles(height: int, width: int, panel: int, min_pixels: int) -> dict[str, list[int]]:
+    rows = workgroup_rows(height, width, min_pixels)
+    return {"distribution": [1, rows, width, 1, panel, 0],
+            "vector_common_parallel": [1, 1, REGISTER_ROWS, 1, panel, 0],
+            "vector_reduction": [0, 0, 0, 0, 0, REDUCTION_STEP]}
+
+
+@dataclass
+class PackConvFilters(RewritePattern):
+    min_pixels: int
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        panel = packable_panel(op)
+        init = packed_init(op.outputs[0], panel) if panel else None  # type: ignore[attr-defined]
+        if panel is None or init is None:
+            return
+        init_ops, init_value = init
+        weight = packed_filter(op.inputs[1], panel)  # type: ignore[attr-defined]
+        generic = GenericOp(
+            [op.inputs[0], weight.result], [init_value],  # type: ignore[attr-defined]
+            rewriter.move_region_contents_to_new_regions(op.regions[0]),
+            packed_maps(op.stride_values()),  # type: ignore[attr-defined]
+            [IteratorTypeAttr.parallel()] * 5 + [IteratorTypeAttr.reduction()], [init_value.type],
+        )
+        _, height, width, _ = op.results[0].type.get_shape()  # type: ignore[attr-defined]
+        generic.attributes["compilation_info"] = cpu_compilation_info(
+            packed_tiles(height, width, panel, self.min_pixels), "DoubleTilingExpert", PEELING)
+        result = collapse(generic.results[0], PACKED_GROUPS, op.results[0].type)  # type: ignore[arg-type]
+        replace_conv(op, [weight, *init_ops, generic, result], result.results[0], rewriter,
+                     "1x1 conv filters packed in panels")
+
+
+@dataclass(frozen=True)
+class LinalgPackConvFiltersPass(ModulePass):
+    """Channels-last 1x1 convs over constant filters read the filter packed as [F/P, C, P]
+    panels, with IREE llvm-cpu's 4 x P register tile (module docstring).
+
+    Options:
+      min-pixels -- a workgroup holds the fewest whole image rows with at least this many
+                    pixels (28: 7x7 images one workgroup per panel, 14x14 two rows, larger
+                    ones one row), so each panel is reused by that many pixels.
+    """
+
+    name = "linalg-pack-conv-filters"
+
+    min_pixels: int = 28
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(PackConvFilters(self.min_pixels), apply_recursively=False).rewrite_module(op)
