@@ -209,11 +209,15 @@ ONNX_PIPELINES = {
     "ours-onnx-cuda": "graph-to-dispatch-cuda",
     # the llvm-cpu graph pipeline with grouped convs as IREE's generic (no gather + batched
     # matmul), with constant 1x1 filters under the argument filter-size limit, and with conv
-    # filters left unpadded (no linalg-pad-conv-filters): the forms
+    # filters left unpadded (no linalg-pad-conv-filters), ...: the forms
     # before each change, on the models users deploy with inline weights
     "ours-onnx-llvm-cpu-grouped-generic": _expanded_with("graph-to-dispatch-llvm-cpu", linalg_grouped_conv_to_im2col=""),
     "ours-onnx-llvm-cpu-1x1-limited": _expanded_with(
         "graph-to-dispatch-llvm-cpu",
         linalg_conv_channels_last="linalg-conv-channels-last{constant-1x1-any-size=false}"),
     "ours-onnx-llvm-cpu-unpadded-filters": _expanded_with("graph-to-dispatch-llvm-cpu", linalg_pad_conv_filters=""),
+    # ... and with constant 1x1 filters and matmul weights read unpacked (no
+    # linalg-pack-conv-filters / linalg-pack-matmul-weights): IREE's row-by-row weight reads
+    "ours-onnx-llvm-cpu-unpacked": _expanded_with(
+        "graph-to-dispatch-llvm-cpu", linalg_pack_conv_filters="", linalg_pack_matmul_weights=""),
 }

@@ -93,6 +93,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-conv-channels-last": ("fusionopt.transforms.linalg.linalg_conv_channels_last", "LinalgConvChannelsLastPass"),
     "linalg-grouped-conv-to-im2col": ("fusionopt.transforms.linalg.linalg_grouped_conv_to_im2col", "LinalgGroupedConvToIm2colPass"),
     "linalg-pack-conv-filters": ("fusionopt.transforms.linalg.linalg_pack_conv_filters", "LinalgPackConvFiltersPass"),
+    "linalg-pack-matmul-weights": ("fusionopt.transforms.linalg.linalg_pack_matmul_weights", "LinalgPackMatmulWeightsPass"),
     "linalg-pad-conv-filters": ("fusionopt.transforms.linalg.linalg_pad_conv_filters", "LinalgPadConvFiltersPass"),
 }
 
@@ -196,10 +197,16 @@ _CPU_TILES = "dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-co
 # Channels-last convs over constant filters compute a multiple of 16 filters (zeros added, the
 # result sliced back): IREE vectorises a filter count like 58, 116 or 40 in 2-8 lane vectors,
 # 1.2x-7.8x slower per conv; after elementwise fusion, so the epilogue moves past the slice whole.
+# Then constant 1x1 filters and matmul weights are packed in panels of 64/32/16 columns with a
+# 4 x P register tile: IREE's kernels read them row by row, a new page per input channel once
+# rows are 4 KB (resnext50 0.46x, ConvNeXt's MLPs 2-4x per dispatch); before sink-reshapes, which
+# moves the packed result's collapse below the epilogue.
 _CPU_LINALG_CHANGES = {"linalg-fuse-elementwise{aggressive=false}":
-                       "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,linalg-pack-conv-filters"}
+                       "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,linalg-pack-conv-filters,"
+                       "linalg-pack-matmul-weights"}
 PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
-    "dispatch-creation with conv filters padded to full vectors, then IREE CPU register tiles: 4 x 64 "
+    "dispatch-creation with conv filters padded to full vectors and constant 1x1 filters and matmul weights "
+    "packed in panels, then IREE CPU register tiles: 4 x 64 "
     "on matmul regions and on 1x1 convs IREE vectorises narrowly, whole head dims on attention "
     "(llvm-cpu only)",
     f"{_dispatch_creation_with(_CPU_LINALG_CHANGES)},{_CPU_TILES}",

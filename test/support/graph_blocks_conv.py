@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from support.graph_block_parts import (  # noqa: F401
-    _bias, _binary, _conv, _conv_input, _epilogue, _expand, _per_channel, _reduce, _unary,
+    _bias, _binary, _conv, _conv_input, _dot, _epilogue, _expand, _per_channel, _reduce, _unary,
     _weight,
 )
 
@@ -157,3 +157,24 @@ def block_padded_filters(b):
 
 
 PADDED_FILTER_BLOCKS = (block_padded_filters,)
+
+
+def block_packed_weights(b):
+    """A constant-weight layer whose output count a panel width divides into two or more panels:
+    a 1x1 conv into 48, 96 or 128 filters with a per-channel bias and ReLU over a 6x6 or 7x7
+    image (channels last; linalg-pack-conv-filters reads 3 x 16, 3 x 32 or 2 x 64 panels), or a
+    Linear layer [T, C] . [C, N] with a bias (linalg-pack-matmul-weights). f32 only: the passes
+    tile for f32 vectors."""
+    if b.element != "f32":
+        return None
+    outputs = b.draw(st.sampled_from((48, 96, 128)))
+    if b.draw(st.booleans()):
+        size = b.draw(st.integers(6, 7))
+        x = b.new_arg((1, b.draw(st.integers(2, 8)), size, size), "f32")
+        y = _conv(b, x, b.constant((outputs, x.shape[1], 1, 1), "f32"), 0, 1)
+        return _unary(b, "relu", _per_channel(b, y, "add"))
+    x = b.new_arg((b.draw(st.integers(4, 32)), b.draw(st.integers(2, 16))), "f32")
+    return _bias(b, _dot(b, x, b.constant((x.shape[1], outputs), "f32")))
+
+
+PACKED_WEIGHT_BLOCKS = (block_packed_weights,)

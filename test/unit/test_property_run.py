@@ -21,7 +21,7 @@ from fusionopt import registry
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
 from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
-    ODD_FILTER_1X1_BLOCKS, PADDED_FILTER_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
+    ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_FILTER_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
     STRIDED_BLOCKS,
     UNEQUAL_TOWER_BLOCKS,
     block_position_embedding,
@@ -111,6 +111,11 @@ ODD_FILTER_1X1_FLOORS = {"dispatch-conv-1x1-cpu-tiles": 0.5}
 # (f32 and f64 draws; the others draw no block). Its seed gives 0.375 (3 of 8).
 PADDED_FILTER_COUNT, PADDED_FILTER_OPS = 8, 1
 PADDED_FILTER_FLOORS = {"linalg-pad-conv-filters": 0.3}
+# A 1x1 conv or a Linear layer into 48, 96 or 128 outputs over constant weights
+# (`graph_blocks.PACKED_WEIGHT_BLOCKS`, f32 draws only): the dispatch-attention run reads the
+# weights packed in panels. Its seed gives 0.375 and 0.25 (3 convs and 2 Linear layers of 8).
+PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS = 8, 1
+PACKED_WEIGHT_FLOORS = {"linalg-pack-conv-filters": 0.3, "linalg-pack-matmul-weights": 0.2}
 RESHAPED_ROOT_FLOORS = {"linalg-generalize-grouped-convs": 0.25, "linalg-grouped-conv-to-im2col": 0.25,
                         "linalg-sink-reshapes": 0.4}
 
@@ -180,7 +185,7 @@ def test_projection_programs_are_valid_and_equal_and_packed(projection_report):
 def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
-              PADDED_FILTER_FLOORS)
+              PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -209,6 +214,7 @@ BLOCK_SET_RUNS = {
     "reshaped_root": (RESHAPED_ROOT_COUNT, RESHAPED_ROOT_OPS, RESHAPED_ROOT_BLOCKS, RESHAPED_ROOT_FLOORS),
     "odd_filter_1x1": (ODD_FILTER_1X1_COUNT, ODD_FILTER_1X1_OPS, ODD_FILTER_1X1_BLOCKS, ODD_FILTER_1X1_FLOORS),
     "padded_filters": (PADDED_FILTER_COUNT, PADDED_FILTER_OPS, PADDED_FILTER_BLOCKS, PADDED_FILTER_FLOORS),
+    "packed_weights": (PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS, PACKED_WEIGHT_BLOCKS, PACKED_WEIGHT_FLOORS),
 }
 
 

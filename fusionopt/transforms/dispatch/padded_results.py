@@ -58,6 +58,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
+from fusionopt.transforms.linalg.linalg_pack_conv_filters import is_packed_contraction
 
 RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
 CHANNELS_LAST_CONV = "linalg.conv_2d_nhwc_hwcf"
@@ -226,8 +227,9 @@ def rebuilt_returning(region_op: DispatchRegionOp, operands: list[SSAValue]) -> 
 
 
 def is_channels_last_conv_region(region_op: DispatchRegionOp) -> bool:
-    """A region whose root is an NHWC/HWCF conv (`linalg-conv-channels-last`)."""
-    return any(op.name == CHANNELS_LAST_CONV for op in region_op.body.block.ops)
+    """A region whose root is an NHWC/HWCF conv (`linalg-conv-channels-last`), or such a conv's
+    packed form (`linalg-pack-conv-filters`; a linear layer's too), which stores in its layout."""
+    return any(op.name == CHANNELS_LAST_CONV or is_packed_contraction(op) for op in region_op.body.block.ops)
 
 
 def is_transposing_channels_last_region(region_op: DispatchRegionOp) -> bool:

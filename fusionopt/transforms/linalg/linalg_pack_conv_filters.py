@@ -62,7 +62,17 @@ from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_const
 PANELS = (64, 32, 16)  # filters per panel, widest first: 4, 2 or 1 AVX-512 vectors of f32
 REGISTER_ROWS = 4  # pixels per register tile (4 x 64: 16 accumulators, as the matmul tile)
 REDUCTION_STEP = 16
-PACKED_GROUPS = [[0], [1], [2], [3, 4]]  # [N, H, W, F/P, P] -> [N, H, W, F]
+
+
+def is_packed_contraction(op: Operation) -> bool:
+    """A contraction generic in the packed form these passes write: loops (..., F/P, P, C), the
+    weight read as (F/P, C, P) and the output ending in (F/P, P)."""
+    if op.name != "linalg.generic" or not du.is_contraction(op):
+        return False
+    maps = du.indexing_maps(op)
+    loops = maps[-1].num_dims
+    panel, lane, reduction = (AffineDimExpr(loops - 3), AffineDimExpr(loops - 2), AffineDimExpr(loops - 1))
+    return tuple(maps[1].results) == (panel, reduction, lane) and tuple(maps[-1].results[-2:]) == (panel, lane)
 
 
 def panel_width(filters: int) -> int | None:
@@ -83,35 +93,52 @@ def packable_panel(op: Operation) -> int | None:
     return panel_width(shapes[1][3])  # type: ignore[index]
 
 
-def packed_filter(filter_value: SSAValue, panel: int) -> ConstantOp:
-    """The [1, 1, C, F] filter constant as [F/P, C, P]: panel f holds filters f*P .. f*P+P-1."""
-    array = np.asarray(dense_to_numpy(filter_value.owner.value))[0, 0]  # type: ignore[attr-defined]
-    channels, filters = array.shape
-    packed = np.ascontiguousarray(array.reshape(channels, filters // panel, panel).transpose(1, 0, 2))
-    element = filter_value.type.get_element_type()  # type: ignore[attr-defined]
+def packed_weight(weight: SSAValue, panel: int) -> ConstantOp:
+    """A constant whose last two dims are [C, F] (leading unit dims dropped) as [F/P, C, P]:
+    panel f holds columns f*P .. f*P+P-1 of every row."""
+    array = np.asarray(dense_to_numpy(weight.owner.value))  # type: ignore[attr-defined]
+    channels, filters = array.shape[-2:]
+    rows = array.reshape(channels, filters // panel, panel)
+    packed = np.ascontiguousarray(rows.transpose(1, 0, 2))
+    element = weight.type.get_element_type()  # type: ignore[attr-defined]
     return ConstantOp(numpy_to_dense(packed, TensorType(element, list(packed.shape))))
 
 
-def packed_type(value: SSAValue, panel: int) -> TensorType:
+def packed_type(value: SSAValue, panel: int, rows: list[int] | None = None) -> TensorType:
+    """[*rows, F/P, P] for a [..., F] value (rows: its leading dims unless given)."""
     *outer, filters = value.type.get_shape()  # type: ignore[attr-defined]
-    return TensorType(value.type.get_element_type(), [*outer, filters // panel, panel])  # type: ignore[attr-defined]
+    return TensorType(value.type.get_element_type(), [*(outer if rows is None else rows), filters // panel, panel])  # type: ignore[attr-defined]
 
 
-def packed_init(init: SSAValue, panel: int) -> tuple[list[Operation], SSAValue] | None:
-    """The conv's init in the packed shape: a fill of a packed empty, or a broadcast of a
-    constant bias reshaped to [F/P, P]; None for any other init."""
+def packed_init(init: SSAValue, panel: int, rows: list[int] | None = None) -> tuple[list[Operation], SSAValue] | None:
+    """A contraction's [..., F] init in the packed shape [*rows, F/P, P] (rows: its leading
+    dims unless given): a fill of a packed empty, or a broadcast of a constant [F] bias
+    reshaped to [F/P, P]; None for any other init."""
     owner = init.owner
-    empty = tensor.EmptyOp([], packed_type(init, panel))
+    empty = tensor.EmptyOp([], packed_type(init, panel, rows))
     if isinstance(owner, FillOp) and len(owner.results) == 1:
         fill = FillOp([owner.inputs[0]], [empty.tensor], [empty.tensor.type])
         return [empty, fill], fill.results[0]
     broadcast = broadcast_of(owner) if isinstance(owner, Operation) else None
-    if broadcast is None or broadcast[1] != {0, 1, 2} or not is_dense_constant(broadcast[0]):
+    if broadcast is None or broadcast[1] != set(range(init.type.get_num_dims() - 1)) or not is_dense_constant(broadcast[0]):  # type: ignore[attr-defined]
         return None
     bias = np.asarray(dense_to_numpy(broadcast[0].owner.value)).reshape(-1, panel)  # type: ignore[attr-defined]
     bias_op = ConstantOp(numpy_to_dense(bias, TensorType(init.type.get_element_type(), list(bias.shape))))  # type: ignore[attr-defined]
-    spread = BroadcastOp(bias_op.result, empty.tensor, DenseArrayBase.from_list(i64, [0, 1, 2]), empty.tensor.type)
+    outer = list(range(empty.tensor.type.get_num_dims() - 2))
+    spread = BroadcastOp(bias_op.result, empty.tensor, DenseArrayBase.from_list(i64, outer), empty.tensor.type)
     return [bias_op, empty, spread], spread.results[0]
+
+
+def packed_compilation_info(tiles: dict[str, list[int]]):
+    """IREE llvm-cpu's config for a packed contraction: these tiles, remainders peeled."""
+    return cpu_compilation_info(tiles, "DoubleTilingExpert", PEELING)
+
+
+def collapsed_panels(result: SSAValue, original: TensorType) -> Operation:
+    """[..., F/P, P] back to [..., F]: a free row-major collapse."""
+    rank = len(original.get_shape())
+    groups = [[d] for d in range(rank - 1)] + [[rank - 1, rank]]
+    return collapse(result, groups, original)
 
 
 def packed_maps(strides: tuple[int, int]) -> list[AffineMapAttr]:
@@ -123,15 +150,24 @@ def packed_maps(strides: tuple[int, int]) -> list[AffineMapAttr]:
 
 
 def workgroup_rows(height: int, width: int, min_pixels: int) -> int:
-    """The fewest whole image rows, a divisor of the height, holding at least `min_pixels`."""
+    """The fewest whole rows of `width` pixels, a divisor of the height, holding at least
+    `min_pixels` (all rows when no divisor does)."""
     return next((r for r in range(1, height + 1) if height % r == 0 and r * width >= min_pixels), height)
 
 
-def packed_tiles(height: int, width: int, panel: int, min_pixels: int) -> dict[str, list[int]]:
-    rows = workgroup_rows(height, width, min_pixels)
-    return {"distribution": [1, rows, width, 1, panel, 0],
-            "vector_common_parallel": [1, 1, REGISTER_ROWS, 1, panel, 0],
-            "vector_reduction": [0, 0, 0, 0, 0, REDUCTION_STEP]}
+def packed_tiles(pixels: list[int], panel: int, min_pixels: int) -> dict[str, list[int]]:
+    """Tiles of a packed contraction over loops (*pixels, F/P, P, C): workgroups of the fewest
+    whole innermost rows with `min_pixels` (outer pixel dims one at a time; a matmul's one row
+    loop: its smallest divisor with that many) by one panel, register tiles of 4 pixels by one
+    panel, reduction steps of 16."""
+    if len(pixels) == 1:
+        distribution, vector = [workgroup_rows(pixels[0], 1, min_pixels)], [REGISTER_ROWS]
+    else:
+        *outer, height, width = pixels
+        distribution = [1] * len(outer) + [workgroup_rows(height, width, min_pixels), width]
+        vector = [1] * (len(outer) + 1) + [REGISTER_ROWS]
+    return {"distribution": [*distribution, 1, panel, 0], "vector_common_parallel": [*vector, 1, panel, 0],
+            "vector_reduction": [0] * (len(pixels) + 2) + [REDUCTION_STEP]}
 
 
 @dataclass
@@ -144,7 +180,7 @@ class PackConvFilters(RewritePattern):
         if panel is None or init is None:
             return
         init_ops, init_value = init
-        weight = packed_filter(op.inputs[1], panel)  # type: ignore[attr-defined]
+        weight = packed_weight(op.inputs[1], panel)  # type: ignore[attr-defined]
         generic = GenericOp(
             [op.inputs[0], weight.result], [init_value],  # type: ignore[attr-defined]
             rewriter.move_region_contents_to_new_regions(op.regions[0]),
@@ -152,9 +188,9 @@ class PackConvFilters(RewritePattern):
             [IteratorTypeAttr.parallel()] * 5 + [IteratorTypeAttr.reduction()], [init_value.type],
         )
         _, height, width, _ = op.results[0].type.get_shape()  # type: ignore[attr-defined]
-        generic.attributes["compilation_info"] = cpu_compilation_info(
-            packed_tiles(height, width, panel, self.min_pixels), "DoubleTilingExpert", PEELING)
-        result = collapse(generic.results[0], PACKED_GROUPS, op.results[0].type)  # type: ignore[arg-type]
+        tiles = packed_tiles([1, height, width], panel, self.min_pixels)
+        generic.attributes["compilation_info"] = packed_compilation_info(tiles)
+        result = collapsed_panels(generic.results[0], op.results[0].type)  # type: ignore[arg-type]
         replace_conv(op, [weight, *init_ops, generic, result], result.results[0], rewriter,
                      "1x1 conv filters packed in panels")
 

@@ -21,11 +21,17 @@ expanding). This pass does the second half for our pipelines, after elementwise 
 
 and the same for a collapse (the consumer then iterates the root's finer shape). The consumer
 must be an all-parallel, single-result generic with an identity output map that reads the
-reshape through an identity map and does not read `linalg.index` (its loops change). Each
+reshape through an identity map and does not read `linalg.index` (its loops change). A collapse
+may also be read through a permutation or with unit loops left unread (a packed conv's epilogue
+that transposes to NCHW, or writes [1, M, N] from [M, N]): the moved consumer walks the
+collapse's source in order and writes its result transposed, which IREE fuses. A reshape of the
+elementwise epilogue of a root (a residual add) moves too when every reader can take it, so it
+never sits between two elementwise ops of the root's region. Each
 other operand V is read through a projected permutation that keeps each reassociation group
 whole and in order, or its non-unit dims whole and in order (a per-channel bias, a residual
 of the same shape), or does not read it (a broadcast); V is reshaped the same way (outside any
-dispatch: a free `flow.tensor.reshape`).
+dispatch: a free `flow.tensor.reshape`), or, when V is another root's result collapsed alike and
+read only here, read as it is (two packed convs' sum).
 Only reshapes that split or merge two or more non-unit dims are moved: unit-dim reshapes are
 `linalg-fold-unit-reshapes`' business and build. Exact: the same elements are computed.
 Why our own code: xDSL has no reshape propagation, and MLIR's is C++.
@@ -38,12 +44,12 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
@@ -55,7 +61,25 @@ def is_sinkable_reshape(reshape: Operation) -> bool:
     if not du.is_reshape(reshape) or not all(du.is_static_tensor(v) for v in (*reshape.operands, *reshape.results)):
         return False
     source = reshape.operands[0].owner
-    return isinstance(source, Operation) and du.is_root_op(source) and moves_non_unit_dims(reshape)
+    if not isinstance(source, Operation) or not moves_non_unit_dims(reshape):
+        return False
+    return du.is_root_op(source) or is_root_epilogue(source) and only_elementwise_readers(reshape)
+
+
+def is_root_epilogue(op: Operation) -> bool:
+    """An elementwise generic over a root's result (a residual add after a packed projection):
+    its region joins the root's, so a reshape of its result would sit inside that region too,
+    between it and the next elementwise op (an RMS norm's square)."""
+    if op.name != "linalg.generic" or len(op.results) != 1 or not du.is_all_parallel(op):
+        return False
+    return any(_is_root_result(v) for v in du.dps_inputs(op))
+
+
+def only_elementwise_readers(reshape: Operation) -> bool:
+    """Every reader of the reshape can take it below itself: none is a root (a layer norm's
+    mean), whose region the reshape would then split from the elementwise ops after it."""
+    value = reshape.results[0]
+    return all(is_sinkable_consumer(use.operation, value) for use in value.uses)
 
 
 def is_sinkable_consumer(op: Operation, reshaped: SSAValue) -> bool:
@@ -72,8 +96,18 @@ def is_sinkable_consumer(op: Operation, reshaped: SSAValue) -> bool:
     if not reads or any(m != reads[0] for m in reads):
         return False
     if reshaped.owner.name == "tensor.collapse_shape":  # type: ignore[union-attr]
-        return du.is_permutation_map(reads[0])  # the fine loops follow the consumer's order
+        return reads_all_but_unit_loops(op, reads[0])
     return du.is_identity_map(reads[0])
+
+
+def reads_all_but_unit_loops(op: Operation, read_map: AffineMap) -> bool:
+    """`read_map` reads each loop at most once, in any order, with no constant results, and
+    every loop it does not read has extent 1 (an epilogue writing [1, M, N] from [M, N])."""
+    if not read_map.is_projected_permutation():
+        return False
+    read = du.dims_read(read_map)
+    extents = du.loop_extents(op)
+    return None not in read and all(extents[d] == 1 for d in range(read_map.num_dims) if d not in read)
 
 
 def reshaped_read_map(op: Operation, reshaped: SSAValue) -> AffineMap:
@@ -111,17 +145,26 @@ class LoopChange:
         self.new_rank = len(self.groups) if self.to_coarse else len(self.fine_shape)
         self.output_map = AffineMap.identity(self.new_rank)
         self.output_groups = self.groups
+        self.reshaped_read = AffineMap.identity(self.new_rank)
         if not self.to_coarse and not du.is_identity_map(read_map):
-            self._transpose_in_output(du.dims_read(read_map))
+            self._transpose_in_output(read_map)
 
-    def _transpose_in_output(self, positions: list[int | None]) -> None:
-        """A collapse read through a permutation (a transposing epilogue): the moved consumer
-        still walks the collapse's source in order (IREE fuses an epilogue that reads its root
-        through an identity map, as `linalg-interchange-for-fusion` makes it), and writes its
-        result transposed: consumer loop l, which read the collapsed dim p, becomes the fine
-        loops of group p, and the output holds them in the consumer's loop order."""
-        loop_position = {loop: p for p, loop in enumerate(positions)}
-        self.groups = [self.groups[loop_position[loop]] for loop in range(len(positions))]
+    def _transpose_in_output(self, read_map: AffineMap) -> None:
+        """A collapse read through a permutation (a transposing epilogue), or with unit loops it
+        does not read (an epilogue writing [1, M, N]): the moved consumer still walks the
+        collapse's source in order (IREE fuses an epilogue that reads its root in its own loop
+        order, as `linalg-interchange-for-fusion` makes it), after the unread unit loops, and
+        writes its result transposed: consumer loop l, which read the collapsed dim p, becomes
+        the fine loops of group p, and the output holds them in the consumer's loop order."""
+        positions = du.dims_read(read_map)
+        unread = [loop for loop in range(read_map.num_dims) if loop not in positions]
+        shift, source_rank = len(unread), len(self.fine_shape)
+        reshape_groups = self.groups
+        self.groups = [[shift + d for d in reshape_groups[positions.index(loop)]] if loop in positions
+                       else [unread.index(loop)] for loop in range(read_map.num_dims)]
+        self.fine_shape = [1] * shift + self.fine_shape
+        self.new_rank = shift + source_rank
+        self.reshaped_read = AffineMap(self.new_rank, 0, tuple(AffineDimExpr(shift + d) for d in range(source_rank)))
         order = [d for group in self.groups for d in group]
         self.output_map = AffineMap(self.new_rank, 0, tuple(AffineDimExpr(d) for d in order))
         sizes = [len(group) for group in self.groups]
@@ -246,7 +289,7 @@ class SinkReshapeBelowConsumer(RewritePattern):
         reads: list[Read] = []
         for value, operand_map in zip(du.dps_inputs(op), du.indexing_maps(op)):
             if value is reshape.results[0]:
-                reads.append(Read(reshape.operands[0], AffineMap.identity(change.new_rank)))
+                reads.append(Read(reshape.operands[0], change.reshaped_read))
                 continue
             read = change.operand(value, operand_map)
             if read is None or _is_root_result(read.source) and not _reads_raw_root(read, value):
@@ -285,6 +328,48 @@ class SinkReshapeBelowConsumer(RewritePattern):
         return True
 
 
+class SinkCollapseBelowPad(RewritePattern):
+    """pad(collapse(x)) -> collapse(pad(x)) when the pad leaves every merged dim alone (a packed
+    conv's result padded for the next depthwise conv): region formation then writes the pad
+    into the root's region as it does an unreshaped root's (else IREE copies it)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tensor.PadOp) or op.low or op.high:
+            return
+        reshape = op.source.owner
+        if not isinstance(reshape, Operation) or reshape.name != "tensor.collapse_shape":
+            return
+        groups = reassociation(reshape)
+        low, high = list(op.static_low.get_values()), list(op.static_high.get_values())
+        source = reshape.operands[0].owner
+        if not (isinstance(source, Operation) and (du.is_root_op(source) or is_root_epilogue(source))):
+            return
+        if not du.is_static_tensor(op.results[0]) or any(len(g) > 1 and (low[k] or high[k]) for k, g in enumerate(groups)):
+            return
+        if any(arg.uses for arg in op.regions[0].block.args):
+            return  # a padding value that depends on the position
+        fine_low = [low[k] if len(g) == 1 else 0 for k, g in enumerate(groups) for _ in g]
+        fine_high = [high[k] if len(g) == 1 else 0 for k, g in enumerate(groups) for _ in g]
+        source = reshape.operands[0]
+        shape = [d + a + b for d, a, b in zip(source.type.get_shape(), fine_low, fine_high)]  # type: ignore[attr-defined]
+        padded = tensor.PadOp(source, [], [], padding_body(op, len(shape)), fine_low, fine_high,
+                              TensorType(op.results[0].type.element_type, shape), op.properties.get("nofold"))  # type: ignore[attr-defined]
+        back = collapse(padded.results[0], groups, op.results[0].type)  # type: ignore[arg-type]
+        rewriter.replace(op, [padded, back], [back.results[0]])
+        if not reshape.results[0].uses:
+            rewriter.erase(reshape)
+        pass_statistics.count("collapses sunk below a pad")
+
+
+def padding_body(pad: tensor.PadOp, rank: int) -> Region:
+    """`pad`'s body (its padding value, position-independent) for a pad of `rank` dims."""
+    block = Block(arg_types=[IndexType()] * rank)
+    mapping: dict = {}
+    for inner in pad.regions[0].block.ops:
+        block.add_op(inner.clone(value_mapper=mapping))
+    return Region(block)
+
+
 class LinalgSinkReshapesPass(ModulePass):
     """Move non-unit reshapes of root results below their elementwise consumers (module
     docstring). No options."""
@@ -292,4 +377,5 @@ class LinalgSinkReshapesPass(ModulePass):
     name = "linalg-sink-reshapes"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(SinkReshapeBelowConsumer(), apply_recursively=True).rewrite_module(op)
+        patterns = GreedyRewritePatternApplier([SinkReshapeBelowConsumer(), SinkCollapseBelowPad()])
+        PatternRewriteWalker(patterns, apply_recursively=True).rewrite_module(op)
