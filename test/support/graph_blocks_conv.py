@@ -161,16 +161,16 @@ PADDED_FILTER_BLOCKS = (block_padded_filters,)
 
 def block_packed_weights(b):
     """A constant-weight layer whose output count a panel width divides into two or more panels:
-    a 1x1 conv into 48, 96 or 128 filters with a per-channel bias and ReLU over a 6x6 or 7x7
-    image (channels last; linalg-pack-conv-filters reads 3 x 16, 3 x 32 or 2 x 64 panels), or a
-    Linear layer [T, C] . [C, N] with a bias (linalg-pack-matmul-weights). f32 only: the passes
-    tile for f32 vectors."""
+    a 1x1 conv from 32 or 48 channels into 96, 128 or 192 filters with a per-channel bias and
+    ReLU over a 6x6 or 7x7 image (channels last; linalg-pack-conv-filters reads 3 x 32, 2 x 64 or
+    3 x 64 panels), or a Linear layer [T, C] . [C, N] with a bias (linalg-pack-matmul-weights).
+    f32 only: the passes tile for f32 vectors."""
     if b.element != "f32":
         return None
-    outputs = b.draw(st.sampled_from((48, 96, 128)))
+    outputs = b.draw(st.sampled_from((96, 128, 192)))
     if b.draw(st.booleans()):
         size = b.draw(st.integers(6, 7))
-        x = b.new_arg((1, b.draw(st.integers(2, 8)), size, size), "f32")
+        x = b.new_arg((1, b.draw(st.sampled_from((32, 48))), size, size), "f32")
         y = _conv(b, x, b.constant((outputs, x.shape[1], 1, 1), "f32"), 0, 1)
         return _unary(b, "relu", _per_channel(b, y, "add"))
     x = b.new_arg((b.draw(st.integers(4, 32)), b.draw(st.integers(2, 16))), "f32")

@@ -1,6 +1,7 @@
 """`linalg-pack-conv-filters`: a channels-last 1x1 conv over a constant filter reads the filter
-packed in panels, [F/P, C, P], and computes its result as [N, H, W, F/P, P] (P = 64, 32 or 16
-filters, the widest that divides F), with IREE llvm-cpu's register tile of 4 pixels x P filters.
+packed in panels, [F/P, C, P], and computes its result as [N, H, W, F/P, P] (P = 64 or 32
+filters, the wider that divides F), with IREE llvm-cpu's register tile of 4 pixels x 64 filters
+(8 x 32).
 
 IREE 3.13's CPU kernel for a 1x1 `linalg.conv_2d_nhwc_hwcf` (and our matmul-tiled generic of
 `dispatch-conv-1x1-cpu-tiles`) reads the [C, F] filter row by row: each step of the reduction
@@ -59,9 +60,17 @@ from fusionopt.transforms.linalg.linalg_bubble_expand_through_broadcast import b
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
 
-PANELS = (64, 32, 16)  # filters per panel, widest first: 4, 2 or 1 AVX-512 vectors of f32
-REGISTER_ROWS = 4  # pixels per register tile (4 x 64: 16 accumulators, as the matmul tile)
+# Filters per panel, widest first: 4 or 2 AVX-512 vectors of f32. 16-wide panels (one vector,
+# regnet's 400 filters as 25 panels) measured slower than IREE's own kernel whole-model.
+PANELS = (64, 32)
+ACCUMULATORS = 16  # vectors a register tile keeps: 4 pixels x 64 filters, 8 x 32 (the matmul tile's)
+LANES = 16  # f32 lanes of an AVX-512 vector
 REDUCTION_STEP = 16
+
+
+def register_rows(panel: int) -> int:
+    """Pixels per register tile: the rows that fill the accumulators with one panel per row."""
+    return ACCUMULATORS * LANES // panel
 
 
 def is_packed_contraction(op: Operation) -> bool:
@@ -82,13 +91,13 @@ def panel_width(filters: int) -> int | None:
     return panel if panel is not None and filters > panel else None
 
 
-def packable_panel(op: Operation) -> int | None:
-    """P for a static f32 batch-1 1x1 `conv_2d_nhwc_hwcf` over a constant filter whose filter
-    count some panel width divides; None otherwise."""
+def packable_panel(op: Operation, min_channels: int) -> int | None:
+    """P for a static f32 batch-1 1x1 `conv_2d_nhwc_hwcf` over a constant filter with at least
+    `min_channels` input channels whose filter count some panel width divides; None otherwise."""
     if not isinstance(op, Conv2DNhwcHwcfOp) or not is_dense_constant(op.inputs[1]):
         return None
     shapes = [static_f32_shape(v) for v in (*op.inputs, op.results[0])]
-    if None in shapes or shapes[0][0] != 1 or shapes[1][:2] != (1, 1):  # type: ignore[index]
+    if None in shapes or shapes[0][0] != 1 or shapes[1][:2] != (1, 1) or shapes[1][2] < min_channels:  # type: ignore[index]
         return None
     return panel_width(shapes[1][3])  # type: ignore[index]
 
@@ -158,14 +167,14 @@ def workgroup_rows(height: int, width: int, min_pixels: int) -> int:
 def packed_tiles(pixels: list[int], panel: int, min_pixels: int) -> dict[str, list[int]]:
     """Tiles of a packed contraction over loops (*pixels, F/P, P, C): workgroups of the fewest
     whole innermost rows with `min_pixels` (outer pixel dims one at a time; a matmul's one row
-    loop: its smallest divisor with that many) by one panel, register tiles of 4 pixels by one
-    panel, reduction steps of 16."""
+    loop: its smallest divisor with that many) by one panel, register tiles of 4 (8) pixels by
+    a 64 (32) wide panel, reduction steps of 16."""
     if len(pixels) == 1:
-        distribution, vector = [workgroup_rows(pixels[0], 1, min_pixels)], [REGISTER_ROWS]
+        distribution, vector = [workgroup_rows(pixels[0], 1, min_pixels)], [register_rows(panel)]
     else:
         *outer, height, width = pixels
         distribution = [1] * len(outer) + [workgroup_rows(height, width, min_pixels), width]
-        vector = [1] * (len(outer) + 1) + [REGISTER_ROWS]
+        vector = [1] * (len(outer) + 1) + [register_rows(panel)]
     return {"distribution": [*distribution, 1, panel, 0], "vector_common_parallel": [*vector, 1, panel, 0],
             "vector_reduction": [0] * (len(pixels) + 2) + [REDUCTION_STEP]}
 
@@ -173,9 +182,10 @@ def packed_tiles(pixels: list[int], panel: int, min_pixels: int) -> dict[str, li
 @dataclass
 class PackConvFilters(RewritePattern):
     min_pixels: int
+    min_channels: int
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        panel = packable_panel(op)
+        panel = packable_panel(op, self.min_channels)
         init = packed_init(op.outputs[0], panel) if panel else None  # type: ignore[attr-defined]
         if panel is None or init is None:
             return
@@ -198,17 +208,22 @@ class PackConvFilters(RewritePattern):
 @dataclass(frozen=True)
 class LinalgPackConvFiltersPass(ModulePass):
     """Channels-last 1x1 convs over constant filters read the filter packed as [F/P, C, P]
-    panels, with IREE llvm-cpu's 4 x P register tile (module docstring).
+    panels, with IREE llvm-cpu's 4 x 64 (8 x 32) register tile (module docstring).
 
     Options:
-      min-pixels -- a workgroup holds the fewest whole image rows with at least this many
-                    pixels (28: 7x7 images one workgroup per panel, 14x14 two rows, larger
-                    ones one row), so each panel is reused by that many pixels.
+      min-pixels   -- a workgroup holds the fewest whole image rows with at least this many
+                      pixels (28: 7x7 images one workgroup per panel, 14x14 two rows, larger
+                      ones one row), so each panel is reused by that many pixels.
+      min-channels -- pack only convs with at least this many input channels (32: with 16 or
+                      24 the panel is a few cache lines either way and IREE's conv kernel was
+                      as fast or faster).
     """
 
     name = "linalg-pack-conv-filters"
 
     min_pixels: int = 28
+    min_channels: int = 32
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(PackConvFilters(self.min_pixels), apply_recursively=False).rewrite_module(op)
+        pattern = PackConvFilters(self.min_pixels, self.min_channels)
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

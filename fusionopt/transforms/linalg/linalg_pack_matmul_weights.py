@@ -1,6 +1,7 @@
 """`linalg-pack-matmul-weights`: a `linalg.matmul` over a constant [K, N] weight reads it packed
-as [N/P, K, P] panels and computes its result as [M, N/P, P] (P = 64, 32 or 16, the widest that
-divides N into two or more panels), with IREE llvm-cpu's register tile of 4 rows x P columns.
+as [N/P, K, P] panels and computes its result as [M, N/P, P] (P = 64 or 32, the wider that
+divides N into two or more panels), with IREE llvm-cpu's register tile of 4 rows x 64 columns
+(8 x 32).
 
 The matmul form of `linalg-pack-conv-filters` (its docstring has the why): IREE's matmul kernel
 reads the weight row by row, each step of the reduction jumping N x 4 bytes, and a workgroup's
@@ -140,7 +141,7 @@ class PackMatmulWeights(RewritePattern):
 @dataclass(frozen=True)
 class LinalgPackMatmulWeightsPass(ModulePass):
     """`linalg.matmul`s over constant [K, N] weights read them as [N/P, K, P] panels, with IREE
-    llvm-cpu's 4 x P register tile (module docstring).
+    llvm-cpu's 4 x 64 (8 x 32) register tile (module docstring).
 
     Options:
       min-rows -- a workgroup holds the smallest divisor of M with at least this many rows

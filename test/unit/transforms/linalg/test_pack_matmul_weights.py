@@ -124,7 +124,7 @@ def mlp_block(image: int = 7, channels: int = 768, seed: int = 0) -> str:
 
 
 def test_small_mlp_block_computes_the_same_in_as_many_regions():
-    text = mlp_block(image=2, channels=48)
+    text = mlp_block(image=2, channels=96)
     after = assert_pass_preserves_semantics(text, CPU)
     assert packed_contractions(after) == 2
     assert regions(after) == regions(apply_pipeline(text, without_pass(CPU)))
