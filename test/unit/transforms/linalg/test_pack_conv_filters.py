@@ -15,10 +15,9 @@ import pytest
 
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
-from fusionopt.pipeline_spec import parse_pipeline
-from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from fusionopt.transforms.linalg.linalg_pack_conv_filters import panel_width, workgroup_rows
+from support.cpu_pipeline_cases import CPU, dense, packed_contractions, regions, runs_on_cpu_only, without_pass
 from support.iree_pairs import assert_agrees
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
@@ -27,19 +26,6 @@ LIT = LIT_TRANSFORMS / "linalg" / "linalg-pack-conv-filters.mlir"
 PACKED = {"bias_relu": 1, "strided_transposing_epilogue": 1, "two_packed_convs_added": 2, "left_alone": 0}
 # Through the CPU pipeline (min-channels 32): bias_relu's conv has 2 input channels and stays a conv.
 PACKED_IN_PIPELINE = {**PACKED, "bias_relu": 0}
-CPU = "dispatch-creation-llvm-cpu"
-
-
-def packed_contractions(module) -> int:
-    return sum(op.name == "linalg.generic" and "compilation_info" in op.attributes for op in module.walk())
-
-
-def regions(module) -> int:
-    return sum(op.name == "flow.dispatch.region" for op in module.walk())
-
-
-def without_pass(pipeline: str) -> str:
-    return ",".join(p for p in PIPELINES[pipeline].spec.split(",") if p != PASS)
 
 
 @pytest.mark.parametrize("name", sorted(PACKED))
@@ -53,14 +39,11 @@ def test_regions_compute_the_same_with_no_more_dispatches(name: str):
     text = lit_functions(LIT)[name]
     after = assert_pass_preserves_semantics(text, CPU)
     assert packed_contractions(after) == PACKED_IN_PIPELINE[name]
-    assert regions(after) <= regions(apply_pipeline(text, without_pass(CPU)))
+    assert regions(after) <= regions(apply_pipeline(text, without_pass(CPU, PASS)))
 
 
 def test_the_cpu_pipelines_pack_and_the_cuda_ones_do_not():
-    names = {p: [r.name for r in parse_pipeline(p, PIPELINES)] for p in (
-        CPU, "graph-to-dispatch-llvm-cpu", "dispatch-creation-cuda", "graph-to-dispatch-cuda")}
-    assert PASS in names[CPU] and PASS in names["graph-to-dispatch-llvm-cpu"]
-    assert PASS not in names["dispatch-creation-cuda"] and PASS not in names["graph-to-dispatch-cuda"]
+    assert runs_on_cpu_only(PASS)
 
 
 @pytest.mark.parametrize("filters, panel", [(2048, 64), (96, 32), (160, 32), (144, None), (48, None), (64, None),
@@ -72,10 +55,6 @@ def test_the_wider_panel_that_makes_two_or_more(filters: int, panel: int | None)
 @pytest.mark.parametrize("height, width, rows", [(7, 7, 7), (14, 14, 2), (28, 28, 1), (56, 56, 1), (5, 5, 5), (9, 3, 9)])
 def test_workgroups_hold_the_fewest_whole_rows_with_28_pixels(height: int, width: int, rows: int):
     assert workgroup_rows(height, width, 28) == rows
-
-
-def dense(array: np.ndarray) -> str:
-    return f'dense<"0x{array.astype("<f4").tobytes().hex().upper()}">'
 
 
 def conv(name: str, x: str, w: str, init: str, x_type: str, w_type: str, out: str, stride: int = 1) -> str:
@@ -127,7 +106,7 @@ def test_small_bottleneck_computes_the_same_in_as_many_regions():
     text = bottleneck(size=4, channels=48, width=96)
     after = assert_pass_preserves_semantics(text, CPU)
     assert packed_contractions(after) == 3
-    assert regions(after) == regions(apply_pipeline(text, without_pass(CPU)))
+    assert regions(after) == regions(apply_pipeline(text, without_pass(CPU, PASS)))
 
 
 @pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")

@@ -14,9 +14,8 @@ import pytest
 
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
-from fusionopt.pipeline_spec import parse_pipeline
-from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.cpu_pipeline_cases import CPU, dense, packed_contractions, regions, runs_on_cpu_only, without_pass
 from support.iree_pairs import assert_agrees
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
@@ -24,19 +23,6 @@ PASS = "linalg-pack-matmul-weights"
 LIT = LIT_TRANSFORMS / "linalg" / "linalg-pack-matmul-weights.mlir"
 PACKED = {"bias_relu": 1, "rows_split_to_an_image": 1, "unit_dim_before_the_columns": 1,
           "epilogue_adds_a_unit_dim": 1, "left_alone": 0}
-CPU = "dispatch-creation-llvm-cpu"
-
-
-def packed_contractions(module) -> int:
-    return sum(op.name == "linalg.generic" and "compilation_info" in op.attributes for op in module.walk())
-
-
-def regions(module) -> int:
-    return sum(op.name == "flow.dispatch.region" for op in module.walk())
-
-
-def without_pass(pipeline: str) -> str:
-    return ",".join(p for p in PIPELINES[pipeline].spec.split(",") if p != PASS)
 
 
 def test_every_lit_case_is_pinned():
@@ -53,18 +39,11 @@ def test_packed_matmuls_compute_the_same(name: str):
 def test_regions_compute_the_same_with_no_more_dispatches(name: str):
     text = lit_functions(LIT)[name]
     after = assert_pass_preserves_semantics(text, CPU)
-    assert regions(after) <= regions(apply_pipeline(text, without_pass(CPU)))
+    assert regions(after) <= regions(apply_pipeline(text, without_pass(CPU, PASS)))
 
 
 def test_the_cpu_pipelines_pack_and_the_cuda_ones_do_not():
-    names = {p: [r.name for r in parse_pipeline(p, PIPELINES)] for p in (
-        CPU, "graph-to-dispatch-llvm-cpu", "dispatch-creation-cuda", "graph-to-dispatch-cuda")}
-    assert PASS in names[CPU] and PASS in names["graph-to-dispatch-llvm-cpu"]
-    assert PASS not in names["dispatch-creation-cuda"] and PASS not in names["graph-to-dispatch-cuda"]
-
-
-def dense(array: np.ndarray) -> str:
-    return f'dense<"0x{array.astype("<f4").tobytes().hex().upper()}">'
+    assert runs_on_cpu_only(PASS)
 
 
 def linear(name: str, x: str, w: str, rows: int, k: int, n: int, image: int) -> str:
@@ -127,7 +106,7 @@ def test_small_mlp_block_computes_the_same_in_as_many_regions():
     text = mlp_block(image=2, channels=96)
     after = assert_pass_preserves_semantics(text, CPU)
     assert packed_contractions(after) == 2
-    assert regions(after) == regions(apply_pipeline(text, without_pass(CPU)))
+    assert regions(after) == regions(apply_pipeline(text, without_pass(CPU, PASS)))
 
 
 @pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")

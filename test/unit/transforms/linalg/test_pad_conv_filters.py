@@ -14,9 +14,8 @@ import pytest
 
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
-from fusionopt.pipeline_spec import parse_pipeline
-from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.cpu_pipeline_cases import CPU, dense, regions, runs_on_cpu_only, without_pass
 from support.iree_pairs import assert_agrees
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
@@ -25,21 +24,12 @@ LIT = LIT_TRANSFORMS / "linalg" / "linalg-pad-conv-filters.mlir"
 # case -> (convs with 16 constant filters, slices of their results) after the pass
 PADDED = {"conv_epilogue_pad_pool": (1, 1), "bias_init_two_readers": (1, 2), "residual_epilogue": (0, 0),
           "left_alone": (1, 0)}
-CPU = "dispatch-creation-llvm-cpu"
 
 
 def padded_convs(module) -> tuple[int, int]:
     convs = sum(op.name == "linalg.conv_2d_nhwc_hwcf" and getattr(op.inputs[1].owner, "name", "") == "arith.constant"
                 and op.inputs[1].type.get_shape()[3] == 16 for op in module.walk())
     return convs, sum(op.name == "tensor.extract_slice" for op in module.walk())
-
-
-def regions(module) -> int:
-    return sum(op.name == "flow.dispatch.region" for op in module.walk())
-
-
-def without_pass(pipeline: str) -> str:
-    return ",".join(p for p in PIPELINES[pipeline].spec.split(",") if p != PASS)
 
 
 @pytest.mark.parametrize("name", sorted(PADDED))
@@ -52,20 +42,11 @@ def test_padded_convs_compute_the_same(name: str):
 def test_regions_compute_the_same_with_no_more_dispatches(name: str):
     text = lit_functions(LIT)[name]
     after = assert_pass_preserves_semantics(text, CPU)
-    assert regions(after) == regions(apply_pipeline(text, without_pass(CPU)))
-
-
-def pass_names(pipeline: str) -> list[str]:
-    return [request.name for request in parse_pipeline(pipeline, PIPELINES)]
+    assert regions(after) == regions(apply_pipeline(text, without_pass(CPU, PASS)))
 
 
 def test_the_cpu_pipelines_pad_and_the_cuda_ones_do_not():
-    assert PASS in pass_names(CPU) and PASS in pass_names("graph-to-dispatch-llvm-cpu")
-    assert PASS not in pass_names("dispatch-creation-cuda") and PASS not in pass_names("graph-to-dispatch-cuda")
-
-
-def dense(array: np.ndarray) -> str:
-    return f'dense<"0x{array.astype("<f4").tobytes().hex().upper()}">'
+    assert runs_on_cpu_only(PASS)
 
 
 def shufflenet_unit(channels: int = 116, size: int = 14, seed: int = 0) -> str:
