@@ -10,11 +10,12 @@ filter the layout is ours to choose, once, at compile time: packed, a workgroup'
 one contiguous C x P panel, read in order and reused by every pixel of the workgroup. This is
 what onnxruntime's MLAS does (its SGEMM packs B; its NCHWc convs pack filters in blocks of 16)
 and what IREE's data tiling does at run time with argument weights. Single dispatches with a
-ReLU epilogue (llvm-cpu, one thread, median of 5 x 20 calls, IREE's conv -> packed): 7x7
-1024 -> 2048 4.06 -> 1.66 ms, 14x14 1024 -> 512 3.92 -> 1.64-1.74 ms, 28x28 512 -> 256 2.67 ->
-1.3-1.6 ms, 56x56 256 -> 128 2.10 -> 1.4-1.5 ms, 14x14 64 -> 384 0.124 -> 0.070-0.097 ms, 56x56
-24 -> 144 0.51 -> 0.28-0.36 ms, 112x112 16 -> 96 0.80 -> 0.57-0.78 ms (bench/RESULTS.md,
-"Packed 1x1 conv filters").
+ReLU epilogue (llvm-cpu, one thread, median of 5 interleaved rounds of 20 calls, unpacked ->
+packed; bench/packed_weights.py): 7x7 1024 -> 2048 9.6 -> 1.9 ms, 14x14 1024 -> 512 4.1 -> 1.8
+ms, 28x28 512 -> 256 2.2 -> 1.8 ms, 56x56 256 -> 128 1.9 -> 1.5 ms, 14x14 64 -> 384 0.13 -> 0.09
+ms (bench/RESULTS.md, "Packed weights: single dispatches"). Not packed: 16-wide panels (one
+vector of accumulators per pixel row, slower than IREE's kernel on regnet's 400 filters) and
+convs from fewer than `min-channels` input channels (112x112 16 -> 96 was slower packed).
 
 Rewrite (static shapes, batch 1, any stride s):
 

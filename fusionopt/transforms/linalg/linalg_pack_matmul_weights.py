@@ -6,11 +6,11 @@ divides N into two or more panels), with IREE llvm-cpu's register tile of 4 rows
 The matmul form of `linalg-pack-conv-filters` (its docstring has the why): IREE's matmul kernel
 reads the weight row by row, each step of the reduction jumping N x 4 bytes, and a workgroup's
 columns re-read a strided column slice from L2 or DRAM. Packed, a workgroup's P columns are one
-contiguous K x P panel. ConvNeXt's MLPs (single dispatches with `dispatch-matmul-cpu-tiles`'
-4 x 64 tile -> packed, llvm-cpu, one thread, median of 5 x 20 calls): 49 x 3072 . 3072 x 768
-8.98 -> 2.92 ms, 49 x 768 . 768 x 3072 4.77 -> 2.18 ms, 3136 x 384 . 384 x 96 7.45 -> 1.8-2.5 ms,
-784 x 192 . 192 x 768 2.17 -> 1.56-2.11 ms; a ViT's 197 x 384 . 384 x 1536 1.65 -> 1.48 ms
-(bench/RESULTS.md, "Packed weights").
+contiguous K x P panel. Single dispatches with a bias + tanh epilogue (llvm-cpu, one thread,
+median of 5 interleaved rounds, unpacked with `dispatch-matmul-cpu-tiles`' 4 x 64 tile ->
+packed; bench/packed_weights.py): ConvNeXt's 49 x 3072 . 3072 x 768 9.0 -> 2.4 ms and 3136 x 384
+. 384 x 96 8.9 -> 2.3 ms, a ViT's 197 x 384 . 384 x 1536 2.7 -> 2.3 ms (bench/RESULTS.md,
+"Packed weights: single dispatches").
 
 Rewrite (static f32, default maps):
 
