@@ -40,26 +40,22 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import Conv2DNhwcHwcfOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse
 from fusionopt.transforms.dispatch.matmul_cpu_tiles import PEELING
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
-from fusionopt.transforms.linalg.linalg_bubble_expand_through_broadcast import broadcast_of
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
+from fusionopt.transforms.linalg.linalg_pad_conv_filters import constant_from, init_as
 
 # Filters per panel, widest first: 4 or 2 AVX-512 vectors of f32. 16-wide panels (one vector,
 # regnet's 400 filters as 25 panels) measured slower than IREE's own kernel whole-model.
@@ -103,15 +99,13 @@ def packable_panel(op: Operation, min_channels: int) -> int | None:
     return panel_width(shapes[1][3])  # type: ignore[index]
 
 
-def packed_weight(weight: SSAValue, panel: int) -> ConstantOp:
+def packed_weight(weight: SSAValue, panel: int) -> SSAValue:
     """A constant whose last two dims are [C, F] (leading unit dims dropped) as [F/P, C, P]:
     panel f holds columns f*P .. f*P+P-1 of every row."""
-    array = np.asarray(dense_to_numpy(weight.owner.value))  # type: ignore[attr-defined]
-    channels, filters = array.shape[-2:]
-    rows = array.reshape(channels, filters // panel, panel)
-    packed = np.ascontiguousarray(rows.transpose(1, 0, 2))
-    element = weight.type.get_element_type()  # type: ignore[attr-defined]
-    return ConstantOp(numpy_to_dense(packed, TensorType(element, list(packed.shape))))
+    def packed(array: np.ndarray) -> np.ndarray:
+        channels, filters = array.shape[-2:]
+        return np.ascontiguousarray(array.reshape(channels, filters // panel, panel).transpose(1, 0, 2))
+    return constant_from(weight, packed)
 
 
 def packed_type(value: SSAValue, panel: int, rows: list[int] | None = None) -> TensorType:
@@ -124,19 +118,7 @@ def packed_init(init: SSAValue, panel: int, rows: list[int] | None = None) -> tu
     """A contraction's [..., F] init in the packed shape [*rows, F/P, P] (rows: its leading
     dims unless given): a fill of a packed empty, or a broadcast of a constant [F] bias
     reshaped to [F/P, P]; None for any other init."""
-    owner = init.owner
-    empty = tensor.EmptyOp([], packed_type(init, panel, rows))
-    if isinstance(owner, FillOp) and len(owner.results) == 1:
-        fill = FillOp([owner.inputs[0]], [empty.tensor], [empty.tensor.type])
-        return [empty, fill], fill.results[0]
-    broadcast = broadcast_of(owner) if isinstance(owner, Operation) else None
-    if broadcast is None or broadcast[1] != set(range(init.type.get_num_dims() - 1)) or not is_dense_constant(broadcast[0]):  # type: ignore[attr-defined]
-        return None
-    bias = np.asarray(dense_to_numpy(broadcast[0].owner.value)).reshape(-1, panel)  # type: ignore[attr-defined]
-    bias_op = ConstantOp(numpy_to_dense(bias, TensorType(init.type.get_element_type(), list(bias.shape))))  # type: ignore[attr-defined]
-    outer = list(range(empty.tensor.type.get_num_dims() - 2))
-    spread = BroadcastOp(bias_op.result, empty.tensor, DenseArrayBase.from_list(i64, outer), empty.tensor.type)
-    return [bias_op, empty, spread], spread.results[0]
+    return init_as(init, packed_type(init, panel, rows), lambda bias: bias.reshape(-1, panel))
 
 
 def packed_compilation_info(tiles: dict[str, list[int]]):
@@ -193,7 +175,7 @@ class PackConvFilters(RewritePattern):
         init_ops, init_value = init
         weight = packed_weight(op.inputs[1], panel)  # type: ignore[attr-defined]
         generic = GenericOp(
-            [op.inputs[0], weight.result], [init_value],  # type: ignore[attr-defined]
+            [op.inputs[0], weight], [init_value],  # type: ignore[attr-defined]
             rewriter.move_region_contents_to_new_regions(op.regions[0]),
             packed_maps(op.stride_values()),  # type: ignore[attr-defined]
             [IteratorTypeAttr.parallel()] * 5 + [IteratorTypeAttr.reduction()], [init_value.type],
@@ -202,7 +184,7 @@ class PackConvFilters(RewritePattern):
         tiles = packed_tiles([1, height, width], panel, self.min_pixels)
         generic.attributes["compilation_info"] = packed_compilation_info(tiles)
         result = collapsed_panels(generic.results[0], op.results[0].type)  # type: ignore[arg-type]
-        replace_conv(op, [weight, *init_ops, generic, result], result.results[0], rewriter,
+        replace_conv(op, [weight.owner, *init_ops, generic, result], result.results[0], rewriter,  # type: ignore[list-item]
                      "1x1 conv filters packed in panels")
 
 

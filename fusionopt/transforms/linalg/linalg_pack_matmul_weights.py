@@ -120,13 +120,13 @@ class PackMatmulWeights(RewritePattern):
             lhs = new_ops[-1].results[0]
         weight = packed_weight(rhs, panel)
         generic = GenericOp(
-            [lhs, weight.result], [init_value], rewriter.move_region_contents_to_new_regions(op.regions[0]),
+            [lhs, weight], [init_value], rewriter.move_region_contents_to_new_regions(op.regions[0]),
             packed_maps(len(rows)), [IteratorTypeAttr.parallel()] * (len(rows) + 2) + [IteratorTypeAttr.reduction()],
             [init_value.type],
         )
         generic.attributes["compilation_info"] = packed_compilation_info(packed_tiles(rows, panel, self.min_rows))
         result = collapsed_panels(generic.results[0], replaced.results[0].type)  # type: ignore[arg-type]
-        new_ops += [weight, *init_ops, generic, result]
+        new_ops += [weight.owner, *init_ops, generic, result]  # type: ignore[list-item]
         if split is None:
             replace_conv(op, new_ops, result.results[0], rewriter, STATISTIC)
             return

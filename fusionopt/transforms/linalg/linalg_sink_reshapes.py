@@ -61,9 +61,15 @@ def is_sinkable_reshape(reshape: Operation) -> bool:
     if not du.is_reshape(reshape) or not all(du.is_static_tensor(v) for v in (*reshape.operands, *reshape.results)):
         return False
     source = reshape.operands[0].owner
-    if not isinstance(source, Operation) or not moves_non_unit_dims(reshape):
+    if not reshapes_root_or_epilogue(reshape) or not moves_non_unit_dims(reshape):
         return False
-    return du.is_root_op(source) or is_root_epilogue(source) and only_elementwise_readers(reshape)
+    return du.is_root_op(source) or only_elementwise_readers(reshape)  # type: ignore[arg-type]
+
+
+def reshapes_root_or_epilogue(reshape: Operation) -> bool:
+    """The reshape's source is a root or a root's elementwise epilogue (`is_root_epilogue`)."""
+    source = reshape.operands[0].owner
+    return isinstance(source, Operation) and (du.is_root_op(source) or is_root_epilogue(source))
 
 
 def is_root_epilogue(op: Operation) -> bool:
@@ -341,8 +347,7 @@ class SinkCollapseBelowPad(RewritePattern):
             return
         groups = reassociation(reshape)
         low, high = list(op.static_low.get_values()), list(op.static_high.get_values())
-        source = reshape.operands[0].owner
-        if not (isinstance(source, Operation) and (du.is_root_op(source) or is_root_epilogue(source))):
+        if not reshapes_root_or_epilogue(reshape):
             return
         if not du.is_static_tensor(op.results[0]) or any(len(g) > 1 and (low[k] or high[k]) for k, g in enumerate(groups)):
             return
