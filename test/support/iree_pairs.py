@@ -28,6 +28,20 @@ def assert_agrees(got: np.ndarray, expected: np.ndarray, family: str, rtol: floa
     np.testing.assert_allclose(got[finite], expected[finite], rtol=rtol, atol=1e-6 * scale, err_msg=family)
 
 
+def assert_agrees_on_images(ours: Path, reference: Path, function: str, shape: tuple[int, ...]) -> None:
+    """`ours` computes what `reference` computes (`assert_agrees`) from one f32 image of `shape`,
+    drawn from N(0, 1) (random) and from 1000.5 + N(0, 1) (offset: a large common offset)."""
+    from fusionopt.iree_tools import run_vmfb
+
+    rng = np.random.default_rng(1)
+    families = {
+        "random": rng.standard_normal(shape).astype(np.float32),
+        "offset": (1000.5 + rng.standard_normal(shape)).astype(np.float32),
+    }
+    for family, image in families.items():
+        assert_agrees(run_vmfb(ours, [image], function)[0], run_vmfb(reference, [image], function)[0], family)
+
+
 def assert_bit_equal_on_families(ours_vmfb: Path, reference_vmfb: Path, text: str, function: str,
                                  families: tuple[str, ...] = ("random", "constant", "offset", "extreme")) -> None:
     """Every output of `ours_vmfb` equals `reference_vmfb`'s, bit for bit, on inputs of each

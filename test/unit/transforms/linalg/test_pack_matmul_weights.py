@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from fusionopt.ir_io import parse_module, print_module
-from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
+from fusionopt.iree_tools import cpu_flags, flow_dispatch_names, iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from support.cpu_pipeline_cases import CPU, dense, packed_contractions, regions, runs_on_cpu_only, without_pass
-from support.iree_pairs import assert_agrees
+from support.iree_pairs import assert_agrees_on_images, build_llvm_cpu
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "linalg-pack-matmul-weights"
@@ -121,12 +121,5 @@ def test_iree_builds_the_packed_mlp_block_and_agrees(tmp_path: Path):
     assert packed_contractions(parse_module(ours.read_text())) == 2
     names = flow_dispatch_names(ours, cpu_flags("host"))
     assert len(names) == 2 and all("matmul_like" in n and "x64x" in n for n in names), names
-    ours_vmfb = compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("host"))
-    ref_vmfb = compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("host"))
-    rng = np.random.default_rng(1)
-    families = {
-        "random": rng.standard_normal((1, 7, 7, 768)).astype(np.float32),
-        "offset": (1000.5 + rng.standard_normal((1, 7, 7, 768))).astype(np.float32),
-    }
-    for family, image in families.items():
-        assert_agrees(run_vmfb(ours_vmfb, [image], "mlp")[0], run_vmfb(ref_vmfb, [image], "mlp")[0], family)
+    vmfbs = build_llvm_cpu({"ours": ours.read_text(), "reference": reference.read_text()}, tmp_path)
+    assert_agrees_on_images(vmfbs["ours"], vmfbs["reference"], "mlp", (1, 7, 7, 768))

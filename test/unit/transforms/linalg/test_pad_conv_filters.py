@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from fusionopt.ir_io import parse_module, print_module
-from fusionopt.iree_tools import compile_vmfb, cpu_flags, flow_dispatch_names, iree_available, run_vmfb
+from fusionopt.iree_tools import cpu_flags, flow_dispatch_names, iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from support.cpu_pipeline_cases import CPU, dense, regions, runs_on_cpu_only, without_pass
-from support.iree_pairs import assert_agrees
+from support.iree_pairs import assert_agrees_on_images, build_llvm_cpu
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "linalg-pad-conv-filters"
@@ -116,12 +116,5 @@ def test_iree_builds_the_shufflenet_unit_and_agrees(tmp_path: Path):
     # both 128-filter convs, packed as two panels of 64 (linalg-pack-conv-filters), the first
     # writing the depthwise conv's padded input: no copy dispatch
     assert sum("14x14x2x64x" in n for n in names) == 2 and len(names) == 4, names
-    ours_vmfb = compile_vmfb(ours, tmp_path / "ours.vmfb", cpu_flags("host"))
-    ref_vmfb = compile_vmfb(reference, tmp_path / "ref.vmfb", cpu_flags("host"))
-    rng = np.random.default_rng(1)
-    families = {
-        "random": rng.standard_normal((1, 14, 14, 116)).astype(np.float32),
-        "offset": (1000.5 + rng.standard_normal((1, 14, 14, 116))).astype(np.float32),
-    }
-    for family, image in families.items():
-        assert_agrees(run_vmfb(ours_vmfb, [image], "unit")[0], run_vmfb(ref_vmfb, [image], "unit")[0], family)
+    vmfbs = build_llvm_cpu({"ours": ours.read_text(), "reference": reference.read_text()}, tmp_path)
+    assert_agrees_on_images(vmfbs["ours"], vmfbs["reference"], "unit", (1, 14, 14, 116))
