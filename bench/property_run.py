@@ -55,7 +55,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from fusionopt import registry
 from fusionopt.diagnostics import capture_diagnostics
-from fusionopt.ir_io import parse_module, print_module, verify_module
+from fusionopt.ir_io import parse_module, print_module, verify_module, verify_ops
+from fusionopt.ir_snapshot import take_snapshot
 from fusionopt.pipeline_spec import build_passes, parse_pipeline
 from fusionopt.registry import make_context
 from fusionopt.testing import ReferenceRuns
@@ -187,11 +188,17 @@ def _passes(pipeline: str):
     return build_passes(parse_pipeline(pipeline, registry.PIPELINES), registry.get_all_passes())
 
 
-def run_passes(module, pipeline: str, changed: set[str], reached: set[str]) -> None:
-    """Apply `pipeline` pass by pass, verifying after each that changed the module; record
-    which passes changed it (an unchanged module is the one that verified before)."""
+def run_passes(module, pipeline: str, changed: set[str], reached: set[str], text: str | None = None) -> str:
+    """Apply `pipeline` pass by pass, verifying after each that changed the module, and the
+    whole module once more at the end; record which passes changed it (an unchanged module is
+    the one that verified before). `text`: the module as printed, if known; returns the
+    result's."""
     ctx = make_context()
-    text = print_module(module)
+    # A pass whose walk records nothing new changed nothing (fusionopt.ir_snapshot); only one
+    # that did is printed, so that ops rebuilt as they were do not count as a change. After a
+    # change the ops it may have broken are verified, as fusion-opt does (`verify_ops`).
+    before, text = take_snapshot(module), print_module(module) if text is None else text
+    verified = initial = before
     for module_pass in _passes(pipeline):
         reached.add(module_pass.name)
         try:
@@ -200,15 +207,26 @@ def run_passes(module, pipeline: str, changed: set[str], reached: set[str]) -> N
             raise
         except Exception as err:
             raise _Crash(f"pass '{module_pass.name}' raised {type(err).__name__}: {err}") from err
-        after = print_module(module)
-        if after == text:
+        after = take_snapshot(module)
+        if after.same_as(before):
+            continue
+        before, printed = after, print_module(module)
+        if printed == text:
             continue
         changed.add(module_pass.name)
-        text = after
-        try:
-            verify_module(module)
-        except Exception as err:
-            raise _Invalid(f"IR fails to verify after pass '{module_pass.name}': {err}") from err
+        text = printed
+        _verify(module, after.ops_to_verify(verified), f"after pass '{module_pass.name}'")
+        verified = after
+    if verified is not initial:
+        _verify(module, None, "at the end of the pipeline")
+    return text
+
+
+def _verify(module, ops, when: str) -> None:
+    try:
+        verify_module(module) if ops is None else verify_ops(module, ops)
+    except Exception as err:
+        raise _Invalid(f"IR fails to verify {when}: {err}") from err
 
 
 class _Crash(Exception):
@@ -227,15 +245,19 @@ class _Program:
     graph: ModuleOp | None = None
     lowered: ModuleOp | None = None
     reference: ReferenceRuns | None = None
+    printed: dict[bool, str] = field(default_factory=dict)  # on_lowered -> that module printed
 
-    def start(self, on_lowered: bool, changed: set[str], reached: set[str]) -> ModuleOp:
+    def start(self, on_lowered: bool, changed: set[str], reached: set[str]) -> tuple[ModuleOp, str]:
+        """A copy of the input (`on_lowered`: of the lowered) module, and its text."""
         if self.graph is None:
             self.graph = parse_module(self.text)
             self.reference = ReferenceRuns(self.graph)
+            self.printed[False] = print_module(self.graph)
         if on_lowered and self.lowered is None:
             self.lowered = self.graph.clone()
-            run_passes(self.lowered, "convert-graph-to-linalg", changed, reached)
-        return (self.lowered if on_lowered else self.graph).clone()
+            self.printed[True] = run_passes(self.lowered, "convert-graph-to-linalg", changed, reached,
+                                            self.printed[False])
+        return (self.lowered if on_lowered else self.graph).clone(), self.printed[on_lowered]
 
 
 def run_program(text: str, report: Report, timeout: float, exempt_everywhere: tuple[str, ...] = ()) -> None:
@@ -246,8 +268,8 @@ def run_program(text: str, report: Report, timeout: float, exempt_everywhere: tu
         previous = signal.signal(signal.SIGALRM, _alarm)
         signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
-            module = program.start(on_lowered, changed, reached)
-            run_passes(module, pipeline, changed, reached)
+            module, printed = program.start(on_lowered, changed, reached)
+            run_passes(module, pipeline, changed, reached, printed)
             program.reference.check(module, f"'{run}'", exempt_families=(*exempt, *exempt_everywhere))
             outcome, detail = "ok", ""
         except _Timeout:

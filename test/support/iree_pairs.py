@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from xdsl.dialects.builtin import ModuleOp
 
+from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import compile_vmfb, target_flags
 
 
@@ -58,3 +60,53 @@ def assert_bit_equal_on_families(ours_vmfb: Path, reference_vmfb: Path, text: st
         got, want = run_vmfb(ours_vmfb, inputs, function), run_vmfb(reference_vmfb, inputs, function)
         for one, other in zip(got, want, strict=True):
             np.testing.assert_array_equal(one, other, err_msg=family)
+
+
+def assert_builds_together(modules: list[ModuleOp], folder: Path, flags: list[str]) -> None:
+    """Every module of `modules` builds with `flags`. They are built as few modules as their
+    symbols allow (one `iree-compile` start instead of one a case: most of a small case's build
+    time); if a batch fails, its modules are built one by one so that the failure names its
+    case (its index in `modules`)."""
+    from fusionopt.iree_tools import IreeError
+
+    for number, batch in enumerate(_batches_with_unique_symbols(modules)):
+        source = folder / f"batch{number}.mlir"
+        source.write_text(print_module(_merged([modules[i] for i in batch])))
+        try:
+            compile_vmfb(source, source.with_suffix(".vmfb"), flags, timeout=600)
+            continue
+        except IreeError:
+            pass
+        for index in batch:
+            alone = folder / f"case{index}.mlir"
+            alone.write_text(print_module(modules[index]))
+            try:
+                compile_vmfb(alone, alone.with_suffix(".vmfb"), flags, timeout=120)
+            except IreeError as err:
+                raise AssertionError(f"case {index}:\n{str(err)[-2000:]}") from None
+        raise AssertionError(f"the cases {batch} build alone but not together: {source}")
+
+
+def _symbols(module: ModuleOp) -> set[str]:
+    return {op.sym_name.data for op in module.body.block.ops if hasattr(op, "sym_name")}
+
+
+def _batches_with_unique_symbols(modules: list[ModuleOp]) -> list[list[int]]:
+    batches: list[tuple[list[int], set[str]]] = []
+    for index, module in enumerate(modules):
+        names = _symbols(module)
+        target = next((b for b in batches if not names & b[1]), None)
+        if target is None:
+            batches.append(target := ([], set()))
+        target[0].append(index)
+        target[1].update(names)
+    return [indices for indices, _ in batches]
+
+
+def _merged(modules: list[ModuleOp]) -> ModuleOp:
+    merged = ModuleOp([])
+    for module in modules:
+        for op in list(module.clone().body.block.ops):
+            op.detach()
+            merged.body.block.add_op(op)
+    return merged

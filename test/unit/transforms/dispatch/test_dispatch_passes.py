@@ -9,15 +9,15 @@ and that `iree-compile` turns every formed region into a dispatch it can build.
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from fusionopt.ir_io import parse_module, print_module
+from fusionopt.ir_io import parse_module
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.fusion_groups import decide_fusion_groups
+from support.iree_pairs import assert_builds_together
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms"
 IREE_COMPILE = shutil.which("iree-compile")
@@ -81,19 +81,15 @@ def test_lit_case_preserves_semantics(pipeline: str, filename: str, index: int, 
     assert_pass_preserves_semantics(text, pipeline, seeds=(0,), rtol=1e-5, atol=1e-5, entry=entry)
 
 
+GENERIC_CPU = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
+               "--iree-llvmcpu-target-cpu=generic"]
+
+
 @pytest.mark.skipif(IREE_COMPILE is None, reason="iree-compile is not on PATH")
 def test_formed_regions_compile_with_iree(tmp_path: Path):
     """Every region `dispatch-creation` forms on the lit inputs builds for llvm-cpu."""
-    for index, text in enumerate(lit_cases("dispatch/form-dispatch-regions.mlir")):
-        out = tmp_path / f"case{index}.mlir"
-        out.write_text(print_module(apply_pipeline(text, "dispatch-creation")))
-        result = subprocess.run(
-            [IREE_COMPILE, str(out), "--iree-hal-target-device=local",
-             "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=generic",
-             "-o", str(tmp_path / f"case{index}.vmfb")],
-            capture_output=True, text=True, timeout=120,
-        )
-        assert result.returncode == 0, f"case {index}:\n{result.stderr[-2000:]}"
+    formed = [apply_pipeline(text, "dispatch-creation") for text in lit_cases("dispatch/form-dispatch-regions.mlir")]
+    assert_builds_together(formed, tmp_path, GENERIC_CPU)
 
 
 @pytest.mark.skipif(IREE_COMPILE is None, reason="iree-compile is not on PATH")
@@ -101,16 +97,8 @@ def test_formed_regions_compile_with_iree(tmp_path: Path):
 def test_iree_rule_regions_compile_with_iree(tmp_path: Path, pipeline: str):
     """The regions IREE's rules give (cloned dequantizations, regions in scf bodies, dynamic
     slices read inside a dispatch, row statistics in a chain, multi-result init fusion) build."""
-    for index, text in enumerate(lit_cases(IREE_RULES_FILE)):
-        out = tmp_path / f"case{index}.mlir"
-        out.write_text(print_module(apply_pipeline(text, pipeline)))
-        result = subprocess.run(
-            [IREE_COMPILE, str(out), "--iree-hal-target-device=local",
-             "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=generic",
-             "-o", str(tmp_path / f"case{index}.vmfb")],
-            capture_output=True, text=True, timeout=120,
-        )
-        assert result.returncode == 0, f"case {index}:\n{result.stderr[-2000:]}"
+    formed = [apply_pipeline(text, pipeline) for text in lit_cases(IREE_RULES_FILE)]
+    assert_builds_together(formed, tmp_path, GENERIC_CPU)
 
 
 # --- analysis predicates -------------------------------------------------------------------
