@@ -220,4 +220,8 @@ ONNX_PIPELINES = {
     # linalg-pack-conv-filters / linalg-pack-matmul-weights): IREE's row-by-row weight reads
     "ours-onnx-llvm-cpu-unpacked": _expanded_with(
         "graph-to-dispatch-llvm-cpu", linalg_pack_conv_filters="", linalg_pack_matmul_weights=""),
+    # ... and with every depthwise conv's input pad stored by its producer into a splat
+    # (no pads-into-depthwise)
+    "ours-onnx-llvm-cpu-pads-apart": _expanded_with(
+        "graph-to-dispatch-llvm-cpu", **{"form_dispatch_regions{pads_into_depthwise=true}": "form-dispatch-regions"}),
 }

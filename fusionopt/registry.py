@@ -201,9 +201,13 @@ _CPU_TILES = "dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-co
 # 4 x 64 (8 x 32) register tile: IREE's kernels read them row by row, a new page per input channel once
 # rows are 4 KB (resnext50 0.66x, convnext_tiny 0.71x of the unpacked model); before sink-reshapes, which
 # moves the packed result's collapse below the epilogue.
+# A depthwise conv's input pad is computed in the conv's dispatch, not stored by its producer
+# into a splat: IREE fills a splat with a 4-byte pattern loop (a 5 MB buffer ~0.6 ms), which cost
+# more than the whole depthwise conv it feeds (`padded_depthwise.py`).
 _CPU_LINALG_CHANGES = {"linalg-fuse-elementwise{aggressive=false}":
                        "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,linalg-pack-conv-filters,"
-                       "linalg-pack-matmul-weights"}
+                       "linalg-pack-matmul-weights",
+                       "form-dispatch-regions": "form-dispatch-regions{pads-into-depthwise=true}"}
 PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
     "dispatch-creation with conv filters padded to full vectors and constant 1x1 filters and matmul weights "
     "packed in panels, then IREE CPU register tiles: 4 x 64 "

@@ -30,3 +30,16 @@ def is_power_of_two(n: int) -> bool:
 def is_1x1_conv(op: Operation) -> bool:
     """A statically shaped NCHW/FCHW conv with a 1x1 window (any stride, any batch)."""
     return static_window_shapes(op, CONV_NAME) is not None and op.window_sizes() == (1, 1)  # type: ignore[attr-defined]
+
+
+DEPTHWISE_NHWC = "linalg.depthwise_conv_2d_nhwc_hwc"
+PAD_INSIDE_MAX_WINDOW = 3
+
+
+def takes_its_pad_inside(op: Operation) -> bool:
+    """A static channels-last depthwise conv with a window of at most 3x3 (any stride, any
+    dilation): on llvm-cpu its input pad is computed in its own dispatch
+    (`form-dispatch-regions{pads-into-depthwise}`, `padded_depthwise.py`), so the pad stays
+    where that pass finds it (`linalg-sink-reshapes` leaves it above a collapse)."""
+    shapes = static_window_shapes(op, DEPTHWISE_NHWC)
+    return shapes is not None and max(shapes[1][:2]) <= PAD_INSIDE_MAX_WINDOW

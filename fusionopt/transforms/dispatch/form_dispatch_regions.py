@@ -40,6 +40,7 @@ from fusionopt.transforms.dispatch.attention_guard_regions import pull_guard_red
 from fusionopt.transforms.dispatch.im2col_producers import pull_im2col_into_contractions
 from fusionopt.transforms.dispatch.padded_concats import write_padded_concats
 from fusionopt.transforms.dispatch.padded_gathers import pull_pads_into_gathers
+from fusionopt.transforms.dispatch.padded_depthwise import pull_pads_into_depthwise_convs
 from fusionopt.transforms.dispatch.padded_pools import pull_pads_into_pools
 from fusionopt.transforms.dispatch.padded_results import PADDED_RESULTS_MAX_ELEMENTS, write_pads_in_regions
 from fusionopt.transforms.dispatch.fusion_groups import CHAIN_STARTS, FusionAnalysis, FusionGroup, decide_fusion_groups
@@ -186,6 +187,8 @@ def form_regions_in_block(block: Block, options: FormDispatchRegionsPass, split_
         pass_statistics.count("pads formed into their im2col gather's region", moved)
     if options.pads_into_pools and (moved := pull_pads_into_pools(analysis, options.pads_into_pools)):
         pass_statistics.count("pads formed into their pool's region", moved)
+    if options.pads_into_depthwise and (moved := pull_pads_into_depthwise_convs(analysis)):
+        pass_statistics.count("pads formed into their depthwise conv's region", moved)
     regions = rebuild_block(block, analysis)
     # Regions already in the input (IREE's clone_producers tests start from them) get their
     # cheap producers cloned in like the new ones.
@@ -240,6 +243,11 @@ class FormDispatchRegionsPass(ModulePass):
                          output pixels joins the pool's region: no copy dispatch
                          (`padded_pools.py`: larger stride-1 pools measured up to 1.4x
                          slower); 0 (default): off.
+      pads-into-depthwise -- a pad read only by a channels-last depthwise conv with a window
+                         of at most 3x3 joins the conv's region: IREE reads the padded
+                         window from the unpadded input, where its producer's region would
+                         store into a splat IREE fills slowly (`padded_depthwise.py`; the
+                         llvm-cpu pipelines; MobileNetV2 0.84x); default false.
       padded-results -- a contraction region whose result (of at most this many elements)
                          only a tensor.pad reads writes the pad itself, into a fill, as
                          IREE's own regions do: no copy dispatch (`padded_results.py`;
@@ -273,6 +281,7 @@ class FormDispatchRegionsPass(ModulePass):
     padded_strided_kxk: bool = False
     pads_into_gathers: bool = False
     pads_into_pools: int = 0
+    pads_into_depthwise: bool = False
     padded_results: int = PADDED_RESULTS_MAX_ELEMENTS
     padded_shared_results: bool = False
     padded_concats: bool = False

@@ -116,9 +116,14 @@ def _sole_pad(result: SSAValue) -> tuple[Operation | None, Operation] | None:
     if user is not None and user.name in RESHAPES and du.is_static_tensor(user.results[0]):
         value, reshape = user.results[0], user
     pad = du.sole_user(value)
-    if pad is None or pad.name != "tensor.pad" or pad.operands[0] is not value:
+    if pad is None or pad.name != "tensor.pad" or pad.operands[0] is not value or in_a_region(pad):
         return None
     return reshape, pad
+
+
+def in_a_region(op: Operation) -> bool:
+    """`op` is already in a dispatch region (a pad formed into its depthwise conv's)."""
+    return isinstance(op.parent_op(), DispatchRegionOp)
 
 
 def _shared_pad(result: SSAValue) -> tuple[Operation | None, Operation] | None:

@@ -55,6 +55,7 @@ from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand, moves_non_unit_dims, reassociation
+from fusionopt.transforms.common.window_ops import takes_its_pad_inside
 
 
 def is_sinkable_reshape(reshape: Operation) -> bool:
@@ -336,8 +337,9 @@ class SinkReshapeBelowConsumer(RewritePattern):
 
 class SinkCollapseBelowPad(RewritePattern):
     """pad(collapse(x)) -> collapse(pad(x)) when the pad leaves every merged dim alone (a packed
-    conv's result padded for the next depthwise conv): region formation then writes the pad
-    into the root's region as it does an unreshaped root's (else IREE copies it)."""
+    conv's result padded for the next 5x5 depthwise conv): region formation then writes the pad
+    into the root's region as it does an unreshaped root's (else IREE copies it). Not for a 3x3
+    depthwise conv's pad, which its own dispatch computes on llvm-cpu."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, tensor.PadOp) or op.low or op.high:
@@ -353,6 +355,8 @@ class SinkCollapseBelowPad(RewritePattern):
             return
         if any(arg.uses for arg in op.regions[0].block.args):
             return  # a padding value that depends on the position
+        if any(takes_its_pad_inside(use.operation) for use in op.results[0].uses):
+            return  # the pad goes into the depthwise conv's dispatch (llvm-cpu), the collapse stays free
         fine_low = [low[k] if len(g) == 1 else 0 for k, g in enumerate(groups) for _ in g]
         fine_high = [high[k] if len(g) == 1 else 0 for k, g in enumerate(groups) for _ in g]
         source = reshape.operands[0]
