@@ -5,7 +5,7 @@ graph-simplify, graph-to-dispatch, dispatch-creation (its opt-in attention varia
 CUDA pipeline) and convert-to-flow: no invalid IR, no crash, no hang, no mismatch against a float64 run of the
 input program on every input family. Each registered pass must change at least a stated share
 of the programs (`FLOORS`, set a little below what this seed gives), so a strategy change that
-stops reaching a pass fails here (~50 s of CPU). The long run is
+stops reaching a pass fails here (~2 min of CPU). The long run is
 `python bench/property_run.py --count 2000 --seed 1 --max-ops 10` (bench/RESULTS.md).
 """
 
