@@ -153,21 +153,37 @@ def recording_wrapped_exceptions() -> Iterator[list[str]]:
 # Source registry: file name -> full text, for carets.
 
 _SOURCES: dict[str, str] = {}
+# name -> offset of each line's first character, found once per source: a model with inline
+# weights is a text of 100+ MB, which splitting into lines for every remark took 0.15 s.
+_LINE_STARTS: dict[str, list[int]] = {}
 
 
 def register_source(name: str, text: str) -> None:
     _SOURCES[name] = text
+    _LINE_STARTS.pop(name, None)
+
+
+def _line_starts(name: str, text: str) -> list[int]:
+    if name not in _LINE_STARTS:
+        starts, at = [0], text.find("\n")
+        while at >= 0:
+            starts.append(at + 1)
+            at = text.find("\n", at + 1)
+        _LINE_STARTS[name] = starts
+    return _LINE_STARTS[name]
 
 
 def _source_excerpt(loc: SourceLoc) -> list[str]:
     text = _SOURCES.get(loc.file)
     if text is None or loc.line < 1:
         return []
-    lines = text.split("\n")
-    if loc.line > len(lines):
+    starts = _line_starts(loc.file, text)
+    if loc.line > len(starts):
         return []
-    line = lines[loc.line - 1].rstrip("\r")
-    return [line, " " * max(loc.col - 1, 0) + "^"]
+    start = starts[loc.line - 1]
+    end = text.find("\n", start)
+    line = text[start:] if end < 0 else text[start:end]
+    return [line.rstrip("\r"), " " * max(loc.col - 1, 0) + "^"]
 
 
 # ---------------------------------------------------------------------------------------------
