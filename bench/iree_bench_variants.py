@@ -215,6 +215,9 @@ ONNX_PIPELINES = {
     "ours-onnx-llvm-cpu-1x1-limited": _expanded_with(
         "graph-to-dispatch-llvm-cpu",
         linalg_conv_channels_last="linalg-conv-channels-last{constant-1x1-any-size=false}"),
+    "ours-onnx-llvm-cpu-kxk-limited": _expanded_with(
+        "graph-to-dispatch-llvm-cpu",
+        linalg_conv_channels_last="linalg-conv-channels-last{constant-kxk-any-size=false}"),
     "ours-onnx-llvm-cpu-unpadded-filters": _expanded_with("graph-to-dispatch-llvm-cpu", linalg_pad_conv_filters=""),
     # ... and with constant 1x1 filters and matmul weights read unpacked (no
     # linalg-pack-conv-filters / linalg-pack-matmul-weights): IREE's row-by-row weight reads

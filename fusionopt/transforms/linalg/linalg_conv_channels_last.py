@@ -37,7 +37,11 @@ at 4x4 pixels were 1.3x-2x slower channels last, 1x1 convs at 2x2 pixels 1.5x-4x
 stay. A 1x1 conv over a constant filter has no filter limit: its transpose is done here, once,
 and channels last it is a matmul over contiguous output channels (mobilenet_v2's 960- and
 1280-filter 1x1 convs at 7x7 pixels, weights inline: the model 15.1 -> 11.0 ms per-dispatch sum,
-llvm-cpu, one thread). k x k convs keep the limit with constant filters too (not measured). Opt-in
+llvm-cpu, one thread). Nor has a k x k conv over a constant filter (`constant-kxk-any-size`):
+efficientnet_v2_s's 48 -> 192 and 64 -> 256 3x3 convs (83k and 147k elements) stayed NCHW
+gathers + matmuls at ~32 GFLOP/s with a transpose after each, the ViT's 16x16 patch embedding
+and ConvNeXt's 2x2 downsampling convs likewise (bench/RESULTS.md, "Constant k x k filters
+channels last"). Opt-in
 (`nt-1x1-max-pixels`): a 1x1 conv under that many pixels reads its FCHW filter in place as
 F x C (`filter_in_place_1x1`): fewer dispatches, but 1.06x slower on mobilenet_mini (0.87x on
 squeezenet1_1), so off by default.
@@ -106,6 +110,7 @@ class FullConvLimits:
     max_filter_elements: int = MAX_FILTER_ELEMENTS
     nt_1x1_max_pixels: int = NT_1X1_MAX_PIXELS
     constant_1x1_any_size: bool = True
+    constant_kxk_any_size: bool = True
 
     def reads_filter_in_place(self, op: WindowOp) -> bool:
         """A 1x1 full conv small enough to read its FCHW filter as F x C in place (no transpose)."""
@@ -116,7 +121,8 @@ class FullConvLimits:
     def admit(self, filter_shape: tuple[int, ...], output_shape: tuple[int, ...], constant_filter: bool) -> bool:
         one_by_one = filter_shape[2:] == (1, 1)
         least = self.min_pixels_1x1 if one_by_one else self.min_pixels
-        size_free = self.constant_1x1_any_size and one_by_one and constant_filter  # transposed once, here
+        any_size = self.constant_1x1_any_size if one_by_one else self.constant_kxk_any_size
+        size_free = any_size and constant_filter  # transposed once, here
         return prod(output_shape[2:]) >= least and (size_free or prod(filter_shape) <= self.max_filter_elements)
 
 
@@ -245,11 +251,14 @@ class LinalgConvChannelsLastPass(ModulePass):
       min-pixels-1x1      -- rewrite only 1x1 convs with at least this many output pixels (16).
       max-filter-elements -- rewrite only full convs whose filter has at most this many
                              elements (65536): a filter argument is transposed on every call
-                             (a constant 1x1 filter, transposed once here, has no limit).
+                             (a constant filter, transposed once here, has no limit).
       nt-1x1-max-pixels   -- a 1x1 conv with at most this many output pixels reads its FCHW
                              filter in place, as F x C, instead of a transposed copy (0: none).
       constant-1x1-any-size -- a 1x1 conv over a constant filter has no filter limit (true;
                              false: the limit as for a filter argument, the form before).
+      constant-kxk-any-size -- nor has a k x k conv over a constant filter (true; false: the
+                             limit, the form before: efficientnet_v2_s's 48 -> 192 and 64 -> 256
+                             3x3 convs then stay NCHW gathers + matmuls, the model 1.4x slower).
     """
 
     name = "linalg-conv-channels-last"
@@ -259,10 +268,11 @@ class LinalgConvChannelsLastPass(ModulePass):
     max_filter_elements: int = MAX_FILTER_ELEMENTS
     nt_1x1_max_pixels: int = NT_1X1_MAX_PIXELS
     constant_1x1_any_size: bool = True
+    constant_kxk_any_size: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         limits = FullConvLimits(self.min_pixels, self.min_pixels_1x1, self.max_filter_elements,
-                                self.nt_1x1_max_pixels, self.constant_1x1_any_size)
+                                self.nt_1x1_max_pixels, self.constant_1x1_any_size, self.constant_kxk_any_size)
         pattern = ConvToChannelsLast(limits)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(ProduceChannelsLast()).rewrite_module(op)
