@@ -42,10 +42,10 @@ def _image(size: int, channels: int) -> str:
     return f"tensor<1x{size}x{size}x{channels}xf32>"
 
 
-def _bias_relu6(result: str, source: str, bias: str, shape: str) -> str:
+def _bias_relu6(result: str, source: str, bias: str, shape: str, channels: int) -> str:
     return (f"  {result} = linalg.generic {{indexing_maps = [{IDENTITY_4D}, {CHANNEL_4D}, {IDENTITY_4D}], "
             f"iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}} "
-            f"ins({source}, {bias} : {shape}, tensor<{shape.split('x')[-2]}xf32>) outs({source} : {shape}) {{\n"
+            f"ins({source}, {bias} : {shape}, tensor<{channels}xf32>) outs({source} : {shape}) {{\n"
             f"  ^bb0(%a: f32, %b: f32, %o: f32):\n"
             f"    %s = arith.addf %a, %b : f32\n    %m = arith.maximumf %s, %zero : f32\n"
             f"    %n = arith.minimumf %m, %six : f32\n    linalg.yield %n : f32\n  }} -> {shape}\n")
@@ -70,7 +70,7 @@ def depthwise_function(block: Depthwise, rng: np.random.Generator, name: str | N
         f"  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : {expanded}) -> {expanded}\n"
         f"  %c1 = linalg.conv_2d_nhwc_hwcf {{dilations = {one}, strides = {one}}} ins(%x, %w1 : {_image(h, c)}, "
         f"tensor<1x1x{c}x{f}xf32>) outs(%f1 : {expanded}) -> {expanded}\n"
-        + _bias_relu6("%r1", "%c1", "%b1", expanded)
+        + _bias_relu6("%r1", "%c1", "%b1", expanded, f)
         + f"  %p = tensor.pad %r1 low[0, {b.pad}, {b.pad}, 0] high[0, {b.pad}, {b.pad}, 0] {{\n"
         f"  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):\n    tensor.yield %zero : f32\n"
         f"  }} : {expanded} to {padded}\n"
@@ -78,6 +78,6 @@ def depthwise_function(block: Depthwise, rng: np.random.Generator, name: str | N
         f"  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : {out}) -> {out}\n"
         f"  %c2 = linalg.depthwise_conv_2d_nhwc_hwc {{{attrs}}} ins(%p, %w2 : {padded}, tensor<{k}x{k}x{f}xf32>) "
         f"outs(%f2 : {out}) -> {out}\n"
-        + _bias_relu6("%r2", "%c2", "%b2", out)
+        + _bias_relu6("%r2", "%c2", "%b2", out, f)
         + f"  func.return %r2 : {out}\n}}\n"
     )

@@ -43,3 +43,11 @@ def takes_its_pad_inside(op: Operation) -> bool:
     where that pass finds it (`linalg-sink-reshapes` leaves it above a collapse)."""
     shapes = static_window_shapes(op, DEPTHWISE_NHWC)
     return shapes is not None and max(shapes[1][:2]) <= PAD_INSIDE_MAX_WINDOW
+
+
+def is_pad_computed_inside(pad: Operation) -> bool:
+    """A `tensor.pad` whose one reader is such a depthwise conv, as its image: the pad that
+    `pads-into-depthwise` forms into the conv's region."""
+    readers = [use.operation for use in pad.results[0].uses]
+    return (pad.name == "tensor.pad" and len(readers) == 1 and takes_its_pad_inside(readers[0])
+            and readers[0].operands[0] is pad.results[0])

@@ -13,7 +13,7 @@ Measured on single inverted-residual pieces at ImageNet sizes (a 1x1 expansion +
 conv, `test/support/depthwise_blocks.py`; llvm-cpu, one thread, median of 5 interleaved runs,
 against the producer-written pad): 3x3 windows 0.46x-0.70x (56x56 stride 2 to 7x7 stride 1,
 dilation 2 too); 5x5 windows 1.0x-2.0x (28x28 stride 1: the conv with the pad inside ran 4x
-slower), so those keep IREE's form (`window_ops.takes_its_pad_inside`). Whole models: MobileNetV2
+slower), so those keep IREE's form (`window_ops.is_pad_computed_inside`). Whole models: MobileNetV2
 1.37x -> 1.15x of onnxruntime's time at one thread, 1.97x -> 1.43x at two (bench/RESULTS.md).
 """
 
@@ -22,15 +22,14 @@ from __future__ import annotations
 from xdsl.ir import Operation
 
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.common.window_ops import takes_its_pad_inside
+from fusionopt.transforms.common.window_ops import is_pad_computed_inside
 from fusionopt.transforms.dispatch.padded_gathers import pull_pads_into
 
 
 def is_pad_of_depthwise_conv(pad: Operation, reader: Operation) -> bool:
-    """`pad`, static, is the image input of `reader`, a depthwise conv that computes its pad."""
-    if not takes_its_pad_inside(reader) or reader.operands[0] is not pad.results[0]:
-        return False
-    return du.is_static_tensor(pad.results[0]) and du.is_static_tensor(pad.operands[0])
+    """`pad`, static, is the image input of `reader`, its one reader, a depthwise conv that
+    computes its pad (`window_ops.is_pad_computed_inside`)."""
+    return is_pad_computed_inside(pad) and du.is_static_tensor(pad.operands[0])
 
 
 def pull_pads_into_depthwise_convs(analysis) -> int:

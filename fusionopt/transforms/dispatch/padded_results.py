@@ -92,7 +92,9 @@ def padded_result(region_op: DispatchRegionOp, index: int, max_elements: int,
     if not du.is_static_tensor(result) or prod(result.type.get_shape()) > max_elements:
         return None
     found = _shared_pad(result) if shared else _sole_pad(result)
-    if found is None or not du.is_static_tensor(found[1].results[0]) or not has_usable_value(found[1], region_op):
+    if found is None or in_a_region(found[1]):
+        return None
+    if not du.is_static_tensor(found[1].results[0]) or not has_usable_value(found[1], region_op):
         return None
     return found
 
@@ -116,7 +118,7 @@ def _sole_pad(result: SSAValue) -> tuple[Operation | None, Operation] | None:
     if user is not None and user.name in RESHAPES and du.is_static_tensor(user.results[0]):
         value, reshape = user.results[0], user
     pad = du.sole_user(value)
-    if pad is None or pad.name != "tensor.pad" or pad.operands[0] is not value or in_a_region(pad):
+    if pad is None or pad.name != "tensor.pad" or pad.operands[0] is not value:
         return None
     return reshape, pad
 

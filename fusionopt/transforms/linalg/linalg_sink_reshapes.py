@@ -55,7 +55,7 @@ from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand, moves_non_unit_dims, reassociation
-from fusionopt.transforms.common.window_ops import takes_its_pad_inside
+from fusionopt.transforms.common.window_ops import is_pad_computed_inside
 
 
 def is_sinkable_reshape(reshape: Operation) -> bool:
@@ -355,7 +355,7 @@ class SinkCollapseBelowPad(RewritePattern):
             return
         if any(arg.uses for arg in op.regions[0].block.args):
             return  # a padding value that depends on the position
-        if any(takes_its_pad_inside(use.operation) for use in op.results[0].uses):
+        if is_pad_computed_inside(op):
             return  # the pad goes into the depthwise conv's dispatch (llvm-cpu), the collapse stays free
         fine_low = [low[k] if len(g) == 1 else 0 for k, g in enumerate(groups) for _ in g]
         fine_high = [high[k] if len(g) == 1 else 0 for k, g in enumerate(groups) for _ in g]
