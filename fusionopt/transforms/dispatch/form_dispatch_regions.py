@@ -43,7 +43,8 @@ from fusionopt.transforms.dispatch.padded_gathers import pull_pads_into_gathers
 from fusionopt.transforms.dispatch.padded_depthwise import pull_pads_into_depthwise_convs
 from fusionopt.transforms.dispatch.padded_pools import pull_pads_into_pools
 from fusionopt.transforms.dispatch.padded_results import PADDED_RESULTS_MAX_ELEMENTS, write_pads_in_regions
-from fusionopt.transforms.dispatch.fusion_groups import CHAIN_STARTS, FusionAnalysis, FusionGroup, decide_fusion_groups
+from fusionopt.transforms.dispatch.fusion_decision import decide_fusion_groups
+from fusionopt.transforms.dispatch.fusion_groups import CHAIN_STARTS, FusionAnalysis, FusionGroup
 from fusionopt.transforms.dispatch.sliced_roots import split_sliced_roots
 from fusionopt.transforms.dispatch.iree_rules import region_forming_blocks
 from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables

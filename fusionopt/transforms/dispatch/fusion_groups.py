@@ -1,22 +1,9 @@
-"""Deciding which ops of a block share a dispatch (IREE's `decideFusableLinalgOps`).
+"""The fusion analysis behind `form-dispatch-regions` (IREE's `decideFusableLinalgOps`): the
+groups of top-level ops that will share a dispatch (`FusionGroup`, `FusionAnalysis`) and the
+predicates saying whether a producer or a consumer may join a group (`is_fusable_with_producer`,
+`is_fusable_with_consumer`). The order in which groups take ops is `fusion_decision.py`'s.
 
-The decision is a pure analysis: `decide_fusion_groups(block, aggressive)` returns groups of
-top-level ops; `form-dispatch-regions` then wraps each group in a `flow.dispatch.region`.
-
-Order of decisions (as in IREE's FormDispatchRegions):
-1. Roots (contractions, reductions; `is_root_op`), walked in reverse, take their producers:
-   only the producer of the root's *init* unless `aggressive` (then any elementwise producer
-   whose every use ends up in the same region).
-2. Roots, walked forward, take elementwise consumers transitively (`is_fusable_with_consumer`),
-   including reshapes, transposes and pads. Non-contiguous slices are not fused here: region
-   building clones them into their consumers' regions as indexed reads (never a slow copy).
-3. Leftover elementwise ops become roots of elementwise-only groups and take elementwise
-   producers and consumers (what elementwise fusion would have merged anyway).
-Clonable ops (`dispatch_utils.is_clonable_into_dispatch`: fills, small constants, broadcasts of
-constants/arguments read by elementwise generics) join no group: region building duplicates
-them into every region that uses them.
-
-Invariants kept by construction:
+Invariants the predicates keep:
 - one root per group: roots never join another group, so a region never holds two
   contractions or a contraction and a reduction. The one exception, with
   `reduction_chains` (reduction_chains.py), is a chain of reductions over the same rows joined by elementwise ops
@@ -24,9 +11,7 @@ Invariants kept by construction:
   keeps such a chain in one region (its `softmax_like_fusion` test) and codegens it as one
   kernel tiled along the rows, with the input program's exact two-pass numerics;
 - convexity: an op joins only if no path leaves the group and comes back into it, so the
-  groups condense into a DAG and each can become a single region;
-- trailing views (reshapes/slices whose results leave the group) are trimmed, so reshapes
-  outside regions stay free `flow.tensor.reshape`s.
+  groups condense into a DAG and each can become a single region.
 Rules taken from IREE's tests (dequantizations cloned, packs, mmt4d, aggressive input fusion)
 are predicates in iree_rules.py.
 """
@@ -43,7 +28,6 @@ from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import moves_non_unit_dims
 from fusionopt.transforms.dispatch.reduction_chains import (  # noqa: F401  (re-exported)
     CHAIN_STARTS,
-    chain_reductions,
     forks_reduction_group,
     is_sum_reduction,
     reduces_same_rows,
@@ -53,10 +37,8 @@ from fusionopt.transforms.dispatch.iree_rules import (
     encoding_joins_producer,
     ext_root_takes_producer,
     init_producer_escapes_only,
-    is_bit_truncate,
     is_dequantization_like,
     pack_joins_producer,
-    pad_starts_encoding_group,
     takes_consumers,
     takes_input_producers,
 )
@@ -315,88 +297,6 @@ def _ext_root_takes(analysis: FusionAnalysis, group: FusionGroup, producer: Oper
     if not du.is_elementwise_linalg(producer) or not analysis.all_uses_in(producer, group):
         return False
     return analysis.keeps_group_convex(group, producer)
-
-
-# --- the decision procedure ---------------------------------------------------------------
-
-
-def _in_truncate_round(producer: Operation, truncates: str) -> bool:
-    """Whether a producer is considered in a producer round that takes bit-truncating ops
-    "with" the others, "without" them, or "only" them."""
-    if truncates == "with":
-        return True
-    return is_bit_truncate(producer) == (truncates == "only")
-
-
-def _fuse_producers(analysis: FusionAnalysis, group: FusionGroup, truncates: str = "with") -> bool:
-    """`truncates`: "without" skips bit-truncating producers, "only" takes nothing else
-    (IREE's fuseWithTruncate rounds, iree_rules.is_bit_truncate)."""
-    changed, worklist = False, sorted(group.ops, key=analysis.position.__getitem__, reverse=True)
-    while worklist:
-        consumer = worklist.pop(0)
-        for producer in reversed(analysis.producers[consumer]):
-            if not _in_truncate_round(producer, truncates):
-                continue
-            if is_fusable_with_producer(analysis, group, producer, consumer):
-                analysis.add(group, producer)
-                worklist.append(producer)
-                changed = True
-    return changed
-
-
-def _fuse_consumers(analysis: FusionAnalysis, group: FusionGroup) -> bool:
-    changed, worklist = False, sorted(group.ops, key=analysis.position.__getitem__)
-    while worklist:
-        producer = worklist.pop(0)
-        for consumer in sorted(analysis.users[producer], key=analysis.position.__getitem__):
-            if is_fusable_with_consumer(analysis, group, consumer):
-                analysis.add(group, consumer)
-                worklist.append(consumer)
-                changed = True
-    return changed
-
-
-def _trim_trailing_views(analysis: FusionAnalysis, group: FusionGroup) -> None:
-    """Views whose results only leave the group stay outside (free reshapes / flow slices)."""
-    changed = True
-    while changed:
-        changed = False
-        for op in list(group.ops):
-            if op is group.root or not (du.is_reshape(op) or op.name == "tensor.extract_slice"):
-                continue
-            if not any(analysis.group_of.get(u) is group for u in analysis.users[op]):
-                analysis.remove(group, op)
-                changed = True
-
-
-def decide_fusion_groups(block: Block, aggressive: bool = False, reduction_chains: str = "none",
-                         reduction_forks: bool = True) -> FusionAnalysis:
-    analysis = FusionAnalysis(block, aggressive, reduction_forks)
-    if reduction_chains != "none":
-        chain_reductions(analysis, starts_chain=CHAIN_STARTS[reduction_chains])
-    roots = [op for op in analysis.ops if du.is_root_op(op) and op not in analysis.group_of]
-    for root in reversed(roots):
-        analysis.new_group(root)
-    root_groups = sorted(analysis.groups, key=lambda g: analysis.position[g.root], reverse=True)
-    for group in root_groups:
-        _fuse_producers(analysis, group, truncates="without")
-    for group in reversed(root_groups):
-        _fuse_consumers(analysis, group)
-        _fuse_producers(analysis, group, truncates="with" if aggressive else "only")
-        _trim_trailing_views(analysis, group)
-    for op in reversed(analysis.ops):
-        # Clonable broadcasts are duplicated into their consumers' regions instead.
-        if op in analysis.group_of or du.is_clonable_into_dispatch(op):
-            continue
-        if not (du.is_elementwise_linalg(op) or pad_starts_encoding_group(op)):
-            continue
-        if clones_into_consumers(op):
-            continue  # no dispatch of its own: cloned into its consumers' regions
-        group = analysis.new_group(op)
-        while _fuse_producers(analysis, group) | _fuse_consumers(analysis, group):
-            pass
-        _trim_trailing_views(analysis, group)
-    return analysis
 
 
 def _replicates_group_value(analysis: FusionAnalysis, group: FusionGroup, consumer: Operation) -> bool:

@@ -3,7 +3,7 @@
 A layer norm's mean then variance (or softmax's max then sum), joined by row-wise elementwise
 ops, is one group rooted at the last reduction: IREE's aggressive fusion keeps such a chain in
 one region (its `softmax_like_fusion` test) and codegens it as one kernel tiled along the rows,
-with the input program's exact two-pass numerics. Used by `fusion_groups.decide_fusion_groups`.
+with the input program's exact two-pass numerics. Used by `fusion_decision.decide_fusion_groups`.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import pytest
 from fusionopt.ir_io import parse_module
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.dispatch.fusion_groups import decide_fusion_groups
+from fusionopt.transforms.dispatch.fusion_decision import decide_fusion_groups
 from support.iree_pairs import assert_builds_together
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms"
