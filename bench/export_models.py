@@ -84,10 +84,10 @@ IREE_BEST = ["--iree-dispatch-creation-enable-aggressive-fusion",
              "--iree-dispatch-creation-enable-fuse-horizontal-contractions"]
 
 
-from export_model_defs import CHECK_MODELS, HELDOUT_MODELS, MODELS, _declare_torchvision_ops  # noqa: E402
+from export_model_defs import CHECK_MODELS, HELDOUT_MODELS, MODELS, UNSEEN_MODELS, _declare_torchvision_ops  # noqa: E402
 
 
-ALL_MODELS = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS, **DECODER_MODELS}
+ALL_MODELS = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS, **UNSEEN_MODELS, **DECODER_MODELS}
 
 
 # -- export -----------------------------------------------------------------------------------
