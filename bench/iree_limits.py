@@ -33,6 +33,10 @@ Cases:
 Run cases: a channels-last conv region storing into a padded buffer.
 - `channels_last_conv_into_padded` (NHWC result into an NHWC padded buffer) is right: the form
   `form-dispatch-regions{padded-results}` takes.
+- `channels_last_conv_into_column_padded` fails to configure ("slice along dimension 3 runs
+  out-of-bounds"): the same store into a buffer padded along W (or C) but not along H. IREE
+  builds it when H is padded too (any filter, any W/C pads). Inception-v3's 7x1 convs feeding
+  1x7 ones pad that way; it is why `padded_results.pads_rows` leaves such a pad as a copy.
 - `channels_last_conv_transposed_into_padded` (the epilogue takes the result back to NCHW) crashes
   on `local-sync` and writes wrong values on `local-task`; at other shapes it fails to build. It is
   why `padded_results.is_transposing_channels_last_region` regions leave such a pad as a copy.
@@ -182,6 +186,9 @@ _CHANNELS_LAST_INTO_PADDED = """func.func @main_graph(%x: tensor<1x16x16x32xf32>
 CHANNELS_LAST_INTO_PADDED = _CHANNELS_LAST_INTO_PADDED.format(
     image="tensor<1x16x16x32xf32>", padded="tensor<1x18x18x32xf32>", offsets="[0, 1, 1, 0]", sizes="[1, 16, 16, 32]",
     out_map="affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>")
+CHANNELS_LAST_INTO_COLUMN_PADDED = _CHANNELS_LAST_INTO_PADDED.format(
+    image="tensor<1x16x16x32xf32>", padded="tensor<1x16x18x32xf32>", offsets="[0, 0, 1, 0]", sizes="[1, 16, 16, 32]",
+    out_map="affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>")
 CHANNELS_LAST_TRANSPOSED_INTO_PADDED = _CHANNELS_LAST_INTO_PADDED.format(
     image="tensor<1x32x16x16xf32>", padded="tensor<1x32x18x18xf32>", offsets="[0, 0, 1, 1]", sizes="[1, 32, 16, 16]",
     out_map="affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>")
@@ -259,6 +266,7 @@ CASES = {
     "shuffle_stored_plain_and_padded": SHUFFLE_STORED_PLAIN_AND_PADDED,
     "residual_through_slice_in_region": RESIDUAL_THROUGH_SLICE,
     "residual_through_flat_offset_map": RESIDUAL_THROUGH_FLAT_OFFSET_MAP,
+    "channels_last_conv_into_column_padded": CHANNELS_LAST_INTO_COLUMN_PADDED,
     **{name: text for name, (text, _, _) in RUN_CASES.items()},
 }
 

@@ -230,8 +230,11 @@ def concat(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     return [ssa[0] if len(ssa) == 1 else ctx.emit(graph.ConcatOp(ssa, axis))]
 
 
-def _clamp(index: int, dim: int) -> int:
-    return min(max(index + dim if index < 0 else index, 0), dim)
+def _axis_indices(start: int, end: int, step: int, dim: int) -> range:
+    """The indices ONNX Slice keeps along one axis: its clamping rules (start and end clamped to
+    [0, dim] for a positive step, to [-1, dim - 1] for a negative one, negative values counted
+    from the end, INT64 sentinels for "to the end") are Python's slice semantics."""
+    return range(dim)[slice(start, end, step)]
 
 
 def slice_op(ctx: ImportContext, ins: list[Value]) -> list[Value]:
@@ -240,15 +243,44 @@ def slice_op(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     ends = ctx.constant_input(ins[2], "Slice's ends").reshape(-1)
     axes = (ctx.constant_input(ins[3], "Slice's axes").reshape(-1)
             if len(ins) > 3 and ins[3] is not None else np.arange(len(starts)))
-    if len(ins) > 4 and ins[4] is not None:
-        steps = ctx.constant_input(ins[4], "Slice's steps").reshape(-1)
-        if np.any(steps != 1):
-            raise ctx.error(f"Slice with steps {steps.tolist()} is not supported (only 1)")
+    steps = (ctx.constant_input(ins[4], "Slice's steps").reshape(-1)
+             if len(ins) > 4 and ins[4] is not None else np.ones(len(starts), dtype=np.int64))
+    if np.any(steps == 0):
+        raise ctx.error("Slice with a step of 0")
     norm = [normalize_axis(ctx, int(a), len(in_shape)) for a in axes]
-    begin = [_clamp(int(s), in_shape[a]) for s, a in zip(starts, norm)]
-    # ONNX ends may be INT64_MAX ("to the end"); clamping handles it, and end >= start.
-    end = [max(_clamp(int(e), in_shape[a]), b) for e, a, b in zip(ends, norm, begin)]
-    return [slice_value(ctx, ins[0], norm, begin, end)]
+    kept = {a: _axis_indices(int(s), int(e), int(k), in_shape[a])
+            for a, s, e, k in zip(norm, starts, ends, steps)}
+    if isinstance(ins[0], np.ndarray):
+        index = [slice(None)] * ins[0].ndim
+        for a, r in kept.items():
+            index[a] = slice(r.start, r.stop if r.stop >= 0 else None, r.step)
+        return [ins[0][tuple(index)]]
+    contiguous = {a: r for a, r in kept.items() if r.step == 1 or len(r) <= 1}
+    value = slice_value(ctx, ins[0], list(contiguous), [r.start if r else 0 for r in contiguous.values()],
+                        [r.start + len(r) if r else 0 for r in contiguous.values()])
+    for axis, r in kept.items():
+        if axis not in contiguous:
+            value = _strided(ctx, value, axis, r)
+    return [value]
+
+
+def _strided(ctx: ImportContext, value: Value, axis: int, kept: range) -> Value:
+    """Every `kept.step`-th element along `axis` (|step| > 1 or reversed, at least two kept).
+    A forward step whose strides fit in the dim is a view: the span of whole strides sliced,
+    split into (count, step), the element at `start % step` of each stride kept, the unit dim
+    dropped (Swin's patch merging, `x[:, 1::2, 0::2]`); views fuse into their readers'
+    dispatches as any slice and reshape do. Otherwise (a reversed axis, or strides that would
+    run past the dim) a gather of the constant indices."""
+    dims, count, step = list(shape(value)), len(kept), kept.step
+    offset = kept.start % step if step > 0 else 0
+    base = kept.start - offset
+    if step > 0 and base + step * count <= dims[axis]:
+        span = slice_value(ctx, value, [axis], [base], [base + step * count])
+        split = reshape(ctx, span, [*dims[:axis], count, step, *dims[axis + 1:]])
+        first = slice_value(ctx, split, [axis + 1], [offset], [offset + 1])
+        return reshape(ctx, first, [*dims[:axis], count, *dims[axis + 1:]])
+    indices = np.asarray(list(kept), dtype=np.int64)
+    return ctx.emit(graph.GatherOp(ctx.ssa(value), ctx.ssa(indices), axis))
 
 
 def split(ctx: ImportContext, ins: list[Value]) -> list[Value]:

@@ -28,6 +28,10 @@ Blocks (`BLOCKS[name]`: the builder and its real sizes):
   (dim 96, 3 heads, window 7, 56x56).
 - unet_up: ConvTranspose 2x2 stride 2, Concat with the skip, two 3x3 conv + Relu (256 -> 128,
   28x28 -> 56x56).
+- inception_factorized: Inception-v3's factorized 7x7 branches: 1x1, 1x7 and 7x1 convs (pads
+  along one axis), Relus, concat (768 -> 192 + 192 + 192 at 17x17, mid 128).
+- swin_merge: Swin's patch merging: four strided slices (steps 2), concat, LayerNorm, Linear
+  4C -> 2C, and a linear shortcut of the merged pixels (56x56, dim 96).
 - llama: RMSNorm, RoPE (rotate-half), grouped-query attention (KV heads repeated by
   Unsqueeze/Expand/Reshape), causal mask, SwiGLU MLP (hidden 256, 8 heads, 2 KV heads, seq 64).
 - llama_decode: the same block's KV-cache decode step: one token at position 63, past keys and
@@ -49,110 +53,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
+
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/: run as a script too
-from support.cnn_onnx_models import OPSET, Builder, checked_model  # noqa: E402
-
-# a block's `dtype` -> its weights' and I/O's
-DTYPES = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
-
-
-class BlockBuilder(Builder):
-    """`Builder` with named graph inputs, constants that stay initializers, and the layers
-    torch exports as several nodes."""
-
-    def __init__(self, seed: int, dtype: str = "f32"):
-        super().__init__(seed)
-        self.inputs: list[onnx.ValueInfoProto] = []
-        self.consts: list[onnx.TensorProto] = []
-        self.dtype = np.dtype(DTYPES[dtype])
-
-    @property
-    def elem_type(self) -> int:
-        return helper.np_dtype_to_tensor_dtype(self.dtype)
-
-    def input(self, name: str, shape) -> str:
-        self.inputs.append(helper.make_tensor_value_info(name, self.elem_type, list(shape)))
-        return name
-
-    def weight(self, shape, scale: float = 0.2, offset: float = 0.0) -> str:
-        """The f32 weight rounded to the block's dtype (the same draws for every dtype)."""
-        name = super().weight(shape, scale, offset)
-        if self.dtype != np.float32:
-            self.inits[-1] = numpy_helper.from_array(numpy_helper.to_array(self.inits[-1]).astype(self.dtype), name)
-        return name
-
-    def const(self, values, dtype=np.int64) -> str:
-        name = f"c{len(self.consts)}"
-        self.consts.append(numpy_helper.from_array(np.asarray(values, dtype=dtype), name))
-        return name
-
-    def scalar(self, value: float, dtype=None) -> str:
-        return self.const(value, self.dtype if dtype is None else dtype)
-
-    def cast(self, x: str, dtype) -> str:
-        return self.node("Cast", [x], to=helper.np_dtype_to_tensor_dtype(np.dtype(dtype)))
-
-    def conv2d(self, x: str, cin: int, cout: int, k: int, stride: int = 1, group: int = 1,
-               relu: bool = False, pad: int | None = None) -> str:
-        w = self.weight((cout, cin // group, k, k), 1.0 / math.sqrt(cin // group * k * k))
-        pad = k // 2 if pad is None else pad
-        y = self.node("Conv", [x, w, self.weight((cout,), 0.1)], kernel_shape=[k, k],
-                      strides=[stride] * 2, pads=[pad] * 4, group=group)
-        return self.node("Relu", [y]) if relu else y
-
-    def linear(self, x: str, din: int, dout: int, bias: bool = True) -> str:
-        y = self.node("MatMul", [x, self.weight((din, dout), 1.0 / math.sqrt(din))])
-        return self.node("Add", [y, self.weight((dout,), 0.1)]) if bias else y
-
-    def layer_norm(self, x: str, dim: int) -> str:
-        return self.node("LayerNormalization", [x, self.weight((dim,), 0.1, 1.0),
-                                                self.weight((dim,), 0.1)], axis=-1, epsilon=1e-6)
-
-    def gelu(self, x: str) -> str:
-        erf = self.node("Erf", [self.node("Div", [x, self.scalar(math.sqrt(2.0))])])
-        y = self.node("Mul", [x, self.node("Add", [erf, self.scalar(1.0)])])
-        return self.node("Mul", [y, self.scalar(0.5)])
-
-    def silu(self, x: str) -> str:
-        return self.node("Mul", [x, self.node("Sigmoid", [x])])
-
-    def reshape(self, x: str, shape) -> str:
-        return self.node("Reshape", [x, self.const(shape)])
-
-    def transpose(self, x: str, perm) -> str:
-        return self.node("Transpose", [x], perm=list(perm))
-
-    def slice(self, x: str, axis: int, start: int, end: int) -> str:
-        return self.node("Slice", [x, self.const([start]), self.const([end]), self.const([axis])])
-
-    def take(self, x: str, index: int, axis: int = 0) -> str:
-        return self.node("Gather", [x, self.const(index)], axis=axis)
-
-    def roll(self, x: str, shift: int, axis: int, n: int) -> str:
-        """torch.roll as torch exports it: the last `shift` rows, then the rest."""
-        cut = (n - shift) % n
-        return self.node("Concat", [self.slice(x, axis, cut, n), self.slice(x, axis, 0, cut)], axis=axis)
-
-    def attention(self, q: str, k: str, v: str, dh: int, bias: str | None = None) -> str:
-        """softmax(q k^T / sqrt(dh) + bias) v over the last two dims; below f32 the softmax in
-        f32 as transformers writes it (`softmax(..., dtype=torch.float32).to(dtype)`)."""
-        scores = self.node("MatMul", [self.node("Mul", [q, self.scalar(1.0 / math.sqrt(dh))]),
-                                      self.transpose(k, (0, 1, 3, 2))])
-        if bias is not None:
-            scores = self.node("Add", [scores, bias])
-        if self.dtype == np.float32:
-            return self.node("MatMul", [self.node("Softmax", [scores], axis=-1), v])
-        probs = self.node("Softmax", [self.cast(scores, np.float32)], axis=-1)
-        return self.node("MatMul", [self.cast(probs, self.dtype), v])
-
-    def block_model(self, output: str, out_shape, args: bool) -> onnx.ModelProto:
-        return checked_model(self.nodes, self.inputs, self.inits, self.consts, output, out_shape, args,
-                             self.elem_type)
+from support.block_onnx_builder import BlockBuilder  # noqa: E402
+from support.block_onnx_llama import llama, llama_decode  # noqa: E402
 
 
 def convnext(args: bool, size: int = 56, dim: int = 96) -> onnx.ModelProto:
@@ -301,82 +208,41 @@ def unet_up(args: bool, size: int = 28, cin: int = 256, cout: int = 128) -> onnx
     return b.block_model(y, (1, cout, 2 * size, 2 * size), args)
 
 
-def _rms_norm(b: BlockBuilder, x: str, dim: int) -> str:
-    """LlamaRMSNorm: below f32 the statistics and the scaling in f32, rounded back before the
-    weight (transformers' `hidden_states.to(torch.float32)` ... `.to(input_dtype)`)."""
-    wide = x if b.dtype == np.float32 else b.cast(x, np.float32)
-    var = b.node("ReduceMean", [b.node("Pow", [wide, b.scalar(2.0, np.float32)]), b.const([-1])], keepdims=1)
-    inv = b.node("Reciprocal", [b.node("Sqrt", [b.node("Add", [var, b.scalar(1e-6, np.float32)])])])
-    y = b.node("Mul", [wide, inv])
-    y = y if b.dtype == np.float32 else b.cast(y, b.dtype)
-    return b.node("Mul", [b.weight((dim,), 0.1, 1.0), y])
+def inception_factorized(args: bool, size: int = 17, cin: int = 768, mid: int = 128) -> onnx.ModelProto:
+    """Inception-v3's factorized 7x7 branches (its InceptionC at 17x17): 1x1, then 1x7 and 7x1
+    convs (pads 3 along one axis only), each with its folded-BN bias and Relu; concat."""
+    b = BlockBuilder(20)
+    x = b.input("x", (1, cin, size, size))
+
+    def conv(y: str, ci: int, co: int, kh: int, kw: int) -> str:
+        w = b.weight((co, ci, kh, kw), 1.0 / math.sqrt(ci * kh * kw))
+        y = b.node("Conv", [y, w, b.weight((co,), 0.1)], kernel_shape=[kh, kw],
+                   pads=[(kh - 1) // 2, (kw - 1) // 2] * 2)
+        return b.node("Relu", [y])
+
+    one = conv(x, cin, 192, 1, 1)
+    seven = conv(conv(conv(x, cin, mid, 1, 1), mid, mid, 1, 7), mid, 192, 7, 1)
+    double = conv(x, cin, mid, 1, 1)
+    for ci, co, kh, kw in ((mid, mid, 7, 1), (mid, mid, 1, 7), (mid, mid, 7, 1), (mid, 192, 1, 7)):
+        double = conv(double, ci, co, kh, kw)
+    y = b.node("Concat", [one, seven, double], axis=1)
+    return b.block_model(y, (1, 576, size, size), args)
 
 
-def _rope(b: BlockBuilder, x: str, cos: str, sin: str, dh: int) -> str:
-    half = dh // 2
-    rotated = b.node("Concat", [b.node("Neg", [b.slice(x, 3, half, dh)]), b.slice(x, 3, 0, half)], axis=-1)
-    return b.node("Add", [b.node("Mul", [x, cos]), b.node("Mul", [rotated, sin])])
-
-
-def _rope_tables(seq: int, dh: int) -> tuple[np.ndarray, np.ndarray]:
-    inv = 1.0 / (10000.0 ** (np.arange(0, dh, 2) / dh))
-    angles = np.outer(np.arange(seq), inv)
-    angles = np.concatenate([angles, angles], axis=-1)[None, None]
-    return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
-
-
-def _heads(b: BlockBuilder, x: str, seq: int, heads: int, dh: int) -> str:
-    return b.transpose(b.reshape(x, (1, seq, heads, dh)), (0, 2, 1, 3))
-
-
-def _repeat_kv(b: BlockBuilder, x: str, seq: int, kv: int, groups: int, dh: int) -> str:
-    y = b.node("Expand", [b.node("Unsqueeze", [x, b.const([2])]), b.const([1, kv, groups, seq, dh])])
-    return b.reshape(y, (1, kv * groups, seq, dh))
-
-
-def llama(args: bool, seq: int = 64, hidden: int = 256, heads: int = 8, kv_heads: int = 2,
-          ffn: int = 688, dtype: str = "f32") -> onnx.ModelProto:
-    b = BlockBuilder(18, dtype)
-    dh = hidden // heads
-    x = b.input("x", (1, seq, hidden))
-    h = _rms_norm(b, x, hidden)
-    cos_t, sin_t = _rope_tables(seq, dh)
-    cos, sin = b.const(cos_t, b.dtype), b.const(sin_t, b.dtype)
-    q = _rope(b, _heads(b, b.linear(h, hidden, hidden, False), seq, heads, dh), cos, sin, dh)
-    k = _rope(b, _heads(b, b.linear(h, hidden, kv_heads * dh, False), seq, kv_heads, dh), cos, sin, dh)
-    v = _heads(b, b.linear(h, hidden, kv_heads * dh, False), seq, kv_heads, dh)
-    k, v = (_repeat_kv(b, t, seq, kv_heads, heads // kv_heads, dh) for t in (k, v))
-    causal = np.triu(np.full((seq, seq), np.finfo(b.dtype).min, b.dtype), 1)[None, None]
-    y = b.transpose(b.attention(q, k, v, dh, b.const(causal, b.dtype)), (0, 2, 1, 3))
-    y = b.node("Add", [x, b.linear(b.reshape(y, (1, seq, hidden)), hidden, hidden, False)])
-    h = _rms_norm(b, y, hidden)
-    gated = b.node("Mul", [b.silu(b.linear(h, hidden, ffn, False)), b.linear(h, hidden, ffn, False)])
-    y = b.node("Add", [y, b.linear(gated, ffn, hidden, False)])
-    return b.block_model(y, (1, seq, hidden), args)
-
-
-def llama_decode(args: bool, past: int = 63, hidden: int = 256, heads: int = 8, kv_heads: int = 2,
-                 ffn: int = 688, dtype: str = "f32") -> onnx.ModelProto:
-    """The KV-cache decode step of `llama`'s block: one token at position `past`, the past keys
-    and values as inputs, the new ones appended (a concat along the sequence), no mask."""
-    b = BlockBuilder(19, dtype)
-    dh = hidden // heads
-    x = b.input("x", (1, 1, hidden))
-    past_k, past_v = (b.input(name, (1, kv_heads, past, dh)) for name in ("past_k", "past_v"))
-    h = _rms_norm(b, x, hidden)
-    cos_t, sin_t = (t[:, :, past:] for t in _rope_tables(past + 1, dh))
-    cos, sin = b.const(cos_t, b.dtype), b.const(sin_t, b.dtype)
-    q = _rope(b, _heads(b, b.linear(h, hidden, hidden, False), 1, heads, dh), cos, sin, dh)
-    k = _rope(b, _heads(b, b.linear(h, hidden, kv_heads * dh, False), 1, kv_heads, dh), cos, sin, dh)
-    v = _heads(b, b.linear(h, hidden, kv_heads * dh, False), 1, kv_heads, dh)
-    k, v = (b.node("Concat", [cache, new], axis=2) for cache, new in ((past_k, k), (past_v, v)))
-    k, v = (_repeat_kv(b, t, past + 1, kv_heads, heads // kv_heads, dh) for t in (k, v))
-    y = b.transpose(b.attention(q, k, v, dh), (0, 2, 1, 3))
-    y = b.node("Add", [x, b.linear(b.reshape(y, (1, 1, hidden)), hidden, hidden, False)])
-    h = _rms_norm(b, y, hidden)
-    gated = b.node("Mul", [b.silu(b.linear(h, hidden, ffn, False)), b.linear(h, hidden, ffn, False)])
-    y = b.node("Add", [y, b.linear(gated, ffn, hidden, False)])
-    return b.block_model(y, (1, 1, hidden), args)
+def swin_merge(args: bool, size: int = 56, dim: int = 96) -> onnx.ModelProto:
+    """Swin's patch merging: the four pixels of each 2x2 patch by strided slices (`x[:, 0::2,
+    1::2]` as torch exports it: Slice with steps 2), concatenated on channels, LayerNorm, Linear
+    4C -> 2C without bias, plus a linear shortcut of the merged pixels."""
+    b = BlockBuilder(21)
+    x = b.input("x", (1, size, size, dim))
+    parts = [b.node("Slice", [x, b.const([row, col]), b.const([size, size]), b.const([1, 2]), b.const([2, 2])])
+             for row, col in ((0, 0), (1, 0), (0, 1), (1, 1))]
+    merged = b.node("Concat", parts, axis=-1)
+    y = b.linear(b.layer_norm(merged, 4 * dim), 4 * dim, 2 * dim, bias=False)
+    # A shortcut projection of the merged pixels (the LayerNorm alone would cancel an offset
+    # input, and the block's output would not show its input's offset).
+    y = b.node("Add", [y, b.linear(merged, 4 * dim, 2 * dim)])
+    return b.block_model(y, (1, size // 2, size // 2, 2 * dim), args)
 
 
 @dataclass(frozen=True)
@@ -388,6 +254,7 @@ class Block:
 BLOCKS: dict[str, Block] = {
     "convnext": Block(convnext), "resnext": Block(resnext), "lraspp": Block(lraspp),
     "vit": Block(vit), "mbconv": Block(mbconv), "swin": Block(swin), "unet_up": Block(unet_up),
+    "inception_factorized": Block(inception_factorized), "swin_merge": Block(swin_merge),
     "llama": Block(llama), "llama_decode": Block(llama_decode),
     "llama_f16": Block(llama, {"dtype": "f16"}), "llama_decode_f16": Block(llama_decode, {"dtype": "f16"}),
     "llama_bf16": Block(llama, {"dtype": "bf16"}), "llama_decode_bf16": Block(llama_decode, {"dtype": "bf16"}),

@@ -113,6 +113,18 @@ CASES = [
     ("slice-negative-and-max", "Slice", {"a": f32(4, 6)},
      {"st": i64(-3, 1), "en": i64(2**63 - 1, 5), "ax": i64(1, 0), "sp": i64(1, 1)}, 1, {}),
     ("slice-default-axes", "Slice", {"a": f32(4, 6)}, {"st": i64(1), "en": i64(3)}, 1, {}),
+    ("slice-step-2-view", "Slice", {"a": f32(1, 8, 6, 3)},
+     {"st": i64(0, 1), "en": i64(2**63 - 1, 2**63 - 1), "ax": i64(1, 2), "sp": i64(2, 2)}, 1, {}),
+    ("slice-step-3-past-the-dim", "Slice", {"a": f32(2, 7)},
+     {"st": i64(0), "en": i64(7), "ax": i64(1), "sp": i64(3)}, 1, {}),
+    ("slice-step-and-unit", "Slice", {"a": f32(5, 9)},
+     {"st": i64(1, 2), "en": i64(4, 9), "ax": i64(0, 1), "sp": i64(1, 3)}, 1, {}),
+    ("slice-reversed", "Slice", {"a": f32(4, 6)},
+     {"st": i64(-1), "en": i64(-2**63), "ax": i64(1), "sp": i64(-1)}, 1, {}),
+    ("slice-negative-step-2", "Slice", {"a": f32(4, 6)},
+     {"st": i64(5), "en": i64(0), "ax": i64(-1), "sp": i64(-2)}, 1, {}),
+    ("slice-step-keeps-one", "Slice", {"a": f32(4, 6)},
+     {"st": i64(1), "en": i64(3), "ax": i64(1), "sp": i64(4)}, 1, {}),
     ("split-num-outputs", "Split", {"a": f32(2, 7)}, {}, 3, {"axis": 1, "num_outputs": 3}),
     ("split-sizes", "Split", {"a": f32(6, 2)}, {"sz": i64(1, 5)}, 2, {"axis": 0}),
     ("gather-const-neg-idx", "Gather", {"t": f32(3, 5)}, {"i": i64(-1, 0, 2, shape=(3,))}, 1,
@@ -188,3 +200,49 @@ def test_matmul_shape_is_numpys(sa, sb):
     except ValueError:
         expected = None
     assert matmul_shape(tuple(sa), tuple(sb)) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 9), st.integers(-12, 12), st.integers(-12, 12),
+       st.integers(-4, 4).filter(bool))
+def test_slice_axis_indices_are_onnx_reference(dim, start, end, step):
+    """Slice's kept indices follow ONNX's reference implementation (numpy slicing after the
+    clamps of its operator spec), for any start, end and nonzero step."""
+    from fusionopt.importers.onnx_ops import _axis_indices
+
+    if step > 0:
+        s, e = (min(max(v + dim if v < 0 else v, 0), dim) for v in (start, end))
+    else:
+        s, e = (min(max(v + dim if v < 0 else v, -1), dim - 1) for v in (start, end))
+    expected = [i for i in range(s, e, step)]
+    assert list(_axis_indices(start, end, step, dim)) == expected
+
+
+def test_strided_slice_forms():
+    """A forward step whose span fits is a view (slice, reshape, slice, reshape: no gather); a
+    step running past the dim and a reversed axis gather constant indices."""
+    def ops(case_id):
+        _, op, runtime, const, n, attrs = next(c for c in CASES if c[0] == case_id)
+        module = import_onnx(make_model(op, runtime, const, n, **attrs))
+        return [o.name for o in module.walk() if o.name.startswith("graph.")]
+
+    assert ops("slice-step-2-view") == ["graph.reshape", "graph.slice", "graph.reshape",
+                                        "graph.reshape", "graph.slice", "graph.reshape"]
+    assert ops("slice-step-and-unit") == ["graph.slice", "graph.reshape", "graph.slice", "graph.reshape"]
+    assert ops("slice-step-3-past-the-dim") == ["graph.gather"]
+    assert ops("slice-reversed") == ["graph.gather"]
+    assert ops("slice-step-keeps-one") == ["graph.slice"]
+
+
+def test_strided_slice_of_a_constant_folds():
+    """A constant's strided and reversed slices are taken at import time: only the add remains."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 2])
+    table = np.arange(28, dtype=np.float32).reshape(7, 4)
+    nodes = [helper.make_node("Constant", [], ["t"], name="t", value=numpy_helper.from_array(table)),
+             helper.make_node("Slice", ["t", "st", "en", "ax", "sp"], ["s"], name="s"),
+             helper.make_node("Add", ["x", "s"], ["y"], name="add")]
+    inits = [numpy_helper.from_array(i64(*v), n) for n, v in
+             (("st", (-1, 5)), ("en", (-2**63, -2**63)), ("ax", (1, 0)), ("sp", (-2, -2)))]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    module = check_against_ort(finish(helper.make_graph(nodes, "g", [x], [y], inits)), {"x": f32(3, 2)})
+    assert [op.name for op in module.walk() if op.name.startswith("graph.")] == ["graph.add"]

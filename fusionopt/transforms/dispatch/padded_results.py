@@ -239,6 +239,22 @@ def is_channels_last_conv_region(region_op: DispatchRegionOp) -> bool:
     return any(op.name == CHANNELS_LAST_CONV or is_packed_contraction(op) for op in region_op.body.block.ops)
 
 
+def conv_store_builds(region_op: DispatchRegionOp, pad: Operation) -> bool:
+    """IREE 3.13's conv pipeline fails to configure a `linalg.conv_2d_nhwc_hwcf` region storing
+    into a buffer padded along W or C but not along H ("slice along dimension 3 runs
+    out-of-bounds"; any filter, `channels_last_conv_into_column_padded` in bench/iree_limits.py):
+    Inception-v3's 7x1 convs feeding 1x7 ones. With H padded it builds (every W and C pad)."""
+    if not any(op.name == CHANNELS_LAST_CONV for op in region_op.body.block.ops):
+        return True
+    return pads_rows(pad)
+
+
+def pads_rows(pad: Operation) -> bool:
+    """The pad adds rows: a nonzero low or high pad along dim 1 (H of an NHWC image)."""
+    low, high = (list(p.get_values()) for p in (pad.static_low, pad.static_high))  # type: ignore[attr-defined]
+    return len(low) > 1 and (low[1] != 0 or high[1] != 0)
+
+
 def is_transposing_channels_last_region(region_op: DispatchRegionOp) -> bool:
     """A channels-last conv region in which an elementwise op transposes (a map that does not read
     its loop dims in order): no padded store (module docstring)."""
@@ -282,7 +298,8 @@ def write_pads_in_regions(regions: list[DispatchRegionOp], max_elements: int,
         if limit > 0:
             for index in range(len(region_op.results)):
                 found = padded_result(region_op, index, limit, shares)
-                if found is not None and not returns_type(region_op, found[1].results[0].type):
+                if (found is not None and not returns_type(region_op, found[1].results[0].type)
+                        and conv_store_builds(region_op, found[1])):
                     region_op = write_pad_in_region(region_op, index, *found)
                     taken += 1
         kept.append(region_op)

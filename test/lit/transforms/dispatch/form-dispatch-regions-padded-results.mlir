@@ -294,6 +294,41 @@ func.func @channels_last_conv_then_pad(%x: tensor<1x18x18x4xf32>, %w: tensor<3x3
 
 // -----
 
+// A channels-last conv region whose result is padded along W only (Inception-v3's 7x1 conv
+// feeding a 1x7 one) keeps the copy: IREE 3.13's conv pipeline fails to configure a store into a
+// buffer padded along W or C but not H (bench/iree_limits.py,
+// channels_last_conv_into_column_padded). The 1x7 conv's result, padded along H, is stored.
+// CHECK-LABEL: func.func @channels_last_conv_then_column_pad
+// CHECK:         %[[R:.*]] = flow.dispatch.region -> (tensor<1x17x17x8xf32>)
+// CHECK:           linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT:       tensor.insert_slice
+// CHECK:         tensor.pad %[[R]] low[0, 0, 3, 0] high[0, 0, 3, 0]
+// CHECK:         %[[S:.*]] = flow.tensor.splat %{{.*}} : tensor<1x23x17x8xf32>
+// CHECK:         flow.dispatch.region -> (tensor<1x23x17x8xf32>)
+// CHECK:           linalg.conv_2d_nhwc_hwcf
+// CHECK:           tensor.insert_slice %{{.*}} into %[[S]][0, 3, 0, 0] [1, 17, 17, 8] [1, 1, 1, 1]
+// OFF-LABEL: func.func @channels_last_conv_then_column_pad
+// OFF-NOT:       tensor.insert_slice
+// OFF-COUNT-2:   tensor.pad
+func.func @channels_last_conv_then_column_pad(%x: tensor<1x23x17x8xf32>, %w71: tensor<7x1x8x8xf32>, %w17: tensor<1x7x8x8xf32>) -> tensor<1x23x17x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x17x17x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x17x17x8xf32>) -> tensor<1x17x17x8xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w71 : tensor<1x23x17x8xf32>, tensor<7x1x8x8xf32>) outs(%f : tensor<1x17x17x8xf32>) -> tensor<1x17x17x8xf32>
+  %wide = tensor.pad %c low[0, 0, 3, 0] high[0, 0, 3, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x17x17x8xf32> to tensor<1x17x23x8xf32>
+  %c2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%wide, %w17 : tensor<1x17x23x8xf32>, tensor<1x7x8x8xf32>) outs(%f : tensor<1x17x17x8xf32>) -> tensor<1x17x17x8xf32>
+  %tall = tensor.pad %c2 low[0, 3, 0, 0] high[0, 3, 0, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x17x17x8xf32> to tensor<1x23x17x8xf32>
+  func.return %tall : tensor<1x23x17x8xf32>
+}
+
+// -----
+
 // A channels-last conv region whose epilogue transposes back to NCHW (for a grouped or NCHW-only
 // reader) keeps the copy: IREE 3.13 fails to build that padded store or writes wrong values,
 // some outside the buffer (bench/iree_limits.py, channels_last_conv_transposed_into_padded).

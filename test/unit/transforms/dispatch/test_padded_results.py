@@ -28,7 +28,7 @@ PADS_LEFT = {"flat_matmul_then_pad": 0, "matmul_then_neg_inf_pad": 0, "result_re
              "late_pad_value": 0, "conv_then_pad": 1, "pad_value_in_body": 0, "channels_last_conv_then_pad": 1,
              "reshaped_result_read_twice": 1, "result_and_reshape_read": 1,
              "sibling_contractions_padded": 0, "sibling_contractions_same_pads": 1,
-             "channels_last_conv_transposed_then_pad": 1}
+             "channels_last_conv_transposed_then_pad": 1, "channels_last_conv_then_column_pad": 1}
 # cases whose pad reads a reshape of a result others read too: with padded-shared-results the
 # region writes it too (not of the result itself, `result_read_twice`: IREE 3.13 fails to build that)
 SHARED = ("reshaped_result_read_twice", "result_and_reshape_read")
@@ -136,3 +136,33 @@ def test_resnet_mini_matmul_regions_write_their_pads(tmp_path: Path):
 
     off = PIPELINES["dispatch-creation"].spec.replace("form-dispatch-regions", "form-dispatch-regions{padded-results=0}")
     assert copies("dispatch-creation") == 7 and copies(off) == 13
+
+
+@pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)
+def test_inception_factorized_convs_inline_build_and_agree(tmp_path: Path):
+    """Inception-v3's 1x7 / 7x1 branches with constant weights (channels-last conv regions)
+    through graph-to-dispatch-llvm-cpu: IREE builds every region (a 7x1 conv storing into a
+    buffer padded along W only failed to configure) and agrees with onnxruntime on random and
+    offset images; the W-only pads stay copies, the H-padded ones are stored by their convs."""
+    from fusionopt.importers.onnx_import import import_onnx
+    from support.block_onnx_models import build
+    from support.iree_pairs import assert_agrees
+
+    ort = pytest.importorskip("onnxruntime")
+    model = build("inception_factorized", args=False, cin=64, mid=32)
+    formed = apply_pipeline(print_module(import_onnx(model)), "graph-to-dispatch-llvm-cpu")
+    inserts = [op for op in formed.walk() if op.name == "tensor.insert_slice"
+               and op.parent_op().name == "flow.dispatch.region"]
+    assert inserts and all(list(op.static_offsets.get_values())[1] > 0 for op in inserts)
+    assert top_level_pads(formed) >= 2
+    path = tmp_path / "formed.mlir"
+    path.write_text(print_module(formed))
+    vmfb = compile_vmfb(path, tmp_path / "formed.vmfb", cpu_flags("host"))
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(0)
+    for family, image in (("random", rng.standard_normal((1, 64, 17, 17))),
+                          ("offset", 1000.5 + rng.standard_normal((1, 64, 17, 17)))):
+        image = image.astype(np.float32)
+        (want,) = session.run(None, {"x": image})
+        (got,) = run_vmfb(vmfb, [image], "main_graph")
+        assert_agrees(got, want, family, rtol=1e-4)
