@@ -206,14 +206,14 @@ def test_runtime_reshape_shape_is_rejected() -> None:
         import_onnx(model)
 
 
-def test_strided_slice_is_rejected() -> None:
+def test_slice_with_a_zero_step_is_rejected() -> None:
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [8])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
     inits = [onnx.numpy_helper.from_array(np.array([v], np.int64), n)
-             for n, v in (("st", 0), ("en", 8), ("ax", 0), ("sp", 2))]
+             for n, v in (("st", 0), ("en", 8), ("ax", 0), ("sp", 0))]
     node = helper.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["y"], name="s")
     model = helper.make_model(helper.make_graph([node], "g", [x], [y], inits))
-    with pytest.raises(OnnxImportError, match=r"steps \[2\] is not supported"):
+    with pytest.raises(OnnxImportError, match="'step' cannot be 0|a step of 0"):
         import_onnx(model)
 
 
