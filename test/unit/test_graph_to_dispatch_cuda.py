@@ -126,3 +126,27 @@ def test_llama_f16_raises_attention_and_agrees_with_float64(llama_f16):
 @pytest.mark.skipif(shutil.which("iree-compile") is None, reason="iree-compile is not installed")
 def test_llama_f16_builds_for_cuda(llama_f16, tmp_path: Path):
     assert_builds_for_cuda(llama_f16[1], tmp_path, "llama_f16")
+
+
+def _resnet_basic_block(size: int = 56, channels: int = 64) -> onnx.ModelProto:
+    """ResNet's basic block with constant weights: 3x3 conv + ReLU, 3x3 conv, residual add, ReLU."""
+    from support.block_onnx_builder import BlockBuilder
+
+    b = BlockBuilder(22)
+    x = b.input("x", (1, channels, size, size))
+    y = b.conv2d(b.conv2d(x, channels, channels, 3, relu=True), channels, channels, 3)
+    return b.block_model(b.node("Relu", [b.node("Add", [y, x])]), (1, channels, size, size), args=False)
+
+
+@pytest.mark.skipif(shutil.which("iree-compile") is None, reason="iree-compile is not installed")
+def test_resnet_block_with_a_conv_left_to_iree_builds_for_cuda(tmp_path: Path):
+    """The first 3x3 conv, only a pad reads its ReLU, is left for IREE to form (it writes the pad
+    in the conv's dispatch); its init stays a fill. With a flow.tensor.splat init IREE 3.13's
+    CUDA codegen failed to bufferize the conv at 56x56 (resnet18, googlenet at 224x224)."""
+    formed = apply_pipeline(print_module(import_onnx(_resnet_basic_block())), PIPELINE)
+    [left] = [op for op in formed.walk() if op.name == "linalg.conv_2d_nchw_fchw"
+              and op.parent_op().name != "flow.dispatch.region"]
+    assert left.operands[2].owner.name == "linalg.fill"
+    source = tmp_path / "block.mlir"
+    source.write_text(print_module(formed))
+    compile_vmfb(source, tmp_path / "block.vmfb", cuda_flags())

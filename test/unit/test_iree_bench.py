@@ -309,3 +309,27 @@ def test_heldout_models_cuda_target_builds_only(tmp_path: Path) -> None:
     assert [r["variant"] for r in rows] == ["iree-default", "ours-onnx-cuda"]
     assert all(r["builds"] and r["count"] > 0 and not any(k.startswith("ort_") for k in r) for r in rows)
     assert list((tmp_path / "keep" / "conv_affine").glob("*.cuda.vmfb"))
+
+
+def test_heldout_models_flags_a_model_that_ignores_its_input(tmp_path: Path) -> None:
+    """A model whose output barely moves with its input (x * 1e-9 + c) is flagged: agreeing with
+    onnxruntime on it proves little. One that reads its input (x + c) is not."""
+    import heldout_models
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    def model(scale: float) -> Path:
+        nodes = [helper.make_node("Mul", ["x", "s"], ["m"]), helper.make_node("Add", ["m", "c"], ["y"])]
+        inits = [numpy_helper.from_array(np.float32([scale]), "s"), numpy_helper.from_array(np.ones(8, np.float32), "c")]
+        graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8])], inits)
+        proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+        proto.ir_version = 8
+        path = tmp_path / f"scaled_{scale}.onnx"
+        onnx.save(proto, str(path))
+        return path
+
+    flat, reads = model(1e-9), model(1.0)
+    assert heldout_models.sensitivity_row(flat, onnx.load(str(flat)), 0)["error"]
+    row = heldout_models.sensitivity_row(reads, onnx.load(str(reads)), 0)
+    assert row["error"] == "" and row["sensitivity"] > heldout_models.MIN_INPUT_SENSITIVITY

@@ -16,7 +16,7 @@ Top-level ops only (never inside a `flow.dispatch.region`):
   buffer of its own: ~20 us a call on inception_mini's two concats, bench/RESULTS.md);
 - `tensor.expand_shape`/`collapse_shape` -> `flow.tensor.reshape`;
 - `linalg.fill` (a fill nobody cloned into a region) -> `flow.tensor.splat`, unless it is the
-  init of a padded 1x1 conv left for IREE to form (`common/iree_padded_producers.py`);
+  init of a padded 1x1 or k x k conv left for IREE to form (`common/iree_padded_producers.py`);
 - anything else that moves data non-contiguously (slices, inserts) gets a dispatch region of
   its own: that is IREE's "slow copy" dispatch, and it is counted as one; except a
   `tensor.concat` (IREE 3.13 cannot build a region holding only one: `COPY_REGION_OPS`) and a
@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -49,7 +49,6 @@ from fusionopt.dialects.flow import (
 )
 from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.common.iree_padded_producers import is_iree_padded_1x1
 from fusionopt.transforms.dispatch.copy_as_generic import rewrite_copy
 from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
 from fusionopt.transforms.dispatch.region_dims import add_result_dims
@@ -145,10 +144,19 @@ def convert_reshape(op: Operation) -> bool:
     return True
 
 
+def is_left_for_iree(op: Operation) -> bool:
+    """A root (a padded 1x1 or k x k conv, `iree_padded_producers.py`) that formation left
+    outside every region for IREE to form as in its own input. Its fill init stays a fill, which
+    IREE clones into the conv's dispatch: as a `flow.tensor.splat` it is a read-write init
+    from outside, which IREE 3.13's CUDA conv codegen fails to bufferize ("failed to bufferize
+    op", resnet18's 3x3 convs at 56x56 under graph-to-dispatch-cuda)."""
+    return du.is_root_op(op) and not isinstance(op.parent_op(), DispatchRegionOp)
+
+
 def convert_fill(op: Operation) -> bool:
     if len(op.operands) != 2 or not du.is_static_tensor(op.results[0]):
         return False
-    if any(is_iree_padded_1x1(use.operation) for use in op.results[0].uses):
+    if any(is_left_for_iree(use.operation) for use in op.results[0].uses):
         return False  # the init of a conv left for IREE to form: IREE clones it in
     Rewriter.replace_op(op, TensorSplatOp(op.operands[0], op.results[0].type))
     return True
