@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, ShapedType
+from xdsl.dialects.builtin import ShapedType
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import BlockArgument, Region, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -54,10 +54,7 @@ class QuantizedWindowOp(WindowOp):
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
-        cls._check_operand_kinds(inputs, outputs)
-        arg_types = cls.body_arg_types((*inputs, *outputs))
-        acc = arg_types[-1]
-        is_float = isinstance(acc, AnyFloat)
+        arg_types, acc, is_float = cls.body_types(inputs, outputs)
         sub = arith.SubfOp if is_float else arith.SubiOp
         mul = arith.MulfOp if is_float else arith.MuliOp
         add = arith.AddfOp if is_float else arith.AddiOp

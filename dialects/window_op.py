@@ -174,11 +174,16 @@ class WindowOp(NamedOperation, ABC):
         return tuple(filter_shape[self.SPEC.filter.index(k)] for _, k in self.SPEC.windows)
 
     @classmethod
-    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+    def body_types(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> tuple[list[Attribute], Attribute, bool]:
+        """The body's argument types, the accumulator's, and whether it is a float (operands
+        checked first)."""
         cls._check_operand_kinds(inputs, outputs)
         arg_types = cls.body_arg_types((*inputs, *outputs))
-        acc = arg_types[-1]
-        is_float = isinstance(acc, AnyFloat)
+        return arg_types, arg_types[-1], isinstance(arg_types[-1], AnyFloat)
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        arg_types, acc, is_float = cls.body_types(inputs, outputs)
         kind = cls.SPEC.kind
 
         @Builder.implicit_region(arg_types)
