@@ -58,6 +58,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "graph-horizontal-fuse-convs": ("fusionopt.transforms.graph.graph_horizontal_fuse_convs", "GraphHorizontalFuseConvsPass"),
     "graph-hoist-pointwise-above-slices": ("fusionopt.transforms.graph.graph_hoist_pointwise_above_slices", "GraphHoistPointwiseAboveSlicesPass"),
     "graph-fold-conv-affine": ("fusionopt.transforms.graph.graph_fold_conv_affine", "GraphFoldConvAffinePass"),
+    "graph-drop-padding-taps": ("fusionopt.transforms.graph.graph_drop_padding_taps", "GraphDropPaddingTapsPass"),
     "graph-propagate-constants": ("fusionopt.transforms.graph.graph_propagate_constants", "GraphPropagateConstantsPass"),
     "graph-canonicalize": ("fusionopt.transforms.graph.graph_canonicalize", "GraphCanonicalizePass"),
     "graph-reassociate-dots": ("fusionopt.transforms.graph.graph_reassociate_dots", "GraphReassociateDotsPass"),
@@ -303,6 +304,9 @@ _GRAPH_SIMPLIFY_STAGES = (
     # weights and one canonical bias add: no elementwise work left, and sibling convs then
     # carry the one bias form horizontal fusion absorbs.
     "graph-fold-conv-affine",
+    # Constant conv filters lose the taps that read only padding (DeepLabV3's ASPP at 224x224:
+    # dilation-24 and -36 3x3 convs over a 14x14 map are 1x1 convs).
+    "graph-drop-padding-taps",
     "graph-canonicalize",
     # GEMM chains re-planned for fewer FLOPs under the fast-math contract (finite values, as
     # every ML compiler assumes; the pass docstring).

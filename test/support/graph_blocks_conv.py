@@ -178,3 +178,21 @@ def block_packed_weights(b):
 
 
 PACKED_WEIGHT_BLOCKS = (block_packed_weights,)
+
+
+def block_dilated_padding_taps(b):
+    """a 3x3 conv over a constant filter with dilation 3-5 and pads as large, over a 2x2-4x4
+    map, + bias, relu: its outer taps read only padding (DeepLabV3's ASPP at small sizes):
+    graph-drop-padding-taps."""
+    x = _conv_input(b)
+    if x is None:
+        return None
+    d = b.draw(st.integers(3, 5))
+    filt = b.constant((b.draw(st.integers(1, 4)), x.shape[1], 3, 3), b.element)
+    out = b.fresh((1, filt.shape[0], *x.shape[2:]), x.element)
+    y = b.emit(f"graph.conv {x.name}, {filt.name} strides = [1, 1] dilations = [{d}, {d}] "
+               f"pads = [{d}, {d}, {d}, {d}] group = 1 : ({x.type}, {filt.type}) -> {out.type}", out, x, filt)
+    return _unary(b, "relu", _bias(b, y))
+
+
+DILATED_PADDING_BLOCKS = (block_dilated_padding_taps,)

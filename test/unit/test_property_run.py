@@ -21,7 +21,7 @@ from fusionopt import registry
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
 from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
-    ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_FILTER_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
+    DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_FILTER_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
     STRIDED_BLOCKS,
     UNEQUAL_TOWER_BLOCKS,
     block_position_embedding,
@@ -110,6 +110,11 @@ ODD_FILTER_1X1_FLOORS = {"dispatch-conv-1x1-cpu-tiles": 0.5}
 # (`graph_blocks.PADDED_FILTER_BLOCKS`): the dispatch-attention run pads its filters to 16 or 32
 # (f32 and f64 draws; the others draw no block). Its seed gives 0.375 (3 of 8).
 PADDED_FILTER_COUNT, PADDED_FILTER_OPS = 8, 1
+# A dilated 3x3 conv over a constant filter whose outer taps read only padding
+# (`graph_blocks.DILATED_PADDING_BLOCKS`; f32 and f64 draws, the others draw no block):
+# graph-simplify slices its filter. Its seed gives 0.333 (2 of 6).
+DILATED_PADDING_COUNT, DILATED_PADDING_OPS = 6, 1
+DILATED_PADDING_FLOORS = {"graph-drop-padding-taps": 0.3}
 PADDED_FILTER_FLOORS = {"linalg-pad-conv-filters": 0.3}
 # A 1x1 conv or a Linear layer into 96, 128 or 192 outputs over constant weights
 # (`graph_blocks.PACKED_WEIGHT_BLOCKS`, f32 draws only): the dispatch-attention run reads the
@@ -185,7 +190,7 @@ def test_projection_programs_are_valid_and_equal_and_packed(projection_report):
 def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
-              PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS)
+              PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -215,6 +220,7 @@ BLOCK_SET_RUNS = {
     "odd_filter_1x1": (ODD_FILTER_1X1_COUNT, ODD_FILTER_1X1_OPS, ODD_FILTER_1X1_BLOCKS, ODD_FILTER_1X1_FLOORS),
     "padded_filters": (PADDED_FILTER_COUNT, PADDED_FILTER_OPS, PADDED_FILTER_BLOCKS, PADDED_FILTER_FLOORS),
     "packed_weights": (PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS, PACKED_WEIGHT_BLOCKS, PACKED_WEIGHT_FLOORS),
+    "dilated_padding": (DILATED_PADDING_COUNT, DILATED_PADDING_OPS, DILATED_PADDING_BLOCKS, DILATED_PADDING_FLOORS),
 }
 
 
