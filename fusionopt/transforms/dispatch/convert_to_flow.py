@@ -49,6 +49,7 @@ from fusionopt.dialects.flow import (
 )
 from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.iree_padded_producers import is_iree_padded_1x1, is_iree_padded_kxk
 from fusionopt.transforms.dispatch.copy_as_generic import rewrite_copy
 from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
 from fusionopt.transforms.dispatch.region_dims import add_result_dims
@@ -145,12 +146,14 @@ def convert_reshape(op: Operation) -> bool:
 
 
 def is_left_for_iree(op: Operation) -> bool:
-    """A root (a padded 1x1 or k x k conv, `iree_padded_producers.py`) that formation left
-    outside every region for IREE to form as in its own input. Its fill init stays a fill, which
-    IREE clones into the conv's dispatch: as a `flow.tensor.splat` it is a read-write init
-    from outside, which IREE 3.13's CUDA conv codegen fails to bufferize ("failed to bufferize
-    op", resnet18's 3x3 convs at 56x56 under graph-to-dispatch-cuda)."""
-    return du.is_root_op(op) and not isinstance(op.parent_op(), DispatchRegionOp)
+    """A padded 1x1 or k x k conv (`iree_padded_producers.py`; any stride, any size) that
+    formation left outside every region for IREE to form as in its own input. Its fill init stays
+    a fill, which IREE clones into the conv's dispatch: as a `flow.tensor.splat` it is a
+    read-write init from outside, which IREE 3.13's CUDA conv codegen fails to bufferize ("failed
+    to bufferize op", resnet18's 3x3 convs at 56x56 under graph-to-dispatch-cuda)."""
+    if isinstance(op.parent_op(), DispatchRegionOp):
+        return False
+    return is_iree_padded_1x1(op, 1) or is_iree_padded_kxk(op, 1, strided=True)
 
 
 def convert_fill(op: Operation) -> bool:
