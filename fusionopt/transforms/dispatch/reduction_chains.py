@@ -132,8 +132,22 @@ def chain_source(
         if not all(_reads_link_in_step(analysis, second, v, first) for v in du.dps_inputs(second)
                    if du.defining_op_in(analysis.block, v) in between):
             continue
+        if not analysis.reduction_forks and not links_read_in_rows(analysis, between, first, second):
+            continue
         return first, between
     return None
+
+
+def links_read_in_rows(analysis: FusionAnalysis, between: set[Operation], first: Operation,
+                       second: Operation) -> bool:
+    """Every reader of a link is in the chain or tiles with its rows (so it can join the region
+    as a consumer). With `reduction-forks=false` (CUDA) a chain is formed only then: a link
+    read by an op that cannot join (convnext_tiny's stem LayerNorm, whose normalisation writes
+    back to NCHW) leaves the region as a second result beside the last reduction's, of another
+    rank, and IREE 3.13's sm_80 codegen fails to distribute that region."""
+    chain = between | {first, second}
+    return all(user in chain or tiles_with_rows(analysis, user, first, chain)
+               for op in between for user in analysis.users[op])
 
 
 def _reads_link_in_step(analysis: FusionAnalysis, second: Operation, value, first: Operation) -> bool:

@@ -83,3 +83,42 @@ def test_cuda_pipeline_builds_where_the_fork_does_not(tmp_path: Path):
     result = subprocess.run([COMPILE, str(forked), *cuda_flags("sm_80"), "-o", str(tmp_path / "forked.vmfb")],
                             capture_output=True, text=True, timeout=600)
     assert result.returncode != 0 and "failed to distribute" in result.stderr
+
+
+def channels_last_layer_norm(channels: int = 96, size: int = 56) -> onnx.ModelProto:
+    """ConvNeXt's LayerNorm2d: NCHW -> NHWC, LayerNorm over the channels, back to NCHW (the
+    normalisation writes transposed, so it cannot join the statistics' region), plus the input."""
+    rng = np.random.default_rng(1)
+    inits = [numpy_helper.from_array(rng.standard_normal(channels).astype(np.float32), n) for n in ("w", "b")]
+    nodes = [helper.make_node("Transpose", ["x"], ["t"], perm=[0, 2, 3, 1]),
+             helper.make_node("LayerNormalization", ["t", "w", "b"], ["n"], axis=-1, epsilon=1e-6),
+             helper.make_node("Transpose", ["n"], ["u"], perm=[0, 3, 1, 2]),
+             helper.make_node("Add", ["u", "x"], ["y"])]
+    shape = [1, channels, size, size]
+    graph = helper.make_graph(nodes, "channels_last_layer_norm", [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, shape)], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+
+
+def test_cuda_pipeline_leaves_a_chain_whose_link_escapes_unchained():
+    """The centred rows are read by the transposing normalisation, which cannot join: with
+    reduction-forks=false the mean and the sum of squares are not chained into one region
+    (two regions more), and the result is the same."""
+    graph = print_module(import_onnx(channels_last_layer_norm(channels=8, size=4)))
+    ours = assert_pass_preserves_semantics(graph, "graph-to-dispatch-cuda", seeds=(0, 1))
+    assert regions(ours) > regions(apply_pipeline(graph, forked_pipeline()))
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE is not installed")
+def test_cuda_pipeline_builds_convnext_layer_norm(tmp_path: Path):
+    """At convnext_tiny's stem size (96 channels, 56x56): builds for sm_80; the chained region
+    returning its centred link besides the sum of squares does not ("failed to distribute")."""
+    graph = print_module(import_onnx(channels_last_layer_norm()))
+    ours = tmp_path / "ours.mlir"
+    ours.write_text(print_module(apply_pipeline(graph, "graph-to-dispatch-cuda")))
+    compile_vmfb(ours, tmp_path / "ours.vmfb", cuda_flags("sm_80"))
+    chained = tmp_path / "chained.mlir"
+    chained.write_text(print_module(apply_pipeline(graph, forked_pipeline())))
+    result = subprocess.run([COMPILE, str(chained), *cuda_flags("sm_80"), "-o", str(tmp_path / "chained.vmfb")],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode != 0 and "failed to distribute" in result.stderr
