@@ -2,7 +2,8 @@
 // RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{aggressive=true}" | filecheck %s --check-prefix=AGG
 // RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{reduction-chains=all}" | filecheck %s --check-prefix=ALL
 // RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{reduction-chains=none}" | filecheck %s --check-prefix=NONE
-// The pass's helper modules these cases exercise: dispatch/region_cloning.py,
+// The pass's helper modules these cases exercise: dispatch/fusion_decision.py (the order in
+// which groups take ops), dispatch/fusion_groups.py, dispatch/region_cloning.py,
 // dispatch/sliced_roots.py.
 
 // Matmul + bias + activation: one region; the fill and its constant are cloned inside.
