@@ -36,7 +36,7 @@ Run cases: a channels-last conv region storing into a padded buffer.
 - `channels_last_conv_into_column_padded` fails to configure ("slice along dimension 3 runs
   out-of-bounds"): the same store into a buffer padded along W (or C) but not along H. IREE
   builds it when H is padded too (any filter, any W/C pads). Inception-v3's 7x1 convs feeding
-  1x7 ones pad that way; it is why `padded_results.pads_rows` leaves such a pad as a copy.
+  1x7 ones pad that way; it is why `padded_results.conv_store_builds` leaves such a pad as a copy.
 - `channels_last_conv_transposed_into_padded` (the epilogue takes the result back to NCHW) crashes
   on `local-sync` and writes wrong values on `local-task`; at other shapes it fails to build. It is
   why `padded_results.is_transposing_channels_last_region` regions leave such a pad as a copy.

@@ -59,6 +59,7 @@ from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
 from fusionopt.transforms.linalg.linalg_pack_conv_filters import is_packed_contraction
+from fusionopt.transforms.linalg.linalg_pad_conv_filters import pad_keeps_axis
 
 RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
 CHANNELS_LAST_CONV = "linalg.conv_2d_nhwc_hwcf"
@@ -246,13 +247,7 @@ def conv_store_builds(region_op: DispatchRegionOp, pad: Operation) -> bool:
     Inception-v3's 7x1 convs feeding 1x7 ones. With H padded it builds (every W and C pad)."""
     if not any(op.name == CHANNELS_LAST_CONV for op in region_op.body.block.ops):
         return True
-    return pads_rows(pad)
-
-
-def pads_rows(pad: Operation) -> bool:
-    """The pad adds rows: a nonzero low or high pad along dim 1 (H of an NHWC image)."""
-    low, high = (list(p.get_values()) for p in (pad.static_low, pad.static_high))  # type: ignore[attr-defined]
-    return len(low) > 1 and (low[1] != 0 or high[1] != 0)
+    return len(pad.results[0].type.get_shape()) > 1 and not pad_keeps_axis(pad, 1)  # type: ignore[attr-defined]
 
 
 def is_transposing_channels_last_region(region_op: DispatchRegionOp) -> bool:

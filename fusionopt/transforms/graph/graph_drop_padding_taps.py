@@ -17,8 +17,8 @@ over the 14x14 map of the backbone read the image through the centre tap only, s
 1x1 convs: 9x fewer products (torchvision's rates were chosen for 513x513 crops).
 
 Exact: a dropped tap adds `0 * w` to each sum, which is zero when `w` is finite (the sign of a
-zero sum aside); a conv whose dropped weights are not all finite is left alone (`0 * inf` is
-NaN in the input program). Constant filters only; any group; rank 3 and 4. Not rewritten when
+zero sum aside); a filter with a weight that is not finite is left alone (`0 * inf` is NaN in
+the input program; only the dropped weights would matter, the whole filter is checked). Constant filters only; any group; rank 3 and 4. Not rewritten when
 a shrunk pad would be negative (the kept taps would need the input sliced) or no tap reads the
 image.
 
@@ -60,12 +60,8 @@ class AxisTaps:
 def image_taps(size: int, out: int, kernel: int, stride: int, dilation: int, pad_begin: int) -> tuple[int, int] | None:
     """`[k0, k1]`: the taps whose input index `o * stride + k * dilation - pad_begin` lies in
     `[0, size)` for some output `o < out`; None when no tap does."""
-    def reads_image(k: int) -> bool:
-        lowest = k * dilation - pad_begin
-        highest = (out - 1) * stride + lowest
-        return highest >= 0 and lowest < size and any(0 <= lowest + o * stride < size for o in range(out))
-
-    kept = [k for k in range(kernel) if reads_image(k)]
+    kept = [k for k in range(kernel)
+            if any(0 <= o * stride + k * dilation - pad_begin < size for o in range(out))]
     return (kept[0], kept[-1]) if kept else None
 
 
