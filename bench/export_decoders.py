@@ -1,7 +1,8 @@
 """Whole Llama-family decoders as users export them (issue 40's held-out check): transformers
 `*ForCausalLM` models built from configs with random init (nothing downloaded), `input_ids ->
 logits`, batch 1, seq 64. Imported by bench/export_models.py (`DECODER_MODELS`, exported with
-`--forms inline`, which also writes `M.dynamic.onnx` with a symbolic `seq` axis).
+`--forms inline`, which also writes `M.dynamic.onnx` with a symbolic `seq` axis and `M.f16.onnx`
+in f16).
 
 One size for every family: hidden 256, 4 layers, 8 heads (head dim 32), 2 KV heads where the
 family has grouped-query attention, vocab 1000. Each family brings its own norm, rotary and

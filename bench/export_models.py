@@ -48,7 +48,9 @@ checked by bench/heldout_models.py, e.g.
 
 The held-out whole decoders (`DECODER_MODELS`, bench/export_decoders.py: transformers causal LMs
 of six families, `input_ids -> logits`, seq 64) are exported the same way; with `--forms inline`
-each also gets `M.dynamic.onnx`, the same model with a symbolic `seq` axis (`dynamic_shapes`).
+each also gets `M.dynamic.onnx`, the same model with a symbolic `seq` axis (`dynamic_shapes`), and
+`M.f16.onnx`, the same model in f16 (`model.half()`: torch's f16 export, f32 only where
+transformers computes in f32, e.g. RMSNorm's statistics).
 """
 
 from __future__ import annotations
@@ -168,6 +170,15 @@ def export_dynamic(model: nn.Module, inputs: dict, output: str, path: Path) -> N
     onnx.save(onnx_model, str(path))
 
 
+def export_half(model: nn.Module, inputs: dict, output: str, path: Path) -> None:
+    """A decoder again in f16 (`model.half()`, in place: call it last), metadata stripped."""
+    export_onnx(model.half(), inputs, False, path, output)
+    onnx_model = onnx.load(str(path))
+    strip_metadata(onnx_model)
+    onnx.checker.check_model(onnx_model)
+    onnx.save(onnx_model, str(path))
+
+
 def strip_metadata(model: onnx.ModelProto) -> int:
     count = len(model.metadata_props)
     del model.metadata_props[:]
@@ -280,6 +291,7 @@ def export(name: str, out_root: Path, forms: str = "args") -> dict:
             onnx.save(onnx_model, str(out / f"{stem}.inline.onnx"))
             if name in DECODER_MODELS:
                 export_dynamic(model, inputs, output, out / f"{stem}.dynamic.onnx")
+                export_half(model, inputs, output, out / f"{stem}.f16.onnx")
         if forms == "inline":
             info = {"name": stem, "definition": definition, "torch": torch.__version__,
                     "inputs": {k: [list(v.shape), str(v.dtype)] for k, v in inputs.items()},

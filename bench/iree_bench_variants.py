@@ -130,9 +130,9 @@ OURS_PIPELINES = {
     # the CUDA pipeline (convs as convs, attention raised, split-K contractions), and with
     # longer split-K chunks
     "ours-cuda": "dispatch-creation-cuda",
-    # the CUDA pipeline raising torch's NaN-guarded softmaxes too (minilm_l6's attention)
-    "ours-cuda-nan-guards": _pipeline_with("dispatch-creation-cuda").replace(
-        "linalg-raise-attention{nan-guards=false}", "linalg-raise-attention"),
+    # the CUDA pipeline leaving torch's NaN-guarded softmaxes decomposed (minilm_l6's attention)
+    "ours-cuda-no-nan-guards": _pipeline_with(
+        "dispatch-creation-cuda", linalg_raise_attention="linalg-raise-attention{nan-guards=false}"),
     "ours-cuda-k64": _pipeline_with(
         "dispatch-creation-cuda", linalg_split_k_contractions="linalg-split-k-contractions{chunk=64}"),
     # dispatch-creation with pads after contraction regions left as copies (what padded-results changes)
@@ -207,6 +207,9 @@ ONNX_PIPELINES = {
     "ours-onnx-llvm-cpu-fewest": "graph-to-dispatch-llvm-cpu-fewest",
     # the graph pipeline for IREE's CUDA backend (cuda only: no CPU lowering configs)
     "ours-onnx-cuda": "graph-to-dispatch-cuda",
+    # ... leaving torch's NaN-guarded softmaxes decomposed (every transformers decoder's attention)
+    "ours-onnx-cuda-no-nan-guards": _expanded_with(
+        "graph-to-dispatch-cuda", linalg_raise_attention="linalg-raise-attention{nan-guards=false}"),
     # the llvm-cpu graph pipeline with grouped convs as IREE's generic (no gather + batched
     # matmul), with constant 1x1 filters under the argument filter-size limit, and with conv
     # filters left unpadded (no linalg-pad-conv-filters), ...: the forms

@@ -278,10 +278,12 @@ _CUDA_CHANGES = {
     "linalg-grouped-conv-to-im2col": "",
     # Decomposed attention becomes one iree_linalg_ext.attention (IREE's fused GPU kernel; on
     # llvm-cpu 1.1x slower than decomposed even with a CPU tile), a softmax's max and sum one
-    # dispatch where it stays. Not yet the softmaxes torch guards against NaN (minilm_l6's):
-    # raising those is untimed on a GPU (bench variant ours-cuda-nan-guards). Grouped-query
-    # attention reads its shared K/V heads (shared-kv-heads, default on; built for sm_80, untimed).
-    "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention{nan-guards=false}",
+    # dispatch where it stays. The softmaxes torch guards against NaN too (every transformers
+    # export's attention, minilm_l6's): the guard's reduction over V stays a dispatch of its own
+    # (IREE's sm_80 codegen cannot build it in the attention's). Grouped-query attention reads
+    # its shared K/V heads. Both built for sm_80 (six decoder families, f32 and f16), untimed
+    # (bench variants ours-cuda-no-nan-guards, ours-onnx-cuda-no-nan-guards).
+    "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",
     # IREE's sm_80 f32 matmuls give a 64x64 output tile one workgroup that walks all of K: at
     # 64 tokens a projection keeps 2-24 SMs busy. Split K so more of the GPU works.
     "linalg-interchange-for-fusion": "linalg-interchange-for-fusion,linalg-split-k-contractions",

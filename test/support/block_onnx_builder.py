@@ -97,17 +97,23 @@ class BlockBuilder(Builder):
         cut = (n - shift) % n
         return self.node("Concat", [self.slice(x, axis, cut, n), self.slice(x, axis, 0, cut)], axis=axis)
 
-    def attention(self, q: str, k: str, v: str, dh: int, bias: str | None = None) -> str:
+    def attention(self, q: str, k: str, v: str, dh: int, bias: str | None = None,
+                  nan_guard: bool = False) -> str:
         """softmax(q k^T / sqrt(dh) + bias) v over the last two dims; below f32 the softmax in
-        f32 as transformers writes it (`softmax(..., dtype=torch.float32).to(dtype)`)."""
+        f32 as transformers writes it (`softmax(..., dtype=torch.float32).to(dtype)`).
+        `nan_guard`: the probabilities through Where(IsNaN(p), 0, p), as torch exports
+        scaled_dot_product_attention with a mask."""
         scores = self.node("MatMul", [self.node("Mul", [q, self.scalar(1.0 / math.sqrt(dh))]),
                                       self.transpose(k, (0, 1, 3, 2))])
         if bias is not None:
             scores = self.node("Add", [scores, bias])
         if self.dtype == np.float32:
-            return self.node("MatMul", [self.node("Softmax", [scores], axis=-1), v])
-        probs = self.node("Softmax", [self.cast(scores, np.float32)], axis=-1)
-        return self.node("MatMul", [self.cast(probs, self.dtype), v])
+            probs = self.node("Softmax", [scores], axis=-1)
+        else:
+            probs = self.cast(self.node("Softmax", [self.cast(scores, np.float32)], axis=-1), self.dtype)
+        if nan_guard:
+            probs = self.node("Where", [self.node("IsNaN", [probs]), self.scalar(0.0), probs])
+        return self.node("MatMul", [probs, v])
 
     def block_model(self, output: str, out_shape, args: bool) -> onnx.ModelProto:
         return checked_model(self.nodes, self.inputs, self.inits, self.consts, output, out_shape, args,

@@ -48,7 +48,8 @@ def _repeat_kv(b: BlockBuilder, x: str, seq: int, kv: int, groups: int, dh: int)
 
 
 def llama(args: bool, seq: int = 64, hidden: int = 256, heads: int = 8, kv_heads: int = 2,
-          ffn: int = 688, dtype: str = "f32") -> onnx.ModelProto:
+          ffn: int = 688, dtype: str = "f32", nan_guard: bool = False) -> onnx.ModelProto:
+    """`nan_guard`: the attention's probabilities NaN-guarded as torch exports them."""
     b = BlockBuilder(18, dtype)
     dh = hidden // heads
     x = b.input("x", (1, seq, hidden))
@@ -60,7 +61,7 @@ def llama(args: bool, seq: int = 64, hidden: int = 256, heads: int = 8, kv_heads
     v = _heads(b, b.linear(h, hidden, kv_heads * dh, False), seq, kv_heads, dh)
     k, v = (_repeat_kv(b, t, seq, kv_heads, heads // kv_heads, dh) for t in (k, v))
     causal = np.triu(np.full((seq, seq), np.finfo(b.dtype).min, b.dtype), 1)[None, None]
-    y = b.transpose(b.attention(q, k, v, dh, b.const(causal, b.dtype)), (0, 2, 1, 3))
+    y = b.transpose(b.attention(q, k, v, dh, b.const(causal, b.dtype), nan_guard), (0, 2, 1, 3))
     y = b.node("Add", [x, b.linear(b.reshape(y, (1, seq, hidden)), hidden, hidden, False)])
     h = _rms_norm(b, y, hidden)
     gated = b.node("Mul", [b.silu(b.linear(h, hidden, ffn, False)), b.linear(h, hidden, ffn, False)])

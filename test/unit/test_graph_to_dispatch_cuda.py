@@ -128,6 +128,35 @@ def test_llama_f16_builds_for_cuda(llama_f16, tmp_path: Path):
     assert_builds_for_cuda(llama_f16[1], tmp_path, "llama_f16")
 
 
+@pytest.fixture(scope="module", params=["f32", "f16"])
+def llama_guarded(request):
+    """The Llama block with torch's NaN guard on the probabilities (every transformers export's
+    attention), at its real size: 8 heads over 2 K/V heads, 64 tokens, head dim 32."""
+    from support.block_onnx_models import build
+
+    before = import_onnx(build("llama", args=True, dtype=request.param, nan_guard=True))
+    return request.param, before, apply_pipeline(print_module(before), PIPELINE)
+
+
+def test_llama_guarded_raises_attention_and_agrees_with_float64(llama_guarded):
+    dtype, before, after = llama_guarded
+    text = print_module(after)
+    assert text.count("iree_linalg_ext.attention") == 1
+    fn = next(op for op in before.ops if op.sym_name.data == "main_graph")
+    rng = np.random.default_rng(1)
+    np_type = np.float32 if dtype == "f32" else np.float16
+    inputs = [rng.standard_normal(a.type.get_shape()).astype(np_type) for a in fn.args[:1]]
+    inputs += [(0.1 * rng.standard_normal(a.type.get_shape())).astype(np_type) for a in fn.args[1:]]
+    assert_f16_within_float64(before, (before, after), inputs, np_type, F16_TOL if dtype == "f16" else 1e-5)
+
+
+@pytest.mark.skipif(shutil.which("iree-compile") is None, reason="iree-compile is not installed")
+def test_llama_guarded_builds_for_cuda(llama_guarded, tmp_path: Path):
+    """The guard's sum over keys of 0 * V builds at this size (its terms written V - V)."""
+    dtype, _, after = llama_guarded
+    assert_builds_for_cuda(after, tmp_path, f"llama_guarded_{dtype}")
+
+
 def _resnet_basic_block(size: int = 56, channels: int = 64) -> onnx.ModelProto:
     """ResNet's basic block with constant weights: 3x3 conv + ReLU, 3x3 conv, residual add, ReLU."""
     from support.block_onnx_builder import BlockBuilder

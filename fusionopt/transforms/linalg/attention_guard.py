@@ -11,7 +11,11 @@ So the raised form is
     out = isnan(att) ? z[batch, n] : att
 
 which equals the decomposed program on every input: a NaN from a non-finite V column with
-finite probabilities is NaN in both (z is NaN there too).
+finite probabilities is NaN in both (z is NaN there too). z's body computes each term as V - V,
+the same value as 0 * V (+0 or -0 for a finite V, NaN for an inf or a NaN; a sum from +0 is +0
+either way): IREE 3.13's sm_80 codegen fails to distribute a reduction whose body multiplies its
+input by a constant and accumulates ("'func.func' op failed to distribute", every f32 and f16
+transformers decoder's guard), and builds the subtraction.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt.dialects.linalg import GenericOp
+from fusionopt.transforms.linalg.attention_casts import uncast
 
 NAN_TESTS = ("une", "uno")  # x une x, x uno x: x is NaN
 NOT_NAN_TESTS = ("oeq", "ord")  # x oeq x, x ord x: x is not NaN
@@ -38,8 +43,8 @@ def _bool_constant(value: SSAValue) -> bool | None:
 
 
 def _compares_with_itself(cond: SSAValue, x: SSAValue, predicates: tuple[str, ...]) -> bool:
-    test = cond.owner
-    return (isinstance(test, arith.CmpfOp) and list(test.operands) == [x, x]
+    test = cond.owner  # one value against itself: x, or x through float casts (each keeps NaN-ness)
+    return (isinstance(test, arith.CmpfOp) and test.lhs is test.rhs and uncast(test.lhs) is x
             and arith.CMPF_COMPARISON_OPERATIONS[test.predicate.value.data] in predicates)
 
 
@@ -59,7 +64,8 @@ def _loops(m: AffineMap) -> list[int]:
 
 def zero_times_value(value: SSAValue, value_map: AffineMap, keys_loop: int, rewriter: Rewriter,
                      at: InsertPoint) -> tuple[SSAValue, list[int]]:
-    """(sum over the keys of 0 * V, the attention loop of each of its dims): V's dims less the keys'."""
+    """(sum over the keys of 0 * V, each term computed as V - V; the attention loop of each of
+    its dims): V's dims less the keys'."""
     vtype = value.type
     assert isinstance(vtype, TensorType)
     et, dims = vtype.get_element_type(), list(vtype.get_shape())
@@ -67,10 +73,9 @@ def zero_times_value(value: SSAValue, value_map: AffineMap, keys_loop: int, rewr
     kept = [d for d, loop in enumerate(loops) if loop != keys_loop]
     out_type = TensorType(et, [dims[d] for d in kept])
     body = Block(arg_types=[et, et])
-    zero = arith.ConstantOp(FloatAttr(0.0, et))
-    product = arith.MulfOp(zero.result, body.args[0])
-    total = arith.AddfOp(body.args[1], product.result)
-    body.add_ops([zero, product, total, YieldOp(total.result)])
+    term = arith.SubfOp(body.args[0], body.args[0])
+    total = arith.AddfOp(body.args[1], term.result)
+    body.add_ops([term, total, YieldOp(total.result)])
     init_zero = arith.ConstantOp(FloatAttr(0.0, et))
     empty = tensor.EmptyOp([], out_type)
     fill = FillOp([init_zero.result], [empty.tensor], [out_type])

@@ -132,7 +132,7 @@ def division_kind(p: Operation) -> bool | None:
                                       ["arith.cmpf", "arith.select", "arith.select", "linalg.yield"]):
         return None
     select, yielded = rest[-2:]
-    guarded = (is_nan_test(select.operands[0], quotient) and select.operands[2] is quotient
+    guarded = (is_nan_test(select.operands[0], quotient) and uncast(select.operands[2]) is quotient
                and float_constant(select.operands[1]) == 0.0 and yielded.operands[0] is select.results[0])
     return True if guarded else None
 

@@ -22,7 +22,8 @@ from support.f16_checks import F16_TOL, assert_builds_for_cuda, assert_f16_withi
 from support.lit_cases import lit_functions
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "linalg" / "linalg-raise-attention.mlir"
-CASES = ("bert_like_f16", "onnx_f16_mixed")
+CASES = ("bert_like_f16", "onnx_f16_mixed", "onnx_f16_isnan_guarded")
+GUARDED = "onnx_f16_isnan_guarded"
 NEGATIVE = "f16_rounded_products"
 # f16 has an 11-bit significand: each of the decomposed form's roundings (scores, scaled and
 # masked scores, exponentials, probabilities, output) costs up to 2^-11 relative; the raised op
@@ -61,6 +62,28 @@ def test_raises_are_counted(name: str):
     assert counters.get("attentions raised", 0) == 1
     narrow = 1 if name in CASES else 0
     assert counters.get("f16/bf16 attentions raised (scores in f32)", 0) == narrow
+
+
+@pytest.mark.parametrize("poison", [None, np.inf, np.nan])
+def test_guarded_fully_masked_rows_as_decomposed(poison):
+    """Every key masked with -inf: torch's guard turns the NaN probabilities into zeros, so each
+    output is 0 * V summed over the keys: 0, or NaN where V holds an inf or NaN. The raised
+    program gives exactly that."""
+    before = parse_module(_case(GUARDED))
+    after = apply_pipeline(_case(GUARDED), "linalg-raise-attention")
+    q, k, v, mask = _inputs(GUARDED, 4, masked=False)
+    mask = np.full_like(mask, -np.inf)
+    if poison is not None:
+        v[0, 1, 2, 3] = poison  # head 1, key 2, dim 3
+    expected = run_module(before, [q, k, v, mask])[0]
+    result = run_module(after, [q, k, v, mask])[0]
+    assert np.count_nonzero(np.isnan(expected)) == (0 if poison is None else 4)  # 4 queries
+    np.testing.assert_array_equal(result, expected)
+
+
+def test_guard_comparing_the_rounding_not_raised():
+    after = apply_pipeline(_case("f16_guard_compares_rounding"), "linalg-raise-attention")
+    assert "iree_linalg_ext.attention" not in print_module(after)
 
 
 def test_rounded_products_not_raised():
