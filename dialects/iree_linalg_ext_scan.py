@@ -16,7 +16,7 @@ line of one element is its initial value (IREE stores it only when it combines).
 
 from __future__ import annotations
 
-from typing import Self
+from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import BoolAttr, IntegerAttr, TensorType
 from xdsl.ir import Dialect
@@ -33,13 +33,15 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from fusionopt.dialects import iree_linalg_ext, iree_linalg_ext_argcompare
+from fusionopt.dialects import iree_linalg_ext_argcompare
 from fusionopt.dialects.iree_linalg_ext_sort import _parse_dimension, _parse_results, _print_group, _typed_operands
 
 
-@irdl_op_definition
-class ScanOp(IRDLOperation):
-    name = "iree_linalg_ext.scan"
+class ScanBase(IRDLOperation):
+    """The scan's operands, checks and syntax, shared with torch-mlir's `tm_tensor.scan`
+    (dialects/tm_tensor.py); `YIELD` names the terminator of the op's own dialect."""
+
+    YIELD: ClassVar[str]
     inputs = var_operand_def(TensorType)
     outputs = var_operand_def(TensorType)
     results_ = var_result_def(TensorType)
@@ -74,8 +76,8 @@ class ScanOp(IRDLOperation):
         if [a.type for a in block.args] != [element, element]:
             raise VerifyException(f"region arguments must be ({element}, {element}): running value, element")
         last = block.last_op
-        if not isinstance(last, iree_linalg_ext.YieldOp) or [v.type for v in last.values] != [element]:
-            raise VerifyException(f"region must yield one {element}")
+        if last is None or last.name != self.YIELD or [v.type for v in last.operands] != [element]:
+            raise VerifyException(f"region must yield one {element} ({self.YIELD})")
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -105,6 +107,12 @@ class ScanOp(IRDLOperation):
         if self.results_:
             printer.print_string(" -> ")
             printer.print_list([r.type for r in self.results_], printer.print_attribute)
+
+
+@irdl_op_definition
+class ScanOp(ScanBase):
+    name = "iree_linalg_ext.scan"
+    YIELD: ClassVar[str] = "iree_linalg_ext.yield"
 
 
 # The whole dialect: attention, scatter, sort, topk, gather, arg_compare (earlier modules), scan.

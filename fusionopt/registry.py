@@ -49,6 +49,7 @@ _DIALECT_MODULES: dict[str, tuple[str, str]] = {
     "iree_cpu": ("fusionopt.dialects.iree_codegen", "IreeCpu"),
     "iree_gpu": ("fusionopt.dialects.iree_codegen", "IreeGpu"),
     "stream": ("fusionopt.dialects.stream", "Stream"),
+    "tm_tensor": ("fusionopt.dialects.tm_tensor", "TMTensor"),
 }
 
 # pass name -> (module, class). Upstream xDSL passes we reuse are listed with their xDSL module.

@@ -1,6 +1,7 @@
 """`iree_linalg_ext.scan` in the interpreter against numpy's cumulative sums and products, on
 adversarial values (integer range ends, infinities, NaN, signed zeros), inclusive and exclusive,
-along every dimension; and its accumulator after a one-element line (IREE leaves it unchanged)."""
+along every dimension; and its accumulator after a one-element line (IREE leaves it unchanged).
+torch-mlir's `tm_tensor.scan` (IREE converts it to `iree_linalg_ext.scan`) runs the same way."""
 
 from __future__ import annotations
 
@@ -22,11 +23,12 @@ util.func public @main(%x: tensor<{shape}x{t}>, %o: tensor<{shape}x{t}>, %a: ten
 """
 
 
-def scan(x: np.ndarray, acc: np.ndarray, d: int, inclusive: bool, t: str, op: str):
+def scan(x: np.ndarray, acc: np.ndarray, d: int, inclusive: bool, t: str, op: str, dialect: str = "iree_linalg_ext"):
     shape = "x".join(map(str, x.shape))
     kept = [n for i, n in enumerate(x.shape) if i != d]
     text = SCAN.format(shape=shape, t=t, acc="".join(f"{n}x" for n in kept), d=d,
                        inc="true" if inclusive else "false", op=op)
+    text = text.replace("iree_linalg_ext.", f"{dialect}.")
     return run_function(parse_module(text, "<scan>"), [x, np.zeros_like(x), acc])
 
 
@@ -41,13 +43,14 @@ def reference(x: np.ndarray, acc: np.ndarray, d: int, inclusive: bool, combine) 
     return out, last
 
 
+@pytest.mark.parametrize("dialect", ["iree_linalg_ext", "tm_tensor"])
 @pytest.mark.parametrize("inclusive", [True, False])
 @pytest.mark.parametrize("d", [0, 1])
-def test_integer_cumsum_wraps_like_i32(d: int, inclusive: bool):
+def test_integer_cumsum_wraps_like_i32(d: int, inclusive: bool, dialect: str):
     info = np.iinfo(np.int32)
     x = np.array([[info.max, 1, info.min, -1], [0, info.min, info.min, 7], [3, -3, info.max, info.max]], np.int32)
     acc = np.full(x.shape[1 - d], 5, np.int32)
-    out, last = scan(x, acc, d, inclusive, "i32", "addi")
+    out, last = scan(x, acc, d, inclusive, "i32", "addi", dialect)
     with np.errstate(over="ignore"):
         want_out, want_last = reference(x, acc, d, inclusive, np.add)
     np.testing.assert_array_equal(out, want_out)

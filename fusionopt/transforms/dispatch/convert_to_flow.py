@@ -118,6 +118,8 @@ def concat_pieces(op: Operation) -> list[tuple[SSAValue, list[int]]]:
 
 
 def convert_concat(op: Operation) -> bool:
+    if not du.is_static_tensor(op.results[0]):
+        return False  # (flow's form would need the result's {dims}; iree-compile converts it)
     result_type = op.results[0].type
     full = tuple(result_type.get_shape())
     pieces = concat_pieces(op)

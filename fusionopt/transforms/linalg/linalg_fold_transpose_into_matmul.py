@@ -212,6 +212,8 @@ class FoldDataMovementIntoContraction(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not du.is_contraction(op) or "indexing_maps" not in op.properties:
             return
+        if not all(du.is_static_tensor(v) for v in (*op.operands, *op.results)):
+            return  # (the reshapes it rebuilds would need the dynamic sizes)
         maps = du.indexing_maps(op)
         inputs = list(du.dps_inputs(op))
         traced = [trace_operand(v, maps[i]) for i, v in enumerate(inputs)]

@@ -29,8 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, ArrayAttr, IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -148,9 +148,10 @@ def reassociation_dropping(rank: int, kept: list[int]) -> ArrayAttr:
 
 
 def reduced_init(init: SSAValue, reduced_type: TensorType, reassoc: ArrayAttr, rewriter: PatternRewriter) -> SSAValue:
-    """The init in the reduced shape: a fresh fill when it is a fill, else a unit collapse."""
+    """The init in the reduced shape: a fresh fill when it is a fill of a static shape, else a
+    unit collapse (a fresh dynamic tensor.empty would need its sizes)."""
     fill = init.owner
-    if isinstance(fill, Operation) and fill.name == "linalg.fill":
+    if isinstance(fill, Operation) and fill.name == "linalg.fill" and reduced_type.has_static_shape():
         empty = tensor.EmptyOp([], reduced_type)
         new_fill = FillOp([fill.operands[0]], [empty.tensor], [reduced_type])
         rewriter.insert([empty, new_fill])
@@ -160,6 +161,18 @@ def reduced_init(init: SSAValue, reduced_type: TensorType, reassoc: ArrayAttr, r
     )
     rewriter.insert(collapse)
     return collapse.result
+
+
+def dynamic_sizes(value: SSAValue, rewriter: PatternRewriter) -> list[SSAValue]:
+    """`tensor.dim` of each dynamic dim of `value`, in order (an expand_shape's output_shape)."""
+    sizes = []
+    for i, size in enumerate(value.type.get_shape()):  # type: ignore[attr-defined]
+        if size == DYNAMIC_INDEX:
+            index = arith.ConstantOp(IntegerAttr(i, IndexType()))
+            dim = tensor.DimOp(value, index)
+            rewriter.insert([index, dim])
+            sizes.append(dim.result)
+    return sizes
 
 
 class DropConstantOutputDims(RewritePattern):
@@ -195,8 +208,8 @@ class DropConstantOutputDims(RewritePattern):
         )
         rewriter.insert(new_op)
         results = []
-        for result, (reassoc, full_type) in zip(new_op.results, expands):
-            expand = tensor.ExpandShapeOp(result, [], reassoc, full_type.get_shape(), full_type)
+        for result, init, (reassoc, full_type) in zip(new_op.results, du.dps_inits(op), expands):
+            expand = tensor.ExpandShapeOp(result, dynamic_sizes(init, rewriter), reassoc, full_type.get_shape(), full_type)
             rewriter.insert(expand)
             results.append(expand.result)
         old_inits = [v.owner for v in du.dps_inits(op)]

@@ -91,6 +91,8 @@ def group_key(op: Operation) -> tuple | None:
     types = tuple(v.type for v in (*du.dps_inputs(op), *du.dps_inits(op)))
     if not isinstance(element, AnyFloat) or any(getattr(t, "element_type", None) != element for t in types):
         return None
+    if not all(isinstance(t, TensorType) and t.has_static_shape() for t in types):
+        return None  # (the fused result's empty would need the dynamic sizes)
     return (du.dps_inputs(op)[0], op.name, tuple(du.indexing_maps(op)), types)
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, ArrayAttr, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
@@ -83,6 +83,14 @@ def droppable_loops(op: Operation) -> list[int]:
 def result_positions(out_map: AffineMap, loops: list[int]) -> set[int]:
     """Positions of the output map's results that are the given loops."""
     return {i for i, e in enumerate(out_map.results) if e.position in loops}
+
+
+def smaller_result_static(op: Operation, dropped: list[int]) -> bool:
+    """The result without the dropped loops' dims has a static shape (a dynamic one's
+    tensor.empty would need sizes the generic does not carry)."""
+    positions = result_positions(du.indexing_maps(op)[len(du.dps_inputs(op))], dropped)
+    shape = op.results[0].type.get_shape()  # type: ignore[attr-defined]
+    return all(size != DYNAMIC_INDEX for i, size in enumerate(shape) if i not in positions)
 
 
 def maps_reading_smaller(user: Operation, value: SSAValue, positions: set[int]) -> list[AffineMap]:
@@ -147,7 +155,7 @@ def read_through_smaller(user: Operation, old: SSAValue, new: SSAValue, dropped:
 class ShrinkBroadcastGeneric(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         dropped = droppable_loops(op)
-        if not dropped:
+        if not dropped or not smaller_result_static(op, dropped):
             return
         new_op, dropped_positions = shrunk_generic(op, dropped, rewriter)
         old = op.results[0]

@@ -89,6 +89,21 @@ func.func @concat_copy(%a: tensor<2x64xf32>, %b: tensor<2x64xf32>) -> tensor<2x1
 
 // -----
 
+// A concat with a dynamic dim stays a tensor op, contiguous pieces or not (a transformers
+// export's positions at a symbolic sequence length: a 0 before the running count):
+// flow.tensor.empty would need the result's {dims}; iree-compile converts the tensor op itself.
+// CHECK-LABEL: func.func @concat_dynamic
+// CHECK-NOT:     flow.tensor.empty
+// CHECK:         tensor.concat dim(1)
+// CHECK-NOT:     flow.tensor.update
+// CHECK:         func.return
+func.func @concat_dynamic(%a: tensor<1x1xi64>, %b: tensor<1x?xi64>) -> tensor<1x?xi64> {
+  %c = tensor.concat dim(1) %a, %b : (tensor<1x1xi64>, tensor<1x?xi64>) -> tensor<1x?xi64>
+  func.return %c : tensor<1x?xi64>
+}
+
+// -----
+
 // IREE's dont_fuse_tensor_update_with_fill: the lone fill becomes a splat feeding an update;
 // reshapes become flow.tensor.reshape.
 // CHECK-LABEL: func.func @splat_update

@@ -413,3 +413,31 @@ func.func @split_rows(%x16: tensor<16x16xf32>, %x12: tensor<12x16xf32>, %x4: ten
   }
   func.return %a, %b, %c, %d, %s : tensor<16x80xf32>, tensor<12x80xf32>, tensor<4x80xf32>, tensor<16x128xf32>, tensor<3x16x70xf32>
 }
+
+// -----
+
+// Negative: matmuls over a dynamic row count (a decoder at a symbolic sequence length, from
+// torch-mlir's linalg) keep IREE's own tile, full or peeled: their sizes are not known here.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK-NOT:     compilation_info
+// CHECK:         func.return
+func.func @dynamic_rows(%x: tensor<?x256xf32>, %w: tensor<256x688xf32>, %x3: tensor<1x?x256xf32>, %w3: tensor<1x256x688xf32>) -> (tensor<?x688xf32>, tensor<1x?x688xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x256xf32>
+  %r = flow.dispatch.region -> (tensor<?x688xf32>{%n}) {
+    %e = tensor.empty(%n) : tensor<?x688xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x688xf32>) -> tensor<?x688xf32>
+    %mm = linalg.matmul ins(%x, %w : tensor<?x256xf32>, tensor<256x688xf32>) outs(%f : tensor<?x688xf32>) -> tensor<?x688xf32>
+    flow.return %mm : tensor<?x688xf32>
+  }
+  %n3 = tensor.dim %x3, %c1 : tensor<1x?x256xf32>
+  %r3 = flow.dispatch.region -> (tensor<1x?x688xf32>{%n3}) {
+    %e = tensor.empty(%n3) : tensor<1x?x688xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x?x688xf32>) -> tensor<1x?x688xf32>
+    %mm = linalg.batch_matmul ins(%x3, %w3 : tensor<1x?x256xf32>, tensor<1x256x688xf32>) outs(%f : tensor<1x?x688xf32>) -> tensor<1x?x688xf32>
+    flow.return %mm : tensor<1x?x688xf32>
+  }
+  func.return %r, %r3 : tensor<?x688xf32>, tensor<1x?x688xf32>
+}

@@ -221,3 +221,22 @@ func.func @transpose_read_whole(%qkv: tensor<6x18xf32>, %p: tensor<1x2x6x6xf32>)
   %pv = linalg.batch_matmul ins(%pc, %vc : tensor<2x6x6xf32>, tensor<2x6x3xf32>) outs(%f : tensor<2x6x3xf32>) -> tensor<2x6x3xf32>
   func.return %pv, %t : tensor<2x6x3xf32>, tensor<1x6x6x3xf32>
 }
+
+// -----
+
+// Negative: a contraction over a dynamic row count (torch-mlir's projection at a symbolic
+// sequence length: the activation's unit batch dim added by an expand_shape) stays as it is:
+// the reshapes the fold rebuilds would need the dynamic size.
+// CHECK-LABEL: func.func @dynamic_rows_kept
+// CHECK:         %[[X:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [1, %{{.*}}, 256] : tensor<?x256xf32> into tensor<1x?x256xf32>
+// CHECK:         linalg.batch_matmul ins(%[[X]], %{{.*}} : tensor<1x?x256xf32>, tensor<1x256x96xf32>)
+func.func @dynamic_rows_kept(%x: tensor<?x256xf32>, %w: tensor<1x256x96xf32>) -> tensor<1x?x96xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x256xf32>
+  %x3 = tensor.expand_shape %x [[0, 1], [2]] output_shape [1, %n, 256] : tensor<?x256xf32> into tensor<1x?x256xf32>
+  %e = tensor.empty(%n) : tensor<1x?x96xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x?x96xf32>) -> tensor<1x?x96xf32>
+  %r = linalg.batch_matmul ins(%x3, %w : tensor<1x?x256xf32>, tensor<1x256x96xf32>) outs(%f : tensor<1x?x96xf32>) -> tensor<1x?x96xf32>
+  func.return %r : tensor<1x?x96xf32>
+}

@@ -58,6 +58,34 @@ func.func @reduction_keepdim(%x: tensor<1x64x128xf32>) -> tensor<1x64x1xf32> {
 
 // -----
 
+// The same at a dynamic row count (torch-mlir's RMSNorm at a symbolic sequence length; IREE
+// 3.13 cannot build the reduction with the constant-0 output map): the fill is collapsed
+// rather than rebuilt, and the expand back reads the row count from the old init.
+// CHECK-LABEL: func.func @reduction_keepdim_dynamic
+// CHECK:         %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<1x?x1xf32>
+// CHECK:         %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<1x?x1xf32>)
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[F]] {{.*}} into tensor<1x?xf32>
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}}affine_map<(d0, d1, d2) -> (d0, d1)>{{.*}} outs(%[[C]] : tensor<1x?xf32>)
+// CHECK:         %[[I:.*]] = arith.constant 1 : index
+// CHECK:         %[[N:.*]] = tensor.dim %[[F]], %[[I]] : tensor<1x?x1xf32>
+// CHECK:         %[[X:.*]] = tensor.expand_shape %[[R]] {{\[\[}}0], [1, 2]] output_shape [1, %[[N]], 1] : tensor<1x?xf32> into tensor<1x?x1xf32>
+// CHECK:         func.return %[[X]]
+func.func @reduction_keepdim_dynamic(%x: tensor<1x?x128xf32>) -> tensor<1x?x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c1 : tensor<1x?x128xf32>
+  %e = tensor.empty(%n) : tensor<1x?x1xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x?x1xf32>) -> tensor<1x?x1xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1x?x128xf32>) outs(%f : tensor<1x?x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1x?x1xf32>
+  func.return %r : tensor<1x?x1xf32>
+}
+
+// -----
+
 // Negative: splitting 128 into 2x64 is a real reshape and stays.
 // CHECK-LABEL: func.func @real_reshape_kept
 // CHECK:         %[[X:.*]] = tensor.expand_shape

@@ -251,3 +251,22 @@ func.func @gate_up(%x: tensor<64x32xf32>, %g: tensor<32x688xf32>, %u: tensor<32x
   func.return %gate, %up, %gate2, %up2 : tensor<64x688xf32>, tensor<64x688xf32>, tensor<64x256xf32>, tensor<64x256xf32>
 }
 
+
+// -----
+
+// Negative: two projections of one activation with a dynamic row count stay apart (the fused
+// result's tensor.empty would need the size).
+// CHECK-LABEL: func.func @dynamic_rows_kept
+// CHECK-COUNT-2: linalg.matmul
+// TILED-LABEL: func.func @dynamic_rows_kept
+// TILED-COUNT-2: linalg.matmul
+func.func @dynamic_rows_kept(%x: tensor<?x256xf32>, %w1: tensor<256x64xf32>, %w2: tensor<256x64xf32>) -> (tensor<?x64xf32>, tensor<?x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x256xf32>
+  %e = tensor.empty(%n) : tensor<?x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %a = linalg.matmul ins(%x, %w1 : tensor<?x256xf32>, tensor<256x64xf32>) outs(%f : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %b = linalg.matmul ins(%x, %w2 : tensor<?x256xf32>, tensor<256x64xf32>) outs(%f : tensor<?x64xf32>) -> tensor<?x64xf32>
+  func.return %a, %b : tensor<?x64xf32>, tensor<?x64xf32>
+}

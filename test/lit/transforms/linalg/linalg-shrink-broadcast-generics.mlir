@@ -141,3 +141,52 @@ func.func @reduced_over_broadcast_loop_stays(%v: tensor<1xf32>, %init: tensor<f3
   } -> tensor<f32>
   func.return %r : tensor<f32>
 }
+
+// -----
+
+// A broadcast over a dynamic dim (rows at a symbolic sequence length) is shrunk like a static
+// one: the smaller result is static.
+// CHECK-LABEL: func.func @dynamic_broadcast_dropped
+// CHECK:       %[[E:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK:       %[[B:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>]{{.*}} outs(%[[E]] : tensor<8xf32>)
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%{{.*}}, %[[B]] : tensor<?x8xf32>, tensor<8xf32>)
+func.func @dynamic_broadcast_dropped(%x: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x8xf32>
+  %e = tensor.empty(%n) : tensor<?x8xf32>
+  %bb = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<8xf32>) outs(%e : tensor<?x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %t = math.exp %v : f32
+    linalg.yield %t : f32
+  } -> tensor<?x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %bb : tensor<?x8xf32>, tensor<?x8xf32>) outs(%e : tensor<?x8xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<?x8xf32>
+  func.return %r : tensor<?x8xf32>
+}
+
+// -----
+
+// Negative: a broadcast whose kept dim is dynamic stays (its smaller result's tensor.empty would
+// need a size the generic does not carry).
+// CHECK-LABEL: func.func @dynamic_kept_dim_stays
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-SAME:    outs(%{{.*}} : tensor<?x8xf32>)
+func.func @dynamic_kept_dim_stays(%x: tensor<?x8xf32>, %b: tensor<?xf32>) -> tensor<?x8xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x8xf32>
+  %e = tensor.empty(%n) : tensor<?x8xf32>
+  %bb = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<?xf32>) outs(%e : tensor<?x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %t = math.exp %v : f32
+    linalg.yield %t : f32
+  } -> tensor<?x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %bb : tensor<?x8xf32>, tensor<?x8xf32>) outs(%e : tensor<?x8xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<?x8xf32>
+  func.return %r : tensor<?x8xf32>
+}
