@@ -52,17 +52,22 @@ from xdsl.traits import IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
 
-@irdl_op_definition
-class YieldOp(IRDLOperation):
-    """`iree_linalg_ext.yield`: the score an attention region returns."""
+class YieldBase(IRDLOperation):
+    """A region's yielded values (also torch-mlir's `tm_tensor.yield`, dialects/tm_tensor.py)."""
 
-    name = "iree_linalg_ext.yield"
     values = var_operand_def()
     assembly_format = "attr-dict ($values^ `:` type($values))?"
     traits = traits_def(IsTerminator(), Pure())
 
     def __init__(self, values: Sequence[SSAValue] = ()):
         super().__init__(operands=[values])
+
+
+@irdl_op_definition
+class YieldOp(YieldBase):
+    """`iree_linalg_ext.yield`: the score an attention region returns."""
+
+    name = "iree_linalg_ext.yield"
 
 
 def score_type(scale_type: Attribute) -> Attribute:

@@ -19,18 +19,15 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.ir import Dialect
-from xdsl.irdl import IRDLOperation, irdl_op_definition, traits_def, var_operand_def
-from xdsl.traits import IsTerminator, Pure
+from xdsl.irdl import irdl_op_definition
 
+from fusionopt.dialects.iree_linalg_ext import YieldBase
 from fusionopt.dialects.iree_linalg_ext_scan import ScanBase
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(YieldBase):
     name = "tm_tensor.yield"
-    values = var_operand_def()
-    assembly_format = "attr-dict ($values^ `:` type($values))?"
-    traits = traits_def(IsTerminator(), Pure())
 
 
 @irdl_op_definition
