@@ -56,3 +56,12 @@ func.func @pad_two_blocks(%a: tensor<?x?xf32>, %h: index, %v: f32) -> tensor<2x3
   } : tensor<?x?xf32> to tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// MLIR's tensor.empty verifier (xDSL 0.74's does not check it): one size per `?`.
+func.func @empty_without_its_size() -> tensor<1x?xf32> {
+  // expected-error@+1 {{'tensor.empty' op incorrect number of dynamic sizes, has 0, expected 1}}
+  %e = tensor.empty() : tensor<1x?xf32>
+  return %e : tensor<1x?xf32>
+}
