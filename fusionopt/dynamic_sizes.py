@@ -23,10 +23,3 @@ def missing_sizes(op: Operation) -> str | None:
     if expected == given:
         return None
     return f"incorrect number of dynamic sizes, has {given}, expected {expected}"
-
-
-def first_missing_sizes(root: Operation) -> tuple[Operation, str] | None:
-    for op in root.walk():
-        if (why := missing_sizes(op)) is not None:
-            return op, why
-    return None

@@ -27,8 +27,8 @@ from fusionopt.dialects.dense import is_compact_splat, is_splat
 from fusionopt.constraint_messages import explain_op
 from fusionopt.diagnostics import FusionError, SourceLoc, location_of, register_source
 from fusionopt.dominance import first_dominance_violation
-from fusionopt.dynamic_sizes import first_missing_sizes
-from fusionopt.slice_bounds import first_out_of_bounds_slice
+from fusionopt.dynamic_sizes import missing_sizes
+from fusionopt.slice_bounds import slice_out_of_bounds
 from fusionopt.locations import parse_module_located
 from fusionopt.registry import make_context
 
@@ -178,6 +178,18 @@ class MlirPrinter(Printer):
         self.exit_scope()
 
 
+# Per-op checks MLIR's verifiers make and xDSL 0.74's do not, run in one walk of the module.
+_OP_CHECKS = (slice_out_of_bounds, missing_sizes)
+
+
+def _first_op_check_failure(module: Operation) -> tuple[Operation, str] | None:
+    for op in module.walk():
+        for check in _OP_CHECKS:
+            if (why := check(op)) is not None:
+                return op, why
+    return None
+
+
 def verify_module(module: Operation) -> None:
     """`module.verify()`, SSA dominance (`fusionopt.dominance`), static slices in bounds
     (`fusionopt.slice_bounds`) and dynamic sizes supplied (`fusionopt.dynamic_sizes`), but a
@@ -187,10 +199,9 @@ def verify_module(module: Operation) -> None:
         if (violation := first_dominance_violation(module)) is not None:
             op, index = violation
             raise FusionError(f"operand #{index} does not dominate this use", location_of(op))
-        for check in (first_out_of_bounds_slice, first_missing_sizes):
-            if (bad := check(module)) is not None:
-                op, why = bad
-                raise FusionError(f"'{op.name}' op {why}", location_of(op))
+        if (bad := _first_op_check_failure(module)) is not None:
+            op, why = bad
+            raise FusionError(f"'{op.name}' op {why}", location_of(op))
     except FusionError:
         raise
     except Exception as err:  # noqa: BLE001 - xDSL raises several exception types on bad IR
@@ -213,8 +224,7 @@ def verify_ops(module: Operation, ops: list[Operation]) -> None:
     try:
         for op in ops:
             _verify_alone(op)
-        if (first_dominance_violation(module) is None and first_out_of_bounds_slice(module) is None
-                and first_missing_sizes(module) is None):
+        if first_dominance_violation(module) is None and _first_op_check_failure(module) is None:
             return
     except Exception:  # noqa: BLE001 - xDSL raises several exception types on bad IR
         pass

@@ -29,8 +29,6 @@ def out_of_bounds_dim(op: Operation) -> str | None:
     return None
 
 
-def first_out_of_bounds_slice(root: Operation) -> tuple[Operation, str] | None:
-    for op in root.walk():
-        if op.name in SLICES and (why := out_of_bounds_dim(op)) is not None:
-            return op, why
-    return None
+def slice_out_of_bounds(op: Operation) -> str | None:
+    """Why `op`, when it is a static slice, leaves its tensor, else None."""
+    return out_of_bounds_dim(op) if op.name in SLICES else None
