@@ -65,6 +65,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "graph-reassociate-dots": ("fusionopt.transforms.graph.graph_reassociate_dots", "GraphReassociateDotsPass"),
     "cse": ("xdsl.transforms.common_subexpression_elimination", "CommonSubexpressionElimination"),
     "linalg-raise-attention": ("fusionopt.transforms.linalg.linalg_raise_attention", "LinalgRaiseAttentionPass"),
+    "linalg-drop-payload-asserts": ("fusionopt.transforms.linalg.linalg_drop_payload_asserts", "LinalgDropPayloadAssertsPass"),
     "dce": ("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
     "test-diagnostics": ("fusionopt.transforms.testing.test_diagnostics", "TestDiagnosticsPass"),
     "linalg-fuse-elementwise": ("fusionopt.transforms.linalg.linalg_fuse_elementwise", "LinalgFuseElementwise"),
@@ -113,6 +114,10 @@ PIPELINES: dict[str, Pipeline] = {}
 # dispatch-creation: linalg on tensors -> flow.dispatch.regions, IREE's DispatchCreation
 # (region formation unified with conversion to flow); one stage per line, with why it is there.
 _DISPATCH_CREATION_STAGES = (
+    # torch-mlir's runtime checks inside payloads (nonzero divisors, gather bounds) go, as
+    # IREE's kernels drop them: on CUDA one after a reduction over dynamic rows stops the
+    # region from building, and elementwise fusion sees plain bodies.
+    "linalg-drop-payload-asserts",
     # Convs, depthwise convs and pools become their NHWC forms between transposes, and the
     # elementwise ops between them compute channels last: IREE's CPU kernels vectorise along
     # contiguous channels. First, so the NCHW-specific stages below only see what is left.

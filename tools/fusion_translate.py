@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
 
 from fusionopt.cli import (
     EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, ToolArgumentParser, UsageError, exit_process,
@@ -24,8 +27,10 @@ from fusionopt.cli import (
 )
 from fusionopt.diagnostics import FusionError
 from fusionopt.importers.migraphx_import import import_migraphx
-from fusionopt.importers.onnx_dims import parse_dims
-from fusionopt.importers.onnx_import import WEIGHT_MODES, import_onnx
+from fusionopt.importers.onnx_context import OnnxImportError
+from fusionopt.importers.onnx_dims import parse_dims, pin_dims
+from fusionopt.importers.onnx_dynamic import dynamic_inputs, import_onnx_dynamic
+from fusionopt.importers.onnx_import import WEIGHT_MODES, import_onnx, load_model
 from fusionopt.progress import progress_stream
 from fusionopt.ir_io import print_module
 from fusionopt.output_file import OutputFile
@@ -54,6 +59,23 @@ def build_parser() -> ToolArgumentParser:
     return parser
 
 
+def _import_onnx(args) -> ModuleOp:
+    """The graph dialect when every input dim has a size (after `--dim`), else IREE's importer's
+    linalg with the dims left symbolic as `?`."""
+    model = pin_dims(load_model(args.import_onnx), parse_dims(args.dim))
+    dynamic = dynamic_inputs(model)
+    if not dynamic:
+        return import_onnx(model, weights=args.weights, progress=progress_stream())
+    if args.weights != "inline":
+        raise OnnxImportError(f"dynamic shape: {dynamic[0]}: --weights {args.weights} needs every "
+                              "dim pinned (--dim NAME=N); dynamic dims import with inline weights")
+    print(f"fusion-translate: note: {'; '.join(dynamic)}: kept dynamic (`?`) by importing with "
+          "IREE's ONNX importer into linalg on tensors, where the graph-to-dispatch-* pipelines run "
+          "their dispatch-creation stages only (--dim NAME=N pins it for the graph dialect)",
+          file=sys.stderr)
+    return import_onnx_dynamic(model, Path(args.import_onnx).name)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
@@ -65,8 +87,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         if args.import_migraphx is not None:
             module = import_migraphx(args.import_migraphx)
         else:
-            module = import_onnx(args.import_onnx, weights=args.weights, progress=progress_stream(),
-                                 dims=parse_dims(args.dim))
+            module = _import_onnx(args)
         output.commit(print_module(module, debuginfo=args.debuginfo))
     except FusionError as err:
         print(err.format(), file=sys.stderr)

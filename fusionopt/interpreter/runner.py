@@ -31,6 +31,7 @@ _ENTRY_NAMES = ("main", "main_graph")
 
 
 def _function_implementations() -> list[Any]:
+    from fusionopt.interpreter.affine import AffineApplyFunctions
     from fusionopt.interpreter.arith_math import ArithMathFunctions
     from fusionopt.interpreter.check import CheckFunctions
     from fusionopt.interpreter.flow import FlowFunctions
@@ -57,7 +58,7 @@ def _function_implementations() -> list[Any]:
             IreeLinalgExtScatterFunctions, IreeLinalgExtSortFunctions, HalFunctions,
             CheckFunctions, FlowWorkgroupsFunctions, IreeLinalgExtArgCompareFunctions,
             IreeLinalgExtScanFunctions, IreeLinalgExtOnlineAttentionFunctions, IreeLinalgExtIm2colFunctions,
-            FusionScfFunctions]
+            FusionScfFunctions, AffineApplyFunctions]
 
 
 class _OpTracker(Interpreter.Listener):

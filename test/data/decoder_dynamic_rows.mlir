@@ -1,11 +1,13 @@
 // A transformers decoder's first steps at a symbolic sequence length, as torch-mlir's linalg
 // pipeline writes them (iree-import-onnx of a `seq`-dynamic export): position ids as a
 // cumulative sum of the attention mask (`tm_tensor.scan`), RMSNorm with its mean kept as a
-// [1, seq, 1] reduction (a constant-0 output map), and a projection as a batch_matmul.
+// [1, seq, 1] reduction (a constant-0 output map) and its reciprocal asserting a nonzero
+// divisor inside the payload, and a projection as a batch_matmul.
 func.func @main(%mask: tensor<1x?xi64>, %x: tensor<1x?x64xf32>, %w: tensor<1x64x48xf32>) -> (tensor<1x?xi64>, tensor<1x?x48xf32>) {
   %c1 = arith.constant 1 : index
   %c0_i64 = arith.constant 0 : i64
   %zero = arith.constant 0.000000e+00 : f32
+  %one = arith.constant 1.000000e+00 : f32
   %count = arith.constant 6.400000e+01 : f32
   %eps = arith.constant 9.99999997E-7 : f32
   %n = tensor.dim %x, %c1 : tensor<1x?x64xf32>
@@ -26,13 +28,33 @@ func.func @main(%mask: tensor<1x?xi64>, %x: tensor<1x?x64xf32>, %w: tensor<1x64x
     %t = arith.addf %sq, %acc : f32
     linalg.yield %t : f32
   } -> tensor<1x?x1xf32>
+  %ei = tensor.empty(%n) : tensor<1x?x1xf32>
+  %mean = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%sum : tensor<1x?x1xf32>) outs(%ei : tensor<1x?x1xf32>) {
+  ^bb0(%s: f32, %out: f32):
+    %m = arith.divf %s, %count : f32
+    linalg.yield %m : f32
+  } -> tensor<1x?x1xf32>
+  %var = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mean : tensor<1x?x1xf32>) outs(%ei : tensor<1x?x1xf32>) {
+  ^bb0(%m: f32, %out: f32):
+    %v = arith.addf %m, %eps : f32
+    linalg.yield %v : f32
+  } -> tensor<1x?x1xf32>
+  %root = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%var : tensor<1x?x1xf32>) outs(%ei : tensor<1x?x1xf32>) {
+  ^bb0(%v: f32, %out: f32):
+    %r = math.sqrt %v : f32
+    linalg.yield %r : f32
+  } -> tensor<1x?x1xf32>
+  %inv = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%root : tensor<1x?x1xf32>) outs(%ei : tensor<1x?x1xf32>) {
+  ^bb0(%r: f32, %out: f32):
+    %nonzero = arith.cmpf one, %r, %zero : f32
+    cf.assert %nonzero, "unimplemented: tensor with zero element"
+    %q = arith.divf %one, %r : f32
+    linalg.yield %q : f32
+  } -> tensor<1x?x1xf32>
   %ex = tensor.empty(%n) : tensor<1x?x64xf32>
-  %h = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %sum : tensor<1x?x64xf32>, tensor<1x?x1xf32>) outs(%ex : tensor<1x?x64xf32>) {
-  ^bb0(%in: f32, %s: f32, %out: f32):
-    %mean = arith.divf %s, %count : f32
-    %v = arith.addf %mean, %eps : f32
-    %r = math.rsqrt %v : f32
-    %y = arith.mulf %in, %r : f32
+  %h = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %inv : tensor<1x?x64xf32>, tensor<1x?x1xf32>) outs(%ex : tensor<1x?x64xf32>) {
+  ^bb0(%in: f32, %q: f32, %out: f32):
+    %y = arith.mulf %in, %q : f32
     linalg.yield %y : f32
   } -> tensor<1x?x64xf32>
   %ep = tensor.empty(%n) : tensor<1x?x48xf32>

@@ -1,10 +1,12 @@
 """Symbolic ONNX dims pinned at import (`import_onnx(dims=...)`, `fusion-translate --dim NAME=N`):
 a transformers-style model with symbolic `batch` and `seq` whose shape computations (Shape of
 the input feeding Range, Reshape and Expand) fold once the dims are pinned, compared with
-onnxruntime on the same pinned inputs; the errors; the CLI flag."""
+onnxruntime on the same pinned inputs; the errors; the CLI flag; dims left unpinned imported
+dynamic through IREE's ONNX importer and run at several sizes against onnxruntime."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -12,11 +14,12 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from fusionopt.importers import onnx_dynamic
 from fusionopt.importers.onnx_context import OnnxImportError
 from fusionopt.importers.onnx_dims import parse_dims, pin_dims, symbolic_dims
 from fusionopt.importers.onnx_import import import_onnx
 from fusionopt.ir_io import parse_module
-from fusionopt.testing import run_module
+from fusionopt.testing import apply_pipeline, run_module
 from fusionopt.tools import fusion_translate
 
 ort = pytest.importorskip("onnxruntime")
@@ -138,13 +141,62 @@ def test_cli_dim_flags_pin_the_import(model_path: Path, tmp_path: Path):
     assert run_module(module, [np.zeros((2, 9), np.int64)])[0].shape == (2, 9, HIDDEN)
 
 
-def test_cli_without_dims_names_the_flag(model_path: Path, tmp_path: Path, capsys):
-    out = tmp_path / "never.mlir"
-    assert fusion_translate.run(["--import-onnx", str(model_path), "--dim", "seq=9", "-o", str(out)]) == 1
+needs_iree_importer = pytest.mark.skipif(
+    shutil.which("iree-import-onnx") is None or shutil.which("iree-opt") is None,
+    reason="IREE's ONNX importer (iree-base-compiler) is not installed")
+
+
+def _onnxruntime(model: onnx.ModelProto, ids: np.ndarray) -> np.ndarray:
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return session.run(None, {"input_ids": ids})[0]
+
+
+@needs_iree_importer
+def test_cli_keeps_unpinned_dims_dynamic(model_path: Path, tmp_path: Path, capsys):
+    out = tmp_path / "dynamic_batch.mlir"
+    assert fusion_translate.run(["--import-onnx", str(model_path), "--dim", "seq=9", "-o", str(out)]) == 0
     err = capsys.readouterr().err
-    assert "error: dynamic shape: input 'input_ids' dim 0 is 'batch'" in err
-    assert "pin it with --dim batch=N" in err and "Traceback" not in err
+    assert "note: input 'input_ids' dim 0 is 'batch': kept dynamic (`?`)" in err and "Traceback" not in err
+    text = out.read_text()
+    assert "(%arg0: tensor<?x9xi64>) -> tensor<?x9x8xf32>" in text
+    ids = np.random.default_rng(3).integers(0, VOCAB, (3, 9)).astype(np.int64)
+    np.testing.assert_allclose(run_module(parse_module(text), [ids])[0], _onnxruntime(symbolic_model(), ids),
+                               rtol=1e-5, atol=1e-5)
+
+
+@needs_iree_importer
+def test_dynamic_import_through_dispatch_creation_agrees_with_onnxruntime(model_path: Path, tmp_path: Path):
+    """Both dims dynamic (torch-mlir's Reshape arithmetic multiplies them: `s0 * s1`, lowered to
+    arith for xDSL), formed into dispatch regions, run at sizes nothing was specialised to."""
+    out = tmp_path / "dynamic.mlir"
+    assert fusion_translate.run(["--import-onnx", str(model_path), "-o", str(out)]) == 0
+    assert "(%arg0: tensor<?x?xi64>) -> tensor<?x?x8xf32>" in out.read_text()
+    formed = apply_pipeline(out.read_text(), "dispatch-creation-llvm-cpu")
+    assert any(op.name == "flow.dispatch.region" for op in formed.walk())
+    for batch, seq in [(1, 1), (2, 7), (3, 16)]:
+        ids = np.random.default_rng(seq).integers(0, VOCAB, (batch, seq)).astype(np.int64)
+        ids[0, 0], ids[-1, -1] = 0, VOCAB - 1  # the table's first and last rows
+        np.testing.assert_allclose(run_module(formed, [ids])[0], _onnxruntime(symbolic_model(), ids),
+                                   rtol=1e-5, atol=1e-5)
+
+
+@needs_iree_importer
+def test_dynamic_import_takes_inline_weights_only(model_path: Path, tmp_path: Path, capsys):
+    out = tmp_path / "never.mlir"
+    assert fusion_translate.run(["--import-onnx", str(model_path), "--weights", "args", "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert ("error: dynamic shape: input 'input_ids' dim 0 is 'batch': --weights args needs every dim "
+            "pinned (--dim NAME=N)") in err
     assert not out.exists()
+
+
+def test_dynamic_import_without_iree_names_both_ways_out(model_path: Path, tmp_path: Path, capsys, monkeypatch):
+    monkeypatch.setattr(onnx_dynamic.shutil, "which", lambda *args, **kwargs: None)
+    out = tmp_path / "never.mlir"
+    assert fusion_translate.run(["--import-onnx", str(model_path), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "error: dynamic shape: importing symbolic dims needs IREE's ONNX importer" in err
+    assert "pin every symbolic dim with --dim NAME=N" in err and not out.exists()
 
 
 def test_cli_bad_dim_is_a_user_error(model_path: Path, capsys):
