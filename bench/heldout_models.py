@@ -16,6 +16,10 @@ modules are kept under `--keep`). Built variants run through IREE's runtime (loc
 max|ref|) and with iree-default. Timing (bench/iree_bench_timing.py `timed_rounds`): interleaved rounds,
 one thread, with `aa`, a separately loaded copy of iree-default, whose ratio is the noise.
 
+A model whose inputs keep symbolic dims (`M.dynamic.onnx`) is built dynamic by every variant
+(`fusion-translate` imports it through IREE's importer with `?` dims) and run at the sizes of
+`--sizes NAME=N[,N...]`, each family at each size.
+
 `--target cuda` (sm_80, no GPU needed) builds only: each variant (default `iree-default` and
 `ours-onnx-cuda`, i.e. `graph-to-dispatch-cuda`) compiled for CUDA, its dispatch count, and the
 failing regions compiled alone for CUDA; nothing is run or timed.
@@ -53,10 +57,37 @@ CUDA_VARIANTS = ("iree-default", "ours-onnx-cuda")
 ENTRY = "main_graph"
 
 
-def image_inputs(model: Path, family: str, seed: int) -> dict[str, np.ndarray]:
+def image_inputs(model: Path, family: str, seed: int, sizes: dict[str, int] | None = None) -> dict[str, np.ndarray]:
+    """The model's inputs of `family`; a symbolic dim takes its size from `sizes`."""
     rng = np.random.default_rng(seed)
     return {name: np.asarray(family_values(shape, dtype, family, rng, (0, 16))).astype(dtype)
-            for name, shape, dtype in graph_inputs(str(model))}
+            for name, shape, dtype in sized_inputs(model, sizes or {})}
+
+
+def sized_inputs(model: Path, sizes: dict[str, int]) -> list[tuple[str, list[int], np.dtype]]:
+    symbolic = {info.name: [d.dim_param for d in info.type.tensor_type.shape.dim]
+                for info in onnx.load(str(model), load_external_data=False).graph.input}
+    found = []
+    for name, shape, dtype in graph_inputs(str(model)):
+        params = symbolic.get(name, [""] * len(shape))
+        missing = [p for p in params if p and p not in sizes]
+        if missing:
+            raise SystemExit(f"{model.name}: input '{name}' has symbolic dim '{missing[0]}': give --sizes {missing[0]}=N")
+        found.append((name, [sizes[p] if p else d for p, d in zip(params, shape)], dtype))
+    return found
+
+
+def size_runs(texts: list[str]) -> list[dict[str, int]]:
+    """`--sizes seq=1,17 --sizes batch=2` -> [{seq: 1, batch: 2}, {seq: 17, batch: 2}]."""
+    runs: list[dict[str, int]] = [{}]
+    for text in texts:
+        name, _, values = text.partition("=")
+        runs = [{**run, name: int(v)} for run in runs for v in values.split(",")]
+    return runs
+
+
+def run_tag(family: str, sizes: dict[str, int]) -> str:
+    return family + "".join(f"@{name}={n}" for name, n in sizes.items())
 
 
 def compile_two_steps(source: Path, work: Path, stem: str,
@@ -137,12 +168,13 @@ def check_variant(model: Path, variant: str, work: Path, refs: dict, defaults: d
     return row
 
 
-def time_variants(rows: list[dict], model: Path, work: Path, rounds: int, iterations: int, seed: int) -> None:
+def time_variants(rows: list[dict], model: Path, work: Path, rounds: int, iterations: int, seed: int,
+                  sizes: dict[str, int]) -> None:
     vmfbs = {r["variant"]: Path(r["vmfb"]) for r in rows if r.get("vmfb")}
     if "iree-default" not in vmfbs:
         return
     vmfbs["aa"] = Path(shutil.copyfile(vmfbs["iree-default"], work / f"{model.stem}.aa.vmfb"))
-    files = save_inputs(list(image_inputs(model, "random", seed).values()), work / "inputs")
+    files = save_inputs(list(image_inputs(model, "random", seed, sizes).values()), work / "inputs")
     times = timed_rounds(vmfbs, files, rounds, iterations, seed)
     base = statistics.median(times["iree-default"])
     for row in rows:
@@ -159,17 +191,17 @@ def time_variants(rows: list[dict], model: Path, work: Path, rounds: int, iterat
 MIN_INPUT_SENSITIVITY = 1e-3
 
 
-def input_sensitivity(model: Path, proto: onnx.ModelProto, seed: int, first=None) -> float:
+def input_sensitivity(model: Path, proto: onnx.ModelProto, seed: int, first=None, sizes=None) -> float:
     """How much onnxruntime's output moves between two random images (relative_error); `first`:
     its output on the image of `seed`, when the caller has it."""
     if first is None:
-        first = onnxruntime_outputs(proto, image_inputs(model, "random", seed))[0]
-    second = onnxruntime_outputs(proto, image_inputs(model, "random", seed + 1))[0]
+        first = onnxruntime_outputs(proto, image_inputs(model, "random", seed, sizes))[0]
+    second = onnxruntime_outputs(proto, image_inputs(model, "random", seed + 1, sizes))[0]
     return relative_error(second, first)
 
 
-def sensitivity_row(model: Path, proto: onnx.ModelProto, seed: int, first=None) -> dict:
-    value = input_sensitivity(model, proto, seed, first)
+def sensitivity_row(model: Path, proto: onnx.ModelProto, seed: int, first=None, sizes=None) -> dict:
+    value = input_sensitivity(model, proto, seed, first, sizes)
     note = "" if value >= MIN_INPUT_SENSITIVITY else "the output barely depends on the input: agreement proves little"
     return {"variant": "(input sensitivity)", "builds": True, "sensitivity": value, "error": note}
 
@@ -180,11 +212,13 @@ def check_model(model: Path, args, root: Path) -> list[dict]:
     proto = onnx.load(str(model))
     refs = {}
     for family in args.families if args.target == "llvm-cpu" else ():
-        inputs = image_inputs(model, family, args.seed)
-        refs[family] = (inputs, onnxruntime_outputs(proto, inputs)[0])
+        for sizes in args.size_runs:
+            inputs = image_inputs(model, family, args.seed, sizes)
+            refs[run_tag(family, sizes)] = (inputs, onnxruntime_outputs(proto, inputs)[0])
     defaults: dict = {}
-    random_output = refs["random"][1] if "random" in refs else None  # onnxruntime on the seed's image
-    rows = [sensitivity_row(model, proto, args.seed, random_output)] if refs else []
+    first = run_tag("random", args.size_runs[0])
+    random_output = refs[first][1] if first in refs else None  # onnxruntime on the seed's image
+    rows = [sensitivity_row(model, proto, args.seed, random_output, args.size_runs[0])] if refs else []
     if rows:
         print(json.dumps({"model": model.name, **rows[0]}), flush=True)
     for variant in args.variants:
@@ -192,7 +226,7 @@ def check_model(model: Path, args, root: Path) -> list[dict]:
         print(json.dumps({"model": model.name, **{k: v for k, v in row.items() if k != "vmfb"}}), flush=True)
         rows.append(row)
     if not args.no_time and args.target == "llvm-cpu":
-        time_variants(rows, model, work, args.rounds, args.iterations, args.seed)
+        time_variants(rows, model, work, args.rounds, args.iterations, args.seed, args.size_runs[-1])
     return rows
 
 
@@ -234,10 +268,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--iterations", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sizes", action="append", default=[], metavar="NAME=N[,N...]",
+                        help="sizes a symbolic dim takes in the runs (repeatable; the builds keep it "
+                             "dynamic: fusion-translate imports it as `?`); every combination is run, "
+                             "the last one timed")
     parser.add_argument("--no-time", action="store_true")
     parser.add_argument("--keep", type=Path, help="keep sources, vmfbs and region modules here")
     parser.add_argument("--json", type=Path, help="write the rows here")
     args = parser.parse_args(argv)
+    args.size_runs = size_runs(args.sizes)
     args.variants = args.variants or list(VARIANTS if args.target == "llvm-cpu" else CUDA_VARIANTS)
     if "iree-default" not in args.variants:
         args.variants.insert(0, "iree-default")
@@ -248,7 +287,7 @@ def main(argv: list[str] | None = None) -> None:
             results[model.name.split(".")[0]] = check_model(model, args, root)
             if args.json:
                 args.json.write_text(json.dumps(results, indent=1, default=str))
-    print(table(results, args.families))
+    print(table(results, [run_tag(f, sizes) for f in args.families for sizes in args.size_runs]))
 
 
 if __name__ == "__main__":

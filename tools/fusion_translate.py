@@ -6,7 +6,9 @@
 
 `--import-onnx` builds `func.func @main_graph` in the `graph` dialect (see
 `fusionopt.importers.onnx_import`; `--dim NAME=N`, repeatable, pins the symbolic dim NAME to N
-first, as onnxruntime's `make_dynamic_shape_fixed` does: `fusionopt.importers.onnx_dims`);
+first, as onnxruntime's `make_dynamic_shape_fixed` does: `fusionopt.importers.onnx_dims`); a
+model whose inputs still have symbolic dims is imported with them as `?` into linalg on tensors
+by IREE's ONNX importer (`fusionopt.importers.onnx_dynamic`), with a note on stderr;
 `--import-migraphx` builds `func.func @main` from the text MIGraphX prints (see `fusionopt.importers.migraphx_import`). The output goes to stdout, or to `-o FILE`, written
 by `fusionopt.output_file` (atomically for regular files, so a failed import never leaves a
 truncated file; straight into devices and FIFOs; through symlinks). Errors print `error: ...` on stderr and exit with code 1; an importer crash
@@ -22,7 +24,7 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 
 from fusionopt.cli import (
-    EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, ToolArgumentParser, UsageError, exit_process,
+    EXIT_USER_ERROR, ToolArgumentParser, UsageError, exit_process,
     report_internal_error, report_usage_error,
 )
 from fusionopt.diagnostics import FusionError
@@ -42,7 +44,9 @@ def build_parser() -> ToolArgumentParser:
         prog="fusion-translate", description="Translate models into fusionopt IR.")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--import-onnx", metavar="MODEL",
-                        help="import an ONNX model (static shapes) into the graph dialect")
+                        help="import an ONNX model into the graph dialect (one whose inputs keep "
+                             "symbolic dims after --dim: into linalg with `?` dims, through IREE's "
+                             "ONNX importer)")
     source.add_argument("--import-migraphx", metavar="FILE.txt",
                         help="import a program as MIGraphX prints it (`migraphx-driver read`) "
                              "into the graph dialect")

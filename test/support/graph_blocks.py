@@ -35,7 +35,8 @@ linalg-strided-conv-to-im2col), `SIBLING_1X1_BLOCKS` (stride-1 1x1 convs over on
 weight arguments, linalg-horizontal-fuse-1x1-convs), `SPLIT_BROADCAST_BLOCKS` (a broadcast split by a
 reshape, linalg-bubble-expand-through-broadcast) and `RESHAPED_ROOT_BLOCKS` (a grouped conv, a
 Linear layer over an NHWC image: a root's result reshaped before its epilogue,
-linalg-generalize-grouped-convs and linalg-sink-reshapes).
+linalg-generalize-grouped-convs and linalg-sink-reshapes), `ASSERTED_BLOCKS` (torch-mlir's
+reciprocal asserting in its payload, linalg-drop-payload-asserts).
 Each returns the block's last value (already in the pool) or None when it does not apply. The
 conv blocks are in `graph_blocks_conv.py`, the helpers all blocks share in `graph_block_parts.py`;
 this module exports every block and block set.
@@ -276,6 +277,33 @@ def block_position_embedding(b):
     return _binary(b, "add", rows_read, _activation(b, (count, width), element))
 
 
+def block_asserted_reciprocal(b):
+    """torch-mlir's reciprocal written as it writes it, `1 / (x*x + 1)` in a linalg.generic whose
+    payload asserts the divisor is nonzero (true for every finite or infinite x), amid graph
+    ops: linalg-drop-payload-asserts."""
+    element = _float_element(b)
+    if element is None:
+        return None
+    x = _activation(b, tuple(_dims(b, b.draw(st.integers(1, 3)))), element)
+    r = b.fresh(x.shape, element)
+    n, e = r.name, element
+    identity = "affine_map<(" + ", ".join(f"d{i}" for i in range(len(x.shape))) + ") -> (" + \
+        ", ".join(f"d{i}" for i in range(len(x.shape))) + ")>"
+    b.lines.append(f"    {n}_init = tensor.empty() : {x.type}")
+    payload = (f"^bb0({n}_in: {e}, {n}_out: {e}):\n"
+               f"      {n}_sq = arith.mulf {n}_in, {n}_in : {e}\n"
+               f"      {n}_one = arith.constant 1.0 : {e}\n"
+               f"      {n}_den = arith.addf {n}_sq, {n}_one : {e}\n"
+               f"      {n}_zero = arith.constant 0.0 : {e}\n"
+               f"      {n}_nonzero = arith.cmpf one, {n}_den, {n}_zero : {e}\n"
+               f"      cf.assert {n}_nonzero, \"unimplemented: tensor with zero element\"\n"
+               f"      {n}_q = arith.divf {n}_one, {n}_den : {e}\n"
+               f"      linalg.yield {n}_q : {e}\n    }}")
+    iterators = ", ".join(['"parallel"'] * len(x.shape))
+    return b.emit(f"linalg.generic {{indexing_maps = [{identity}, {identity}], iterator_types = [{iterators}]}} "
+                  f"ins({x.name} : {x.type}) outs({n}_init : {x.type}) {{\n    {payload} -> {x.type}", r, x)
+
+
 def block_projection(b):
     """a batch-1 projection over a weight argument, 16-row multiples (+ bias or relu):
     dispatch-matmul-to-mmt4d (min-n=16)."""
@@ -341,3 +369,4 @@ SIBLING_1X1_BLOCKS = (block_sibling_1x1_convs,)
 SPLIT_BROADCAST_BLOCKS = (block_split_broadcast,)
 UNEQUAL_TOWER_BLOCKS = (block_unequal_towers,)
 RESHAPED_ROOT_BLOCKS = (block_grouped_conv, block_rows_split_dot)
+ASSERTED_BLOCKS = (block_asserted_reciprocal,)

@@ -79,7 +79,8 @@ def test_internal_errors_are_exit_2_in_every_tool(tmp_path, monkeypatch, capsys)
     monkeypatch.setattr(fusion_run, "run_function", boom)
     assert _exit_code(lambda: fusion_run.main([str(src)])) == 2
     monkeypatch.setattr(fusion_translate, "import_onnx", boom)
-    assert _exit_code(lambda: fusion_translate.main(["--import-onnx", str(src)])) == 2
+    onnx_model = Path(__file__).resolve().parents[1] / "data" / "onnx" / "conv_bn_relu.onnx"  # loads, static
+    assert _exit_code(lambda: fusion_translate.main(["--import-onnx", str(onnx_model)])) == 2
     err = capsys.readouterr().err
     for prog in ("fusion-stats", "fusion-run", "fusion-translate"):
         assert f"{prog}: internal error: RuntimeError: boom" in err

@@ -21,6 +21,7 @@ from fusionopt import registry
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
 from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
+    ASSERTED_BLOCKS,
     DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_FILTER_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
     STRIDED_BLOCKS,
     UNEQUAL_TOWER_BLOCKS,
@@ -121,6 +122,10 @@ PADDED_FILTER_FLOORS = {"linalg-pad-conv-filters": 0.3}
 # weights packed in panels. Its seed gives 0.125 and 0.375 (1 conv and 3 Linear layers of 8).
 PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS = 8, 1
 PACKED_WEIGHT_FLOORS = {"linalg-pack-conv-filters": 0.1, "linalg-pack-matmul-weights": 0.3}
+# torch-mlir's reciprocal with its payload assert amid graph ops (`graph_blocks.ASSERTED_BLOCKS`;
+# the graph programs' own lowering writes no asserts): every pipeline over linalg drops it.
+ASSERTED_COUNT, ASSERTED_OPS = 8, 2
+ASSERTED_FLOORS = {"linalg-drop-payload-asserts": 0.5}
 RESHAPED_ROOT_FLOORS = {"linalg-generalize-grouped-convs": 0.25, "linalg-grouped-conv-to-im2col": 0.25,
                         "linalg-sink-reshapes": 0.4}
 
@@ -190,7 +195,7 @@ def test_projection_programs_are_valid_and_equal_and_packed(projection_report):
 def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
-              PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS)
+              PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -221,6 +226,7 @@ BLOCK_SET_RUNS = {
     "padded_filters": (PADDED_FILTER_COUNT, PADDED_FILTER_OPS, PADDED_FILTER_BLOCKS, PADDED_FILTER_FLOORS),
     "packed_weights": (PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS, PACKED_WEIGHT_BLOCKS, PACKED_WEIGHT_FLOORS),
     "dilated_padding": (DILATED_PADDING_COUNT, DILATED_PADDING_OPS, DILATED_PADDING_BLOCKS, DILATED_PADDING_FLOORS),
+    "asserted": (ASSERTED_COUNT, ASSERTED_OPS, ASSERTED_BLOCKS, ASSERTED_FLOORS),
 }
 
 
@@ -228,3 +234,4 @@ BLOCK_SET_RUNS = {
 def test_block_set_programs_are_valid_and_equal_and_rewritten(name: str):
     count, ops, blocks, floors = BLOCK_SET_RUNS[name]
     assert_valid_equal_and_changed(property_run.run_property(count, SEED, max_ops=ops, blocks=blocks), count, floors)
+
