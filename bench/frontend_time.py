@@ -1,6 +1,7 @@
 """Front-end seconds on an ONNX model: `fusion-translate --import-onnx`, then `fusion-opt -p
 PIPELINE --time-passes` split into startup (interpreter and imports), parse, verifier, passes
-and output, against `iree-import-onnx` on the same file. Each figure is the least of N runs.
+and output; `fusion-opt MODEL.onnx -p PIPELINE` (one process, the same output, checked); against
+`iree-import-onnx` on the same file. Each figure is the least of N runs.
 
     python bench/frontend_time.py MODEL.onnx [--runs 3] [--pipeline graph-to-dispatch-llvm-cpu]
 """
@@ -17,7 +18,8 @@ from pathlib import Path
 
 PHASE = re.compile(r"^\s+([\d.]+) \(\s*[\d.]+%\)\s+(\S.*)$", re.M)
 COLUMNS = (
-    "import", "startup", "parse", "verifier", "passes", "output", "fusion-opt", "total", "iree-import-onnx"
+    "import", "startup", "parse", "verifier", "passes", "output", "fusion-opt", "total", "one process",
+    "iree-import-onnx",
 )
 
 
@@ -40,6 +42,9 @@ def one_run(model: str, pipeline: str, work: Path) -> dict[str, float]:
     opt, report = timed([*tool("fusion_opt"), graph, "-p", pipeline, "--time-passes", "-o", out])
     phases = {name.strip(): float(seconds) for seconds, name in PHASE.findall(report)}
     timed_total = phases["Total"]
+    one, _ = timed([*tool("fusion_opt"), model, "-p", pipeline, "-o", str(work / "one.mlir")])
+    if (work / "one.mlir").read_text() != Path(out).read_text():
+        sys.exit(f"fusion-opt {model} and fusion-translate | fusion-opt printed different modules")
     iree, _ = timed(["iree-import-onnx", model, "-o", str(work / "iree.mlir")])
     return {
         "import": imported,
@@ -50,6 +55,7 @@ def one_run(model: str, pipeline: str, work: Path) -> dict[str, float]:
         "output": phases["output"],
         "fusion-opt": opt,
         "total": imported + opt,
+        "one process": one,
         "iree-import-onnx": iree,
     }
 

@@ -6,8 +6,8 @@
 
 The models come from `bench/export_models.py --forms inline` (`HELDOUT_MODELS`: torchvision at
 224x224, random weights). Per model, each variant of bench/iree_bench_build.py that applies to an
-ONNX file (`iree-default`: `iree-import-onnx` + `iree-compile`; `ours-onnx*`: `fusion-translate
---import-onnx` + the graph pipeline) is compiled for llvm-cpu (host) in two steps (`--compile-to=flow`,
+ONNX file (`iree-default`: `iree-import-onnx` + `iree-compile`; `ours-onnx*`: `fusion-opt M.onnx
+-p` the graph pipeline, the import in-process) is compiled for llvm-cpu (host) in two steps (`--compile-to=flow`,
 whose `flow.dispatch` call sites are the dispatch count, then `--compile-from=flow`). A variant that
 does not build gets IREE's first error line and the regions its errors point at, each compiled
 alone (bench/block_builds.py's extractor: op signature, argument types, IREE's error; the region
@@ -17,7 +17,7 @@ max|ref|) and with iree-default. Timing (bench/iree_bench_timing.py `timed_round
 one thread, with `aa`, a separately loaded copy of iree-default, whose ratio is the noise.
 
 A model whose inputs keep symbolic dims (`M.dynamic.onnx`) is built dynamic by every variant
-(`fusion-translate` imports it through IREE's importer with `?` dims) and run at the sizes of
+(our ONNX front end imports it through IREE's importer with `?` dims) and run at the sizes of
 `--sizes NAME=N[,N...]`, each family at each size.
 
 `--target cuda` (sm_80, no GPU needed) builds only: each variant (default `iree-default` and
@@ -270,7 +270,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sizes", action="append", default=[], metavar="NAME=N[,N...]",
                         help="sizes a symbolic dim takes in the runs (repeatable; the builds keep it "
-                             "dynamic: fusion-translate imports it as `?`); every combination is run, "
+                             "dynamic: our front end imports it as `?`); every combination is run, "
                              "the last one timed")
     parser.add_argument("--no-time", action="store_true")
     parser.add_argument("--keep", type=Path, help="keep sources, vmfbs and region modules here")

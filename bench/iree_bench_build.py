@@ -4,7 +4,7 @@ Variants (all from the same corpus model, weights as function arguments):
 - `iree-default`: `M.args.linalg.mlir`, IREE's own dispatch formation;
 - `iree-best`: the same + IREE's most fusing flags (aggressive fusion, horizontal contractions);
 - `ours`: `fusion-opt M.args.linalg.mlir -p dispatch-creation` (IREE keeps our regions);
-- `ours-onnx`: `fusion-translate --import-onnx M.args.onnx | fusion-opt -p graph-to-dispatch`;
+- `ours-onnx`: `fusion-opt M.args.onnx -p graph-to-dispatch` (the import in-process);
   a model named by an ONNX file path is built as bench/iree_bench_onnx.py says;
 - `ours-onnx-no-conv-batching` (not in the default set): the same without
   `graph-horizontal-fuse-convs`, to time what sibling-conv batching alone changes;
@@ -130,8 +130,10 @@ def variant_source(model: str, variant: str, work_dir: Path) -> Path:
 
 
 def _ours_from_onnx(onnx_file: Path, pipeline: str) -> str:
-    graph = _fusion(["fusion-translate", "--import-onnx", str(onnx_file)])
-    return _fusion(["fusion-opt", "-", "-p", pipeline], stdin=graph)
+    """`fusion-opt M.onnx -p PIPELINE`: the import in the same process (the README's command; the
+    same output as `fusion-translate --import-onnx | fusion-opt`, without the second process and
+    the printing and re-parsing of the weights)."""
+    return _fusion(["fusion-opt", str(onnx_file), "-p", pipeline])
 
 
 def _onnx_variant_source(model: str, variant: str, work_dir: Path) -> Path:

@@ -13,8 +13,8 @@ same seeded shuffled order, ms = mean per call of a round, median over rounds), 
   `--device=local-sync`) and N intra-op threads for onnxruntime; every
   (variant, threads) pair is one entry of the same rounds, so all thread counts share the
   machine's disturbances;
-- build seconds per IREE build: its source's front end (ours: `fusion-translate --import-onnx` +
-  `fusion-opt -p PIPELINE`; IREE's: `iree-import-onnx` for an ONNX file, nothing for a corpus
+- build seconds per IREE build: its source's front end (ours: `fusion-opt M.onnx -p PIPELINE`,
+  the import in the same process; IREE's: `iree-import-onnx` for an ONNX file, nothing for a corpus
   linalg file), made once into a fresh folder, plus its own `iree-compile`; a `-dt` build counts
   its base's front end too (the time a user waits for that build). With `--build-repeats K` each
   front end and each `iree-compile` runs K times (compiles in a shuffled order each time) and

@@ -2,8 +2,8 @@
 
 A model named by a path ending in `.onnx` (not a corpus model) has no torch-mlir linalg file,
 so the baseline is what an IREE user gets from that file: `iree-import-onnx X.onnx`, then
-`iree-compile` (`iree-default`, `iree-best`, `aa`). `ours-onnx` is `fusion-translate
---import-onnx X.onnx | fusion-opt -p graph-to-dispatch`; the variants that start from the
+`iree-compile` (`iree-default`, `iree-best`, `aa`). `ours-onnx` is `fusion-opt X.onnx
+-p graph-to-dispatch` (the import in-process); the variants that start from the
 linalg file do not apply. Inputs follow the ONNX graph inputs: the first (the image) gets the
 family's raw values, the others (weights, in a `.args.onnx` file) are weights as in
 `iree_bench_inputs`. The reference is our import of the file (the input program) on the numpy

@@ -18,8 +18,8 @@ test/data/onnx/inception.onnx`): IREE's baseline is then `iree-import-onnx` of t
 (bench/iree_bench_onnx.py). Variants (bench/iree_bench_build.py): `iree-default`
 (`M.args.linalg.mlir`), `iree-best` (+ `--iree-dispatch-creation-enable-aggressive-fusion
 --iree-dispatch-creation-enable-fuse-horizontal-contractions`), `ours` (`fusion-opt -p
-dispatch-creation`), `ours-onnx` (`fusion-translate --import-onnx M.args.onnx | fusion-opt -p
-graph-to-dispatch`), `aa` (a separately loaded copy of iree-default: aa/iree-default is the
+dispatch-creation`), `ours-onnx` (`fusion-opt M.args.onnx -p
+graph-to-dispatch`, the import in-process), `aa` (a separately loaded copy of iree-default: aa/iree-default is the
 noise), `iree-dt` and `V-dt` (the build with IREE's data tiling and ukernels), `ort`
 (onnxruntime on the model's ONNX file; bench/iree_bench_deploy.py). Targets: `llvm-cpu`
 (`--iree-llvmcpu-target-cpu=host`), `cuda` (`sm_80`).

@@ -76,7 +76,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
         description="fusionopt modular optimizer driver (MLIR-style, built on xDSL)",
     )
     add = parser.add_argument
-    add("input_file", nargs="?", default="-", help="input file, or '-' for stdin (default)")
+    add("input_file", nargs="?", default="-",
+        help="input file, or '-' for stdin (default); a MODEL.onnx is imported first, as "
+             "fusion-translate --import-onnx does (inline weights)")
+    add("--dim", action="append", default=[], dest="dims", metavar="NAME=N",
+        help="with a MODEL.onnx input: pin its symbolic dim NAME to N before import (repeatable)")
     add("-o", "--output-file", help="output file (written only when the run succeeds)")
     add("-p", "--passes", action="append", default=[],
         help="pass pipeline, xDSL syntax: 'cse,linalg-fuse-elementwise{aggressive=true}' "

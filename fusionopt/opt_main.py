@@ -111,7 +111,9 @@ class FusionOptMain:
             self.stdout.write(format_pass_list(available, registry.PIPELINES))
             return EXIT_OK
         passes = self._build_pipeline(available)
-        text, filename = self._read_input(args.input_file)
+        onnx_input = args.input_file.lower().endswith(".onnx")
+        self._check_onnx_flags(onnx_input)
+        text, filename = (None, args.input_file) if onnx_input else self._read_input(args.input_file)
         self.timer = PassTimer() if args.time_passes else None
         self.statistics = PassStatistics() if args.pass_statistics else None
         output_path = args.output_file
@@ -119,7 +121,10 @@ class FusionOptMain:
         out = StringIO() if to_file else self.stdout
         output = OutputFile(output_path, self.stdout) if to_file else None
         try:
-            self._process(text, filename, passes, out)
+            if text is None:
+                self._process_onnx(filename, passes, out)
+            else:
+                self._process(text, filename, passes, out)
             if self.timer is not None:
                 self.stderr.write(self.timer.report())
             if self.statistics is not None:
@@ -155,9 +160,33 @@ class FusionOptMain:
 
     # -- per chunk ---------------------------------------------------------------------------
 
-    def _process(self, text: str, filename: str, passes: list[ModulePass], out: TextIO) -> None:
-        register_source(filename, text)
-        options = RunOptions(
+    def _check_onnx_flags(self, onnx_input: bool) -> None:
+        if not onnx_input and self.args.dims:
+            raise UsageError("--dim applies to an ONNX input (MODEL.onnx)")
+        if onnx_input and (self.args.split_input_file or self.args.verify_diagnostics):
+            flag = "--split-input-file" if self.args.split_input_file else "--verify-diagnostics"
+            raise UsageError(f"{flag} needs MLIR text, not an ONNX input")
+
+    def _process_onnx(self, path: str, passes: list[ModulePass], out: TextIO) -> None:
+        """An ONNX file imported in this process (`onnx_frontend`): no printing and re-parsing
+        of the imported module, whose weights are megabytes of constants."""
+        from fusionopt.importers.onnx_dims import parse_dims  # `onnx` loads in ~1 s: only here
+        from fusionopt.importers.onnx_frontend import import_onnx_file
+
+        with capture_diagnostics(self._report):
+            try:
+                module = self._timed("import (onnx)", lambda: import_onnx_file(
+                    path, parse_dims(self.args.dims), progress=self._progress(), notes=self.stderr,
+                    tool="fusion-opt"))
+                out.write(self._run_and_print(registry.make_context(), module, passes, self._run_options()))
+            except FusionError as err:
+                self._report(err.diagnostic)
+
+    def _progress(self) -> TextIO | None:
+        return progress_stream() if self.stderr is sys.stderr else None
+
+    def _run_options(self) -> RunOptions:
+        return RunOptions(
             verify=self.args.verify_each and not self.args.disable_verify,
             print_before=self.args.print_ir_before,
             print_after=self.args.print_ir_after,
@@ -169,8 +198,12 @@ class FusionOptMain:
             dump_stream=self.stderr,
             statistics=self.statistics,
             elide_elements_if_larger=self.args.elide_elements_if_larger,
-            progress=progress_stream() if self.stderr is sys.stderr else None,
+            progress=self._progress(),
         )
+
+    def _process(self, text: str, filename: str, passes: list[ModulePass], out: TextIO) -> None:
+        register_source(filename, text)
+        options = self._run_options()
         for index, chunk in enumerate(split_input(text, self.args.split_input_file)):
             if index > 0:
                 out.write("// -----\n")
@@ -203,6 +236,9 @@ class FusionOptMain:
         module = self._timed("parser", lambda: self._parse(ctx, chunk, filename))
         if not self.args.disable_verify:
             self._timed("(verifier)", lambda: verify_module(module))
+        return self._run_and_print(ctx, module, passes, options)
+
+    def _run_and_print(self, ctx: Context, module: ModuleOp, passes: list[ModulePass], options: RunOptions) -> str:
         run_passes(passes, ctx, module, options)
         return self._timed(
             "output",

@@ -19,9 +19,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-
-from xdsl.dialects.builtin import ModuleOp
 
 from fusionopt.cli import (
     EXIT_USER_ERROR, ToolArgumentParser, UsageError, exit_process,
@@ -29,10 +26,9 @@ from fusionopt.cli import (
 )
 from fusionopt.diagnostics import FusionError
 from fusionopt.importers.migraphx_import import import_migraphx
-from fusionopt.importers.onnx_context import OnnxImportError
-from fusionopt.importers.onnx_dims import parse_dims, pin_dims
-from fusionopt.importers.onnx_dynamic import dynamic_inputs, import_onnx_dynamic
-from fusionopt.importers.onnx_import import WEIGHT_MODES, import_onnx, load_model
+from fusionopt.importers.onnx_dims import parse_dims
+from fusionopt.importers.onnx_frontend import import_onnx_file
+from fusionopt.importers.onnx_import import WEIGHT_MODES
 from fusionopt.progress import progress_stream
 from fusionopt.ir_io import print_module
 from fusionopt.output_file import OutputFile
@@ -63,23 +59,6 @@ def build_parser() -> ToolArgumentParser:
     return parser
 
 
-def _import_onnx(args) -> ModuleOp:
-    """The graph dialect when every input dim has a size (after `--dim`), else IREE's importer's
-    linalg with the dims left symbolic as `?`."""
-    model = pin_dims(load_model(args.import_onnx), parse_dims(args.dim))
-    dynamic = dynamic_inputs(model)
-    if not dynamic:
-        return import_onnx(model, weights=args.weights, progress=progress_stream())
-    if args.weights != "inline":
-        raise OnnxImportError(f"dynamic shape: {dynamic[0]}: --weights {args.weights} needs every "
-                              "dim pinned (--dim NAME=N); dynamic dims import with inline weights")
-    print(f"fusion-translate: note: {'; '.join(dynamic)}: kept dynamic (`?`) by importing with "
-          "IREE's ONNX importer into linalg on tensors, where the graph-to-dispatch-* pipelines run "
-          "their dispatch-creation stages only (--dim NAME=N pins it for the graph dialect)",
-          file=sys.stderr)
-    return import_onnx_dynamic(model, Path(args.import_onnx).name)
-
-
 def run(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
@@ -91,7 +70,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         if args.import_migraphx is not None:
             module = import_migraphx(args.import_migraphx)
         else:
-            module = _import_onnx(args)
+            module = import_onnx_file(args.import_onnx, parse_dims(args.dim), args.weights,
+                                      progress=progress_stream(), notes=sys.stderr)
         output.commit(print_module(module, debuginfo=args.debuginfo))
     except FusionError as err:
         print(err.format(), file=sys.stderr)
