@@ -35,7 +35,8 @@ func.func @grouped_conv(%x: tensor<1x16x4x17x17xf32>, %w: tensor<16x4x4x3x3xf32>
 
 // -----
 
-// Negative: ungrouped and depthwise convs stay named ops (our other stages rewrite those).
+// Negative: ungrouped convs and batch-1 depthwise convs stay named ops (our other stages rewrite
+// those, or IREE builds them).
 // CHECK-LABEL: func.func @plain_convs
 // CHECK:         linalg.conv_2d_nchw_fchw
 // CHECK:         linalg.depthwise_conv_2d_nchw_chw
@@ -47,4 +48,52 @@ func.func @plain_convs(%x: tensor<1x8x10x10xf32>, %w: tensor<8x8x3x3xf32>, %d: t
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x8x10x10xf32>, tensor<8x8x3x3xf32>) outs(%f : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   %g = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %d : tensor<1x8x10x10xf32>, tensor<8x3x3xf32>) outs(%f : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   func.return %c, %g : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>
+}
+
+// -----
+
+// A depthwise conv over a batch of 2 (mobilenet_v2 batched): the batch-1 stages leave it named,
+// and with its ReLU6 in one region IREE's CPU codegen overflowed its stack; as a generic with the
+// op's own maps and payload it builds.
+// CHECK-LABEL: func.func @batched_depthwise
+// CHECK-NOT:     linalg.depthwise_conv_2d_nchw_chw
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, (d1 + d4), (d2 + d5))>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<2x8x10x10xf32>, tensor<8x3x3xf32>)
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// REGIONS-LABEL: func.func @batched_depthwise
+// REGIONS:         flow.dispatch.region -> (tensor<2x8x8x8xf32>)
+// REGIONS-NOT:       linalg.depthwise_conv_2d_nchw_chw
+// REGIONS:           arith.minimumf
+// REGIONS:           flow.return
+func.func @batched_depthwise(%x: tensor<2x8x10x10xf32>, %d: tensor<8x3x3xf32>) -> tensor<2x8x8x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %e = tensor.empty() : tensor<2x8x8x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
+  %c = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %d : tensor<2x8x10x10xf32>, tensor<8x3x3xf32>) outs(%f : tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<2x8x8x8xf32>) outs(%e : tensor<2x8x8x8xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.maximumf %i, %z : f32
+    %s = arith.minimumf %r, %six : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x8x8xf32>
+  func.return %g : tensor<2x8x8x8xf32>
+}
+
+// -----
+
+// The same over a dynamic batch (an export with a symbolic batch axis), strided.
+// CHECK-LABEL: func.func @dynamic_batch_depthwise
+// CHECK-NOT:     linalg.depthwise_conv_2d_nchw_chw
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, ((d1 * 2) + d4), ((d2 * 2) + d5))>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, d1, d2)>]
+// CHECK-SAME:      outs(%{{.*}} : tensor<?x8x4x4xf32>)
+func.func @dynamic_batch_depthwise(%x: tensor<?x8x9x9xf32>, %d: tensor<8x3x3xf32>) -> tensor<?x8x4x4xf32> {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x8x9x9xf32>
+  %e = tensor.empty(%n) : tensor<?x8x4x4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x8x4x4xf32>) -> tensor<?x8x4x4xf32>
+  %c = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %d : tensor<?x8x9x9xf32>, tensor<8x3x3xf32>) outs(%f : tensor<?x8x4x4xf32>) -> tensor<?x8x4x4xf32>
+  func.return %c : tensor<?x8x4x4xf32>
 }

@@ -2,7 +2,8 @@
 what the input computes (random and adversarial inputs, float64 reference) and are counted; at
 real sizes the regions `dispatch-creation` forms from the two forms IREE 3.13 could not build
 (a matmul whose rows an expand splits before its bias; a grouped conv collapsed before bias +
-ReLU, 56x56) now build with `iree-compile` and compute what IREE's own formation computes."""
+ReLU, 56x56; a depthwise conv + ReLU6 over a batch of 2 or a dynamic batch, 112x112) now build
+with `iree-compile` and compute what IREE's own formation computes."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ SINK = LIT_TRANSFORMS / "linalg" / "linalg-sink-reshapes.mlir"
 GENERALIZE = LIT_TRANSFORMS / "linalg" / "linalg-generalize-grouped-convs.mlir"
 SUNK = {"matmul_rows_split": 1, "grouped_conv_collapse": 1, "partial_group_read": 0, "unit_and_elementwise_sources": 0,
         "two_roots_two_layouts": 0, "unit_batch_gate": 1, "collapse_read_transposed": 1, "two_roots_collapsed_alike": 1}
-GENERALIZED = {"grouped_conv": 1, "plain_convs": 0}
+GENERALIZED = {"grouped_conv": ("grouped convs generalized", 1), "plain_convs": ("grouped convs generalized", 0),
+               "batched_depthwise": ("batched depthwise convs generalized", 1),
+               "dynamic_batch_depthwise": ("batched depthwise convs generalized", 1)}
 
 
 def _counted(text: str, pipeline: str, counter: str, families=FAMILIES) -> int:
@@ -50,7 +53,8 @@ def test_generalizing_computes_the_same_and_is_counted(name: str):
     values), as IREE's own generalization does."""
     text = lit_functions(GENERALIZE)[name]
     finite = tuple(f for f in FAMILIES if f != "extreme")
-    assert _counted(text, "linalg-generalize-grouped-convs", "grouped convs generalized", finite) == GENERALIZED[name]
+    counter, count = GENERALIZED[name]
+    assert _counted(text, "linalg-generalize-grouped-convs", counter, finite) == count
 
 
 def _grouped_conv_relu(groups: int, per_group: int, size: int) -> str:
@@ -70,6 +74,30 @@ def _grouped_conv_relu(groups: int, per_group: int, size: int) -> str:
     %s = arith.addf %i, %j : f32
     %r = arith.maximumf %s, %z : f32
     linalg.yield %r : f32
+  }} -> tensor<{out}>
+  func.return %g : tensor<{out}>
+}}
+"""
+
+
+def _depthwise_relu6(batch: int | str, channels: int, size: int) -> str:
+    """mobilenet_v2's first depthwise conv and its ReLU6 over `batch` images (`?`: dynamic)."""
+    x, out = f"{batch}x{channels}x{size + 2}x{size + 2}xf32", f"{batch}x{channels}x{size}x{size}xf32"
+    dims = "(%n)" if batch == "?" else "()"
+    m4 = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
+    return f"""func.func @main(%x: tensor<{x}>, %w: tensor<{channels}x3x3xf32>) -> tensor<{out}> {{
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<{x}>
+  %e = tensor.empty{dims} : tensor<{out}>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<{out}>) -> tensor<{out}>
+  %c = linalg.depthwise_conv_2d_nchw_chw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%x, %w : tensor<{x}>, tensor<{channels}x3x3xf32>) outs(%f : tensor<{out}>) -> tensor<{out}>
+  %g = linalg.generic {{indexing_maps = [{m4}, {m4}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%c : tensor<{out}>) outs(%e : tensor<{out}>) {{
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.maximumf %i, %z : f32
+    %s = arith.minimumf %r, %six : f32
+    linalg.yield %s : f32
   }} -> tensor<{out}>
   func.return %g : tensor<{out}>
 }}
@@ -101,7 +129,23 @@ REAL_SIZES = {
     "resnext_grouped_3x3_56": lambda: _grouped_conv_relu(32, 4, 56),
     "convnext_linear_56": lambda: _matmul_rows_split_bias(56 * 56, 96, 384),
     "lraspp_gated_1x1_14": lambda: lit_functions(SINK)["unit_batch_gate"].replace("@unit_batch_gate", "@main"),
+    "mobilenet_v2_depthwise_batch2_112": lambda: _depthwise_relu6(2, 32, 112),
 }
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE (iree-compile and its runtime) is not installed")
+def test_dynamic_batch_depthwise_region_builds_and_agrees_with_iree(tmp_path):
+    """At a dynamic batch the named depthwise conv + ReLU6 region asked IREE for 7 MB of stack."""
+    text = _depthwise_relu6("?", 32, 112)
+    ours = print_module(apply_pipeline(parse_module(text), "dispatch-creation-llvm-cpu"))
+    assert "flow.dispatch.region" in ours and "linalg.depthwise_conv_2d_nchw_chw" not in ours
+    vmfbs = build_llvm_cpu({"ours": ours, "iree": text}, tmp_path)
+    rng = np.random.default_rng(1)
+    inputs = [rng.standard_normal((3, 32, 114, 114)).astype(np.float32),
+              rng.standard_normal((32, 3, 3)).astype(np.float32)]
+    [got], [want] = run_vmfb(vmfbs["ours"], inputs, "main"), run_vmfb(vmfbs["iree"], inputs, "main")
+    assert got.shape == (3, 32, 112, 112)
+    assert_agrees(got, want, "random", rtol=1e-4)
 
 
 @pytest.mark.skipif(not iree_available(), reason="IREE (iree-compile and its runtime) is not installed")
