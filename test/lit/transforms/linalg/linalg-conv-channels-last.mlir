@@ -279,31 +279,29 @@ func.func @shared_fill(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>) -> (ten
 
 // -----
 
-// Not rewritten by default: a dilated full conv, a batch of 2, a full conv with 4x4 output pixels
-// (fewer than min-pixels), a full conv whose filter has more than max-filter-elements
-// elements, a grouped conv. With min-pixels=1 and a larger filter limit (prefix ALL) the small
-// and the large conv are rewritten too; the others never are.
+// Not rewritten by default: a dilated full conv, a full conv with 4x4 output pixels (fewer than
+// min-pixels), a full conv whose filter has more than max-filter-elements elements, a grouped
+// conv. With min-pixels=1 and a larger filter limit (prefix ALL) the small and the large conv
+// are rewritten too; the others never are.
 // CHECK-LABEL: func.func @not_rewritten
 // CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
-// CHECK-COUNT-4: linalg.conv_2d_nchw_fchw
+// CHECK-COUNT-3: linalg.conv_2d_nchw_fchw
 // CHECK:         linalg.conv_2d_ngchw_fgchw
 // CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
 // ALL-LABEL: func.func @not_rewritten
-// ALL-COUNT-2:   linalg.conv_2d_nchw_fchw
+// ALL:           linalg.conv_2d_nchw_fchw
+// ALL-NOT:       linalg.conv_2d_nchw_fchw
 // ALL:           linalg.conv_2d_nhwc_hwcf {{.*}} tensor<1x6x6x4xf32>, tensor<3x3x4x4xf32>
 // ALL:           linalg.conv_2d_nhwc_hwcf {{.*}} tensor<1x10x10x80xf32>, tensor<3x3x80x100xf32>
 // ALL:           linalg.conv_2d_ngchw_fgchw
-func.func @not_rewritten(%x: tensor<1x4x9x9xf32>, %w: tensor<4x4x3x3xf32>, %x2: tensor<2x4x8x8xf32>,
+func.func @not_rewritten(%x: tensor<1x4x9x9xf32>, %w: tensor<4x4x3x3xf32>,
                          %xs: tensor<1x4x6x6xf32>, %xl: tensor<1x80x10x10xf32>, %wl: tensor<100x80x3x3xf32>,
                          %xg: tensor<1x2x2x10x10xf32>, %wg: tensor<2x2x2x3x3xf32>)
-    -> (tensor<1x4x5x5xf32>, tensor<2x4x6x6xf32>, tensor<1x4x4x4xf32>, tensor<1x100x8x8xf32>, tensor<1x2x2x8x8xf32>) {
+    -> (tensor<1x4x5x5xf32>, tensor<1x4x4x4xf32>, tensor<1x100x8x8xf32>, tensor<1x2x2x8x8xf32>) {
   %zero = arith.constant 0.0 : f32
   %e5 = tensor.empty() : tensor<1x4x5x5xf32>
   %f5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf32>
   %dilated = linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x4x9x9xf32>, tensor<4x4x3x3xf32>) outs(%f5 : tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf32>
-  %e2 = tensor.empty() : tensor<2x4x6x6xf32>
-  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2x4x6x6xf32>) -> tensor<2x4x6x6xf32>
-  %batch = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x2, %w : tensor<2x4x8x8xf32>, tensor<4x4x3x3xf32>) outs(%f2 : tensor<2x4x6x6xf32>) -> tensor<2x4x6x6xf32>
   %e = tensor.empty() : tensor<1x4x4x4xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   %small = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xs, %w : tensor<1x4x6x6xf32>, tensor<4x4x3x3xf32>) outs(%f : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
@@ -313,5 +311,31 @@ func.func @not_rewritten(%x: tensor<1x4x9x9xf32>, %w: tensor<4x4x3x3xf32>, %x2: 
   %eg = tensor.empty() : tensor<1x2x2x8x8xf32>
   %fg = linalg.fill ins(%zero : f32) outs(%eg : tensor<1x2x2x8x8xf32>) -> tensor<1x2x2x8x8xf32>
   %grouped = linalg.conv_2d_ngchw_fgchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xg, %wg : tensor<1x2x2x10x10xf32>, tensor<2x2x2x3x3xf32>) outs(%fg : tensor<1x2x2x8x8xf32>) -> tensor<1x2x2x8x8xf32>
-  func.return %dilated, %batch, %small, %large, %grouped : tensor<1x4x5x5xf32>, tensor<2x4x6x6xf32>, tensor<1x4x4x4xf32>, tensor<1x100x8x8xf32>, tensor<1x2x2x8x8xf32>
+  func.return %dilated, %small, %large, %grouped : tensor<1x4x5x5xf32>, tensor<1x4x4x4xf32>, tensor<1x100x8x8xf32>, tensor<1x2x2x8x8xf32>
+}
+
+// -----
+
+// A batch of 2 (batched inference): the same NHWC forms, the batch the outer dim of each.
+// CHECK-LABEL: func.func @batched
+// CHECK:         linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<2x10x10x4xf32>, tensor<3x3x4x8xf32>) outs(%{{.*}} : tensor<2x8x8x8xf32>)
+// CHECK:         linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<2x10x10x8xf32>, tensor<3x3x8xf32>) outs(%{{.*}} : tensor<2x8x8x8xf32>)
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+// CHECK-NOT:     linalg.depthwise_conv_2d_nchw_chw
+func.func @batched(%x: tensor<2x4x10x10xf32>, %w: tensor<8x4x3x3xf32>, %d: tensor<8x3x3xf32>) -> tensor<2x8x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x4x10x10xf32>, tensor<8x4x3x3xf32>) outs(%f : tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<2x8x8x8xf32>) outs(%e : tensor<2x8x8x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.maximumf %v, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<2x8x8x8xf32>
+  %p = tensor.pad %r low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<2x8x8x8xf32> to tensor<2x8x10x10xf32>
+  %dw = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %d : tensor<2x8x10x10xf32>, tensor<8x3x3xf32>) outs(%f : tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
+  func.return %dw : tensor<2x8x8x8xf32>
 }

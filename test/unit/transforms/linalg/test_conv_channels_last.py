@@ -24,7 +24,7 @@ LIT = LIT_TRANSFORMS / "linalg" / "linalg-conv-channels-last.mlir"
 REWRITTEN = {"residual_block": (2, 2), "shared_activation": (2, 2), "window_kinds": (4, 4), "constant_filter": (1, 1),
              "small_1x1": (0, 1), "shared_fill": (1, 1), "not_rewritten": (0, 2), "large_constant_1x1": (1, 3),
              "large_constant_3x3": (1, 2),
-             "dilated_windows": (2, 2)}
+             "dilated_windows": (2, 2), "batched": (2, 2)}
 CHANNELS_LAST_OPS = ("linalg.conv_2d_nhwc_hwcf", "linalg.depthwise_conv_2d_nhwc_hwc", "linalg.pooling_nhwc_max")
 ALL = f"{PASS}{{min-pixels=1 min-pixels-1x1=1 max-filter-elements=100000}}"
 FORMED = "linalg-fuse-elementwise{aggressive=false},form-dispatch-regions"
