@@ -28,6 +28,7 @@ from onnx import ModelProto
 from xdsl.dialects.builtin import ModuleOp
 
 from fusionopt.importers.onnx_context import OnnxImportError
+from fusionopt.importers.onnx_import import infer_shapes
 
 IMPORTER = "iree-import-onnx"
 OPTIMIZER = "iree-opt"
@@ -69,19 +70,12 @@ def _run(command: list[str]) -> None:
         raise OnnxImportError(f"{Path(command[0]).name} failed (exit {result.returncode}): {lines[-1][:2000]}")
 
 
-def _with_inferred_types(model: ModelProto) -> ModelProto:
-    try:
-        return onnx.shape_inference.infer_shapes(model, data_prop=True)
-    except Exception as err:  # InferenceError: the model itself is inconsistent
-        raise OnnxImportError(f"ONNX shape inference failed: {err}") from None
-
-
 def linalg_text(model: ModelProto, work: Path) -> str:
     """torch-mlir's linalg-on-tensors text for `model` (written into `work`)."""
     onnx_path, torch_path, linalg_path = work / "model.onnx", work / "torch.mlir", work / "linalg.mlir"
     # iree-import-onnx checks the model fully: outputs need their types, which exporters (and
-    # hand-written models) may leave to inference.
-    onnx.save_model(_with_inferred_types(model), onnx_path)
+    # hand-written models) may leave to inference (our importer's, run without the weights' bytes).
+    onnx.save_model(infer_shapes(model), onnx_path)
     _run([_find_tool(IMPORTER), str(onnx_path), "-o", str(torch_path)])
     _run([_find_tool(OPTIMIZER), f"--pass-pipeline={TORCH_TO_LINALG}", str(torch_path), "-o", str(linalg_path)])
     return linalg_path.read_text()

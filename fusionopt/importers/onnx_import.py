@@ -83,7 +83,7 @@ def import_onnx(
     symbolic dims pinned to sizes before import (`onnx_dims.pin_dims`; `--dim NAME=N`)."""
     if weights not in WEIGHT_MODES:
         raise OnnxImportError(f"weights must be one of {', '.join(WEIGHT_MODES)}, got '{weights}'")
-    model = _infer_shapes(pin_dims(load_model(model_or_path), dims or {}))
+    model = infer_shapes(pin_dims(load_model(model_or_path), dims or {}))
     return GraphImporter(model, weights, progress).run()
 
 
@@ -91,7 +91,7 @@ def import_onnx(
 WEIGHT_BYTES = 4096
 
 
-def _infer_shapes(model: ModelProto) -> ModelProto:
+def infer_shapes(model: ModelProto) -> ModelProto:
     """ONNX's shape inference, on the model without its weights' bytes (it copies the model to
     C++ and back: a tenth of a second per 10 MB): they are put back in the result. Should an
     inference function read a weight after all, it fails strictly and runs on the whole model."""

@@ -1,4 +1,4 @@
-"""ONNX shape inference runs on the model without its weights' bytes (`onnx_import._infer_shapes`):
+"""ONNX shape inference runs on the model without its weights' bytes (`onnx_import.infer_shapes`):
 the import is the same as with the whole model, the caller's model is left as it was, and a model
 whose inference reads a stripped initializer is inferred whole instead."""
 

@@ -41,12 +41,13 @@ def is_payload_assert(op: Operation) -> bool:
 
 
 def _erase_with_dead_condition(assertion: cf.AssertOp) -> None:
-    """Erase the assert, then each condition op left unread (a compare, its casts)."""
+    """Erase the assert, then each condition op left unread (a compare, its casts); an op that
+    feeds one twice (`cmpf ord, %v, %v`) is pending twice and erased once."""
     pending = [assertion.arg.owner]
     Rewriter.erase_op(assertion)
     while pending:
         op = pending.pop()
-        if isinstance(op, Operation) and is_trivially_dead(op):
+        if isinstance(op, Operation) and op.parent is not None and is_trivially_dead(op):
             pending.extend(operand.owner for operand in op.operands)
             Rewriter.erase_op(op)
 

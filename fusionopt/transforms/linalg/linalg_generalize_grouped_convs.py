@@ -23,24 +23,22 @@ Why our own code: xDSL's `linalg-generalize` does not know our conv ops' maps.
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
+from fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch import DEPTHWISE_NAME as DEPTHWISE_NCHW
+from fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch import is_batch1_depthwise
 
 GROUPED_CONVS = frozenset({"linalg.conv_2d_ngchw_gfchw", "linalg.conv_2d_ngchw_fgchw"})
-DEPTHWISE_NCHW = "linalg.depthwise_conv_2d_nchw_chw"
 
 
 def is_batched_depthwise(op: Operation) -> bool:
-    """An NCHW depthwise conv whose batch is not a static 1."""
-    if op.name != DEPTHWISE_NCHW or not op.results:
-        return False
-    result = op.results[0].type
-    return not isinstance(result, TensorType) or result.get_shape()[0] != 1
+    """An NCHW depthwise conv whose batch is not a static 1 (what the batch-1 stages leave)."""
+    return op.name == DEPTHWISE_NCHW and bool(op.results) and not is_batch1_depthwise(op)
 
 
 def needs_generic(op: Operation) -> bool:

@@ -79,3 +79,23 @@ func.func @shape_check_kept(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf3
   } -> tensor<?xf32>
   return %r : tensor<?xf32>
 }
+
+// -----
+
+// A condition that reads one value twice (a NaN check): that value's op, dead once the compare
+// goes, is erased once.
+
+// CHECK-LABEL: func.func @condition_reads_a_value_twice
+// CHECK:       ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:    linalg.yield %[[IN]] : f32
+func.func @condition_reads_a_value_twice(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %sq = arith.mulf %in, %in : f32
+    %ordered = arith.cmpf ord, %sq, %sq : f32
+    cf.assert %ordered, "value is NaN"
+    linalg.yield %in : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

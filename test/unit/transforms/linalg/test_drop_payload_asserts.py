@@ -31,6 +31,7 @@ def _asserts(module) -> int:
     ("reciprocal", ("random", "constant", "offset", "extreme"), (0, 16), 0),
     ("gather_bounds", ("random", "ids-edge", "constant"), (0, 16), 0),
     ("shape_check_kept", ("random", "zeros", "offset", "extreme"), (0, 16), 1),
+    ("condition_reads_a_value_twice", ("random", "constant", "offset", "extreme"), (0, 16), 0),
 ])
 def test_preserves_semantics_where_the_checks_hold(label, families, int_range, asserts_left):
     after = assert_pass_preserves_semantics(lit_case(label), PASS, families=families, int_range=int_range)
