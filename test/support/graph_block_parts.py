@@ -81,11 +81,11 @@ def _batch(b) -> tuple[int, ...]:
     return tuple(_dims(b, b.draw(st.integers(0, 1)), 1, 3))
 
 
-def _conv(b, x, filt, pad: int, group: int):
+def _conv(b, x, filt, pad: int, group: int, stride: int = 1):
     n, _, h, w = x.shape
     f, _, kh, kw = filt.shape
-    out = b.fresh((n, f, h + 2 * pad - kh + 1, w + 2 * pad - kw + 1), x.element)
-    return b.emit(f"graph.conv {x.name}, {filt.name} strides = [1, 1] dilations = [1, 1] "
+    out = b.fresh((n, f, (h + 2 * pad - kh) // stride + 1, (w + 2 * pad - kw) // stride + 1), x.element)
+    return b.emit(f"graph.conv {x.name}, {filt.name} strides = [{stride}, {stride}] dilations = [1, 1] "
                   f"pads = [{pad}, {pad}, {pad}, {pad}] group = {group} : ({x.type}, {filt.type}) -> {out.type}",
                   out, x, filt)
 

@@ -124,6 +124,19 @@ def block_grouped_conv(b):
     return _unary(b, "relu", y)
 
 
+def block_wide_grouped_conv(b):
+    """A grouped 3x3 conv with 16 filters per group (2 groups of 8 or 16 channels, stride 1 or
+    2, pad 1, batch 1 or 2) over a constant filter, with a bias and ReLU: linalg-conv-channels-last's gather
+    from the NHWC image and group-batched matmul."""
+    if b.element not in ("f32", "f64"):
+        return None
+    per_group = b.draw(st.sampled_from((8, 16)))
+    batch = b.draw(st.integers(1, 2))
+    x = b.new_arg((batch, 2 * per_group, b.draw(st.integers(3, 6)), b.draw(st.integers(3, 6))), b.element)
+    y = _conv(b, x, b.constant((32, per_group, 3, 3), b.element), 1, 2, stride=b.draw(st.integers(1, 2)))
+    return _unary(b, "relu", _per_channel(b, y, "add"))
+
+
 def block_odd_filter_1x1(b):
     """A 1x1 conv (32-40 input channels, 4x4-5x5 pixels) into 116 or 184 filters, no multiple
     of 16 and a prime factor over 16, with a ReLU: channels last, then the matmul register tile

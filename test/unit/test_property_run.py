@@ -24,6 +24,7 @@ from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on th
     ASSERTED_BLOCKS,
     DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_FILTER_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
     STRIDED_BLOCKS,
+    WIDE_GROUPED_BLOCKS,
     UNEQUAL_TOWER_BLOCKS,
     block_position_embedding,
 )
@@ -126,6 +127,11 @@ PACKED_WEIGHT_FLOORS = {"linalg-pack-conv-filters": 0.1, "linalg-pack-matmul-wei
 # the graph programs' own lowering writes no asserts): every pipeline over linalg drops it.
 ASSERTED_COUNT, ASSERTED_OPS = 8, 2
 ASSERTED_FLOORS = {"linalg-drop-payload-asserts": 0.5}
+# A grouped 3x3 conv with 16 filters per group over a constant filter
+# (`graph_blocks.WIDE_GROUPED_BLOCKS`; f32 and f64 draws, the others draw no block): the CPU and
+# generic pipelines compute it channels last, gather + group-batched matmul.
+WIDE_GROUPED_COUNT, WIDE_GROUPED_OPS = 6, 1
+WIDE_GROUPED_FLOORS = {"linalg-conv-channels-last": 0.3}
 RESHAPED_ROOT_FLOORS = {"linalg-generalize-grouped-convs": 0.25, "linalg-grouped-conv-to-im2col": 0.25,
                         "linalg-sink-reshapes": 0.4}
 
@@ -227,6 +233,7 @@ BLOCK_SET_RUNS = {
     "packed_weights": (PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS, PACKED_WEIGHT_BLOCKS, PACKED_WEIGHT_FLOORS),
     "dilated_padding": (DILATED_PADDING_COUNT, DILATED_PADDING_OPS, DILATED_PADDING_BLOCKS, DILATED_PADDING_FLOORS),
     "asserted": (ASSERTED_COUNT, ASSERTED_OPS, ASSERTED_BLOCKS, ASSERTED_FLOORS),
+    "wide_grouped": (WIDE_GROUPED_COUNT, WIDE_GROUPED_OPS, WIDE_GROUPED_BLOCKS, WIDE_GROUPED_FLOORS),
 }
 
 

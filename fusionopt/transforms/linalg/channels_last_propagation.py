@@ -6,13 +6,14 @@ loops permuted: a ReLU, a residual add, a bias broadcast, a fill). Its other NCH
 one transpose back, which `linalg-fuse-elementwise` folds into them as a permuted read. So a
 chain of convs keeps its activations in NHWC, and only the readers that need NCHW (a flatten,
 a conv left NCHW, the function's result) pay a permuted read. A transpose into NHWC of a
-transpose back to NCHW cancels.
+transpose back to NCHW cancels. A pad that only a conv reads moves below the conv's input
+transpose (`permuted_pad`), so the transpose reads the unpadded image.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, i64
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, TensorType, i64
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
 from xdsl.ir import Operation, SSAValue
@@ -141,3 +142,29 @@ class ProduceChannelsLast(RewritePattern):
             for dead in reversed(back_ops):
                 rewriter.erase(dead)
         pass_statistics.count("elementwise producers channels last")
+
+
+def sole_pad_user(value: SSAValue, user: Operation) -> Operation | None:
+    """The static `tensor.pad` producing `value` when `user` is its only reader."""
+    pad = value.owner
+    if not isinstance(pad, Operation) or pad.name != "tensor.pad" or pad.results[0].uses.get_length() != 1:
+        return None
+    if len(pad.operands) != 1:  # dynamic low/high
+        return None
+    return pad if all(d >= 0 for d in pad.results[0].type.get_shape()) else None  # type: ignore[attr-defined]
+
+
+def pad_like(pad: tensor.PadOp, source: SSAValue, low: list[int], high: list[int], shape: list[int]) -> tensor.PadOp:
+    """A static pad of `source` to `shape` with `pad`'s padding value (its body) and nofold."""
+    return tensor.PadOp(
+        source, [], [], pad.regions[0].clone(), low, high,
+        TensorType(pad.results[0].type.element_type, shape), pad.properties.get("nofold"),  # type: ignore[attr-defined]
+    )
+
+
+def permuted_pad(pad: tensor.PadOp, source: SSAValue, order: list[int]) -> tensor.PadOp:
+    """`pad` applied to `source`, whose dims are `pad`'s source dims taken in `order`."""
+    low = [pad.static_low.get_values()[i] for i in order]
+    high = [pad.static_high.get_values()[i] for i in order]
+    shape = [pad.results[0].type.get_shape()[i] for i in order]  # type: ignore[attr-defined]
+    return pad_like(pad, source, low, high, shape)

@@ -49,8 +49,10 @@ F x C (`filter_in_place_1x1`): fewer dispatches, but 1.06x slower on mobilenet_m
 squeezenet1_1), so off by default.
 
 Every product and sum is the same as before: only the order of a conv's sum over
-(c, kh, kw) may change, as in any conv kernel. Not rewritten: dilated full convs, grouped
-convs, dynamic shapes.
+(c, kh, kw) may change, as in any conv kernel. A grouped conv with at least `min-group-filters`
+filters per group becomes a channels-last patch gather and group-batched matmul
+(`grouped_conv_channels_last`). Not rewritten: dilated full convs, narrower groups, dynamic
+shapes.
 """
 
 from __future__ import annotations
@@ -60,7 +62,6 @@ from math import prod
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import tensor
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
@@ -81,7 +82,14 @@ from fusionopt.dialects.linalg_conv import (
 from fusionopt.transforms.common.reshapes import collapse
 from fusionopt.transforms.common.window_ops import static_window_shapes
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
-from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, TO_NHWC, ProduceChannelsLast
+from fusionopt.transforms.linalg.channels_last_propagation import (
+    TO_NCHW,
+    TO_NHWC,
+    ProduceChannelsLast,
+    permuted_pad,
+    sole_pad_user,
+)
+from fusionopt.transforms.linalg.grouped_conv_channels_last import MIN_GROUP_FILTERS, GroupedConvToChannelsLast
 from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
 
 # NCHW window op -> (its channels-last op, the filter's permutation; None: a pooling window,
@@ -143,32 +151,6 @@ def is_channels_last_candidate(op: Operation, limits: FullConvLimits) -> bool:
         return True
     unit_dilations = set(op.dilation_values()) == {1}  # type: ignore[attr-defined]
     return unit_dilations and limits.admit(shapes[1], shapes[-1], is_dense_constant(op.operands[1]))
-
-
-def sole_pad_user(value: SSAValue, user: Operation) -> Operation | None:
-    """The static `tensor.pad` producing `value` when `user` is its only reader."""
-    pad = value.owner
-    if not isinstance(pad, Operation) or pad.name != "tensor.pad" or pad.results[0].uses.get_length() != 1:
-        return None
-    if len(pad.operands) != 1:  # dynamic low/high
-        return None
-    return pad if all(d >= 0 for d in pad.results[0].type.get_shape()) else None  # type: ignore[attr-defined]
-
-
-def pad_like(pad: tensor.PadOp, source: SSAValue, low: list[int], high: list[int], shape: list[int]) -> tensor.PadOp:
-    """A static pad of `source` to `shape` with `pad`'s padding value (its body) and nofold."""
-    return tensor.PadOp(
-        source, [], [], pad.regions[0].clone(), low, high,
-        TensorType(pad.results[0].type.element_type, shape), pad.properties.get("nofold"),  # type: ignore[attr-defined]
-    )
-
-
-def permuted_pad(pad: tensor.PadOp, source: SSAValue, order: list[int]) -> tensor.PadOp:
-    """`pad` applied to `source`, whose dims are `pad`'s source dims taken in `order`."""
-    low = [pad.static_low.get_values()[i] for i in order]
-    high = [pad.static_high.get_values()[i] for i in order]
-    shape = [pad.results[0].type.get_shape()[i] for i in order]  # type: ignore[attr-defined]
-    return pad_like(pad, source, low, high, shape)
 
 
 def channels_last_input(op: WindowOp) -> tuple[list[Operation], SSAValue]:
@@ -261,6 +243,8 @@ class LinalgConvChannelsLastPass(ModulePass):
       constant-kxk-any-size -- nor has a k x k conv over a constant filter (true; false: the
                              limit, the form before: efficientnet_v2_s's 48 -> 192 and 64 -> 256
                              3x3 convs then stay NCHW gathers + matmuls, the model 1.4x slower).
+      min-group-filters   -- rewrite grouped convs with at least this many filters per group
+                             (16; a larger number than any group: none).
     """
 
     name = "linalg-conv-channels-last"
@@ -271,10 +255,12 @@ class LinalgConvChannelsLastPass(ModulePass):
     nt_1x1_max_pixels: int = NT_1X1_MAX_PIXELS
     constant_1x1_any_size: bool = True
     constant_kxk_any_size: bool = True
+    min_group_filters: int = MIN_GROUP_FILTERS
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         limits = FullConvLimits(self.min_pixels, self.min_pixels_1x1, self.max_filter_elements,
                                 self.nt_1x1_max_pixels, self.constant_1x1_any_size, self.constant_kxk_any_size)
         pattern = ConvToChannelsLast(limits)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(GroupedConvToChannelsLast(self.min_group_filters), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(ProduceChannelsLast()).rewrite_module(op)

@@ -48,7 +48,8 @@ from fusionopt import pass_statistics
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.linalg_bubble_expand_through_broadcast import broadcast_of
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
-from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant, pad_like
+from fusionopt.transforms.linalg.channels_last_propagation import pad_like
+from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
 
 CHANNELS = 3  # NHWC output / HWCF filter: the filter count is the last dim
 

@@ -4,8 +4,10 @@
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{min-pixels-1x1=1 nt-1x1-max-pixels=63}" | filecheck %s --check-prefix=NT
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{constant-1x1-any-size=false}" | filecheck %s --check-prefix=LIMITED
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{constant-kxk-any-size=false}" | filecheck %s --check-prefix=KXK
+// RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{min-group-filters=32}" | filecheck %s --check-prefix=GROUPS
 
-// The pass's helper modules these cases exercise: linalg/channels_last_propagation.py.
+// The pass's helper modules these cases exercise: linalg/channels_last_propagation.py,
+// linalg/grouped_conv_channels_last.py.
 
 // A residual block as torch-mlir writes it (pad, bias-broadcast init, ReLU, residual add):
 // both convs become NHWC/HWCF convs; the input is transposed once, before its pad (the pad
@@ -338,4 +340,64 @@ func.func @batched(%x: tensor<2x4x10x10xf32>, %w: tensor<8x4x3x3xf32>, %d: tenso
   } : tensor<2x8x8x8xf32> to tensor<2x8x10x10xf32>
   %dw = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %d : tensor<2x8x10x10xf32>, tensor<8x3x3xf32>) outs(%f : tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
   func.return %dw : tensor<2x8x8x8xf32>
+}
+
+// -----
+
+// A 1x1 conv into a grouped 3x3 conv (2 groups of 16, stride 2, pad 1, a constant filter split
+// into groups) and its bias + ReLU: the 1x1 conv writes NHWC, its pad moves channels last, the
+// grouped conv is the patch gather from the NHWC image (tap (kh, kw) of group g at oh*2 + kh,
+// ow*2 + kw) and the matmul batched over the groups writing (pixel, group, filter), with the
+// filter transposed once to G x (KH*KW*C) x F; no transpose is left between the two convs. With
+// min-group-filters=32 (prefix GROUPS) the grouped conv stays.
+// CHECK-LABEL: func.func @grouped_block
+// CHECK:         %[[C1:.*]] = linalg.conv_2d_nhwc_hwcf
+// CHECK:         %[[PAD:.*]] = tensor.pad %[[C1]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:         %[[SPLIT:.*]] = tensor.expand_shape %[[PAD]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 10, 10, 2, 16]
+// CHECK:         %[[P:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, ((d2 * 2) + d4), ((d3 * 2) + d5), d0, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4, d5, d6)>]{{.*}} ins(%[[SPLIT]] : tensor<1x10x10x2x16xf32>) outs(%{{.*}} : tensor<2x1x4x4x3x3x16xf32>)
+// CHECK:         %[[PM:.*]] = tensor.collapse_shape %[[P]] {{\[\[}}0], [1, 2, 3], [4, 5, 6]] : tensor<2x1x4x4x3x3x16xf32> into tensor<2x16x144xf32>
+// CHECK:         %[[W:.*]] = arith.constant dense<1.250000e-01> : tensor<2x144x16xf32>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d0, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[PM]], %[[W]] : tensor<2x16x144xf32>, tensor<2x144x16xf32>) outs(%{{.*}} : tensor<16x2x16xf32>)
+// CHECK-NOT:     linalg.conv_2d_ngchw_gfchw
+// CHECK-NOT:     tensor<2x16x16x3x3xf32>
+// GROUPS-LABEL: func.func @grouped_block
+// GROUPS:         linalg.conv_2d_ngchw_gfchw
+func.func @grouped_block(%x: tensor<1x32x8x8xf32>, %w1: tensor<32x32x1x1xf32>, %b: tensor<32xf32>) -> tensor<1x32x4x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<1x32x8x8xf32>
+  %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x32x8x8xf32>, tensor<32x32x1x1xf32>) outs(%f1 : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %pad = tensor.pad %c1 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x32x8x8xf32> to tensor<1x32x10x10xf32>
+  %xg = tensor.expand_shape %pad [[0], [1, 2], [3], [4]] output_shape [1, 2, 16, 10, 10] : tensor<1x32x10x10xf32> into tensor<1x2x16x10x10xf32>
+  %w = arith.constant dense<1.250000e-01> : tensor<32x16x3x3xf32>
+  %wg = tensor.expand_shape %w [[0, 1], [2], [3], [4]] output_shape [2, 16, 16, 3, 3] : tensor<32x16x3x3xf32> into tensor<2x16x16x3x3xf32>
+  %e = tensor.empty() : tensor<1x2x16x4x4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x2x16x4x4xf32>) -> tensor<1x2x16x4x4xf32>
+  %conv = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%xg, %wg : tensor<1x2x16x10x10xf32>, tensor<2x16x16x3x3xf32>) outs(%f : tensor<1x2x16x4x4xf32>) -> tensor<1x2x16x4x4xf32>
+  %v = tensor.collapse_shape %conv [[0], [1, 2], [3], [4]] : tensor<1x2x16x4x4xf32> into tensor<1x32x4x4xf32>
+  %e2 = tensor.empty() : tensor<1x32x4x4xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v, %b : tensor<1x32x4x4xf32>, tensor<32xf32>) outs(%e2 : tensor<1x32x4x4xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    %r = arith.maximumf %s, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<1x32x4x4xf32>
+  func.return %g : tensor<1x32x4x4xf32>
+}
+
+// -----
+
+// Groups of 4 filters (4 groups of 4 channels) stay NCHW: the filter-first matmul of
+// `linalg-grouped-conv-to-im2col` vectorises along the pixels instead.
+// CHECK-LABEL: func.func @narrow_groups
+// CHECK:         linalg.conv_2d_ngchw_gfchw
+func.func @narrow_groups(%x: tensor<1x4x4x8x8xf32>, %w: tensor<4x4x4x3x3xf32>) -> tensor<1x4x4x6x6xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x6x6xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x4x4x6x6xf32>) -> tensor<1x4x4x6x6xf32>
+  %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x4x4x8x8xf32>, tensor<4x4x4x3x3xf32>) outs(%f : tensor<1x4x4x6x6xf32>) -> tensor<1x4x4x6x6xf32>
+  func.return %c : tensor<1x4x4x6x6xf32>
 }

@@ -42,6 +42,26 @@ def test_channels_last_computes_the_same(name: str, everything: bool):
     assert count_ops(after, *CHANNELS_LAST_OPS) == REWRITTEN[name][everything]
 
 
+# case -> grouped convs left (groups of 16 filters go channels last, groups of 4 stay)
+GROUPED_LEFT = {"grouped_block": 0, "narrow_groups": 1}
+
+
+@pytest.mark.parametrize("name", sorted(GROUPED_LEFT))
+def test_grouped_convs_channels_last_compute_the_same(name: str):
+    after = assert_pass_preserves_semantics(lit_functions(LIT)[name], PASS)
+    assert count_ops(after, "linalg.conv_2d_ngchw_gfchw") == GROUPED_LEFT[name]
+
+
+def test_grouped_block_regions_compute_the_same_with_no_transpose_between_the_convs():
+    """Through the CPU pipeline: the 1x1 conv, the gather and the group-batched matmul in
+    their regions, the activations NHWC between them (the only NCHW read is the result's)."""
+    after = assert_pass_preserves_semantics(lit_functions(LIT)["grouped_block"], "dispatch-creation-llvm-cpu")
+    assert count_ops(after, "linalg.conv_2d_ngchw_gfchw") == 0
+    reads = [str(m) for op in after.walk() if op.name == "linalg.generic" for m in op.indexing_maps.data]
+    nchw_reads = [m for m in reads if "(d0, d1, d2, d3) -> (d0, d3, d1, d2)" in m or "-> (d0, d2, d3, d1)" in m]
+    assert len(nchw_reads) <= 2, nchw_reads  # the image's transpose in, the result's out
+
+
 def large_constant_1x1(seed: int) -> str:
     """A 1x1 conv over a random constant filter past max-filter-elements (257 x 256), with bias
     and ReLU: the inline-weights form of a MobileNet 7x7-stage expansion."""

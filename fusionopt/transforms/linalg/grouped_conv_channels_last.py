@@ -1,0 +1,219 @@
+"""A grouped convolution channels last, for `linalg-conv-channels-last`: the patch gather reads
+the NHWC image and the matmul, batched over the groups, writes the NHWC result.
+
+Left NCHW (`linalg-grouped-conv-to-im2col`'s form) the grouped matmul is filter first and
+vectorises along the pixels, a few dozen at a late stage, and the image goes through a transpose
+each way between channels-last 1x1 convs. Channels last, a group's filters are the vectorised
+columns and the block keeps its activations NHWC (`channels_last_propagation` cancels the
+transposes written here). regnet_x_400mf at 224x224 (llvm-cpu, one thread, HAL profiling, us
+per call, NCHW -> channels last): the matmuls of 25 groups of 16 at 7x7 160 -> 88, 2 groups at
+56x56 842 -> 400, 10 at 14x14 114 -> 108; the gathers stay copies of about the same cost
+(113 -> 121 at 7x7); the 1x1 convs around them, which now write the padded NHWC image the
+gather reads, 290-300 -> 342; per-dispatch sum 19.3 -> 18.9 ms (resnext50_32x4d 96.5 -> 94.9;
+bench/RESULTS.md, "Grouped convs channels last"). Only groups of at least `MIN_GROUP_FILTERS`
+filters (one AVX-512 vector of f32): with resnext50's 4 or 8 filters per group the pixels are
+the better vector. Rewrite (static shapes, any batch, any stride and dilation):
+
+    %x  = tensor.expand_shape %xp [[0], [1, 2], [3], [4]]   : N x G x C x H x W (of an NCHW image)
+    %y  = linalg.conv_2d_ngchw_gfchw ins(%x, %w) outs(%init)  : N x G x F x OH x OW
+->
+    %xt = transpose of %xp's source to NHWC (a pad only the conv reads moves after it)
+    %p  = linalg.generic {(g, n, oh, ow, kh, kw, c): xt(n, oh*s + kh*d, ow*s + kw*d, g, c)
+                          -> p(g, n, oh, ow, kh, kw, c)}           (collapsed: G x P x K)
+    %wm = the filter as G x (KH*KW*C) x F (a constant transposed here, once)
+    %r  = linalg.generic {(g, p, f, k): p(g, p, k) * wm(g, k, f) -> out(p, g, f)}
+    %y' = %r as N x OH x OW x (G*F), transposed back to NCHW (cancelled by the propagation)
+
+Every product of the conv is computed once; only the order of the sum over (kh, kw, c) changes,
+as in any conv kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects import tensor
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import FillOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
+
+from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
+from fusionopt.dialects.linalg import GenericOp
+from fusionopt.dialects.linalg_conv import WindowOp
+from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
+from fusionopt.transforms.common.window_ops import static_window_shapes
+from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, TO_NHWC, permuted_pad, sole_pad_user
+from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
+from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import copy_body
+from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
+
+GROUPED_CONV = "linalg.conv_2d_ngchw_gfchw"
+MIN_GROUP_FILTERS = 16
+GROUP_SPLIT = [[0], [1, 2], [3], [4]]  # N x (G*C) x H x W <-> N x G x C x H x W
+
+
+def is_grouped_channels_last_candidate(op: Operation, min_group_filters: int) -> bool:
+    """A static `ngchw_gfchw` conv with at least `min_group_filters` filters per group."""
+    shapes = static_window_shapes(op, GROUPED_CONV)
+    return shapes is not None and shapes[1][1] >= min_group_filters
+
+
+def _element(value: SSAValue):
+    return value.type.get_element_type()  # type: ignore[attr-defined]
+
+
+def _tensor(value: SSAValue, shape: list[int]) -> TensorType:
+    return TensorType(_element(value), shape)
+
+
+def nchw_image(op: WindowOp) -> tuple[list[Operation], SSAValue]:
+    """The conv's input as N x (G*C) x H x W: the source of its group split, else a collapse."""
+    grouped = op.inputs[0]
+    owner = grouped.owner
+    if isinstance(owner, Operation) and owner.name == "tensor.expand_shape" and reassociation(owner) == GROUP_SPLIT:
+        return [], owner.operands[0]
+    n, g, c, h, w = grouped.type.get_shape()  # type: ignore[attr-defined]
+    flat = collapse(grouped, GROUP_SPLIT, _tensor(grouped, [n, g * c, h, w]))
+    return [flat], flat.results[0]
+
+
+def nhwc_image(op: WindowOp) -> tuple[list[Operation], SSAValue]:
+    """The conv's input as N x H x W x G x C; a pad that only the group split reads moves after
+    the transpose, as `channels_last_input` does for a dense conv."""
+    ops, image = nchw_image(op)
+    pad = sole_pad_user(image, op) if not ops else None
+    if pad is None:
+        moved, transposed = transpose_copy(image, TO_NHWC)
+        ops += moved
+    else:
+        moved, source = transpose_copy(pad.operands[0], TO_NHWC)
+        padded = permuted_pad(pad, source, TO_NHWC)  # type: ignore[arg-type]
+        ops += [*moved, padded]
+        transposed = padded.results[0]
+    n, h, w, _ = transposed.type.get_shape()  # type: ignore[attr-defined]
+    _, g, c, _, _ = op.inputs[0].type.get_shape()  # type: ignore[attr-defined]
+    split = expand(transposed, [[0], [1], [2], [3, 4]], _tensor(transposed, [n, h, w, g, c]))
+    return [*ops, split], split.results[0]
+
+
+def gathered_patches(op: WindowOp, image: SSAValue) -> tuple[list[Operation], SSAValue]:
+    """Loops (g, n, oh, ow, kh, kw, c): each tap's NHWC input pixel, collapsed to G x P x K."""
+    n, g, _, oh, ow = op.outputs[0].type.get_shape()  # type: ignore[attr-defined]
+    c = op.inputs[0].type.get_shape()[2]  # type: ignore[attr-defined]
+    kh, kw = op.window_sizes()
+    (sh, sw), (dh, dw) = op.stride_values(), op.dilation_values()
+    gd, nd, ohd, owd, khd, kwd, cd = (AffineDimExpr(i) for i in range(7))
+    read = AffineMap(7, 0, (nd, ohd * sh + khd * dh, owd * sw + kwd * dw, gd, cd))
+    shape = _tensor(image, [g, n, oh, ow, kh, kw, c])
+    empty = tensor.EmptyOp([], shape)
+    gather = GenericOp(
+        [image], [empty.tensor], copy_body(_element(image)), [AffineMapAttr(read), AffineMapAttr(AffineMap.identity(7))],
+        [IteratorTypeAttr.parallel()] * 7, [shape],
+    )
+    flat = collapse(gather.results[0], [[0], [1, 2, 3], [4, 5, 6]], _tensor(image, [g, n * oh * ow, kh * kw * c]))
+    return [empty, gather, flat], flat.results[0]
+
+
+def dense_array(value: SSAValue) -> np.ndarray | None:
+    """`value` as an array when it is a dense constant or a reshape of one."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name in ("tensor.expand_shape", "tensor.collapse_shape"):
+        array = dense_array(owner.operands[0])
+        return None if array is None else array.reshape(value.type.get_shape())  # type: ignore[attr-defined]
+    if isinstance(owner, ConstantOp) and isinstance(owner.value, DenseIntOrFPElementsAttr):
+        return dense_to_numpy(owner.value)
+    return None
+
+
+def filter_matrix(op: WindowOp) -> tuple[list[Operation], SSAValue]:
+    """The G x F x C x KH x KW filter as G x (KH*KW*C) x F: transposed here when constant."""
+    weight = op.inputs[1]
+    g, f, c, kh, kw = weight.type.get_shape()  # type: ignore[attr-defined]
+    flat_type = _tensor(weight, [g, kh * kw * c, f])
+    array = dense_array(weight)
+    if array is not None:
+        constant = ConstantOp(numpy_to_dense(np.transpose(array, (0, 3, 4, 2, 1)).reshape(g, -1, f), flat_type))
+        return [constant], constant.result
+    ops, transposed = transpose_copy(weight, [0, 3, 4, 2, 1])
+    flat = collapse(transposed, [[0], [1, 2, 3], [4]], flat_type)
+    return [*ops, flat], flat.results[0]
+
+
+def channels_last_init(op: WindowOp) -> tuple[list[Operation], SSAValue]:
+    """The conv's N x G x F x OH x OW init as P x G x F: a fill refilled, else a transposed copy."""
+    init = op.outputs[0]
+    n, g, f, oh, ow = init.type.get_shape()  # type: ignore[attr-defined]
+    shape = _tensor(init, [n * oh * ow, g, f])
+    owner = init.owner
+    if isinstance(owner, Operation) and owner.name == "linalg.fill":
+        empty = tensor.EmptyOp([], shape)
+        fill = FillOp(list(du.dps_inputs(owner)), [empty.tensor], [shape])
+        return [empty, fill], fill.results[0]
+    ops, transposed = transpose_copy(init, [0, 3, 4, 1, 2])
+    flat = collapse(transposed, [[0, 1, 2], [3], [4]], shape)
+    return [*ops, flat], flat.results[0]
+
+
+def grouped_matmul(op: WindowOp, patches: SSAValue, weights: SSAValue, init: SSAValue) -> Operation:
+    """Loops (g, p, f, k): patches (g, p, k) x weights (g, k, f) -> out (p, g, f), the conv's body."""
+    g, p, f, k = (AffineDimExpr(i) for i in range(4))
+    maps = (AffineMap(4, 0, (g, p, k)), AffineMap(4, 0, (g, k, f)), AffineMap(4, 0, (p, g, f)))
+    return GenericOp(
+        [patches, weights], [init], op.regions[0].clone(), [AffineMapAttr(m) for m in maps],
+        [IteratorTypeAttr.parallel()] * 3 + [IteratorTypeAttr.reduction()], [init.type],
+    )
+
+
+def nchw_result(op: WindowOp, flat: SSAValue) -> tuple[list[Operation], SSAValue]:
+    """The P x G x F matmul result as the N x (G*F) x OH x OW NCHW image (a transpose)."""
+    n, g, f, oh, ow = op.outputs[0].type.get_shape()  # type: ignore[attr-defined]
+    pixels = expand(flat, [[0, 1, 2], [3], [4]], _tensor(flat, [n, oh, ow, g, f]))
+    nhwc = collapse(pixels.results[0], [[0], [1], [2], [3, 4]], _tensor(flat, [n, oh, ow, g * f]))
+    back_ops, back = transpose_copy(nhwc.results[0], TO_NCHW)
+    return [pixels, nhwc, *back_ops], back
+
+
+def channels_last_grouped_conv(op: WindowOp) -> tuple[list[Operation], SSAValue]:
+    """The ops computing `op`'s result as an NCHW N x (G*F) x OH x OW image (module docstring)."""
+    image_ops, image = nhwc_image(op)
+    patch_ops, patches = gathered_patches(op, image)
+    weight_ops, weights = filter_matrix(op)
+    init_ops, init = channels_last_init(op)
+    matmul = grouped_matmul(op, patches, weights, init)
+    result_ops, result = nchw_result(op, matmul.results[0])
+    return [*image_ops, *patch_ops, *weight_ops, *init_ops, matmul, *result_ops], result
+
+
+def erase_if_dead(op: Operation | None, rewriter: PatternRewriter) -> None:
+    if isinstance(op, Operation) and op.parent is not None and not any(r.uses for r in op.results):
+        rewriter.erase(op)
+
+
+class GroupedConvToChannelsLast(RewritePattern):
+    """A grouped conv as the channels-last gather + group-batched matmul (module docstring); its
+    readers that merge the groups back (G x F -> G*F) read the NCHW result directly."""
+
+    def __init__(self, min_group_filters: int = MIN_GROUP_FILTERS):
+        self.min_group_filters = min_group_filters
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not is_grouped_channels_last_candidate(op, self.min_group_filters):
+            return
+        split, weight = op.inputs[0].owner, op.inputs[1].owner  # type: ignore[attr-defined]
+        pad = split.operands[0].owner if isinstance(split, Operation) and split.operands else None
+        constant = weight.operands[0].owner if isinstance(weight, Operation) and weight.operands else None
+        new_ops, nchw = channels_last_grouped_conv(op)  # type: ignore[arg-type]
+        rewriter.insert(new_ops, InsertPoint.before(op))
+        for use in list(op.results[0].uses):
+            user = use.operation
+            if user.name == "tensor.collapse_shape" and reassociation(user) == GROUP_SPLIT:
+                rewriter.replace(user, [], [nchw])
+        grouped = expand(nchw, GROUP_SPLIT, op.results[0].type)  # type: ignore[arg-type]
+        replace_conv(op, [grouped], grouped.results[0], rewriter, "grouped convs channels last")
+        for dead in (grouped, split, pad, weight, constant):  # in use order: readers first
+            erase_if_dead(dead, rewriter)
