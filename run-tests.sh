@@ -8,4 +8,4 @@ export PATH="$PWD/.venv/bin:$PATH"
 lit -q --order=lexical test/lit
 # One worker per core (at most 4: a worker peaks near 4 GB); a test file's tests share a worker,
 # so module fixtures (the property runs) are computed once.
-python -m pytest -n auto --maxprocesses 4 --dist loadfile test/unit
+python -m pytest -n auto --maxprocesses 4 --dist loadfile --no-loadscope-reorder test/unit
