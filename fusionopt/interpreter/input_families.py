@@ -43,7 +43,7 @@ import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.dialects.func import FuncOp
 
-from fusionopt.interpreter.values import bf16_dtype, is_bf16_dtype, is_float_dtype, storage_dtype
+from fusionopt.interpreter.values import bf16_dtype, float_info, is_bf16_dtype, is_float_dtype, storage_dtype
 
 FAMILIES: tuple[str, ...] = ("random", "constant", "offset", "zeros", "extreme", "mask", "ids-edge")
 
@@ -158,19 +158,11 @@ def _floats(shape: tuple[int, ...], dtype: np.dtype, family: str, rng: np.random
     if family == "offset":
         return (OFFSET_VALUE + 0.01 * rng.standard_normal(size=shape)).astype(dtype)
     if family == "extreme":
-        e = 0.9 * np.log10(float(_finfo(dtype).max))
+        e = 0.9 * np.log10(float(float_info(dtype).max))
         signs = np.where(rng.integers(0, 2, size=shape) == 0, -1.0, 1.0)
         return (signs * 10.0 ** rng.uniform(-e, e, size=shape)).astype(dtype)
     normal = rng.standard_normal(size=shape).astype(dtype)  # random, ids-edge (as random_inputs)
     return _masked(normal, rng) if family == "mask" else normal
-
-
-def _finfo(dtype: np.dtype):
-    if is_bf16_dtype(dtype) and bf16_dtype() != np.float32:
-        import ml_dtypes
-
-        return ml_dtypes.finfo(bf16_dtype())
-    return np.finfo(dtype)
 
 
 def _masked(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -187,6 +179,6 @@ def _masked(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     u[row_index, forced] = 0.0  # -inf
     u[row_index, kept] = 1.0  # unmasked
     u = u.reshape(x.shape)
-    big = max(MASK_BIG_NEGATIVE, -float(_finfo(x.dtype).max))
+    big = max(MASK_BIG_NEGATIVE, -float(float_info(x.dtype).max))
     out = np.where(u < 0.25, -np.inf, np.where(u < 0.375, big, x.astype(np.float64)))
     return out.astype(x.dtype)

@@ -25,7 +25,7 @@ from xdsl.ir import Operation
 
 from fusionopt.dialects.iree_linalg_ext import AttentionOp, YieldOp
 from fusionopt.interpreter.common import functions_from_table
-from fusionopt.interpreter.values import UnsupportedValue, element_dtype
+from fusionopt.interpreter.values import UnsupportedValue, element_dtype, float_info
 
 _LOG2E = 1.4426950408889634
 
@@ -68,7 +68,7 @@ def attention_numpy(op: AttentionOp, q: Any, k: Any, v: Any, scale: Any, mask: A
             shape = [add.shape[[c for c in s_dims if c in sm].index(c)] if c in sm else 1 for c in s_dims]
             s = (s + add.reshape(shape)).astype(dtype)
         axes = tuple(s_dims.index(c) for c in k2)
-        lowest = np.finfo(dtype).min
+        lowest = float_info(dtype).min
         mx = np.maximum(np.max(s, axis=axes, keepdims=True), dtype.type(lowest))
         mx = np.where(np.isnan(np.max(s, axis=axes, keepdims=True)), np.nan, mx).astype(dtype)
         p = np.exp2(s - mx).astype(dtype)

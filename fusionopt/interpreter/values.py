@@ -48,7 +48,7 @@ from xdsl.ir import Attribute
 @functools.cache
 def bf16_dtype() -> np.dtype:
     """bf16 in its declared precision when ml_dtypes is installed, float32 otherwise. Loaded on
-    first use: importing ml_dtypes takes about 0.6 s, and most compilations meet no bf16."""
+    first use: importing ml_dtypes and numpy's bf16 support takes time, and most compilations meet no bf16."""
     try:
         from ml_dtypes import bfloat16
     except ImportError:  # pragma: no cover - documented fallback
@@ -59,6 +59,17 @@ def bf16_dtype() -> np.dtype:
 def is_bf16_dtype(dtype: object) -> bool:
     """`dtype == BF16`, without loading ml_dtypes: no bf16 array exists before it is loaded."""
     return "ml_dtypes" in sys.modules and dtype == bf16_dtype()
+
+
+def float_info(dtype: object):
+    """`np.finfo(dtype)`, bf16 included: numpy's finfo knows ml_dtypes' bfloat16 only from
+    ml_dtypes 0.7 on, whose import costs 0.9 s (pyproject pins an earlier one), so bf16 asks
+    `ml_dtypes.finfo`."""
+    if is_bf16_dtype(dtype) and bf16_dtype() != np.float32:
+        import ml_dtypes
+
+        return ml_dtypes.finfo(bf16_dtype())
+    return np.finfo(dtype)
 
 
 def __getattr__(name: str) -> np.dtype:  # `values.BF16`, loaded on first use

@@ -12,6 +12,7 @@ import onnx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/: run as a script too
 from support.block_onnx_builder import BlockBuilder  # noqa: E402
+from fusionopt.interpreter.values import float_info  # np.finfo, bf16 included
 
 
 def _rms_norm(b: BlockBuilder, x: str, dim: int) -> str:
@@ -60,7 +61,7 @@ def llama(args: bool, seq: int = 64, hidden: int = 256, heads: int = 8, kv_heads
     k = _rope(b, _heads(b, b.linear(h, hidden, kv_heads * dh, False), seq, kv_heads, dh), cos, sin, dh)
     v = _heads(b, b.linear(h, hidden, kv_heads * dh, False), seq, kv_heads, dh)
     k, v = (_repeat_kv(b, t, seq, kv_heads, heads // kv_heads, dh) for t in (k, v))
-    causal = np.triu(np.full((seq, seq), np.finfo(b.dtype).min, b.dtype), 1)[None, None]
+    causal = np.triu(np.full((seq, seq), float_info(b.dtype).min, b.dtype), 1)[None, None]
     y = b.transpose(b.attention(q, k, v, dh, b.const(causal, b.dtype), nan_guard), (0, 2, 1, 3))
     y = b.node("Add", [x, b.linear(b.reshape(y, (1, seq, hidden)), hidden, hidden, False)])
     h = _rms_norm(b, y, hidden)

@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type
 from xdsl.ir import Attribute, SSAValue
 
 from fusionopt.graph_numpy import numpy_dtype
+from fusionopt.interpreter.values import float_info
 from fusionopt.transforms.graph.dot_chain import Plan
 from fusionopt.transforms.graph.dot_chain_nonfinite import nonfinite_refusal
 from fusionopt.transforms.graph.dot_chain_read import Chain
@@ -93,7 +94,7 @@ def _underflows(magnitude: np.ndarray, element: Attribute) -> bool:
     """Some entry of `|A|*|C|` (float64) is nonzero but below `element`'s smallest normal number:
     all its terms underflow, so the folded entry loses what the input program's order keeps
     (a small entry from cancelling large terms is fine: its error is relative to the terms)."""
-    tiny = float(np.finfo(numpy_dtype(element)).tiny)
+    tiny = float(float_info(numpy_dtype(element)).tiny)
     return bool(np.any((magnitude != 0) & (magnitude < tiny)))
 
 

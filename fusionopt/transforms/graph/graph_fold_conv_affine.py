@@ -49,6 +49,7 @@ from fusionopt.dialects import graph
 from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
 from fusionopt.dialects.graph_base import element_of, is_float
 from fusionopt.graph_numpy import numpy_dtype, store
+from fusionopt.interpreter.values import float_info
 from fusionopt.transforms.graph.conv_channels import (
     bias_add_of,
     canonical_bias,
@@ -92,7 +93,7 @@ def rounded(values: np.ndarray, like: SSAValue) -> np.ndarray | None:
     with np.errstate(over="ignore"):  # an overflow is caught below, as a refusal
         out = store(values, element)
     wide = out.astype(np.float64)
-    tiny = float(np.finfo(numpy_dtype(element)).tiny)
+    tiny = float(float_info(numpy_dtype(element)).tiny)
     if not np.all(np.isfinite(wide)) or np.any((values != 0) & (np.abs(wide) < tiny)):
         return None
     return out

@@ -21,7 +21,7 @@ from xdsl.ir.affine import AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt.dialects.linalg import GenericOp
-from fusionopt.interpreter.values import storage_dtype
+from fusionopt.interpreter.values import float_info, storage_dtype
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.attention_pieces import payload_ops, float_constant, owner_op
 
@@ -29,7 +29,7 @@ from fusionopt.transforms.linalg.attention_pieces import payload_ops, float_cons
 
 
 def _mask_limit(et) -> float:
-    return float(np.finfo(storage_dtype(et)).max) / 4  # by type, not width: bf16's is f32's range
+    return float(float_info(storage_dtype(et)).max) / 4  # by type, not width: bf16's is f32's range
 
 
 def _in_range(c: float, limit: float) -> bool:
