@@ -22,7 +22,9 @@ output's pixels are the vectorised columns, the conv's own NCHW order: no transp
 init is the conv's, rebuilt flat (a fill, a bias broadcast) or collapsed. Every product of the conv is computed
 once, exactly as before: only the order of the sum over (c, kh, kw) may change, as in any conv
 kernel. Not rewritten: batch > 1, `ngchw_fgchw` filters, dynamic shapes, groups narrower than
-`min-group-channels` input channels.
+`min-group-channels` input channels. In the CPU pipelines `linalg-conv-channels-last` runs first
+and takes the groups of 16 filters or more in the same gather + matmul form channels last
+(`grouped_conv_channels_last`); this pass takes the narrower ones (ResNeXt's 4 and 8).
 """
 
 from __future__ import annotations
