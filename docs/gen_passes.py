@@ -1,6 +1,6 @@
 """Writes docs/passes.md from the registry and the pass docstrings: `python docs/gen_passes.py`.
 
-Every pass in `fusionopt.registry._PASS_MODULES` gets its summary (the class docstring's first
+Every pass in `fusionopt.registry._PASS_MODULES` (fusionopt/registry_tables.py) gets its summary (the class docstring's first
 paragraph, as `fusion-opt --list-passes` shows it), its module docstring's first paragraph,
 its options (name, type and default from the pass dataclass; the meaning from the `Options:`
 section of the class docstring, else of the module docstring) and the named pipelines that run

@@ -1,9 +1,9 @@
 """The one place that lists fusionopt's dialects, passes and named pipelines.
 
 Everything is registered through lazy factories so that `fusion-opt --help` does not import
-every pass. Add a pass by adding one line to `_PASS_MODULES` (its module under
-`fusionopt.transforms.<stage>` + class name; stages in docs/architecture.md); add a pipeline by
-adding it to `PIPELINES`.
+every pass. Add a pass by adding one line to `_PASS_MODULES` in `fusionopt/registry_tables.py`
+(its module under `fusionopt.transforms.<stage>` + class name; stages in docs/architecture.md);
+add a pipeline by adding it to `PIPELINES` here.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
 from fusionopt.diagnostics import DialectLoadError
+from fusionopt.registry_tables import _DIALECT_MODULES, _PASS_MODULES
 
 
 def _lazy(module: str, attr: str, name: str = "") -> Callable[[], object]:
@@ -28,77 +29,6 @@ def _lazy(module: str, attr: str, name: str = "") -> Callable[[], object]:
             raise DialectLoadError(name or attr, module, err) from err
 
     return load
-
-
-# Our own dialects, and upstream ones we extend (ours replace xDSL's of the same name).
-_DIALECT_MODULES: dict[str, tuple[str, str]] = {
-    "graph": ("fusionopt.dialects.graph", "Graph"),
-    "flow": ("fusionopt.dialects.flow", "Flow"),
-    "linalg": ("fusionopt.dialects.linalg", "Linalg"),
-    "iree_linalg_ext": ("fusionopt.dialects.iree_linalg_ext_im2col", "IreeLinalgExt"),  # + online_attention, scan, arg_compare, sort, attention, scatter
-    "util": ("fusionopt.dialects.util", "Util"),
-    "tensor": ("fusionopt.dialects.tensor", "Tensor"),
-    "arith": ("fusionopt.dialects.arith", "Arith"),
-    "iree_encoding": ("fusionopt.dialects.iree_encoding", "IreeEncoding"),
-    "hal": ("fusionopt.dialects.hal", "Hal"),
-    "iree_tensor_ext": ("fusionopt.dialects.iree_tensor_ext", "IreeTensorExt"),
-    "iree_codegen": ("fusionopt.dialects.iree_codegen", "IreeCodegen"),
-    "scf": ("fusionopt.dialects.scf", "Scf"),
-    "check": ("fusionopt.dialects.check", "Check"),
-    "memref": ("fusionopt.dialects.memref", "MemRef"),
-    "iree_cpu": ("fusionopt.dialects.iree_codegen", "IreeCpu"),
-    "iree_gpu": ("fusionopt.dialects.iree_codegen", "IreeGpu"),
-    "stream": ("fusionopt.dialects.stream", "Stream"),
-    "tm_tensor": ("fusionopt.dialects.tm_tensor", "TMTensor"),
-}
-
-# pass name -> (module, class). Upstream xDSL passes we reuse are listed with their xDSL module.
-_PASS_MODULES: dict[str, tuple[str, str]] = {
-    "canonicalize": ("xdsl.transforms.canonicalize", "CanonicalizePass"),
-    "graph-horizontal-fuse-dots": ("fusionopt.transforms.graph.graph_horizontal_fuse_dots", "GraphHorizontalFuseDotsPass"),
-    "graph-horizontal-fuse-convs": ("fusionopt.transforms.graph.graph_horizontal_fuse_convs", "GraphHorizontalFuseConvsPass"),
-    "graph-hoist-pointwise-above-slices": ("fusionopt.transforms.graph.graph_hoist_pointwise_above_slices", "GraphHoistPointwiseAboveSlicesPass"),
-    "graph-fold-conv-affine": ("fusionopt.transforms.graph.graph_fold_conv_affine", "GraphFoldConvAffinePass"),
-    "graph-drop-padding-taps": ("fusionopt.transforms.graph.graph_drop_padding_taps", "GraphDropPaddingTapsPass"),
-    "graph-propagate-constants": ("fusionopt.transforms.graph.graph_propagate_constants", "GraphPropagateConstantsPass"),
-    "graph-canonicalize": ("fusionopt.transforms.graph.graph_canonicalize", "GraphCanonicalizePass"),
-    "graph-reassociate-dots": ("fusionopt.transforms.graph.graph_reassociate_dots", "GraphReassociateDotsPass"),
-    "cse": ("xdsl.transforms.common_subexpression_elimination", "CommonSubexpressionElimination"),
-    "linalg-raise-attention": ("fusionopt.transforms.linalg.linalg_raise_attention", "LinalgRaiseAttentionPass"),
-    "linalg-drop-payload-asserts": ("fusionopt.transforms.linalg.linalg_drop_payload_asserts", "LinalgDropPayloadAssertsPass"),
-    "dce": ("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
-    "test-diagnostics": ("fusionopt.transforms.testing.test_diagnostics", "TestDiagnosticsPass"),
-    "linalg-fuse-elementwise": ("fusionopt.transforms.linalg.linalg_fuse_elementwise", "LinalgFuseElementwise"),
-    "convert-graph-to-linalg": ("fusionopt.transforms.lowering.convert_graph_to_linalg", "ConvertGraphToLinalg"),
-    "form-dispatch-regions": ("fusionopt.transforms.dispatch.form_dispatch_regions", "FormDispatchRegionsPass"),
-    "convert-to-flow": ("fusionopt.transforms.dispatch.convert_to_flow", "ConvertToFlowPass"),
-    "dispatch-verify-with-iree": ("fusionopt.transforms.dispatch.verify_with_iree", "DispatchVerifyWithIreePass"),
-    "dispatch-matmul-to-mmt4d": ("fusionopt.transforms.dispatch.matmul_regions_to_mmt4d", "DispatchMatmulToMmt4DPass"),
-    "linalg-horizontal-fuse-contractions": ("fusionopt.transforms.linalg.linalg_horizontal_fuse_contractions", "LinalgHorizontalFuseContractionsPass"),
-    "linalg-horizontal-fuse-1x1-convs": ("fusionopt.transforms.linalg.linalg_horizontal_fuse_1x1_convs", "LinalgHorizontalFuse1x1ConvsPass"),
-    "dispatch-conv-1x1-cpu-tiles": ("fusionopt.transforms.dispatch.conv_1x1_cpu_tiles", "DispatchConv1x1CpuTilesPass"),
-    "dispatch-matmul-cpu-tiles": ("fusionopt.transforms.dispatch.matmul_cpu_tiles", "DispatchMatmulCpuTilesPass"),
-    "dispatch-attention-cpu-tiles": ("fusionopt.transforms.dispatch.attention_cpu_tiles", "DispatchAttentionCpuTilesPass"),
-    "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),
-    "linalg-fold-unit-reshapes": ("fusionopt.transforms.linalg.linalg_fold_unit_reshapes", "LinalgFoldUnitReshapesPass"),
-    "linalg-bubble-expand-through-broadcast": ("fusionopt.transforms.linalg.linalg_bubble_expand_through_broadcast", "LinalgBubbleExpandThroughBroadcastPass"),
-    "linalg-generalize-grouped-convs": ("fusionopt.transforms.linalg.linalg_generalize_grouped_convs", "LinalgGeneralizeGroupedConvsPass"),
-    "linalg-sink-reshapes": ("fusionopt.transforms.linalg.linalg_sink_reshapes", "LinalgSinkReshapesPass"),
-    "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
-    "linalg-transpose-nt-operands": ("fusionopt.transforms.linalg.linalg_transpose_nt_operands", "LinalgTransposeNTOperandsPass"),
-    "linalg-fold-constant-gather-indices": ("fusionopt.transforms.linalg.linalg_fold_constant_gather_indices", "LinalgFoldConstantGatherIndicesPass"),
-    "linalg-shrink-broadcast-generics": ("fusionopt.transforms.linalg.linalg_shrink_broadcast_generics", "LinalgShrinkBroadcastGenericsPass"),
-    "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
-    "linalg-depthwise-conv-drop-batch": ("fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch", "LinalgDepthwiseConvDropBatchPass"),
-    "linalg-conv-1x1-to-matmul": ("fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul", "LinalgConv1x1ToMatmulPass"),
-    "linalg-split-k-contractions": ("fusionopt.transforms.linalg.linalg_split_k_contractions", "LinalgSplitKContractionsPass"),
-    "linalg-strided-conv-to-im2col": ("fusionopt.transforms.linalg.linalg_strided_conv_to_im2col", "LinalgStridedConvToIm2colPass"),
-    "linalg-conv-channels-last": ("fusionopt.transforms.linalg.linalg_conv_channels_last", "LinalgConvChannelsLastPass"),
-    "linalg-grouped-conv-to-im2col": ("fusionopt.transforms.linalg.linalg_grouped_conv_to_im2col", "LinalgGroupedConvToIm2colPass"),
-    "linalg-pack-conv-filters": ("fusionopt.transforms.linalg.linalg_pack_conv_filters", "LinalgPackConvFiltersPass"),
-    "linalg-pack-matmul-weights": ("fusionopt.transforms.linalg.linalg_pack_matmul_weights", "LinalgPackMatmulWeightsPass"),
-    "linalg-pad-conv-filters": ("fusionopt.transforms.linalg.linalg_pad_conv_filters", "LinalgPadConvFiltersPass"),
-}
 
 
 @dataclass(frozen=True)
