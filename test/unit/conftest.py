@@ -38,7 +38,7 @@ UNIT_DIR = Path(__file__).resolve().parent
 
 def _file_rank(item) -> int:
     try:
-        relative = Path(item.fspath).resolve().relative_to(UNIT_DIR).as_posix()
+        relative = item.path.resolve().relative_to(UNIT_DIR).as_posix()
     except ValueError:
         return len(LONGEST_FILES)
     return LONGEST_FILES.index(relative) if relative in LONGEST_FILES else len(LONGEST_FILES)

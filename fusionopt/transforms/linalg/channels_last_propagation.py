@@ -144,8 +144,8 @@ class ProduceChannelsLast(RewritePattern):
         pass_statistics.count("elementwise producers channels last")
 
 
-def sole_pad_user(value: SSAValue, user: Operation) -> Operation | None:
-    """The static `tensor.pad` producing `value` when `user` is its only reader."""
+def sole_pad_user(value: SSAValue) -> Operation | None:
+    """The static `tensor.pad` producing `value` when `value` has one reader."""
     pad = value.owner
     if not isinstance(pad, Operation) or pad.name != "tensor.pad" or pad.results[0].uses.get_length() != 1:
         return None
@@ -168,3 +168,15 @@ def permuted_pad(pad: tensor.PadOp, source: SSAValue, order: list[int]) -> tenso
     high = [pad.static_high.get_values()[i] for i in order]
     shape = [pad.results[0].type.get_shape()[i] for i in order]  # type: ignore[attr-defined]
     return pad_like(pad, source, low, high, shape)
+
+
+def channels_last_image(value: SSAValue) -> tuple[list[Operation], SSAValue]:
+    """`value`, an NCHW image, channels last; a pad that only one op reads moves after the
+    transpose, so the transpose reads the unpadded image and the pad stays one copy (or its
+    producer's)."""
+    pad = sole_pad_user(value)
+    if pad is None:
+        return transpose_copy(value, TO_NHWC)
+    ops, transposed = transpose_copy(pad.operands[0], TO_NHWC)
+    padded = permuted_pad(pad, transposed, TO_NHWC)  # type: ignore[arg-type]
+    return [*ops, padded], padded.results[0]

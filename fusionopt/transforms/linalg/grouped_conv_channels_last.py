@@ -30,6 +30,8 @@ as in any conv kernel.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from xdsl.dialects import tensor
 from xdsl.dialects.arith import ConstantOp
@@ -47,7 +49,7 @@ from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
 from fusionopt.transforms.common.window_ops import static_window_shapes
-from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, TO_NHWC, permuted_pad, sole_pad_user
+from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, channels_last_image
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import copy_body
 from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
@@ -84,17 +86,10 @@ def nchw_image(op: WindowOp) -> tuple[list[Operation], SSAValue]:
 
 def nhwc_image(op: WindowOp) -> tuple[list[Operation], SSAValue]:
     """The conv's input as N x H x W x G x C; a pad that only the group split reads moves after
-    the transpose, as `channels_last_input` does for a dense conv."""
-    ops, image = nchw_image(op)
-    pad = sole_pad_user(image, op) if not ops else None
-    if pad is None:
-        moved, transposed = transpose_copy(image, TO_NHWC)
-        ops += moved
-    else:
-        moved, source = transpose_copy(pad.operands[0], TO_NHWC)
-        padded = permuted_pad(pad, source, TO_NHWC)  # type: ignore[arg-type]
-        ops += [*moved, padded]
-        transposed = padded.results[0]
+    the transpose (`channels_last_image`, as for a dense conv)."""
+    split_ops, image = nchw_image(op)
+    moved, transposed = channels_last_image(image)
+    ops = [*split_ops, *moved]
     n, h, w, _ = transposed.type.get_shape()  # type: ignore[attr-defined]
     _, g, c, _, _ = op.inputs[0].type.get_shape()  # type: ignore[attr-defined]
     split = expand(transposed, [[0], [1], [2], [3, 4]], _tensor(transposed, [n, h, w, g, c]))
@@ -194,12 +189,12 @@ def erase_if_dead(op: Operation | None, rewriter: PatternRewriter) -> None:
         rewriter.erase(op)
 
 
+@dataclass
 class GroupedConvToChannelsLast(RewritePattern):
     """A grouped conv as the channels-last gather + group-batched matmul (module docstring); its
     readers that merge the groups back (G x F -> G*F) read the NCHW result directly."""
 
-    def __init__(self, min_group_filters: int = MIN_GROUP_FILTERS):
-        self.min_group_filters = min_group_filters
+    min_group_filters: int = MIN_GROUP_FILTERS
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_grouped_channels_last_candidate(op, self.min_group_filters):

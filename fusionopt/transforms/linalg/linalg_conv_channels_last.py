@@ -86,7 +86,7 @@ from fusionopt.transforms.linalg.channels_last_propagation import (
     TO_NCHW,
     TO_NHWC,
     ProduceChannelsLast,
-    permuted_pad,
+    channels_last_image,
     sole_pad_user,
 )
 from fusionopt.transforms.linalg.grouped_conv_channels_last import MIN_GROUP_FILTERS, GroupedConvToChannelsLast
@@ -153,17 +153,6 @@ def is_channels_last_candidate(op: Operation, limits: FullConvLimits) -> bool:
     return unit_dilations and limits.admit(shapes[1], shapes[-1], is_dense_constant(op.operands[1]))
 
 
-def channels_last_input(op: WindowOp) -> tuple[list[Operation], SSAValue]:
-    """The conv's input channels last; a pad that only the conv reads moves after the transpose,
-    so the transpose reads the unpadded image and the pad stays one copy (or its producer's)."""
-    pad = sole_pad_user(op.inputs[0], op)
-    if pad is None:
-        return transpose_copy(op.inputs[0], TO_NHWC)
-    ops, transposed = transpose_copy(pad.operands[0], TO_NHWC)
-    padded = permuted_pad(pad, transposed, TO_NHWC)  # type: ignore[arg-type]
-    return [*ops, padded], padded.results[0]
-
-
 def transposed_filter(value: SSAValue, order: list[int]) -> tuple[list[Operation], SSAValue]:
     """The filter with its dims in `order`: a transposed constant when it is a dense constant
     (weights inlined in the model), else a transpose run on every call."""
@@ -196,7 +185,7 @@ def channels_last_window(op: WindowOp, limits: FullConvLimits) -> tuple[list[Ope
     """The channels-last window op computing `op`'s result channels last (module docstring)."""
     new_class, filter_order = CHANNELS_LAST_FORMS[op.name]
     in_place = limits.reads_filter_in_place(op)
-    input_ops, image = channels_last_input(op)
+    input_ops, image = channels_last_image(op.inputs[0])
     filter_ops: list[Operation] = []
     window = op.inputs[1]
     if filter_order is not None and not in_place:
@@ -217,7 +206,7 @@ class ConvToChannelsLast(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_channels_last_candidate(op, self.limits):
             return
-        old_pad = sole_pad_user(op.operands[0], op)
+        old_pad = sole_pad_user(op.operands[0])
         new_ops, channels_last = channels_last_window(op, self.limits)  # type: ignore[arg-type]
         back_ops, result = transpose_copy(channels_last, TO_NCHW)
         replace_conv(op, [*new_ops, *back_ops], result, rewriter, "window ops channels last")
