@@ -230,4 +230,7 @@ ONNX_PIPELINES = {
     # (no pads-into-depthwise)
     "ours-onnx-llvm-cpu-pads-apart": _expanded_with(
         "graph-to-dispatch-llvm-cpu", **{"form_dispatch_regions{pads_into_depthwise=true}": "form-dispatch-regions"}),
+    # ... and with the constants' transposes and slices left to IREE's compile-time JIT (no
+    # linalg-fold-constants): what the fold saves of the build
+    "ours-onnx-llvm-cpu-unfolded": _expanded_with("graph-to-dispatch-llvm-cpu", linalg_fold_constants=""),
 }

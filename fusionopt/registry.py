@@ -104,6 +104,10 @@ _DISPATCH_CREATION_STAGES = (
     # with such a reshape inside (a matmul whose rows are split before its bias add fails at
     # every size; a grouped conv's collapsed groups overflow the stack).
     "linalg-sink-reshapes",
+    # Constants only moved by the stages above (a depthwise filter's transpose, slices of
+    # folded tables) are moved now, in numpy: IREE would compile a JIT module for them, ~0.5 s
+    # and up of every build.
+    "linalg-fold-constants",
     # One root per region (or a layer norm's chain of same-row sums: one dispatch, IREE
     # aggressive's form), cheap producers cloned in, leftovers converted to flow ops; a pad of
     # a contraction's result written by that region into a splat, as IREE's own regions do.

@@ -60,6 +60,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
     "linalg-transpose-nt-operands": ("fusionopt.transforms.linalg.linalg_transpose_nt_operands", "LinalgTransposeNTOperandsPass"),
     "linalg-fold-constant-gather-indices": ("fusionopt.transforms.linalg.linalg_fold_constant_gather_indices", "LinalgFoldConstantGatherIndicesPass"),
+    "linalg-fold-constants": ("fusionopt.transforms.linalg.linalg_fold_constants", "LinalgFoldConstantsPass"),
     "linalg-shrink-broadcast-generics": ("fusionopt.transforms.linalg.linalg_shrink_broadcast_generics", "LinalgShrinkBroadcastGenericsPass"),
     "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
     "linalg-depthwise-conv-drop-batch": ("fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch", "LinalgDepthwiseConvDropBatchPass"),
