@@ -20,7 +20,7 @@ from xdsl.dialects.linalg.ops import FillOp, IndexOp, TransposeOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from fusionopt.dialects.subclass_verify import verify_definition
+from fusionopt.dialects.subclass_verify import own_checks, verify_definition
 
 # (inputs, outputs) each named op's hidden region reads; ops not listed are checked for
 # element types only.
@@ -91,6 +91,9 @@ def _fill_verify(self) -> None:
             raise VerifyException(f"a vector fill value needs outputs of {value.type} elements, got {', '.join(map(str, outputs))}")
 
 
+_TRANSPOSE_CHECKS = own_checks(TransposeOp)
+
+
 def _checked_transpose_verify(self) -> None:
     verify_definition(self)
     rank = len(self.permutation.get_values())
@@ -98,7 +101,7 @@ def _checked_transpose_verify(self) -> None:
         raise VerifyException(
             f"permutation {list(self.permutation.get_values())} is not a permutation of 0..{rank - 1}"
         )
-    TransposeOp.verify_(self)
+    _TRANSPOSE_CHECKS(self)
 
 
 def _checked_index_verify(self) -> None:

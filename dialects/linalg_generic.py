@@ -41,6 +41,8 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from fusionopt.dialects.subclass_verify import own_checks
+
 
 def parse_operand_group(parser: Parser, keyword: str) -> Sequence[SSAValue]:
     """Parse an optional `keyword(%a, %b : T1, T2)` group (linalg's `ins`/`outs`)."""
@@ -94,6 +96,9 @@ def _parse_trait(parser: Parser) -> dict[str, Attribute]:
         return dict(attr.data)
     return parser.parse_optional_attr_dict()
 
+_XDSL_GENERIC_CHECKS = own_checks(xlinalg.GenericOp)
+
+
 @irdl_op_definition
 class GenericOp(xlinalg.GenericOp):
     """xDSL's `linalg.generic`, parsing MLIR's multi-result custom form too."""
@@ -108,6 +113,11 @@ class GenericOp(xlinalg.GenericOp):
     iterator_types = prop_def(ArrayAttr[IteratorTypeAttr])
     doc = opt_prop_def(StringAttr)
     library_call = opt_prop_def(StringAttr)
+
+    def verify_(self) -> None:
+        # xDSL's structural checks alone: its `GenericOp.verify_` would check the IRDL
+        # definition again after this class's own wrapper has.
+        _XDSL_GENERIC_CHECKS(self)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:

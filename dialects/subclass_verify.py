@@ -15,16 +15,35 @@ entries (`static_low = array<i64: -9223372036854775808>`) has one SSA value per 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import Operation, SSAValue
+from xdsl.irdl import IRDLOperation, OpDef
 from xdsl.utils.exceptions import VerifyException
 
 
 def verify_definition(op: Operation) -> None:
     """The checks xDSL's generated verifier makes before the op's own (`VerifyException`)."""
     type(op).get_irdl_definition().verify(op)
+
+
+def own_checks(xdsl_op: type[IRDLOperation]) -> Callable[[Operation], None]:
+    """What `xdsl_op`'s class body verifies beyond its definition: the function
+    `@irdl_op_definition` wrapped into `xdsl_op.verify_` after `OpDef.verify`. A subclass that
+    has checked the definition already calls this instead of `xdsl_op.verify_`, which would
+    check the whole definition again (half of a `linalg.generic`'s verification, run after
+    every pass). If xDSL's wrapper ever changes shape, the whole `verify_` (slower, as right)."""
+    cells = [cell.cell_contents for cell in xdsl_op.verify_.__closure__ or ()]
+    definitions = [c for c in cells if isinstance(c, OpDef)]
+    checks = [c for c in cells if callable(c) and not isinstance(c, OpDef)]
+    if len(definitions) != 1 or len(checks) > 1:
+        return xdsl_op.verify_
+    return checks[0] if checks else _no_checks
+
+
+def _no_checks(op: Operation) -> None:
+    del op
 
 
 def verify_counts(op: Operation, operands: int, results: int) -> None:

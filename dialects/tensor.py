@@ -40,7 +40,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from fusionopt.dialects.subclass_verify import verify_definition, verify_dynamic_count
+from fusionopt.dialects.subclass_verify import own_checks, verify_definition, verify_dynamic_count
 
 
 def _pad_verify(self) -> None:
@@ -66,6 +66,9 @@ PadOp = type("PadOp", (xdsl_tensor.PadOp,), {"verify_": _pad_verify, "__module__
                                               "__doc__": _pad_verify.__doc__})
 
 
+_XDSL_EXPAND_SHAPE_CHECKS = own_checks(xdsl_tensor.ExpandShapeOp)
+
+
 def _expand_shape_verify(self) -> None:
     """`tensor.expand_shape` with MLIR's rank-0 rule: a 0-d source expands, by the empty
     reassociation `[]`, into a tensor whose dimensions are all static 1 (xDSL's check counts
@@ -75,7 +78,7 @@ def _expand_shape_verify(self) -> None:
     verify_dynamic_count(self, self.dynamic_output_shape, self.static_output_shape.get_values(),
                          "output_shape", "static_output_shape")
     if self.src.type.get_shape() or len(self.reassociation):
-        return xdsl_tensor.ExpandShapeOp.verify_(self)
+        return _XDSL_EXPAND_SHAPE_CHECKS(self)
     result = self.result.type.get_shape()
     if len(self.static_output_shape) != len(result):
         raise VerifyException(f"expected {len(result)} output_shape entries, found {len(self.static_output_shape)}")

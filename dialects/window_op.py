@@ -7,6 +7,7 @@ The ops themselves are declared in `linalg_conv.py` (2-D), `linalg_conv_nd.py` (
 
 from __future__ import annotations
 
+import functools
 import math
 
 from abc import ABC
@@ -72,7 +73,10 @@ class WindowSpec:
     def spatial_rank(self) -> int:
         return len(self.windows)
 
-    def maps(self, strides: Sequence[int], dilations: Sequence[int]) -> tuple[AffineMap, ...]:
+    @functools.lru_cache(maxsize=256)  # noqa: B019 - the specs are a few module constants
+    def maps(self, strides: tuple[int, ...], dilations: tuple[int, ...]) -> tuple[AffineMap, ...]:
+        """The input, filter and output maps; cached, as the verifier after every pass asks
+        for them three times per op."""
         dims = {name: AffineDimExpr(i) for i, name in enumerate(self.domain)}
         n = len(self.domain)
         spatial = 0
@@ -104,6 +108,12 @@ def _index_attr(
 
 def _ones(rank: int) -> DenseIntOrFPElementsAttr:
     return _index_attr([1] * rank, "values", rank)
+
+
+@functools.lru_cache(maxsize=256)
+def _index_values(attr: DenseIntOrFPElementsAttr) -> tuple[int, ...]:
+    """A strides/dilations attribute's integers (attributes are immutable: cached)."""
+    return tuple(int(v) for v in np.asarray(dense_to_numpy(attr)).reshape(-1))
 
 
 class WindowOp(NamedOperation, ABC):
@@ -148,7 +158,7 @@ class WindowOp(NamedOperation, ABC):
         count = math.prod(attr.get_shape())  # checked before expanding a (compact) splat
         if count != rank:
             raise VerifyException(f"{what} must have {rank} elements (one per spatial dimension), got {count}")
-        return tuple(int(v) for v in np.asarray(dense_to_numpy(attr)).reshape(-1))
+        return _index_values(attr)
 
     def stride_values(self) -> tuple[int, ...]:
         return self._values(self.strides, "strides")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import math
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from io import StringIO
@@ -182,8 +183,12 @@ class MlirPrinter(Printer):
 _OP_CHECKS = (slice_out_of_bounds, missing_sizes)
 
 
-def _first_op_check_failure(module: Operation) -> tuple[Operation, str] | None:
-    for op in module.walk():
+def _first_op_check_failure(
+    module: Operation, ops: Iterable[Operation] | None = None
+) -> tuple[Operation, str] | None:
+    """The first of `ops` (default: every op in `module`) that fails a check of `_OP_CHECKS`;
+    each check reads only the op itself and its operands' types."""
+    for op in module.walk() if ops is None else ops:
         for check in _OP_CHECKS:
             if (why := check(op)) is not None:
                 return op, why
@@ -224,7 +229,7 @@ def verify_ops(module: Operation, ops: list[Operation]) -> None:
     try:
         for op in ops:
             _verify_alone(op)
-        if first_dominance_violation(module) is None and _first_op_check_failure(module) is None:
+        if first_dominance_violation(module) is None and _first_op_check_failure(module, ops) is None:
             return
     except Exception:  # noqa: BLE001 - xDSL raises several exception types on bad IR
         pass
