@@ -1,0 +1,118 @@
+"""`linalg-pad-matmul-weights`: a `linalg.matmul` over a constant [K, N] weight whose N no
+panel width divides computes N' columns (zeros appended: N' the next multiple of 64, or of 32
+when that adds over 1/16; none when it adds over 1/8), and its readers take the first N
+through a slice; so `linalg-pack-matmul-weights`, next in the CPU pipelines, packs it.
+
+Unpacked, IREE's kernel reads the weight row by row, a new 4 KB page per reduction step (its
+docstring); a classifier's head (K x 1000, every torchvision model) is never packed, as 1000 has
+no panel divisor. One thread, the head alone with its bias (llvm-cpu, HAL profile, 300 calls):
+1 x 1280 . 1280 x 1000 unpacked 341-355 us, 1 x 1280 . 1280 x 1024 packed 201-206 us (the
+padded product reads 2.4 % more weight). onnxruntime's MLAS packs B too.
+
+The padding is free at run time: the weight is a constant, padded here, as is a bias broadcast
+into the matmul's init. The slice moves below elementwise readers (a bias add, padded with
+zeros too; `linalg-pad-conv-filters`' `sink_slices`), and where it stops (a return, a softmax's
+reduction) it is a copy of at most `max-slice-bytes` (64 KiB, a 1 x 1000 head's 4 KB or a
+16 x 1000 block's 64 KB): a larger slice copy could cost what packing saves.
+
+Exact: the first N columns are the same products summed in the same order; the padded columns
+are computed from zeros and never read. Static f32 shapes, CPU pipelines only (the panels are
+IREE llvm-cpu's register tiles). Statistics: `matmul weights padded to whole panels`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.linalg.ops import MatmulOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+
+from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.dispatch.matmul_cpu_tiles import plain_matmul_sizes
+from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
+from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
+from fusionopt.transforms.linalg.linalg_pad_conv_filters import (
+    absorbs_slice,
+    channel_slice,
+    init_as,
+    padded_constant,
+    padded_size,
+    padding_widths,
+    sink_slices,
+)
+
+COLUMNS = 1  # [M, N]: the weight's columns are the result's last dim
+WIDE_PANEL, NARROW_PANEL = 64, 32
+STATISTIC = "matmul weights padded to whole panels"
+
+
+def padded_columns(columns: int) -> int | None:
+    """N' for N columns no panel divides: the next multiple of 64, or of 32 when 64 would add
+    over 1/16 of N; None when a panel divides N already or the padding would add over 1/8."""
+    if columns % NARROW_PANEL == 0:
+        return None
+    wide = padded_size(columns, WIDE_PANEL)
+    size = wide if (wide - columns) * 16 <= columns else padded_size(columns, NARROW_PANEL)
+    return size if (size - columns) * 8 <= columns else None
+
+
+def slice_bytes(value: SSAValue) -> int:
+    shape = value.type.get_shape()  # type: ignore[attr-defined]
+    return 4 * math.prod(shape)  # static f32 (plain_matmul_sizes)
+
+
+@dataclass
+class PadMatmulWeights(RewritePattern):
+    max_slice_bytes: int
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        sizes = plain_matmul_sizes(op)
+        if sizes is None or not is_dense_constant(du.dps_inputs(op)[1]):
+            return
+        rows, _, columns = sizes
+        size = padded_columns(columns)
+        result = op.results[0]
+        if size is None or not (absorbs_slice(result, COLUMNS) or slice_bytes(result) <= self.max_slice_bytes):
+            return
+        init = init_as(du.dps_inits(op)[0], TensorType(result.type.get_element_type(), [rows, size]),  # type: ignore[attr-defined]
+                       lambda bias: _padded_bias(bias, size))
+        if init is None:
+            return
+        init_ops, init_value = init
+        lhs, rhs = du.dps_inputs(op)
+        weight = padded_constant(rhs, COLUMNS, size)
+        matmul = MatmulOp([lhs, weight], [init_value], [init_value.type])
+        cut = channel_slice(matmul.results[0], COLUMNS, columns)
+        replace_conv(op, [weight.owner, *init_ops, matmul, cut], cut.result, rewriter, STATISTIC)  # type: ignore[list-item]
+        if not rhs.uses:
+            rewriter.erase(rhs.owner)  # type: ignore[arg-type]
+        sink_slices(cut, rewriter)
+
+
+def _padded_bias(bias: np.ndarray, size: int) -> np.ndarray:
+    return np.pad(bias, padding_widths(1, 0, size - bias.shape[0]))
+
+
+@dataclass(frozen=True)
+class LinalgPadMatmulWeightsPass(ModulePass):
+    """Pad constant matmul weights' columns to whole panels, slice the result back (module
+    docstring).
+
+    Options:
+      max-slice-bytes -- pad a matmul whose sliced result no reader absorbs only up to this many
+                         bytes (65536): the slice is then a copy.
+    """
+
+    name = "linalg-pad-matmul-weights"
+
+    max_slice_bytes: int = 65536
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        pattern = PadMatmulWeights(self.max_slice_bytes)
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
