@@ -193,6 +193,20 @@ def block_packed_weights(b):
 PACKED_WEIGHT_BLOCKS = (block_packed_weights,)
 
 
+def block_padded_weights(b):
+    """A classifier-like Linear layer [T, C] . [C, N] + bias over a constant weight whose N no
+    panel divides (200, 330 or 1000 outputs, 1-8 rows, 2-6 inputs: a slice of at most 32 KB):
+    linalg-pad-matmul-weights pads N to 224, 352 or 1024, then it is packed. In f32 whatever the
+    program's element type (the pass takes f32 only)."""
+    outputs = b.draw(st.sampled_from((200, 330, 1000)))
+    # at most 6 x 1000 weight elements: hypothesis draws each, and its lists stop at 8192
+    x = b.new_arg((b.draw(st.integers(1, 8)), b.draw(st.integers(2, 6))), "f32")
+    return _bias(b, _dot(b, x, b.constant((x.shape[1], outputs), "f32")))
+
+
+PADDED_WEIGHT_BLOCKS = (block_padded_weights,)
+
+
 def block_dilated_padding_taps(b):
     """a 3x3 conv over a constant filter with dilation 3-5 and pads as large, over a 2x2-4x4
     map, + bias, relu: its outer taps read only padding (DeepLabV3's ASPP at small sizes):
