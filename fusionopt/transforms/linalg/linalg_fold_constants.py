@@ -37,7 +37,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, TransposeOp, YieldOp
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -103,7 +103,7 @@ def foldable_inputs(op: Operation) -> list[SSAValue] | None:
     if not moves_data_only(op) or len(op.results) != 1:
         return None
     result_type = op.results[0].type
-    if not isinstance(result_type, TensorType) or -1 in result_type.get_shape():
+    if not isinstance(result_type, TensorType) or DYNAMIC_INDEX in result_type.get_shape():
         return None
     skipped = unread_inits(op)
     operands = [value for value in op.operands if value not in skipped]

@@ -114,3 +114,17 @@ func.func @grows_or_reads_init(%acc: tensor<2xf32>) -> (tensor<2x8xf32>, tensor<
   } -> (tensor<2xf32>, tensor<2xf32>)
   return %wide, %two#0, %two#1 : tensor<2x8xf32>, tensor<2xf32>, tensor<2xf32>
 }
+
+// -----
+
+// Negative: a result of dynamic shape stays, even when its sizes are constants (a constant's
+// type is static).
+
+// CHECK-LABEL: func.func @dynamic_result
+// CHECK:         tensor.extract_slice
+func.func @dynamic_result() -> tensor<?xf32> {
+  %table = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %n = arith.constant 2 : index
+  %s = tensor.extract_slice %table[0] [%n] [1] : tensor<4xf32> to tensor<?xf32>
+  return %s : tensor<?xf32>
+}
