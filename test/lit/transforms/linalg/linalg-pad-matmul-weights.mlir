@@ -84,3 +84,19 @@ func.func @stays(%x: tensor<64x8xf32>, %wa: tensor<8x200xf32>) -> (tensor<64x200
   %m3 = linalg.matmul ins(%x, %w3 : tensor<64x8xf32>, tensor<8x100xf32>) outs(%f3 : tensor<64x100xf32>) -> tensor<64x100xf32>
   func.return %m, %ma, %m2, %m3 : tensor<64x200xf32>, tensor<64x200xf32>, tensor<64x256xf32>, tensor<64x100xf32>
 }
+
+// -----
+
+// Negative: 1400 rows of 200 columns returned (1,120,000 bytes) are over the default 1 MiB a
+// slice copy may take.
+// CHECK-LABEL: func.func @large_slice
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1400x8xf32>, tensor<8x200xf32>)
+func.func @large_slice(%x: tensor<1400x8xf32>) -> tensor<1400x200xf32> {
+  %w = arith.constant dense<0.5> : tensor<8x200xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1400x200xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1400x200xf32>) -> tensor<1400x200xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<1400x8xf32>, tensor<8x200xf32>) outs(%f : tensor<1400x200xf32>) -> tensor<1400x200xf32>
+  func.return %m : tensor<1400x200xf32>
+}
