@@ -96,6 +96,7 @@ def _parse_trait(parser: Parser) -> dict[str, Attribute]:
         return dict(attr.data)
     return parser.parse_optional_attr_dict()
 
+
 _XDSL_GENERIC_CHECKS = own_checks(xlinalg.GenericOp)
 
 

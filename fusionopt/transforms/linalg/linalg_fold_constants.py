@@ -44,7 +44,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
+from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.common.use_def import values_captured_by
+from fusionopt.transforms.linalg.elementwise_fusion_utils import dense_constant
 from fusionopt import pass_statistics
 
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -56,13 +58,6 @@ DATA_MOVEMENT_OPS = (
     tensor.ExtractSliceOp, tensor.InsertSliceOp, tensor.ExpandShapeOp, tensor.CollapseShapeOp,
     tensor.PadOp, tensor.ConcatOp,
 )
-
-
-def dense_value(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, DenseIntOrFPElementsAttr):
-        return owner.value
-    return None
 
 
 def is_copying_generic(op: Operation) -> bool:
@@ -110,7 +105,7 @@ def foldable_inputs(op: Operation) -> list[SSAValue] | None:
     if any(not isinstance(value.owner, tensor.EmptyOp) for value in skipped):
         return None
     reads = operands + [value for value in captured_values(op) if value not in operands]
-    if not operands or any(dense_value(value) is None and not _is_scalar_constant(value) for value in reads):
+    if not operands or any(dense_constant(value) is None and not _is_scalar_constant(value) for value in reads):
         return None
     return reads
 
@@ -150,21 +145,21 @@ class ConstantFolder:
             self._interpreter = data_movement_interpreter(self.module)
         return self._interpreter
 
-    def fold(self, op: Operation) -> bool:
-        """Replace `op` by an `arith.constant` of its value; False if it does not fold."""
+    def fold(self, op: Operation) -> list[SSAValue] | None:
+        """Replace `op` by an `arith.constant` of its value; the values it read (its operands
+        and captured constants), or None when it does not fold."""
         reads = foldable_inputs(op)
         if reads is None:
-            return False
+            return None
         attr = self._value_attr(op, reads)
-        if attr is None:
-            return False
-        read_bytes = sum(stored_bytes(a) for v in reads if (a := dense_value(v)) is not None)
+        read_bytes = sum(stored_bytes(a) for v in reads if (a := dense_constant(v)) is not None)
         if stored_bytes(attr) > min(self.max_bytes, self.max_growth * read_bytes):
-            return False
+            return None
+        inputs = [*op.operands, *reads]
         Rewriter.replace_op(op, arith.ConstantOp(attr))
-        return True
+        return inputs
 
-    def _value_attr(self, op: Operation, reads: list[SSAValue]) -> DenseIntOrFPElementsAttr | None:
+    def _value_attr(self, op: Operation, reads: list[SSAValue]) -> DenseIntOrFPElementsAttr:
         self.interpreter.push_scope("fold")
         try:
             self.interpreter.set_values((value, self._python_value(value)) for value in reads)
@@ -178,7 +173,7 @@ class ConstantFolder:
         return numpy_to_dense(np.asarray(result), result_type)
 
     def _python_value(self, value: SSAValue):
-        attr = dense_value(value)
+        attr = dense_constant(value)
         if attr is not None:
             return dense_to_numpy(attr)
         owner = value.owner
@@ -197,10 +192,9 @@ def erase_unread(values: list[SSAValue]) -> None:
 def fold_block(block: Block, folder: ConstantFolder) -> int:
     folded = 0
     for op in list(block.ops):
-        operands = list(op.operands) + (captured_values(op) if op.regions else [])
-        if folder.fold(op):
+        if (inputs := folder.fold(op)) is not None:
             folded += 1
-            erase_unread(operands)
+            erase_unread(inputs)
     return folded
 
 
@@ -218,11 +212,6 @@ class LinalgFoldConstantsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         folder = ConstantFolder(op, self.max_bytes, self.max_growth)
-        blocks = [block for inner in op.walk() if _is_function_like(inner)
-                  for region in inner.regions for block in region.blocks]
+        # functions' own blocks: the ops there run once per call (not per element or iteration)
+        blocks = [block for function in functions_with_body(op) for block in function.body.blocks]
         pass_statistics.count("constant ops folded", sum(fold_block(block, folder) for block in blocks))
-
-
-def _is_function_like(op: Operation) -> bool:
-    """Functions' bodies: the ops there run once per call (not per element or per iteration)."""
-    return op.name in ("func.func", "util.func")

@@ -94,9 +94,10 @@ def channel_slice(value: SSAValue, axis: int, size: int) -> tensor.ExtractSliceO
 
 
 def padded_init(init: SSAValue, size: int) -> tuple[list[Operation], SSAValue] | None:
-    """The conv's init with F' channels: a fill of a padded empty, or a broadcast of a constant
-    bias padded with zeros; None for any other init."""
-    return init_as(init, padded_type(init, CHANNELS, size), lambda bias: np.pad(bias, padding_widths(1, 0, size - bias.shape[0])))
+    """A conv's or matmul's [..., F] init with F' = `size` in its last dim: a fill of a padded
+    empty, or a broadcast of a constant bias padded with zeros; None for any other init."""
+    last = init.type.get_num_dims() - 1  # type: ignore[attr-defined]
+    return init_as(init, padded_type(init, last, size), lambda bias: np.pad(bias, padding_widths(1, 0, size - bias.shape[0])))
 
 
 def init_as(init: SSAValue, shape: TensorType, bias_as: Callable[[np.ndarray], np.ndarray]

@@ -23,17 +23,16 @@ IREE llvm-cpu's register tiles). Statistics: `matmul weights padded to whole pan
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.dialects.linalg.ops import MatmulOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
+from fusionopt.cost_model import tensor_bytes
+from fusionopt.dialects.linalg import MatmulOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.matmul_cpu_tiles import plain_matmul_sizes
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
@@ -41,10 +40,9 @@ from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_const
 from fusionopt.transforms.linalg.linalg_pad_conv_filters import (
     absorbs_slice,
     channel_slice,
-    init_as,
     padded_constant,
+    padded_init,
     padded_size,
-    padding_widths,
     sink_slices,
 )
 
@@ -63,11 +61,6 @@ def padded_columns(columns: int) -> int | None:
     return size if (size - columns) * 8 <= columns else None
 
 
-def slice_bytes(value: SSAValue) -> int:
-    shape = value.type.get_shape()  # type: ignore[attr-defined]
-    return 4 * math.prod(shape)  # static f32 (plain_matmul_sizes)
-
-
 @dataclass
 class PadMatmulWeights(RewritePattern):
     max_slice_bytes: int
@@ -76,13 +69,12 @@ class PadMatmulWeights(RewritePattern):
         sizes = plain_matmul_sizes(op)
         if sizes is None or not is_dense_constant(du.dps_inputs(op)[1]):
             return
-        rows, _, columns = sizes
+        _, _, columns = sizes
         size = padded_columns(columns)
         result = op.results[0]
-        if size is None or not (absorbs_slice(result, COLUMNS) or slice_bytes(result) <= self.max_slice_bytes):
+        if size is None or not (absorbs_slice(result, COLUMNS) or tensor_bytes(result) <= self.max_slice_bytes):
             return
-        init = init_as(du.dps_inits(op)[0], TensorType(result.type.get_element_type(), [rows, size]),  # type: ignore[attr-defined]
-                       lambda bias: _padded_bias(bias, size))
+        init = padded_init(du.dps_inits(op)[0], size)
         if init is None:
             return
         init_ops, init_value = init
@@ -94,10 +86,6 @@ class PadMatmulWeights(RewritePattern):
         if not rhs.uses:
             rewriter.erase(rhs.owner)  # type: ignore[arg-type]
         sink_slices(cut, rewriter)
-
-
-def _padded_bias(bias: np.ndarray, size: int) -> np.ndarray:
-    return np.pad(bias, padding_widths(1, 0, size - bias.shape[0]))
 
 
 @dataclass(frozen=True)
