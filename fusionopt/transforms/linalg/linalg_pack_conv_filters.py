@@ -55,11 +55,11 @@ from fusionopt.transforms.dispatch.matmul_cpu_tiles import PEELING
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
-from fusionopt.transforms.linalg.linalg_pad_conv_filters import constant_from, init_as
+from fusionopt.transforms.linalg.linalg_pad_conv_filters import NARROW_PANEL, WIDE_PANEL, constant_from, init_as
 
 # Filters per panel, widest first: 4 or 2 AVX-512 vectors of f32. 16-wide panels (one vector,
 # regnet's 400 filters as 25 panels) measured slower than IREE's own kernel whole-model.
-PANELS = (64, 32)
+PANELS = (WIDE_PANEL, NARROW_PANEL)
 ACCUMULATORS = 16  # vectors a register tile keeps: 4 pixels x 64 filters, 8 x 32 (the matmul tile's)
 LANES = 16  # f32 lanes of an AVX-512 vector
 REDUCTION_STEP = 16

@@ -42,23 +42,12 @@ from fusionopt.transforms.linalg.linalg_pad_conv_filters import (
     channel_slice,
     padded_constant,
     padded_init,
-    padded_size,
+    panel_padded_size,
     sink_slices,
 )
 
 COLUMNS = 1  # [M, N]: the weight's columns are the result's last dim
-WIDE_PANEL, NARROW_PANEL = 64, 32
 STATISTIC = "matmul weights padded to whole panels"
-
-
-def padded_columns(columns: int) -> int | None:
-    """N' for N columns no panel divides: the next multiple of 64, or of 32 when 64 would add
-    over 1/16 of N; None when a panel divides N already or the padding would add over 1/8."""
-    if columns % NARROW_PANEL == 0:
-        return None
-    wide = padded_size(columns, WIDE_PANEL)
-    size = wide if (wide - columns) * 16 <= columns else padded_size(columns, NARROW_PANEL)
-    return size if (size - columns) * 8 <= columns else None
 
 
 @dataclass
@@ -70,7 +59,7 @@ class PadMatmulWeights(RewritePattern):
         if sizes is None or not is_dense_constant(du.dps_inputs(op)[1]):
             return
         _, _, columns = sizes
-        size = padded_columns(columns)
+        size = panel_padded_size(columns)
         result = op.results[0]
         if size is None or not (absorbs_slice(result, COLUMNS) or tensor_bytes(result) <= self.max_slice_bytes):
             return

@@ -1,6 +1,8 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-pad-conv-filters | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{max-growth=1.5}" | filecheck %s --check-prefix=GROWTH
 // RUN: fusion-opt %s --split-input-file -p dispatch-creation-llvm-cpu | filecheck %s --check-prefix=REGIONS
+// RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{panel-min-channels=0}" | filecheck %s --check-prefix=NOPANEL
+// RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{max-slice-bytes=1024}" | filecheck %s --check-prefix=SLICE
 
 // A 1x1 conv with 10 constant filters computes 16 (six zero filters); its bias + ReLU epilogue
 // computes 16 channels too (the bias padded with zeros), and so does the pad in front of the max
@@ -132,4 +134,70 @@ func.func @left_alone(%x: tensor<1x4x4x3xf32>, %w2: tensor<1x1x16x9xf32>) -> (te
   %c2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%c, %w2 : tensor<1x4x4x16xf32>, tensor<1x1x16x9xf32>) outs(%f2 : tensor<1x4x4x9xf32>) -> tensor<1x4x4x9xf32>
   %c3 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w3 : tensor<1x4x4x3xf32>, tensor<1x1x3x9xf32>) outs(%f2 : tensor<1x4x4x9xf32>) -> tensor<1x4x4x9xf32>
   func.return %c2, %c3 : tensor<1x4x4x9xf32>, tensor<1x4x4x9xf32>
+}
+
+// -----
+
+// A 1x1 conv over 32 or more input channels whose 400 filters no panel (64, 32) divides computes
+// 416 (the next multiple of 32: 448 would add over 1/16), so `linalg-pack-conv-filters` packs it
+// in 13 panels of 32. Its residual add cannot compute padded channels, so the slice stays in front
+// of it, a 6.4 KB copy at most (max-slice-bytes). With panel-min-channels=0 (only whole vectors)
+// or max-slice-bytes=1024 it stays at 400. Regions: the packed conv writes 416 channels; the add
+// reads them through the slice.
+// CHECK-LABEL: func.func @panel_residual
+// CHECK:         %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<1x1x32x416xf32>
+// CHECK:         %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x2x2x32xf32>, tensor<1x1x32x416xf32>) outs(%{{.*}} : tensor<1x2x2x416xf32>)
+// CHECK:         %[[S:.*]] = tensor.extract_slice %[[C]][0, 0, 0, 0] [1, 2, 2, 400] [1, 1, 1, 1] : tensor<1x2x2x416xf32> to tensor<1x2x2x400xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[S]], %{{.*}} : tensor<1x2x2x400xf32>, tensor<1x2x2x400xf32>)
+// GROWTH-LABEL: func.func @panel_residual
+// GROWTH:         tensor<1x2x2x416xf32>
+// NOPANEL-LABEL: func.func @panel_residual
+// NOPANEL-NOT:     tensor.extract_slice
+// NOPANEL:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x2x2x400xf32>)
+// SLICE-LABEL: func.func @panel_residual
+// SLICE-NOT:     tensor.extract_slice
+// SLICE:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x2x2x400xf32>)
+// REGIONS-LABEL: func.func @panel_residual
+// REGIONS:         flow.dispatch.region -> (tensor<1x2x2x13x32xf32>)
+// REGIONS:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x32xf32>, tensor<13x32x32xf32>)
+// REGIONS:         flow.dispatch.region -> (tensor<1x2x2x400xf32>)
+// REGIONS:           tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 2, 2, 400] [1, 1, 1, 1] : tensor<1x2x2x416xf32> to tensor<1x2x2x400xf32>
+func.func @panel_residual(%x: tensor<1x2x2x32xf32>, %skip: tensor<1x2x2x400xf32>) -> tensor<1x2x2x400xf32> {
+  %w = arith.constant dense<0.0625> : tensor<1x1x32x400xf32>
+  %b = arith.constant dense<[-2.0, -1.875, -1.75, -1.625, -1.5, -1.375, -1.25, -1.125, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.125, 2.25, 2.375, 2.5, -2.0, -1.875, -1.75, -1.625, -1.5, -1.375, -1.25, -1.125, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.125, 2.25, 2.375, 2.5, -2.0, -1.875, -1.75, -1.625, -1.5, -1.375, -1.25, -1.125, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.125, 2.25, 2.375, 2.5, -2.0, -1.875, -1.75, -1.625, -1.5, -1.375, -1.25, -1.125, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.125, 2.25, 2.375, 2.5, -2.0, -1.875, -1.75, -1.625, -1.5, -1.375, -1.25, -1.125, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.125, 2.25, 2.375, 2.5, -2.0, -1.875, -1.75, -1.625, -1.5, -1.375, -1.25, -1.125, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.125, 2.25, 2.375, 2.5, -2.0, -1.875, -1.75, -1.625, -1.5, -1.375, -1.25, -1.125, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.125, 2.25, 2.375, 2.5, -2.0, -1.875, -1.75, -1.625, -1.5, -1.375, -1.25, -1.125, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.125, 2.25, 2.375, 2.5, -2.0, -1.875, -1.75, -1.625, -1.5, -1.375, -1.25, -1.125, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.125, 2.25, 2.375, 2.5, -2.0, -1.875, -1.75, -1.625, -1.5, -1.375, -1.25, -1.125, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 2.0, 2.125, 2.25, 2.375, 2.5, -2.0, -1.875, -1.75, -1.625, -1.5, -1.375, -1.25, -1.125, -1.0, -0.875, -0.75, -0.625, -0.5, -0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0, 1.125, 1.25, 1.375, 1.5, 1.625]> : tensor<400xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x2x400xf32>
+  %bb = linalg.broadcast ins(%b : tensor<400xf32>) outs(%e : tensor<1x2x2x400xf32>) dimensions = [0, 1, 2]
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x2x32xf32>, tensor<1x1x32x400xf32>) outs(%bb : tensor<1x2x2x400xf32>) -> tensor<1x2x2x400xf32>
+  %e2 = tensor.empty() : tensor<1x2x2x400xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %skip : tensor<1x2x2x400xf32>, tensor<1x2x2x400xf32>) outs(%e2 : tensor<1x2x2x400xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x2x400xf32>
+  func.return %r : tensor<1x2x2x400xf32>
+}
+
+// -----
+
+// Not padded to panels: 16 input channels (fewer than panel-min-channels, 32: such convs are not
+// packed) and 200 filters (a multiple of 16 already); and a 3x3 conv's 144 filters (packing
+// takes 1x1 filters only).
+// CHECK-LABEL: func.func @panel_left_alone
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x2x2x200xf32>)
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x2x2x144xf32>)
+// CHECK-NOT:     tensor.extract_slice
+func.func @panel_left_alone(%x: tensor<1x2x2x16xf32>, %y: tensor<1x4x4x32xf32>) -> (tensor<1x2x2x200xf32>, tensor<1x2x2x144xf32>) {
+  %w = arith.constant dense<0.25> : tensor<1x1x16x200xf32>
+  %w3 = arith.constant dense<0.5> : tensor<3x3x32x144xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x2x200xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x2x2x200xf32>) -> tensor<1x2x2x200xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x2x16xf32>, tensor<1x1x16x200xf32>) outs(%f : tensor<1x2x2x200xf32>) -> tensor<1x2x2x200xf32>
+  %e2 = tensor.empty() : tensor<1x2x2x144xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<1x2x2x144xf32>) -> tensor<1x2x2x144xf32>
+  %c2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%y, %w3 : tensor<1x4x4x32xf32>, tensor<3x3x32x144xf32>) outs(%f2 : tensor<1x2x2x144xf32>) -> tensor<1x2x2x144xf32>
+  func.return %c, %c2 : tensor<1x2x2x200xf32>, tensor<1x2x2x144xf32>
 }

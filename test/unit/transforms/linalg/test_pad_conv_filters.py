@@ -21,15 +21,15 @@ from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "linalg-pad-conv-filters"
 LIT = LIT_TRANSFORMS / "linalg" / "linalg-pad-conv-filters.mlir"
-# case -> (convs with 16 constant filters, slices of their results) after the pass
-PADDED = {"conv_epilogue_pad_pool": (1, 1), "bias_init_two_readers": (1, 2), "residual_epilogue": (0, 0),
-          "left_alone": (1, 0)}
+# case -> (filter counts of the convs over constant filters, slices of their results) after the pass
+PADDED = {"conv_epilogue_pad_pool": ([16], 1), "bias_init_two_readers": ([16], 2), "residual_epilogue": ([9], 0),
+          "left_alone": ([9, 16], 0), "panel_residual": ([416], 1), "panel_left_alone": ([144, 200], 0)}
 
 
-def padded_convs(module) -> tuple[int, int]:
-    convs = sum(op.name == "linalg.conv_2d_nhwc_hwcf" and getattr(op.inputs[1].owner, "name", "") == "arith.constant"
-                and op.inputs[1].type.get_shape()[3] == 16 for op in module.walk())
-    return convs, sum(op.name == "tensor.extract_slice" for op in module.walk())
+def padded_convs(module) -> tuple[list[int], int]:
+    filters = sorted(op.inputs[1].type.get_shape()[3] for op in module.walk() if op.name == "linalg.conv_2d_nhwc_hwcf"
+                     and getattr(op.inputs[1].owner, "name", "") == "arith.constant")
+    return filters, sum(op.name == "tensor.extract_slice" for op in module.walk())
 
 
 @pytest.mark.parametrize("name", sorted(PADDED))
@@ -38,11 +38,17 @@ def test_padded_convs_compute_the_same(name: str):
     assert padded_convs(after) == PADDED[name]
 
 
+# Padded to whole panels, a conv whose residual add cannot compute padded channels leaves the add
+# a region of its own, reading the slice (RegNetX's 400-filter convs: 8.5 -> 4.8 ms of the model
+# for 21 adds of 5-7 us each, bench/RESULTS.md); every other padding keeps the region count.
+EXTRA_REGIONS = {"panel_residual": 1}
+
+
 @pytest.mark.parametrize("name", sorted(PADDED))
-def test_regions_compute_the_same_with_no_more_dispatches(name: str):
+def test_regions_compute_the_same_with_no_more_dispatches_than_expected(name: str):
     text = lit_functions(LIT)[name]
     after = assert_pass_preserves_semantics(text, CPU)
-    assert regions(after) == regions(apply_pipeline(text, without_pass(CPU, PASS)))
+    assert regions(after) == regions(apply_pipeline(text, without_pass(CPU, PASS))) + EXTRA_REGIONS.get(name, 0)
 
 
 def test_the_cpu_pipelines_pad_and_the_cuda_ones_do_not():
@@ -118,3 +124,70 @@ def test_iree_builds_the_shufflenet_unit_and_agrees(tmp_path: Path):
     assert sum("14x14x2x64x" in n for n in names) == 2 and len(names) == 4, names
     vmfbs = build_llvm_cpu({"ours": ours.read_text(), "reference": reference.read_text()}, tmp_path)
     assert_agrees_on_images(vmfbs["ours"], vmfbs["reference"], "unit", (1, 14, 14, 116))
+
+
+def residual_unit(channels: int = 400, size: int = 7, seed: int = 0) -> str:
+    """RegNetX's 7x7 stage, channels last: 1x1 conv + bias + ReLU, 1x1 conv + bias, residual add
+    of the block's input, ReLU, then a global sum."""
+    rng = np.random.default_rng(seed)
+    c, t = channels, f"tensor<1x{size}x{size}x{channels}xf32>"
+    w1, w2 = (rng.standard_normal((1, 1, c, c)) * 0.05 for _ in range(2))
+    b1, b2 = (rng.standard_normal(c) * 0.1 for _ in range(2))
+    conv = ("linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} "
+            f"ins(%IN, %W : {t}, tensor<1x1x{c}x{c}xf32>) outs(%f : {t}) -> {t}")
+    ident = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
+    channel = "affine_map<(d0, d1, d2, d3) -> (d3)>"
+    par = '["parallel", "parallel", "parallel", "parallel"]'
+    return f"""func.func @unit(%x: {t}) -> tensor<{c}xf32> {{
+  %z = arith.constant 0.0 : f32
+  %w1 = arith.constant {dense(w1)} : tensor<1x1x{c}x{c}xf32>
+  %w2 = arith.constant {dense(w2)} : tensor<1x1x{c}x{c}xf32>
+  %b1 = arith.constant {dense(b1)} : tensor<{c}xf32>
+  %b2 = arith.constant {dense(b2)} : tensor<{c}xf32>
+  %e = tensor.empty() : {t}
+  %f = linalg.fill ins(%z : f32) outs(%e : {t}) -> {t}
+  %c1 = {conv.replace("%IN", "%x").replace("%W", "%w1")}
+  %r1 = linalg.generic {{indexing_maps = [{ident}, {channel}, {ident}], iterator_types = {par}}} ins(%c1, %b1 : {t}, tensor<{c}xf32>) outs(%e : {t}) {{
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %a = arith.addf %i, %j : f32
+    %m = arith.maximumf %a, %z : f32
+    linalg.yield %m : f32
+  }} -> {t}
+  %c2 = {conv.replace("%IN", "%r1").replace("%W", "%w2")}
+  %r2 = linalg.generic {{indexing_maps = [{ident}, {channel}, {ident}, {ident}], iterator_types = {par}}} ins(%c2, %b2, %x : {t}, tensor<{c}xf32>, {t}) outs(%e : {t}) {{
+  ^bb0(%i: f32, %j: f32, %k: f32, %o: f32):
+    %a = arith.addf %i, %j : f32
+    %s = arith.addf %a, %k : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  }} -> {t}
+  %es = tensor.empty() : tensor<{c}xf32>
+  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<{c}xf32>) -> tensor<{c}xf32>
+  %sum = linalg.generic {{indexing_maps = [{ident}, {channel}], iterator_types = ["reduction", "reduction", "reduction", "parallel"]}} ins(%r2 : {t}) outs(%fs : tensor<{c}xf32>) {{
+  ^bb0(%i: f32, %o: f32):
+    %a = arith.addf %i, %o : f32
+    linalg.yield %a : f32
+  }} -> tensor<{c}xf32>
+  func.return %sum : tensor<{c}xf32>
+}}
+"""
+
+
+def test_small_residual_unit_computes_the_same():
+    after = assert_pass_preserves_semantics(residual_unit(channels=144, size=3), PASS)
+    assert padded_convs(after)[0] == [160, 160]
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")
+def test_iree_builds_the_regnet_unit_and_agrees(tmp_path: Path):
+    """RegNetX's 400-filter 1x1 convs at 7x7 compute 416 filters, packed in 13 panels of 32
+    (their residual add reads the second one's result through a slice), build, and compute what
+    IREE's own build of the unpadded unit computes, on random and offset inputs."""
+    text = residual_unit()
+    ours, reference = tmp_path / "ours.mlir", tmp_path / "reference.mlir"
+    ours.write_text(print_module(apply_pipeline(text, CPU)))
+    reference.write_text(print_module(parse_module(text)))
+    names = flow_dispatch_names(ours, cpu_flags("host"))
+    assert sum("7x7x13x32x400" in n for n in names) == 2, names
+    vmfbs = build_llvm_cpu({"ours": ours.read_text(), "reference": reference.read_text()}, tmp_path)
+    assert_agrees_on_images(vmfbs["ours"], vmfbs["reference"], "unit", (1, 7, 7, 400))

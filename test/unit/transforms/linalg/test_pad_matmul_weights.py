@@ -15,7 +15,7 @@ import pytest
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from fusionopt.transforms.linalg.linalg_pad_matmul_weights import padded_columns
+from fusionopt.transforms.linalg.linalg_pad_conv_filters import panel_padded_size
 from support.cpu_pipeline_cases import CPU, dense, packed_contractions, regions, runs_on_cpu_only, without_pass
 from support.iree_pairs import assert_agrees, build_llvm_cpu
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
@@ -49,8 +49,8 @@ def test_through_the_cpu_pipeline_the_padded_weight_is_packed(name: str):
 @pytest.mark.parametrize(("columns", "padded"), [
     (1000, 1024), (200, 224), (1001, 1024), (330, 352), (96, None), (256, None), (100, None), (40, None), (130, None),
 ])
-def test_padded_columns(columns: int, padded: int | None):
-    assert padded_columns(columns) == padded
+def test_panel_padded_size(columns: int, padded: int | None):
+    assert panel_padded_size(columns) == padded
 
 
 def test_the_cpu_pipelines_pad_and_the_cuda_ones_do_not():
