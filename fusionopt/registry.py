@@ -139,7 +139,8 @@ _CPU_TILES = "dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-co
 # result sliced back): IREE vectorises a filter count like 58, 116 or 40 in 2-8 lane vectors,
 # 1.2x-7.8x slower per conv; after elementwise fusion, so the epilogue moves past the slice whole.
 # A matmul weight whose column count no panel divides (a classifier's 1000) gets zero columns
-# up to one (1024), its result sliced back, so that it is packed too.
+# up to one (1024), its result sliced back, so that it is packed too; so does a 1x1 conv's
+# filter (RegNetX's 400 filters compute 416: its 7x7 convs ~270 -> ~170 us a call).
 # Then constant 1x1 filters and matmul weights are packed in panels of 64 or 32 columns with a
 # 4 x 64 (8 x 32) register tile: IREE's kernels read them row by row, a new page per input channel once
 # rows are 4 KB (resnext50 0.66x, convnext_tiny 0.71x of the unpacked model); before sink-reshapes, which
@@ -150,7 +151,7 @@ _CPU_TILES = "dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-co
 _CPU_LINALG_CHANGES = {"linalg-fuse-elementwise{aggressive=false}":
                        "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,linalg-pack-conv-filters,"
                        "linalg-pad-matmul-weights,linalg-pack-matmul-weights",
-                       "form-dispatch-regions": "form-dispatch-regions{pads-into-depthwise=true}"}
+                       "form-dispatch-regions": "linalg-collapse-transpose-dims,form-dispatch-regions{pads-into-depthwise=true}"}
 PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
     "dispatch-creation with conv filters padded to full vectors and constant 1x1 filters and matmul weights "
     "packed in panels, then IREE CPU register tiles: 4 x 64 "
