@@ -68,14 +68,15 @@ from support.graph_blocks import FORM_BLOCKS  # noqa: E402
 from support.graph_strategies import graph_programs  # noqa: E402
 
 # (and conv filters padded to multiples of 16, matmul weights to whole panels, and constant 1x1
-# filters and matmul weights packed in panels as the llvm-cpu builds do, and the raised
+# filters and matmul weights packed in panels and transposes over collapsed dims as the llvm-cpu
+# builds do, and the raised
 # attention regions formed as the llvm-cpu builds form them, with a NaN
 # guard's reduction of V inside, then given CPU tiles; 1 row x 1 key, so drawn sizes fit them)
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,"
 ).replace("linalg-fuse-elementwise{aggressive=false},", "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,"
     "linalg-pack-conv-filters,linalg-pad-matmul-weights,linalg-pack-matmul-weights,"
-).replace(",form-dispatch-regions,", ",form-dispatch-regions{guards-into-attention=true},"
+).replace(",form-dispatch-regions,", ",linalg-collapse-transpose-dims,form-dispatch-regions{guards-into-attention=true},"
           ) + ",dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles"
 # dispatch-creation with the other opt-in passes (row-major copies of NT contraction
 # operands; batch-1 depthwise convs as rank-3 generics; sibling 1x1 convs of one input and filter

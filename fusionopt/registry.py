@@ -145,6 +145,8 @@ _CPU_TILES = "dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-co
 # 4 x 64 (8 x 32) register tile: IREE's kernels read them row by row, a new page per input channel once
 # rows are 4 KB (resnext50 0.66x, convnext_tiny 0.71x of the unpacked model); before sink-reshapes, which
 # moves the packed result's collapse below the epilogue.
+# Transposing copies run over collapsed dims, as IREE's own dispatch formation writes them and
+# does not for regions given to it (a CNN's NCHW image channels last 230-270 -> 105-130 us).
 # A depthwise conv's input pad is computed in the conv's dispatch, not stored by its producer
 # into a splat: IREE fills a splat with a 4-byte pattern loop (a 5 MB buffer ~0.6 ms), which cost
 # more than the whole depthwise conv it feeds (`padded_depthwise.py`).

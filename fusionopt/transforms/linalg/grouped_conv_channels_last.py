@@ -24,6 +24,16 @@ the better vector. Rewrite (static shapes, any batch, any stride and dilation):
     %r  = linalg.generic {(g, p, f, k): p(g, p, k) * wm(g, k, f) -> out(p, g, f)}
     %y' = %r as N x OH x OW x (G*F), transposed back to NCHW (cancelled by the propagation)
 
+At batch 1 the patches are IREE's `iree_linalg_ext.im2col` over the H x W x G x C image, the
+groups its batch dim, which `form-dispatch-regions` forms into the matmul's region: IREE
+computes a group's patches per tile with vector copies of its C channels, where the gather
+generic's reads are no projected permutation (scalar copies) and its 705 KB of patches (25
+groups at 7x7) go through memory. regnet_x_400mf's grouped convs, gather + matmul -> one
+dispatch (one thread, HAL profile, medians of four alternating rounds): 6.24 -> 4.00 ms of the
+model (onnxruntime's grouped convs ~2.7 ms); alone, 25 groups of 16 at 7x7 235-272 -> 80-96 us,
+bit-equal. IREE 3.13 fails to build wider groups this way (`builds_as_im2col`: ResNeXt50's 32
+filters x 288 taps), which keep the gather, as does batch 2.
+
 Every product of the conv is computed once; only the order of the sum over (kh, kw, c) changes,
 as in any conv kernel.
 """
@@ -35,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects import tensor
 from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseIntOrFPElementsAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, SSAValue
@@ -44,19 +54,22 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
 from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
+from fusionopt.dialects.iree_linalg_ext_im2col import Im2colOp
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
 from fusionopt.transforms.common.window_ops import static_window_shapes
 from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, channels_last_image
+from fusionopt.transforms.linalg.im2col_op_form import i64_array
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import copy_body
 from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
 
 GROUPED_CONV = "linalg.conv_2d_ngchw_gfchw"
 MIN_GROUP_FILTERS = 16
-GROUP_SPLIT = [[0], [1, 2], [3], [4]]  # N x (G*C) x H x W <-> N x G x C x H x W
+GROUP_SPLIT = [[0], [1, 2], [3], [4]]
+MAX_IM2COL_FILTERS, MAX_IM2COL_TAPS = 16, 144  # N x (G*C) x H x W <-> N x G x C x H x W
 
 
 def is_grouped_channels_last_candidate(op: Operation, min_group_filters: int) -> bool:
@@ -97,8 +110,11 @@ def nhwc_image(op: WindowOp) -> tuple[list[Operation], SSAValue]:
 
 
 def gathered_patches(op: WindowOp, image: SSAValue) -> tuple[list[Operation], SSAValue]:
-    """Loops (g, n, oh, ow, kh, kw, c): each tap's NHWC input pixel, collapsed to G x P x K."""
+    """Loops (g, n, oh, ow, kh, kw, c): each tap's NHWC input pixel, collapsed to G x P x K;
+    at batch 1 IREE's im2col op computes the same patches (`im2col_patches`)."""
     n, g, _, oh, ow = op.outputs[0].type.get_shape()  # type: ignore[attr-defined]
+    if n == 1 and builds_as_im2col(op):
+        return im2col_patches(op, image)
     c = op.inputs[0].type.get_shape()[2]  # type: ignore[attr-defined]
     kh, kw = op.window_sizes()
     (sh, sw), (dh, dw) = op.stride_values(), op.dilation_values()
@@ -112,6 +128,40 @@ def gathered_patches(op: WindowOp, image: SSAValue) -> tuple[list[Operation], SS
     )
     flat = collapse(gather.results[0], [[0], [1, 2, 3], [4, 5, 6]], _tensor(image, [g, n * oh * ow, kh * kw * c]))
     return [empty, gather, flat], flat.results[0]
+
+
+def builds_as_im2col(op: WindowOp) -> bool:
+    """Groups IREE 3.13 builds as the im2col op in the matmul's region: at most
+    MAX_IM2COL_FILTERS filters and MAX_IM2COL_TAPS taps a group (RegNetX's 16 and 144 at every
+    stage; ResNeXt50's 32 x 288 at 7x7 and 14x14, and 24-wide groups, failed to build)."""
+    _, f, c, kh, kw = op.inputs[1].type.get_shape()  # type: ignore[attr-defined]
+    return f <= MAX_IM2COL_FILTERS and c * kh * kw <= MAX_IM2COL_TAPS
+
+
+def im2col_patches(op: WindowOp, image: SSAValue) -> tuple[list[Operation], SSAValue]:
+    """The G x P x K patches of a batch-1 grouped conv as `iree_linalg_ext.im2col` over the
+    H x W x G x C image, the groups its batch dim: in the matmul's dispatch
+    (`form-dispatch-regions`' im2col-into-contractions) IREE computes each group's patches per
+    tile with vector copies of its C channels, where the gather generic is a scalar copy
+    written out (module docstring)."""
+    _, h, w, g, c = image.type.get_shape()  # type: ignore[attr-defined]
+    kh, kw = op.window_sizes()
+    oh, ow = op.outputs[0].type.get_shape()[3:]  # type: ignore[attr-defined]
+    image_4d = collapse(image, [[0, 1], [2], [3], [4]], _tensor(image, [h, w, g, c]))
+    patches_type = _tensor(image, [g, oh * ow, kh * kw * c])
+    empty = tensor.EmptyOp([], patches_type)
+    props = {
+        "strides": i64_array(op.stride_values()), "dilations": i64_array(op.dilation_values()),
+        "static_kernel_size": i64_array((kh, kw)), "static_offsets": i64_array((0, 0, 0)),
+        "static_output_sizes": ArrayAttr([i64_array((g,)), i64_array((oh, ow)), i64_array((kh, kw, c))]),
+        "batch_pos": i64_array((2,)), "m_pos": i64_array((0, 1)), "k_pos": i64_array((3,)),
+        "input_k_perm": i64_array((0, 1, 2)), "output_perm": i64_array((0, 1, 2)),
+        "static_output_pad_low": i64_array(()), "static_output_pad_high": i64_array(()),
+        "static_input_pad_low": i64_array(()), "static_input_pad_high": i64_array(()),
+    }
+    im2col = Im2colOp.build(operands=[image_4d.results[0], empty.tensor, [], [], [], [], [], [], [], []],
+                            result_types=[patches_type], properties=props)
+    return [image_4d, empty, im2col], im2col.results[0]
 
 
 def dense_array(value: SSAValue) -> np.ndarray | None:

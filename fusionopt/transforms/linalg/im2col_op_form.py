@@ -103,7 +103,8 @@ def stem_stays_conv(op: Operation, pixel_multiple: int) -> bool:
 POOLING_PREFIX = "linalg.pooling_"
 
 
-def _ints(values) -> DenseArrayBase:
+def i64_array(values) -> DenseArrayBase:
+    """An i64 dense array property (the im2col op's positions, sizes and strides)."""
     return DenseArrayBase.from_list(i64, list(values))
 
 
@@ -156,15 +157,15 @@ def im2col_patches(op: Operation, absorb_argument_pad: bool = False, absorb_pool
     patches_type = TensorType(element, [c * kh * kw, oh * ow])
     empty = tensor.EmptyOp([], patches_type)
     props = {
-        "strides": _ints(op.stride_values()), "dilations": _ints(op.dilation_values()),  # type: ignore[attr-defined]
-        "static_kernel_size": _ints((kh, kw)), "static_offsets": _ints((0, 0)),
-        "static_output_sizes": ArrayAttr([_ints((oh, ow)), _ints((c, kh, kw))]),
-        "batch_pos": _ints(()), "m_pos": _ints((1, 2)), "k_pos": _ints((0,)),
-        "input_k_perm": _ints((0, 1, 2)), "output_perm": _ints((1, 0)),
-        "static_output_pad_low": _ints(()), "static_output_pad_high": _ints(()),
+        "strides": i64_array(op.stride_values()), "dilations": i64_array(op.dilation_values()),  # type: ignore[attr-defined]
+        "static_kernel_size": i64_array((kh, kw)), "static_offsets": i64_array((0, 0)),
+        "static_output_sizes": ArrayAttr([i64_array((oh, ow)), i64_array((c, kh, kw))]),
+        "batch_pos": i64_array(()), "m_pos": i64_array((1, 2)), "k_pos": i64_array((0,)),
+        "input_k_perm": i64_array((0, 1, 2)), "output_perm": i64_array((1, 0)),
+        "static_output_pad_low": i64_array(()), "static_output_pad_high": i64_array(()),
     }
     pad_ops, low, high, pad_operand = _padding(pad)
-    props["static_input_pad_low"], props["static_input_pad_high"] = _ints(low), _ints(high)
+    props["static_input_pad_low"], props["static_input_pad_high"] = i64_array(low), i64_array(high)
     im2col = Im2colOp.build(
         operands=[image_3d.results[0], empty.tensor, [], [], [], [], [], [], [], pad_operand],
         result_types=[patches_type], properties=props,

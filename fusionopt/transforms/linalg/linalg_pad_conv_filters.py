@@ -184,8 +184,13 @@ class PadChoice:
 
     def copies_slice(self, op: Conv2DNhwcHwcfOp) -> bool:
         """Whether a conv padded to whole panels may leave its result's slice as a copy where
-        its readers cannot absorb it (a residual add, a grouped conv's patch gather)."""
-        return self.panel_size(op) is not None and tensor_bytes(op.results[0]) <= self.max_slice_bytes
+        its readers cannot absorb it (a residual add, a grouped conv's patch gather); not when
+        an epilogue reads the result as its init (in place): it would leave the conv's dispatch
+        with nothing gained (its pad no longer written by the conv)."""
+        result = op.results[0]
+        in_place = any(use.operation.name == "linalg.generic" and result in du.dps_inits(use.operation)
+                       for use in result.uses)
+        return not in_place and self.panel_size(op) is not None and tensor_bytes(result) <= self.max_slice_bytes
 
 
 class PadConvFilters(RewritePattern):

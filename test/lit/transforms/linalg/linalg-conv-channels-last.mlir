@@ -346,16 +346,17 @@ func.func @batched(%x: tensor<2x4x10x10xf32>, %w: tensor<8x4x3x3xf32>, %d: tenso
 
 // A 1x1 conv into a grouped 3x3 conv (2 groups of 16, stride 2, pad 1, a constant filter split
 // into groups) and its bias + ReLU: the 1x1 conv writes NHWC, its pad moves channels last, the
-// grouped conv is the patch gather from the NHWC image (tap (kh, kw) of group g at oh*2 + kh,
-// ow*2 + kw) and the matmul batched over the groups writing (pixel, group, filter), with the
+// grouped conv is IREE's im2col op over the NHWC image, the groups its batch dim (tap (kh, kw)
+// of group g at oh*2 + kh, ow*2 + kw: batch 1), and the matmul batched over the groups writing
+// (pixel, group, filter), with the
 // filter transposed once to G x (KH*KW*C) x F; no transpose is left between the two convs. With
 // min-group-filters=32 (prefix GROUPS) the grouped conv stays.
 // CHECK-LABEL: func.func @grouped_block
 // CHECK:         %[[C1:.*]] = linalg.conv_2d_nhwc_hwcf
 // CHECK:         %[[PAD:.*]] = tensor.pad %[[C1]] low[0, 1, 1, 0] high[0, 1, 1, 0]
 // CHECK:         %[[SPLIT:.*]] = tensor.expand_shape %[[PAD]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 10, 10, 2, 16]
-// CHECK:         %[[P:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, ((d2 * 2) + d4), ((d3 * 2) + d5), d0, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4, d5, d6)>]{{.*}} ins(%[[SPLIT]] : tensor<1x10x10x2x16xf32>) outs(%{{.*}} : tensor<2x1x4x4x3x3x16xf32>)
-// CHECK:         %[[PM:.*]] = tensor.collapse_shape %[[P]] {{\[\[}}0], [1, 2, 3], [4, 5, 6]] : tensor<2x1x4x4x3x3x16xf32> into tensor<2x16x144xf32>
+// CHECK:         %[[IMG:.*]] = tensor.collapse_shape %[[SPLIT]] {{\[\[}}0, 1], [2], [3], [4]] : tensor<1x10x10x2x16xf32> into tensor<10x10x2x16xf32>
+// CHECK:         %[[PM:.*]] = iree_linalg_ext.im2col strides = [2, 2] dilations = [1, 1] kernel_size = [3, 3] offsets = [0, 0, 0] output_sizes = {{\[\[}}2], [4, 4], [3, 3, 16]] batch_pos = [2] m_pos = [0, 1] k_pos = [3] input_k_perm = [0, 1, 2] output_perm = [0, 1, 2] ins(%[[IMG]] : tensor<10x10x2x16xf32>) outs(%{{.*}} : tensor<2x16x144xf32>)
 // CHECK:         %[[W:.*]] = arith.constant dense<1.250000e-01> : tensor<2x144x16xf32>
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d0, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[PM]], %[[W]] : tensor<2x16x144xf32>, tensor<2x144x16xf32>) outs(%{{.*}} : tensor<16x2x16xf32>)
 // CHECK-NOT:     linalg.conv_2d_ngchw_gfchw
