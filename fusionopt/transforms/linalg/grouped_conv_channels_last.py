@@ -109,11 +109,11 @@ def nhwc_image(op: WindowOp) -> tuple[list[Operation], SSAValue]:
     return [*ops, split], split.results[0]
 
 
-def gathered_patches(op: WindowOp, image: SSAValue) -> tuple[list[Operation], SSAValue]:
+def gathered_patches(op: WindowOp, image: SSAValue, im2col: bool = True) -> tuple[list[Operation], SSAValue]:
     """Loops (g, n, oh, ow, kh, kw, c): each tap's NHWC input pixel, collapsed to G x P x K;
     at batch 1 IREE's im2col op computes the same patches (`im2col_patches`)."""
     n, g, _, oh, ow = op.outputs[0].type.get_shape()  # type: ignore[attr-defined]
-    if n == 1 and builds_as_im2col(op):
+    if im2col and n == 1 and builds_as_im2col(op):
         return im2col_patches(op, image)
     c = op.inputs[0].type.get_shape()[2]  # type: ignore[attr-defined]
     kh, kw = op.window_sizes()
@@ -223,10 +223,10 @@ def nchw_result(op: WindowOp, flat: SSAValue) -> tuple[list[Operation], SSAValue
     return [pixels, nhwc, *back_ops], back
 
 
-def channels_last_grouped_conv(op: WindowOp) -> tuple[list[Operation], SSAValue]:
+def channels_last_grouped_conv(op: WindowOp, im2col: bool = True) -> tuple[list[Operation], SSAValue]:
     """The ops computing `op`'s result as an NCHW N x (G*F) x OH x OW image (module docstring)."""
     image_ops, image = nhwc_image(op)
-    patch_ops, patches = gathered_patches(op, image)
+    patch_ops, patches = gathered_patches(op, image, im2col)
     weight_ops, weights = filter_matrix(op)
     init_ops, init = channels_last_init(op)
     matmul = grouped_matmul(op, patches, weights, init)
@@ -245,6 +245,7 @@ class GroupedConvToChannelsLast(RewritePattern):
     readers that merge the groups back (G x F -> G*F) read the NCHW result directly."""
 
     min_group_filters: int = MIN_GROUP_FILTERS
+    im2col: bool = True
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_grouped_channels_last_candidate(op, self.min_group_filters):
@@ -252,7 +253,7 @@ class GroupedConvToChannelsLast(RewritePattern):
         split, weight = op.inputs[0].owner, op.inputs[1].owner  # type: ignore[attr-defined]
         pad = split.operands[0].owner if isinstance(split, Operation) and split.operands else None
         constant = weight.operands[0].owner if isinstance(weight, Operation) and weight.operands else None
-        new_ops, nchw = channels_last_grouped_conv(op)  # type: ignore[arg-type]
+        new_ops, nchw = channels_last_grouped_conv(op, self.im2col)  # type: ignore[arg-type]
         rewriter.insert(new_ops, InsertPoint.before(op))
         for use in list(op.results[0].uses):
             user = use.operation

@@ -234,6 +234,10 @@ class LinalgConvChannelsLastPass(ModulePass):
                              3x3 convs then stay NCHW gathers + matmuls, the model 1.4x slower).
       min-group-filters   -- rewrite grouped convs with at least this many filters per group
                              (16; a larger number than any group: none).
+      grouped-im2col      -- at batch 1 the patches are IREE's im2col op in the matmul's
+                             dispatch (true): faster to run (RegNetX's grouped convs 0.64x),
+                             slower to build (about 1 s of iree-compile per conv shape); false:
+                             the gather generic (`grouped_conv_channels_last`).
     """
 
     name = "linalg-conv-channels-last"
@@ -245,11 +249,12 @@ class LinalgConvChannelsLastPass(ModulePass):
     constant_1x1_any_size: bool = True
     constant_kxk_any_size: bool = True
     min_group_filters: int = MIN_GROUP_FILTERS
+    grouped_im2col: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         limits = FullConvLimits(self.min_pixels, self.min_pixels_1x1, self.max_filter_elements,
                                 self.nt_1x1_max_pixels, self.constant_1x1_any_size, self.constant_kxk_any_size)
         pattern = ConvToChannelsLast(limits)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(GroupedConvToChannelsLast(self.min_group_filters), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(GroupedConvToChannelsLast(self.min_group_filters, self.grouped_im2col), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(ProduceChannelsLast()).rewrite_module(op)

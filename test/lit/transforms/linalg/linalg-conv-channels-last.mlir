@@ -5,6 +5,7 @@
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{constant-1x1-any-size=false}" | filecheck %s --check-prefix=LIMITED
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{constant-kxk-any-size=false}" | filecheck %s --check-prefix=KXK
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{min-group-filters=32}" | filecheck %s --check-prefix=GROUPS
+// RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{grouped-im2col=false}" | filecheck %s --check-prefix=GATHER
 
 // The pass's helper modules these cases exercise: linalg/channels_last_propagation.py,
 // linalg/grouped_conv_channels_last.py.
@@ -350,7 +351,8 @@ func.func @batched(%x: tensor<2x4x10x10xf32>, %w: tensor<8x4x3x3xf32>, %d: tenso
 // of group g at oh*2 + kh, ow*2 + kw: batch 1), and the matmul batched over the groups writing
 // (pixel, group, filter), with the
 // filter transposed once to G x (KH*KW*C) x F; no transpose is left between the two convs. With
-// min-group-filters=32 (prefix GROUPS) the grouped conv stays.
+// min-group-filters=32 (prefix GROUPS) the grouped conv stays; with grouped-im2col=false
+// (prefix GATHER) the patches are a gather generic, written out.
 // CHECK-LABEL: func.func @grouped_block
 // CHECK:         %[[C1:.*]] = linalg.conv_2d_nhwc_hwcf
 // CHECK:         %[[PAD:.*]] = tensor.pad %[[C1]] low[0, 1, 1, 0] high[0, 1, 1, 0]
@@ -363,6 +365,10 @@ func.func @batched(%x: tensor<2x4x10x10xf32>, %w: tensor<8x4x3x3xf32>, %d: tenso
 // CHECK-NOT:     tensor<2x16x16x3x3xf32>
 // GROUPS-LABEL: func.func @grouped_block
 // GROUPS:         linalg.conv_2d_ngchw_gfchw
+// GATHER-LABEL: func.func @grouped_block
+// GATHER:         %[[P:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, ((d2 * 2) + d4), ((d3 * 2) + d5), d0, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4, d5, d6)>]{{.*}} outs(%{{.*}} : tensor<2x1x4x4x3x3x16xf32>)
+// GATHER:         tensor.collapse_shape %[[P]] {{\[\[}}0], [1, 2, 3], [4, 5, 6]] : tensor<2x1x4x4x3x3x16xf32> into tensor<2x16x144xf32>
+// GATHER-NOT:     iree_linalg_ext.im2col
 func.func @grouped_block(%x: tensor<1x32x8x8xf32>, %w1: tensor<32x32x1x1xf32>, %b: tensor<32xf32>) -> tensor<1x32x4x4xf32> {
   %z = arith.constant 0.0 : f32
   %e1 = tensor.empty() : tensor<1x32x8x8xf32>
