@@ -41,3 +41,11 @@ def runs_on_cpu_only(name: str) -> bool:
 def dense(array: np.ndarray) -> str:
     """An f32 `dense<"0x...">` literal of `array`."""
     return f'dense<"0x{array.astype("<f4").tobytes().hex().upper()}">'
+
+
+def pipeline_with_and_without(text: str, name: str):
+    """The CPU pipeline's module of `text` (checked to compute what `text` computes), and its
+    region count without the pass `name`."""
+    from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+
+    return assert_pass_preserves_semantics(text, CPU), regions(apply_pipeline(text, without_pass(CPU, name)))

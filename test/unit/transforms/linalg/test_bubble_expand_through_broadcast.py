@@ -9,7 +9,7 @@ import pytest
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.flow import DispatchRegionOp
-from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from fusionopt.testing import assert_pass_preserves_semantics
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 LIT = LIT_TRANSFORMS / "linalg" / "linalg-bubble-expand-through-broadcast.mlir"

@@ -17,7 +17,7 @@ from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import cpu_flags, flow_dispatch_names, iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from fusionopt.transforms.linalg.linalg_pack_conv_filters import panel_width, workgroup_rows
-from support.cpu_pipeline_cases import CPU, dense, packed_contractions, regions, runs_on_cpu_only, without_pass
+from support.cpu_pipeline_cases import CPU, dense, packed_contractions, pipeline_with_and_without, regions, runs_on_cpu_only, without_pass
 from support.iree_pairs import assert_agrees_on_images, build_llvm_cpu
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
@@ -36,10 +36,9 @@ def test_packed_convs_compute_the_same(name: str):
 
 @pytest.mark.parametrize("name", sorted(PACKED))
 def test_regions_compute_the_same_with_no_more_dispatches(name: str):
-    text = lit_functions(LIT)[name]
-    after = assert_pass_preserves_semantics(text, CPU)
+    after, before = pipeline_with_and_without(lit_functions(LIT)[name], PASS)
     assert packed_contractions(after) == PACKED_IN_PIPELINE[name]
-    assert regions(after) <= regions(apply_pipeline(text, without_pass(CPU, PASS)))
+    assert regions(after) <= before
 
 
 def test_the_cpu_pipelines_pack_and_the_cuda_ones_do_not():

@@ -15,7 +15,7 @@ import pytest
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import cpu_flags, flow_dispatch_names, iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.cpu_pipeline_cases import CPU, dense, packed_contractions, regions, runs_on_cpu_only, without_pass
+from support.cpu_pipeline_cases import CPU, dense, packed_contractions, pipeline_with_and_without, regions, runs_on_cpu_only, without_pass
 from support.iree_pairs import assert_agrees_on_images, build_llvm_cpu
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
@@ -37,9 +37,8 @@ def test_packed_matmuls_compute_the_same(name: str):
 
 @pytest.mark.parametrize("name", sorted(PACKED))
 def test_regions_compute_the_same_with_no_more_dispatches(name: str):
-    text = lit_functions(LIT)[name]
-    after = assert_pass_preserves_semantics(text, CPU)
-    assert regions(after) <= regions(apply_pipeline(text, without_pass(CPU, PASS)))
+    after, before = pipeline_with_and_without(lit_functions(LIT)[name], PASS)
+    assert regions(after) <= before
 
 
 def test_the_cpu_pipelines_pack_and_the_cuda_ones_do_not():
