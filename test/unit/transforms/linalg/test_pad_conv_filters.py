@@ -55,6 +55,21 @@ def test_the_cpu_pipelines_pad_and_the_cuda_ones_do_not():
     assert runs_on_cpu_only(PASS)
 
 
+def channel_sum(source: str, image: str, channels: int) -> str:
+    """The function's end: the sum of `source` (an NHWC `image`) over all but its channels, returned."""
+    c = channels
+    return f"""  %es = tensor.empty() : tensor<{c}xf32>
+  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<{c}xf32>) -> tensor<{c}xf32>
+  %sum = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>], iterator_types = ["reduction", "reduction", "reduction", "parallel"]}} ins({source} : {image}) outs(%fs : tensor<{c}xf32>) {{
+  ^bb0(%i: f32, %o: f32):
+    %a = arith.addf %i, %o : f32
+    linalg.yield %a : f32
+  }} -> tensor<{c}xf32>
+  func.return %sum : tensor<{c}xf32>
+}}
+"""
+
+
 def shufflenet_unit(channels: int = 116, size: int = 14, seed: int = 0) -> str:
     """ShuffleNetV2's branch, channels last: 1x1 conv + bias + ReLU, 3x3 depthwise conv, 1x1
     conv + bias + ReLU, then a global sum (the next reader is a reduction)."""
@@ -93,16 +108,7 @@ def shufflenet_unit(channels: int = 116, size: int = 14, seed: int = 0) -> str:
   %r2 = linalg.generic {{indexing_maps = {maps}, iterator_types = {par}}} ins(%c2, %b2 : {t}, tensor<{c}xf32>) outs(%e : {t}) {{
   {relu}
   }} -> {t}
-  %es = tensor.empty() : tensor<{c}xf32>
-  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<{c}xf32>) -> tensor<{c}xf32>
-  %sum = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>], iterator_types = ["reduction", "reduction", "reduction", "parallel"]}} ins(%r2 : {t}) outs(%fs : tensor<{c}xf32>) {{
-  ^bb0(%i: f32, %o: f32):
-    %a = arith.addf %i, %o : f32
-    linalg.yield %a : f32
-  }} -> tensor<{c}xf32>
-  func.return %sum : tensor<{c}xf32>
-}}
-"""
+{channel_sum("%r2", t, c)}"""
 
 
 def test_small_unit_computes_the_same():
@@ -161,16 +167,7 @@ def residual_unit(channels: int = 400, size: int = 7, seed: int = 0) -> str:
     %m = arith.maximumf %s, %z : f32
     linalg.yield %m : f32
   }} -> {t}
-  %es = tensor.empty() : tensor<{c}xf32>
-  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<{c}xf32>) -> tensor<{c}xf32>
-  %sum = linalg.generic {{indexing_maps = [{ident}, {channel}], iterator_types = ["reduction", "reduction", "reduction", "parallel"]}} ins(%r2 : {t}) outs(%fs : tensor<{c}xf32>) {{
-  ^bb0(%i: f32, %o: f32):
-    %a = arith.addf %i, %o : f32
-    linalg.yield %a : f32
-  }} -> tensor<{c}xf32>
-  func.return %sum : tensor<{c}xf32>
-}}
-"""
+{channel_sum("%r2", t, c)}"""
 
 
 def test_small_residual_unit_computes_the_same():
