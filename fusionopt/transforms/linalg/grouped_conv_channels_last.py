@@ -68,8 +68,8 @@ from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_c
 
 GROUPED_CONV = "linalg.conv_2d_ngchw_gfchw"
 MIN_GROUP_FILTERS = 16
-GROUP_SPLIT = [[0], [1, 2], [3], [4]]
-MAX_IM2COL_FILTERS, MAX_IM2COL_TAPS = 16, 144  # N x (G*C) x H x W <-> N x G x C x H x W
+GROUP_SPLIT = [[0], [1, 2], [3], [4]]  # N x (G*C) x H x W <-> N x G x C x H x W
+MAX_IM2COL_FILTERS, MAX_IM2COL_TAPS = 16, 144  # per group (`builds_as_im2col`)
 
 
 def is_grouped_channels_last_candidate(op: Operation, min_group_filters: int) -> bool:

@@ -25,21 +25,19 @@ Statistics: `transposes over collapsed dims`.
 
 from __future__ import annotations
 
+import math
+
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
-from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import YieldOp
-from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from fusionopt import pass_statistics
-from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.linalg.channels_last_propagation import is_copy_generic
+from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
+from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
 
 STATISTIC = "transposes over collapsed dims"
 
@@ -95,46 +93,29 @@ def with_unit_dims(groups: list[list[int]], rank: int) -> list[list[int]]:
 
 
 def input_groups(groups: list[list[int]], inverse: list[int], shape: list[int]) -> tuple[list[list[int]], list[int]]:
-    """The input dims as contiguous groups (in input order), and per input group the result
+    """The input dims as contiguous groups, in input order, and per input group the result
     group it is written to: a non-unit dim goes with its result dim's group, a unit dim with the
-    next non-unit dim (trailing ones with the last)."""
+    next non-unit dim's (trailing ones with the last)."""
     group_of = {d: g for g, group in enumerate(groups) for d in group}
     keys: list[int | None] = [group_of[r] if shape[r] != 1 else None for r in inverse]
-    following = None
-    for i in range(len(keys) - 1, -1, -1):
-        following = keys[i] = keys[i] if keys[i] is not None else following
-    last = next((k for k in reversed(keys) if k is not None), 0)
+    following = next((k for k in reversed(keys) if k is not None), 0)
+    for i in reversed(range(len(keys))):
+        if keys[i] is None:
+            keys[i] = following
+        following = keys[i]
     spans: list[list[int]] = []
     written_to: list[int] = []
-    for i, key in enumerate(last if k is None else k for k in keys):
+    for i, key in enumerate(keys):
         if written_to and written_to[-1] == key:
             spans[-1].append(i)
         else:
             spans.append([i])
-            written_to.append(key)
+            written_to.append(key)  # type: ignore[arg-type]
     return spans, written_to
 
 
 def group_shape(groups: list[list[int]], shape: list[int]) -> list[int]:
-    sizes = []
-    for group in groups:
-        size = 1
-        for d in group:
-            size *= shape[d]
-        sizes.append(size)
-    return sizes
-
-
-def copy_generic(source: SSAValue, read: list[int], result_type: TensorType) -> tuple[tensor.EmptyOp, GenericOp]:
-    """A copy generic writing `source`'s dim i to result dim read[i]'s position."""
-    rank = len(read)
-    empty = tensor.EmptyOp([], result_type)
-    block = Block(arg_types=[result_type.get_element_type()] * 2)
-    block.add_op(YieldOp(block.args[0]))
-    maps = [AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in read)), AffineMap.identity(rank)]
-    generic = GenericOp([source], [empty.tensor], Region(block), [AffineMapAttr(m) for m in maps],
-                        [IteratorTypeAttr.parallel()] * rank, [result_type])
-    return empty, generic
+    return [math.prod(shape[d] for d in group) for group in groups]
 
 
 class CollapseTransposeDims(RewritePattern):
@@ -142,23 +123,20 @@ class CollapseTransposeDims(RewritePattern):
         inverse = transposed_dims(op)
         if inverse is None:
             return
-        result_type = op.results[0].type
-        shape = list(result_type.get_shape())  # type: ignore[attr-defined]
+        shape = list(op.results[0].type.get_shape())  # type: ignore[attr-defined]
         groups = result_groups(inverse, shape)
         if len(groups) == len(shape):
             return
         spans, written_to = input_groups(groups, inverse, shape)
-        element = result_type.get_element_type()  # type: ignore[attr-defined]
         source = op.operands[0]
-        source_shape = list(source.type.get_shape())  # type: ignore[attr-defined]
-        folded = collapse(source, spans, TensorType(element, group_shape(spans, source_shape)))
-        empty, generic = copy_generic(folded.results[0], written_to, TensorType(element, group_shape(groups, shape)))
-        result = expand(generic.results[0], groups, result_type)  # type: ignore[arg-type]
-        init = op.operands[-1].owner
-        rewriter.replace(op, [folded, empty, generic, result], [result.results[0]])
-        if isinstance(init, tensor.EmptyOp) and not init.tensor.uses:
-            rewriter.erase(init)
-        pass_statistics.count(STATISTIC)
+        source_type = source.type
+        folded = collapse(source, spans, TensorType(source_type.get_element_type(),  # type: ignore[attr-defined]
+                                                    group_shape(spans, list(source_type.get_shape()))))  # type: ignore[attr-defined]
+        # transpose_copy's order: per result group, the input group written to it
+        order = [written_to.index(g) for g in range(len(groups))]
+        copy_ops, copy = transpose_copy(folded.results[0], order)
+        result = expand(copy, groups, op.results[0].type)  # type: ignore[arg-type]
+        replace_conv(op, [folded, *copy_ops, result], result.results[0], rewriter, STATISTIC)
 
 
 class LinalgCollapseTransposeDimsPass(ModulePass):

@@ -160,8 +160,8 @@ def is_packable_1x1(op: Conv2DNhwcHwcfOp, min_channels: int) -> bool:
 class PadChoice:
     lanes: int
     max_growth: float
-    panel_min_channels: int = 0
-    max_slice_bytes: int = 1 << 20
+    panel_min_channels: int
+    max_slice_bytes: int
 
     def padded_filters(self, op: Operation) -> int | None:
         """F' for a static channels-last conv over a constant filter that needs padding."""
