@@ -111,10 +111,10 @@ def nhwc_image(op: WindowOp) -> tuple[list[Operation], SSAValue]:
 
 def gathered_patches(op: WindowOp, image: SSAValue, im2col: bool = True) -> tuple[list[Operation], SSAValue]:
     """Loops (g, n, oh, ow, kh, kw, c): each tap's NHWC input pixel, collapsed to G x P x K;
-    at batch 1 IREE's im2col op computes the same patches (`im2col_patches`)."""
+    at batch 1 IREE's im2col op computes the same patches (`grouped_im2col_patches`)."""
     n, g, _, oh, ow = op.outputs[0].type.get_shape()  # type: ignore[attr-defined]
     if im2col and n == 1 and builds_as_im2col(op):
-        return im2col_patches(op, image)
+        return grouped_im2col_patches(op, image)
     c = op.inputs[0].type.get_shape()[2]  # type: ignore[attr-defined]
     kh, kw = op.window_sizes()
     (sh, sw), (dh, dw) = op.stride_values(), op.dilation_values()
@@ -138,7 +138,7 @@ def builds_as_im2col(op: WindowOp) -> bool:
     return f <= MAX_IM2COL_FILTERS and c * kh * kw <= MAX_IM2COL_TAPS
 
 
-def im2col_patches(op: WindowOp, image: SSAValue) -> tuple[list[Operation], SSAValue]:
+def grouped_im2col_patches(op: WindowOp, image: SSAValue) -> tuple[list[Operation], SSAValue]:
     """The G x P x K patches of a batch-1 grouped conv as `iree_linalg_ext.im2col` over the
     H x W x G x C image, the groups its batch dim: in the matmul's dispatch
     (`form-dispatch-regions`' im2col-into-contractions) IREE computes each group's patches per
