@@ -41,7 +41,7 @@ from xdsl.dialects.builtin import ModuleOp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "test"))  # test/support: the blocks shared with the unit test
-from fusionopt.iree_tools import COMPILE, cpu_flags, run_vmfb  # noqa: E402
+from fusionopt.iree_tools import compiler_executable, cpu_flags, run_vmfb  # noqa: E402
 # One region alone as the safety net compiles it, and IREE's first error line, as it reads it.
 from fusionopt.transforms.dispatch.verify_with_iree import first_error_line as first_error  # noqa: E402
 from fusionopt.transforms.dispatch.verify_with_iree import isolated_region_module  # noqa: E402
@@ -168,7 +168,7 @@ def iree_build(source: Path, vmfb: Path, flags: list[str] | None = None) -> str 
     """None when `iree-compile` with `flags` (default: llvm-cpu, host) builds `source`, else its
     first error line. Not `iree_tools.compile_vmfb`: its error keeps the end of IREE's
     diagnostics, and the first error (the cause) comes first."""
-    result = subprocess.run([COMPILE, str(source), *(cpu_flags() if flags is None else flags), "-o", str(vmfb)],
+    result = subprocess.run([compiler_executable(), str(source), *(cpu_flags() if flags is None else flags), "-o", str(vmfb)],
                             capture_output=True, text=True, timeout=1200)
     return None if result.returncode == 0 else first_error(result.stderr) or f"exit {result.returncode}"
 

@@ -50,7 +50,7 @@ from iree_bench_onnx import graph_inputs  # noqa: E402
 from iree_bench_timing import timed_rounds  # noqa: E402
 
 from fusionopt.interpreter.input_families import family_values  # noqa: E402
-from fusionopt.iree_tools import COMPILE, run_vmfb, save_inputs  # noqa: E402
+from fusionopt.iree_tools import compiler_executable, run_vmfb, save_inputs  # noqa: E402
 
 VARIANTS = ("iree-default", "ours-onnx", "ours-onnx-llvm-cpu", "ours-onnx-llvm-cpu-fewest")
 CUDA_VARIANTS = ("iree-default", "ours-onnx-cuda")
@@ -101,7 +101,7 @@ def compile_two_steps(source: Path, work: Path, stem: str,
              [str(flow), *flags, "--compile-from=flow", "-o", str(vmfb)])
     count = None
     for step in steps:
-        result = subprocess.run([COMPILE, *step], capture_output=True, text=True, timeout=1800)
+        result = subprocess.run([compiler_executable(), *step], capture_output=True, text=True, timeout=1800)
         if result.returncode:
             return count, None, first_error(result.stderr) or f"exit {result.returncode}", result.stderr
         if count is None:

@@ -68,7 +68,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fusionopt.iree_tools import COMPILE, runtime_tools_dir, target_flags  # noqa: E402
+from fusionopt.iree_tools import compiler_executable, runtime_tools_dir, target_flags  # noqa: E402
 
 DEVICES = ("local-sync", "local-task")
 
@@ -275,7 +275,7 @@ def try_build(text: str, work: Path, name: str) -> str | None:
     """None when IREE builds `text` for llvm-cpu, else its first error line."""
     source = work / f"{name}.mlir"
     source.write_text(text)
-    result = subprocess.run([COMPILE, str(source), *target_flags("llvm-cpu"), "-o", str(work / f"{name}.vmfb")],
+    result = subprocess.run([compiler_executable(), str(source), *target_flags("llvm-cpu"), "-o", str(work / f"{name}.vmfb")],
                             capture_output=True, text=True)
     if result.returncode == 0:
         return None

@@ -12,6 +12,8 @@ API
 - `target_flags(target) -> list[str]`: `"llvm-cpu"` (host CPU) or `"cuda"`.
 - `runtime_tools_dir() -> Path`: the folder of the wheel's `iree-run-module`,
   `iree-benchmark-module` (self-contained binaries: libc/libstdc++ only).
+- `compiler_executable() -> str`: the `iree-compile` to run: the one on PATH, or, when that is
+  the wheel's Python launcher, the native binary it would start (saves ~0.2 s a call).
 - `iree_version() -> str`: `iree-compile --version`'s compiler line.
 - `compile_vmfb(source, out, flags) -> Path`: `iree-compile source flags -o out`; raises
   `IreeError` carrying IREE's diagnostics on failure.
@@ -35,6 +37,7 @@ API
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -94,8 +97,34 @@ def runtime_tools_dir() -> Path:
     return Path(libs.__file__).resolve().parent
 
 
+def _is_wheel_launcher(path: str) -> bool:
+    """`path` is the iree-base-compiler wheel's console script (Python that starts the binary)."""
+    try:
+        with open(path, "rb") as script:
+            return b"iree.compiler.tools.scripts" in script.read(4096)
+    except OSError:
+        return False
+
+
+@functools.cache
+def compiler_executable() -> str:
+    """`iree-compile` as found on PATH, so a user's own build wins; when that is the wheel's
+    launcher, the binary it runs (`binaries.find_tool`, which honours `IREE_TOOL_PATH`): the
+    launcher's Python start-up is ~0.2 s of a ~0.5 s build of a small module, and the suite
+    and the benchmarks build hundreds."""
+    found = shutil.which(COMPILE)
+    if found is None or not _is_wheel_launcher(found):
+        return found or COMPILE
+    try:
+        from iree.compiler.tools.binaries import find_tool
+
+        return find_tool(COMPILE)
+    except (ImportError, ValueError):
+        return found
+
+
 def iree_version() -> str:
-    lines = _run([COMPILE, "--version"], 60).stdout.splitlines()
+    lines = _run([compiler_executable(), "--version"], 60).stdout.splitlines()
     return next((line.strip() for line in lines if "compiler version" in line), "unknown")
 
 
@@ -107,12 +136,12 @@ def _run(cmd: list[str], timeout: float) -> subprocess.CompletedProcess:
 
 
 def compile_vmfb(source: Path, out: Path, flags: Sequence[str], timeout: float = 600) -> Path:
-    _run([COMPILE, str(source), *flags, "-o", str(out)], timeout)
+    _run([compiler_executable(), str(source), *flags, "-o", str(out)], timeout)
     return out
 
 
 def flow_dispatch_names(source: Path, flags: Sequence[str], timeout: float = 600) -> list[str]:
-    flow = _run([COMPILE, str(source), *flags, "--compile-to=flow"], timeout).stdout
+    flow = _run([compiler_executable(), str(source), *flags, "--compile-to=flow"], timeout).stdout
     return re.findall(r"flow\.dispatch @[\w$.]+::@([\w$.]+)", flow)
 
 

@@ -122,3 +122,28 @@ def test_iree_recognises_our_contractions_as_matmuls(fragment: Compiled) -> None
     """Unit dims are dropped by reshapes outside the regions, never as constant-0 map results
     (not projected permutations: IREE would tile the contractions as plain reductions)."""
     assert matmul_named(flow_dispatch_names(fragment.formed, FLAGS)) == 2
+
+
+def _executable(path: Path, text: str) -> Path:
+    path.write_text(text)
+    path.chmod(0o755)
+    return path
+
+
+def test_compiler_executable_skips_the_wheels_launcher_but_not_a_users_build(tmp_path: Path, monkeypatch) -> None:
+    from iree.compiler.tools.binaries import find_tool
+
+    from fusionopt import iree_tools
+
+    launcher = tmp_path / "wheel"
+    launcher.mkdir()
+    _executable(launcher / "iree-compile", "#!/usr/bin/env python3\nfrom iree.compiler.tools.scripts.iree_compile.__main__ import main\n")
+    own = tmp_path / "own"
+    own.mkdir()
+    users_build = _executable(own / "iree-compile", "#!/bin/sh\nexit 0\n")
+    for folder, expected in ((launcher, find_tool("iree-compile")), (own, str(users_build))):
+        monkeypatch.setenv("PATH", str(folder))
+        iree_tools.compiler_executable.cache_clear()
+        assert iree_tools.compiler_executable() == expected
+    iree_tools.compiler_executable.cache_clear()
+    assert Path(find_tool("iree-compile")).read_bytes()[:4] == b"\x7fELF"  # the native binary

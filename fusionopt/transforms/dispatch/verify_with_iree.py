@@ -46,7 +46,7 @@ from fusionopt import pass_statistics
 from fusionopt.diagnostics import emit_remark, emit_warning
 from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.ir_io import print_module
-from fusionopt.iree_tools import COMPILE, cpu_flags, cuda_flags
+from fusionopt.iree_tools import COMPILE, compiler_executable, cpu_flags, cuda_flags
 from fusionopt.transforms.common import dispatch_utils as du
 
 COMPILE_TO = ("executable-targets", "end")
@@ -129,7 +129,7 @@ def compile_text(text: str, folder: Path, flags: list[str], timeout: float) -> V
     name = hashlib.sha256(text.encode()).hexdigest()[:16]
     source = folder / f"{name}.mlir"
     source.write_text(text)
-    command = [COMPILE, str(source), *flags, "-o", str(folder / f"{name}.out")]
+    command = [compiler_executable(), str(source), *flags, "-o", str(folder / f"{name}.out")]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
