@@ -50,7 +50,9 @@ _DISPATCH_CREATION_STAGES = (
     "linalg-drop-payload-asserts",
     # Convs, depthwise convs and pools become their NHWC forms between transposes, and the
     # elementwise ops between them compute channels last: IREE's CPU kernels vectorise along
-    # contiguous channels. First, so the NCHW-specific stages below only see what is left.
+    # contiguous channels (grouped convs of 4-8 channels a group as chained depthwise convs:
+    # their patches cost more than the matmul). First, so the NCHW-specific stages below only
+    # see what is left.
     "linalg-conv-channels-last",
     # Batch-1 depthwise convs with 4x4+ outputs become rank-3 generics over (oh, ow, c, kh, kw),
     # IREE's own unit-dim-folded form: its kernel for the 4-D named op in our regions ran

@@ -241,8 +241,7 @@ def erase_if_dead(op: Operation | None, rewriter: PatternRewriter) -> None:
 
 @dataclass
 class GroupedConvToChannelsLast(RewritePattern):
-    """A grouped conv as the channels-last gather + group-batched matmul (module docstring); its
-    readers that merge the groups back (G x F -> G*F) read the NCHW result directly."""
+    """A grouped conv as the channels-last gather + group-batched matmul (module docstring)."""
 
     min_group_filters: int = MIN_GROUP_FILTERS
     im2col: bool = True
@@ -250,16 +249,24 @@ class GroupedConvToChannelsLast(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_grouped_channels_last_candidate(op, self.min_group_filters):
             return
-        split, weight = op.inputs[0].owner, op.inputs[1].owner  # type: ignore[attr-defined]
-        pad = split.operands[0].owner if isinstance(split, Operation) and split.operands else None
-        constant = weight.operands[0].owner if isinstance(weight, Operation) and weight.operands else None
         new_ops, nchw = channels_last_grouped_conv(op, self.im2col)  # type: ignore[arg-type]
-        rewriter.insert(new_ops, InsertPoint.before(op))
-        for use in list(op.results[0].uses):
-            user = use.operation
-            if user.name == "tensor.collapse_shape" and reassociation(user) == GROUP_SPLIT:
-                rewriter.replace(user, [], [nchw])
-        grouped = expand(nchw, GROUP_SPLIT, op.results[0].type)  # type: ignore[arg-type]
-        replace_conv(op, [grouped], grouped.results[0], rewriter, "grouped convs channels last")
-        for dead in (grouped, split, pad, weight, constant):  # in use order: readers first
-            erase_if_dead(dead, rewriter)
+        replace_grouped_conv(op, new_ops, nchw, rewriter, "grouped convs channels last")
+
+
+def replace_grouped_conv(op: Operation, new_ops: list[Operation], nchw: SSAValue, rewriter: PatternRewriter,
+                         statistic: str) -> None:
+    """Replace the grouped conv `op` by `new_ops` computing its result as the NCHW `nchw`; its
+    readers that merge the groups back (G x F -> G*F) read `nchw` directly, and its group
+    split, pad and filter reshape go when nothing else reads them."""
+    split, weight = op.inputs[0].owner, op.inputs[1].owner  # type: ignore[attr-defined]
+    pad = split.operands[0].owner if isinstance(split, Operation) and split.operands else None
+    constant = weight.operands[0].owner if isinstance(weight, Operation) and weight.operands else None
+    rewriter.insert(new_ops, InsertPoint.before(op))
+    for use in list(op.results[0].uses):
+        user = use.operation
+        if user.name == "tensor.collapse_shape" and reassociation(user) == GROUP_SPLIT:
+            rewriter.replace(user, [], [nchw])
+    grouped = expand(nchw, GROUP_SPLIT, op.results[0].type)  # type: ignore[arg-type]
+    replace_conv(op, [grouped], grouped.results[0], rewriter, statistic)
+    for dead in (grouped, split, pad, weight, constant):  # in use order: readers first
+        erase_if_dead(dead, rewriter)

@@ -51,8 +51,9 @@ squeezenet1_1), so off by default.
 Every product and sum is the same as before: only the order of a conv's sum over
 (c, kh, kw) may change, as in any conv kernel. A grouped conv with at least `min-group-filters`
 filters per group becomes a channels-last patch gather and group-batched matmul
-(`grouped_conv_channels_last`). Not rewritten: dilated full convs, narrower groups, dynamic
-shapes.
+(`grouped_conv_channels_last`), one with at most `max-depthwise-group-channels` channels per group
+chained depthwise convs (`grouped_conv_depthwise`). Not rewritten: dilated full convs, other
+narrow groups, dynamic shapes.
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ from fusionopt.transforms.linalg.channels_last_propagation import (
     sole_pad_user,
 )
 from fusionopt.transforms.linalg.grouped_conv_channels_last import MIN_GROUP_FILTERS, GroupedConvToChannelsLast
+from fusionopt.transforms.linalg.grouped_conv_depthwise import MAX_DEPTHWISE_GROUP_CHANNELS, GroupedConvToDepthwise
 from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
 
 # NCHW window op -> (its channels-last op, the filter's permutation; None: a pooling window,
@@ -238,6 +240,10 @@ class LinalgConvChannelsLastPass(ModulePass):
                              dispatch (true): faster to run (RegNetX's grouped convs 0.64x),
                              slower to build (about 1 s of iree-compile per conv shape); false:
                              the gather generic (`grouped_conv_channels_last`).
+      max-depthwise-group-channels -- a grouped conv with at most this many channels and fewer
+                             than `min-group-filters` filters per group becomes one depthwise conv
+                             per channel of a group over the broadcast channel, chained
+                             (`grouped_conv_depthwise`; 4: ResNeXt50's first stage; 0: none).
     """
 
     name = "linalg-conv-channels-last"
@@ -250,6 +256,7 @@ class LinalgConvChannelsLastPass(ModulePass):
     constant_kxk_any_size: bool = True
     min_group_filters: int = MIN_GROUP_FILTERS
     grouped_im2col: bool = True
+    max_depthwise_group_channels: int = MAX_DEPTHWISE_GROUP_CHANNELS
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         limits = FullConvLimits(self.min_pixels, self.min_pixels_1x1, self.max_filter_elements,
@@ -257,4 +264,6 @@ class LinalgConvChannelsLastPass(ModulePass):
         pattern = ConvToChannelsLast(limits)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(GroupedConvToChannelsLast(self.min_group_filters, self.grouped_im2col), apply_recursively=False).rewrite_module(op)
+        split = GroupedConvToDepthwise(self.max_depthwise_group_channels, self.min_group_filters)
+        PatternRewriteWalker(split, apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(ProduceChannelsLast()).rewrite_module(op)

@@ -6,9 +6,10 @@
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{constant-kxk-any-size=false}" | filecheck %s --check-prefix=KXK
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{min-group-filters=32}" | filecheck %s --check-prefix=GROUPS
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{grouped-im2col=false}" | filecheck %s --check-prefix=GATHER
+// RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{max-depthwise-group-channels=0}" | filecheck %s --check-prefix=NODW
 
 // The pass's helper modules these cases exercise: linalg/channels_last_propagation.py,
-// linalg/grouped_conv_channels_last.py.
+// linalg/grouped_conv_channels_last.py, linalg/grouped_conv_depthwise.py.
 
 // A residual block as torch-mlir writes it (pad, bias-broadcast init, ReLU, residual add):
 // both convs become NHWC/HWCF convs; the input is transposed once, before its pad (the pad
@@ -397,8 +398,9 @@ func.func @grouped_block(%x: tensor<1x32x8x8xf32>, %w1: tensor<32x32x1x1xf32>, %
 
 // -----
 
-// Groups of 4 filters (4 groups of 4 channels) stay NCHW: the filter-first matmul of
-// `linalg-grouped-conv-to-im2col` vectorises along the pixels instead.
+// Groups of 4 filters (4 groups of 4 channels) at 6x6 pixels stay NCHW: too small to split into
+// depthwise convs, and the filter-first matmul of `linalg-grouped-conv-to-im2col` vectorises
+// along the pixels.
 // CHECK-LABEL: func.func @narrow_groups
 // CHECK:         linalg.conv_2d_ngchw_gfchw
 func.func @narrow_groups(%x: tensor<1x4x4x8x8xf32>, %w: tensor<4x4x4x3x3xf32>) -> tensor<1x4x4x6x6xf32> {
@@ -407,4 +409,53 @@ func.func @narrow_groups(%x: tensor<1x4x4x8x8xf32>, %w: tensor<4x4x4x3x3xf32>) -
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x4x4x6x6xf32>) -> tensor<1x4x4x6x6xf32>
   %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x4x4x8x8xf32>, tensor<4x4x4x3x3xf32>) outs(%f : tensor<1x4x4x6x6xf32>) -> tensor<1x4x4x6x6xf32>
   func.return %c : tensor<1x4x4x6x6xf32>
+}
+
+// -----
+
+// 32 groups of 4 channels and 4 filters at 28x28 (ResNeXt50's first stage): one channels-last
+// depthwise conv over the 128 output channels per channel of a group, each reading that channel
+// of every group broadcast over the group's filters and padded, each accumulating into the last.
+// CHECK-LABEL: func.func @narrow_groups_as_depthwise
+// CHECK-NOT:     linalg.conv_2d_ngchw_gfchw
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0, 0, 0] [1, 28, 28, 32, 1]
+// CHECK:         linalg.generic {{.*}}ins(%{{.*}} : tensor<1x28x28x32xf32>) outs(%{{.*}} : tensor<1x28x28x32x4xf32>)
+// CHECK:         tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:         %[[D0:.*]] = linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x30x30x128xf32>, tensor<3x3x128xf32>) outs(%{{.*}} : tensor<1x28x28x128xf32>)
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0, 0, 1] [1, 28, 28, 32, 1]
+// CHECK:         %[[D1:.*]] = linalg.depthwise_conv_2d_nhwc_hwc {{.*}} outs(%[[D0]] : tensor<1x28x28x128xf32>)
+// CHECK:         %[[D2:.*]] = linalg.depthwise_conv_2d_nhwc_hwc {{.*}} outs(%[[D1]] : tensor<1x28x28x128xf32>)
+// CHECK:         %[[D3:.*]] = linalg.depthwise_conv_2d_nhwc_hwc {{.*}} outs(%[[D2]] : tensor<1x28x28x128xf32>)
+// CHECK-NOT:     linalg.depthwise_conv_2d_nhwc_hwc
+// CHECK:         linalg.generic {{.*}}ins(%[[D3]] : tensor<1x28x28x128xf32>)
+// NODW-LABEL: func.func @narrow_groups_as_depthwise
+// NODW:         linalg.conv_2d_ngchw_gfchw
+// NODW-NOT:     linalg.depthwise_conv_2d_nhwc_hwc
+func.func @narrow_groups_as_depthwise(%x: tensor<1x128x28x28xf32>, %w: tensor<32x4x4x3x3xf32>) -> tensor<1x128x28x28xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x128x28x28xf32> to tensor<1x128x30x30xf32>
+  %xg = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 32, 4, 30, 30] : tensor<1x128x30x30xf32> into tensor<1x32x4x30x30xf32>
+  %e = tensor.empty() : tensor<1x32x4x28x28xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x4x28x28xf32>) -> tensor<1x32x4x28x28xf32>
+  %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xg, %w : tensor<1x32x4x30x30xf32>, tensor<32x4x4x3x3xf32>) outs(%f : tensor<1x32x4x28x28xf32>) -> tensor<1x32x4x28x28xf32>
+  %r = tensor.collapse_shape %c [[0], [1, 2], [3], [4]] : tensor<1x32x4x28x28xf32> into tensor<1x128x28x28xf32>
+  func.return %r : tensor<1x128x28x28xf32>
+}
+
+// -----
+
+// The same groups at stride 2 keep the gather + matmul form: broadcasts of every input pixel
+// for a quarter of the outputs cost more than the patches.
+// CHECK-LABEL: func.func @strided_narrow_groups
+// CHECK:         linalg.conv_2d_ngchw_gfchw
+// CHECK-NOT:     linalg.depthwise_conv_2d_nhwc_hwc
+func.func @strided_narrow_groups(%x: tensor<1x32x4x58x58xf32>, %w: tensor<32x4x4x3x3xf32>) -> tensor<1x32x4x28x28xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x4x28x28xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x4x28x28xf32>) -> tensor<1x32x4x28x28xf32>
+  %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%x, %w : tensor<1x32x4x58x58xf32>, tensor<32x4x4x3x3xf32>) outs(%f : tensor<1x32x4x28x28xf32>) -> tensor<1x32x4x28x28xf32>
+  func.return %c : tensor<1x32x4x28x28xf32>
 }
