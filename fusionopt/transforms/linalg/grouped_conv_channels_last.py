@@ -40,6 +40,7 @@ as in any conv kernel.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -189,18 +190,23 @@ def filter_matrix(op: WindowOp) -> tuple[list[Operation], SSAValue]:
     return [*ops, flat], flat.results[0]
 
 
-def channels_last_init(op: WindowOp) -> tuple[list[Operation], SSAValue]:
-    """The conv's N x G x F x OH x OW init as P x G x F: a fill refilled, else a transposed copy."""
+PIXEL_ROWS = [[0, 1, 2], [3], [4]]  # N x OH x OW x G x F -> P x G x F
+
+
+def channels_last_init(op: WindowOp, groups: list[list[int]] = PIXEL_ROWS) -> tuple[list[Operation], SSAValue]:
+    """The conv's N x G x F x OH x OW init as N x OH x OW x G x F collapsed by `groups` (P x G x
+    F by default): a fill refilled, else a transposed copy."""
     init = op.outputs[0]
     n, g, f, oh, ow = init.type.get_shape()  # type: ignore[attr-defined]
-    shape = _tensor(init, [n * oh * ow, g, f])
+    dims = [n, oh, ow, g, f]
+    shape = _tensor(init, [math.prod(dims[i] for i in group) for group in groups])
     owner = init.owner
     if isinstance(owner, Operation) and owner.name == "linalg.fill":
         empty = tensor.EmptyOp([], shape)
         fill = FillOp(list(du.dps_inputs(owner)), [empty.tensor], [shape])
         return [empty, fill], fill.results[0]
     ops, transposed = transpose_copy(init, [0, 3, 4, 1, 2])
-    flat = collapse(transposed, [[0, 1, 2], [3], [4]], shape)
+    flat = collapse(transposed, groups, shape)
     return [*ops, flat], flat.results[0]
 
 

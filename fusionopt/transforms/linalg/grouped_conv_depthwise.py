@@ -45,7 +45,6 @@ from xdsl.dialects import tensor
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
@@ -53,12 +52,11 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from fusionopt.dialects.dense import numpy_to_dense
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import DepthwiseConv2DNhwcHwcOp, WindowOp
-from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.common.window_ops import static_window_shapes
 from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, TO_NHWC, pad_like, sole_pad_user
 from fusionopt.transforms.linalg.grouped_conv_channels_last import (
-    GROUPED_CONV, MIN_GROUP_FILTERS, dense_array, nchw_image, replace_grouped_conv,
+    GROUPED_CONV, MIN_GROUP_FILTERS, channels_last_init, dense_array, nchw_image, replace_grouped_conv,
 )
 from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import copy_body
 from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
@@ -150,27 +148,11 @@ def channel_filters(op: WindowOp) -> list[tuple[list[Operation], SSAValue]]:
     return filters
 
 
-def channels_last_accumulator(op: WindowOp) -> tuple[list[Operation], SSAValue]:
-    """The conv's N x G x F x OH x OW init as N x OH x OW x (G*F): a fill refilled, else a
-    transposed copy."""
-    init = op.outputs[0]
-    n, g, f, oh, ow = init.type.get_shape()  # type: ignore[attr-defined]
-    shape = _tensor(init, [n, oh, ow, g * f])
-    owner = init.owner
-    if isinstance(owner, Operation) and owner.name == "linalg.fill":
-        empty = tensor.EmptyOp([], shape)
-        fill = FillOp(list(du.dps_inputs(owner)), [empty.tensor], [shape])
-        return [empty, fill], fill.results[0]
-    ops, transposed = transpose_copy(init, [0, 3, 4, 1, 2])
-    flat = collapse(transposed, [[0], [1], [2], [3, 4]], shape)
-    return [*ops, flat], flat.results[0]
-
-
 def depthwise_grouped_conv(op: WindowOp) -> tuple[list[Operation], SSAValue]:
     """The ops computing `op`'s result as an NCHW N x (G*F) x OH x OW image (module docstring)."""
     image_ops, image, pad = nhwc_groups(op)
     filters = op.inputs[1].type.get_shape()[1]  # type: ignore[attr-defined]
-    ops, accumulator = channels_last_accumulator(op)
+    ops, accumulator = channels_last_init(op, [[0], [1], [2], [3, 4]])  # N x OH x OW x (G*F)
     ops = [*image_ops, *ops]
     for channel, (filter_ops, window) in enumerate(channel_filters(op)):
         repeat_ops, repeated = broadcast_channel(image, channel, filters)
