@@ -25,9 +25,12 @@ adds leave their conv's dispatch, 40-52 -> 85-104 us in all.
 The padding is free at run time: the filter is a constant, padded once here, and so is a bias
 broadcast into the conv's init. The slice then moves below each elementwise consumer whose other
 operands are constants along the channel dim (padded with zeros too) or do not index it: a
-conv's bias/activation epilogue stays in its dispatch and computes F' channels. Where the slice
-stops (a window op, a reduction, a residual add of an unpadded tensor) the consumer's region
-reads it as an indexed, strided read (`region_cloning.should_clone` clones non-contiguous slices).
+conv's bias/activation epilogue stays in its dispatch and computes F' channels. It moves below a
+channels-last depthwise conv over a constant filter too, whose filter and init are padded
+(`padded_depthwise_readers`: MnasNet's and ShuffleNetV2's depthwise convs then run in whole
+vectors). Where the slice stops (another window op, a reduction, a residual add of an unpadded
+tensor) the consumer's region reads it as an indexed, strided read
+(`region_cloning.should_clone` clones non-contiguous slices).
 
 Exact: the first F channels are the same products summed in the same order; the padded
 channels are computed from zeros and never read. Options: `lanes` (the vector width in
@@ -63,6 +66,7 @@ from fusionopt.transforms.linalg.linalg_bubble_expand_through_broadcast import b
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.channels_last_propagation import pad_like
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
+from fusionopt.transforms.linalg.padded_depthwise_readers import is_padded_depthwise_reader, padded_depthwise
 
 CHANNELS = 3  # NHWC output / HWCF filter: the filter count is the last dim
 
@@ -295,6 +299,9 @@ def sink_slices(cut: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
         sink_slices(sink_below_pad(user, cut, rewriter), rewriter)
     elif user is not None and elementwise_loop(user, cut.result, axis) is not None:
         sink_slices(sink_below_generic(user, cut, rewriter), rewriter)
+    elif user is not None and is_padded_depthwise_reader(user, cut.result, axis) and absorbs_slice(user.results[0], axis):
+        if (below := sink_below_depthwise(user, cut, rewriter)) is not None:
+            sink_slices(below, rewriter)
 
 
 def sliced_axis(cut: tensor.ExtractSliceOp) -> int:
@@ -313,6 +320,35 @@ def sink_below_pad(pad: tensor.PadOp, cut: tensor.ExtractSliceOp, rewriter: Patt
     rewriter.erase(cut)
     pass_statistics.count("channel slices moved below a pad or an elementwise reader")
     return new_cut
+
+
+def sink_below_depthwise(conv: Operation, cut: tensor.ExtractSliceOp, rewriter: PatternRewriter
+                         ) -> tensor.ExtractSliceOp | None:
+    """`depthwise(slice(x))` as `slice(depthwise'(x))`, its filter and init padded
+    (`padded_depthwise_readers`); None, and nothing changed, for an init `padded_init` cannot pad."""
+    size = cut.source.type.get_shape()[CHANNELS]  # type: ignore[attr-defined]
+    init = padded_init(conv.operands[2], size)
+    if init is None:
+        return None
+    init_ops, init_value = init
+    new_ops = padded_depthwise(conv, cut.source, init_value, size)
+    new_cut = channel_slice(new_ops[-1].results[0], CHANNELS, conv.results[0].type.get_shape()[CHANNELS])  # type: ignore[attr-defined]
+    old_filter = conv.operands[1].owner
+    replace_conv(conv, [*init_ops, *new_ops, new_cut], new_cut.result, rewriter,
+                 "depthwise convs computing a padded conv's channels")
+    rewriter.erase(cut)
+    erase_dead_producers(old_filter, rewriter)
+    return new_cut
+
+
+def erase_dead_producers(op: Operation | object, rewriter: PatternRewriter) -> None:
+    """Erase `op` and then its operands' producers while nothing reads them."""
+    if not isinstance(op, Operation) or op.parent is None or any(r.uses for r in op.results):
+        return
+    producers = [value.owner for value in op.operands]
+    rewriter.erase(op)
+    for producer in producers:
+        erase_dead_producers(producer, rewriter)
 
 
 def sink_below_generic(consumer: Operation, cut: tensor.ExtractSliceOp, rewriter: PatternRewriter

@@ -225,3 +225,43 @@ func.func @panel_in_place_epilogue(%x: tensor<1x2x2x32xf32>) -> tensor<1x2x2x400
   } -> tensor<1x2x2x400xf32>
   func.return %r : tensor<1x2x2x400xf32>
 }
+
+// -----
+
+// A depthwise conv reading the padded conv's slice (MnasNet's 120 channels, here 10) computes the
+// 16 channels too: its filter, a transposing copy of a CHW constant as the channels-last rewrite
+// writes it, is computed padded with zeros; its fill init is refilled. The slice moves below it
+// and stops at the 1x1 conv that reads it (4 filters: padding would quadruple them).
+// CHECK-LABEL: func.func @depthwise_reader
+// CHECK:         %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x6x6x16xf32>)
+// CHECK:         %[[P:.*]] = tensor.pad %[[C]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK-NOT:     tensor<3x3x10xf32>
+// CHECK:         %[[WD:.*]] = arith.constant dense<{{.*}}> : tensor<3x3x16xf32>
+// CHECK:         %[[D:.*]] = linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%[[P]], %[[WD]] : tensor<1x8x8x16xf32>, tensor<3x3x16xf32>) outs(%{{.*}} : tensor<1x6x6x16xf32>)
+// CHECK:         %[[S:.*]] = tensor.extract_slice %[[D]][0, 0, 0, 0] [1, 6, 6, 10] [1, 1, 1, 1] : tensor<1x6x6x16xf32> to tensor<1x6x6x10xf32>
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[S]], %{{.*}} : tensor<1x6x6x10xf32>, tensor<1x1x10x4xf32>)
+func.func @depthwise_reader(%x: tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32> {
+  %w = arith.constant dense<[[[[-0.80, -1.32, -0.25, 0.42, 1.14, 0.11, -0.55, -0.78, 0.75, 1.63],   [0.27, -1.23, -0.96, 1.60, 0.20, -1.73, -0.08, -1.16, -0.63, -0.49],   [-0.71, 0.55, -0.06, -0.59, 0.41, 0.83, -1.64, -0.26, -0.98, -0.17],   [-1.29, 0.02, -0.04, -0.30, -1.05, -0.40, -1.09, -1.36, 0.22, -1.11]]]]> : tensor<1x1x4x10xf32>
+  %wc = arith.constant dense<[[[[1.17, 0.72, -2.00],   [0.27, -1.10, 0.03],   [0.04, -1.99, -0.23]]], [[[-0.26, 0.96, -1.18],   [0.74, -1.10, -0.33],   [-0.84, 1.45, 0.57]]], [[[2.43, 0.64, 0.84],   [0.84, -0.61, -0.07],   [1.35, -0.40, 0.19]]], [[[-0.02, 0.61, -0.36],   [-0.15, 0.24, 0.10],   [-0.86, 0.90, -1.30]]], [[[-1.20, -1.28, 0.97],   [-0.36, -0.97, -1.14],   [0.42, -1.05, -1.27]]], [[[0.61, -1.20, -0.32],   [-0.01, -0.45, -0.05],   [1.34, -0.52, -1.26]]], [[[-1.84, -0.20, -0.35],   [0.27, -0.46, -0.48],   [-0.72, -0.52, 0.16]]], [[[-0.38, 0.10, 1.90],   [0.48, -1.58, 1.73],   [0.35, -0.94, 0.91]]], [[[0.02, -0.62, -0.63],   [-0.99, 0.05, 1.07],   [-0.33, 0.42, 1.88]]], [[[-1.21, 0.26, -0.31],   [-1.06, -1.03, -0.02],   [0.43, -0.53, 0.05]]]]> : tensor<10x1x3x3xf32>
+  %w2 = arith.constant dense<[[[[0.72, 0.30, 0.87, 0.46],   [0.49, 1.83, 0.62, 0.13],   [0.71, -0.92, -0.34, 0.79],   [0.63, 1.55, 0.01, -1.46],   [1.95, 1.09, -1.06, 1.38],   [0.03, -1.81, -0.42, -0.51],   [1.59, -0.79, -0.25, -0.28],   [-0.38, -0.91, 0.22, 1.08],   [0.62, -0.93, -1.15, 0.12],   [-0.71, -0.63, -1.68, 1.95]]]]> : tensor<1x1x10x4xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x6x10xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x6x6x10xf32>) -> tensor<1x6x6x10xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x6x6x4xf32>, tensor<1x1x4x10xf32>) outs(%f : tensor<1x6x6x10xf32>) -> tensor<1x6x6x10xf32>
+  %p = tensor.pad %c low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x6x6x10xf32> to tensor<1x8x8x10xf32>
+  %we = tensor.empty() : tensor<3x3x10xf32>
+  %wd = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, 0, d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%wc : tensor<10x1x3x3xf32>) outs(%we : tensor<3x3x10xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<3x3x10xf32>
+  %ed = tensor.empty() : tensor<1x6x6x10xf32>
+  %fd = linalg.fill ins(%z : f32) outs(%ed : tensor<1x6x6x10xf32>) -> tensor<1x6x6x10xf32>
+  %d = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%p, %wd : tensor<1x8x8x10xf32>, tensor<3x3x10xf32>) outs(%fd : tensor<1x6x6x10xf32>) -> tensor<1x6x6x10xf32>
+  %e2 = tensor.empty() : tensor<1x6x6x4xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%d, %w2 : tensor<1x6x6x10xf32>, tensor<1x1x10x4xf32>) outs(%f2 : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
+  func.return %y : tensor<1x6x6x4xf32>
+}

@@ -1,0 +1,91 @@
+"""A channels-last depthwise conv that reads a padded conv's channel slice computes the padded
+channels too, for `linalg-pad-conv-filters`: its filter and init padded with zeros, the slice
+moved below it.
+
+MobileNet-style blocks expand with a 1x1 conv whose filter count (MnasNet's 72 and 120) the pass
+pads to a multiple of 16, then slice back for the depthwise conv, which IREE 3.13 then vectorises
+in partial vectors: a 5x5 depthwise conv at 28x28 over 120 channels 290-350 us alone, over 128
+150-205 us (onnxruntime's NCHWc layout computes 128 too). Padded, the depthwise conv reads the
+expansion's padded result and its own epilogue computes the padded channels; the slice stops at
+the projection 1x1 conv, which reads it in its region.
+
+The filter must be a dense constant, or a reshape or transposing copy of one (the channels-last
+rewrite's HWC copy of the CHW filter, folded to a constant later): the padded filter is computed
+here, in numpy. The init must be a fill or a constant bias broadcast (`padded_init`). Exact: the
+first channels are the same products summed in the same order; the padded ones are never read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
+
+from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
+from fusionopt.dialects.linalg_conv import DepthwiseConv2DNhwcHwcOp
+from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.channels_last_propagation import is_copy_generic
+
+DEPTHWISE = "linalg.depthwise_conv_2d_nhwc_hwc"
+CHANNELS = 3  # NHWC image, HWC filter: the channel is the last dim
+
+
+def copied_array(op: Operation) -> np.ndarray | None:
+    """The value a copy generic writes with an identity output map, reading its input through
+    dims and constant 0s (unit dims dropped, then a permutation)."""
+    read, write = du.indexing_maps(op)
+    source = constant_array(du.dps_inputs(op)[0])
+    if source is None or write != type(write).identity(write.num_dims):
+        return None
+    kept = []
+    for axis, expr in reversed(list(enumerate(read.results))):
+        if isinstance(expr, AffineConstantExpr) and expr.value == 0:
+            source = np.take(source, 0, axis=axis)
+        elif isinstance(expr, AffineDimExpr):
+            kept.insert(0, expr.position)
+        else:
+            return None
+    if sorted(kept) != list(range(write.num_dims)):
+        return None
+    return np.transpose(source, np.argsort(kept))
+
+
+def constant_array(value: SSAValue) -> np.ndarray | None:
+    """`value` as a numpy array when it is a dense constant, a reshape of one or a copy of one."""
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return None
+    if isinstance(owner, ConstantOp) and isinstance(owner.value, DenseIntOrFPElementsAttr):
+        return np.asarray(dense_to_numpy(owner.value))
+    if owner.name in ("tensor.expand_shape", "tensor.collapse_shape"):
+        array = constant_array(owner.operands[0])
+        return None if array is None else array.reshape(value.type.get_shape())  # type: ignore[attr-defined]
+    if is_copy_generic(owner) and len(owner.results) == 1:
+        return copied_array(owner)
+    return None
+
+
+def is_padded_depthwise_reader(op: Operation, value: SSAValue, axis: int) -> bool:
+    """A depthwise conv reading `value`, sliced along its channels, as its image, over a filter
+    `constant_array` evaluates."""
+    return (op.name == DEPTHWISE and axis == CHANNELS and op.operands[0] is value
+            and op.operands[1] is not value and constant_array(op.operands[1]) is not None)
+
+
+def padded_filter(op: Operation, size: int) -> ConstantOp:
+    """The depthwise conv's KH x KW x C filter with zero channels up to `size`."""
+    array = constant_array(op.operands[1])
+    assert array is not None
+    padded = np.pad(array, [(0, 0), (0, 0), (0, size - array.shape[-1])])
+    element = op.operands[1].type.get_element_type()  # type: ignore[attr-defined]
+    return ConstantOp(numpy_to_dense(padded, TensorType(element, list(padded.shape))))
+
+
+def padded_depthwise(op: Operation, image: SSAValue, init: SSAValue, size: int) -> list[Operation]:
+    """`op` over the `size`-channel `image` and `init`: its filter padded, same window."""
+    weight = padded_filter(op, size)
+    conv = DepthwiseConv2DNhwcHwcOp(inputs=[image, weight.result], outputs=[init],
+                                    strides=list(op.stride_values()), dilations=list(op.dilation_values()))  # type: ignore[attr-defined]
+    return [weight, conv]
