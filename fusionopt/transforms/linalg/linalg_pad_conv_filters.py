@@ -66,7 +66,9 @@ from fusionopt.transforms.linalg.linalg_bubble_expand_through_broadcast import b
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.channels_last_propagation import pad_like
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
-from fusionopt.transforms.linalg.padded_depthwise_readers import is_padded_depthwise_reader, padded_depthwise
+from fusionopt.transforms.linalg.padded_depthwise_readers import (
+    erase_dead_producers, is_padded_depthwise_reader, padded_depthwise,
+)
 
 CHANNELS = 3  # NHWC output / HWCF filter: the filter count is the last dim
 
@@ -339,16 +341,6 @@ def sink_below_depthwise(conv: Operation, cut: tensor.ExtractSliceOp, rewriter: 
     rewriter.erase(cut)
     erase_dead_producers(old_filter, rewriter)
     return new_cut
-
-
-def erase_dead_producers(op: Operation | object, rewriter: PatternRewriter) -> None:
-    """Erase `op` and then its operands' producers while nothing reads them."""
-    if not isinstance(op, Operation) or op.parent is None or any(r.uses for r in op.results):
-        return
-    producers = [value.owner for value in op.operands]
-    rewriter.erase(op)
-    for producer in producers:
-        erase_dead_producers(producer, rewriter)
 
 
 def sink_below_generic(consumer: Operation, cut: tensor.ExtractSliceOp, rewriter: PatternRewriter

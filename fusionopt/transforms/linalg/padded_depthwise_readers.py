@@ -22,6 +22,7 @@ from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
+from xdsl.pattern_rewriter import PatternRewriter
 
 from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
 from fusionopt.dialects.linalg_conv import DepthwiseConv2DNhwcHwcOp
@@ -89,3 +90,14 @@ def padded_depthwise(op: Operation, image: SSAValue, init: SSAValue, size: int) 
     conv = DepthwiseConv2DNhwcHwcOp(inputs=[image, weight.result], outputs=[init],
                                     strides=list(op.stride_values()), dilations=list(op.dilation_values()))  # type: ignore[attr-defined]
     return [weight, conv]
+
+
+def erase_dead_producers(op: Operation | object, rewriter: PatternRewriter) -> None:
+    """Erase `op` and then its operands' producers while nothing reads them (the replaced
+    conv's filter copy and the constant it read, left to no reader)."""
+    if not isinstance(op, Operation) or op.parent is None or any(r.uses for r in op.results):
+        return
+    producers = [value.owner for value in op.operands]
+    rewriter.erase(op)
+    for producer in producers:
+        erase_dead_producers(producer, rewriter)
