@@ -118,7 +118,8 @@ def test_small_unit_computes_the_same():
 
 @pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")
 def test_iree_builds_the_shufflenet_unit_and_agrees(tmp_path: Path):
-    """dispatch-creation-llvm-cpu's regions (both 1x1 convs at 128 filters, packed) build, and compute
+    """dispatch-creation-llvm-cpu's regions (both 1x1 convs at 128 filters, packed, the depthwise
+    conv between them over 128 channels) build, and compute
     what IREE's own build of the unpadded unit computes, on random and offset inputs."""
     text = shufflenet_unit()
     ours, reference = tmp_path / "ours.mlir", tmp_path / "reference.mlir"
@@ -128,6 +129,8 @@ def test_iree_builds_the_shufflenet_unit_and_agrees(tmp_path: Path):
     # both 128-filter convs, packed as two panels of 64 (linalg-pack-conv-filters), the first
     # writing the depthwise conv's padded input: no copy dispatch
     assert sum("14x14x2x64x" in n for n in names) == 2 and len(names) == 4, names
+    # the depthwise conv computes the padded channels too (`padded_depthwise_readers`)
+    assert sum("depthwise_conv_2d_nhwc_hwc_1x14x14x128x3x3" in n for n in names) == 1, names
     vmfbs = build_llvm_cpu({"ours": ours.read_text(), "reference": reference.read_text()}, tmp_path)
     assert_agrees_on_images(vmfbs["ours"], vmfbs["reference"], "unit", (1, 14, 14, 116))
 
