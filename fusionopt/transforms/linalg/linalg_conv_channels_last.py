@@ -243,7 +243,8 @@ class LinalgConvChannelsLastPass(ModulePass):
       max-depthwise-group-channels -- a grouped conv with at most this many channels and fewer
                              than `min-group-filters` filters per group becomes one depthwise conv
                              per channel of a group over the broadcast channel, chained
-                             (`grouped_conv_depthwise`; 4: ResNeXt50's first stage; 0: none).
+                             (`grouped_conv_depthwise`; 8: ResNeXt50's 4- and 8-channel groups; 0:
+                             none). Stride 1, >= 128 output channels and >= 784 pixels only.
     """
 
     name = "linalg-conv-channels-last"
