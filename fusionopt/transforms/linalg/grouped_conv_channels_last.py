@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects import tensor
 from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, SSAValue
@@ -54,7 +54,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
+from fusionopt.dialects.dense import numpy_to_dense
 from fusionopt.dialects.iree_linalg_ext_im2col import Im2colOp
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
@@ -62,6 +62,7 @@ from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
 from fusionopt.transforms.common.window_ops import static_window_shapes
 from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, channels_last_image
+from fusionopt.transforms.linalg.constant_arrays import constant_array
 from fusionopt.transforms.linalg.im2col_op_form import i64_array
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import copy_body
@@ -165,23 +166,12 @@ def grouped_im2col_patches(op: WindowOp, image: SSAValue) -> tuple[list[Operatio
     return [image_4d, empty, im2col], im2col.results[0]
 
 
-def dense_array(value: SSAValue) -> np.ndarray | None:
-    """`value` as an array when it is a dense constant or a reshape of one."""
-    owner = value.owner
-    if isinstance(owner, Operation) and owner.name in ("tensor.expand_shape", "tensor.collapse_shape"):
-        array = dense_array(owner.operands[0])
-        return None if array is None else array.reshape(value.type.get_shape())  # type: ignore[attr-defined]
-    if isinstance(owner, ConstantOp) and isinstance(owner.value, DenseIntOrFPElementsAttr):
-        return dense_to_numpy(owner.value)
-    return None
-
-
 def filter_matrix(op: WindowOp) -> tuple[list[Operation], SSAValue]:
     """The G x F x C x KH x KW filter as G x (KH*KW*C) x F: transposed here when constant."""
     weight = op.inputs[1]
     g, f, c, kh, kw = weight.type.get_shape()  # type: ignore[attr-defined]
     flat_type = _tensor(weight, [g, kh * kw * c, f])
-    array = dense_array(weight)
+    array = constant_array(weight)
     if array is not None:
         constant = ConstantOp(numpy_to_dense(np.transpose(array, (0, 3, 4, 2, 1)).reshape(g, -1, f), flat_type))
         return [constant], constant.result

@@ -56,8 +56,9 @@ from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.common.window_ops import static_window_shapes
 from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, TO_NHWC, pad_like, sole_pad_user
 from fusionopt.transforms.linalg.grouped_conv_channels_last import (
-    GROUPED_CONV, MIN_GROUP_FILTERS, channels_last_init, dense_array, nchw_image, replace_grouped_conv,
+    GROUPED_CONV, MIN_GROUP_FILTERS, channels_last_init, nchw_image, replace_grouped_conv,
 )
+from fusionopt.transforms.linalg.constant_arrays import constant_array
 from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import copy_body
 from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
 
@@ -133,7 +134,7 @@ def channel_filters(op: WindowOp) -> list[tuple[list[Operation], SSAValue]]:
     weight = op.inputs[1]
     g, f, c, kh, kw = weight.type.get_shape()  # type: ignore[attr-defined]
     flat_type = _tensor(weight, [kh, kw, g * f])
-    array = dense_array(weight)
+    array = constant_array(weight)
     if array is not None:
         planes = (np.transpose(array[:, :, i], (2, 3, 0, 1)).reshape(kh, kw, -1) for i in range(c))
         constants = [ConstantOp(numpy_to_dense(plane, flat_type)) for plane in planes]
