@@ -1,6 +1,6 @@
 """The convolution blocks of `graph_blocks` (see its docstring for what each draws and which pass
 it is for): conv + pool, per-channel affines, sibling, wide 1x1, depthwise, strided, grouped,
-odd-filter and padded-filter convs."""
+odd-filter and padded-filter convs, a padded expansion before a depthwise conv."""
 
 from __future__ import annotations
 
@@ -170,6 +170,24 @@ def block_padded_filters(b):
 
 
 PADDED_FILTER_BLOCKS = (block_padded_filters,)
+
+
+def block_padded_depthwise(b):
+    """MobileNet's inverted residual without the residual: a 1x1 conv into 9-30 constant filters
+    (no multiple of 16) with a bias and ReLU, a 3x3 depthwise conv over a constant filter (stride
+    1 or 2), a ReLU and a 1x1 projection: linalg-pad-conv-filters pads the expansion, and its
+    slice moves below the depthwise conv (`padded_depthwise_readers`) to the projection."""
+    if b.element not in ("f32", "f64"):
+        return None
+    size = b.draw(st.integers(6, 8))
+    x = b.new_arg((1, b.draw(st.integers(2, 4)), size, size), b.element)
+    filters = b.draw(st.sampled_from((9, 12, 20, 30)))
+    y = _unary(b, "relu", _per_channel(b, _conv(b, x, b.constant((filters, x.shape[1], 1, 1), b.element), 0, 1), "add"))
+    y = _unary(b, "relu", _conv(b, y, b.constant((filters, 1, 3, 3), b.element), 1, filters, b.draw(st.integers(1, 2))))
+    return _conv(b, y, b.constant((b.draw(st.integers(2, 4)), filters, 1, 1), b.element), 0, 1)
+
+
+PADDED_DEPTHWISE_BLOCKS = (block_padded_depthwise,)
 
 
 def block_packed_weights(b):

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
 from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
     ASSERTED_BLOCKS,
-    DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_FILTER_BLOCKS, PADDED_WEIGHT_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
+    DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_DEPTHWISE_BLOCKS, PADDED_FILTER_BLOCKS, PADDED_WEIGHT_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
     STRIDED_BLOCKS,
     WIDE_GROUPED_BLOCKS,
     UNEQUAL_TOWER_BLOCKS,
@@ -124,6 +124,12 @@ PADDED_FILTER_COUNT, PADDED_FILTER_OPS = 8, 1
 DILATED_PADDING_COUNT, DILATED_PADDING_OPS = 6, 1
 DILATED_PADDING_FLOORS = {"graph-drop-padding-taps": 0.3}
 PADDED_FILTER_FLOORS = {"linalg-pad-conv-filters": 0.3}
+# A 1x1 conv into 9-30 constant filters, a 3x3 depthwise conv over a constant filter and a 1x1
+# projection (`graph_blocks.PADDED_DEPTHWISE_BLOCKS`, ~10 s; f32 and f64 draws): the expansion
+# is padded and its slice moves below the depthwise conv. Its seed gives 0.75 (6 of 8; 3 reach
+# the depthwise conv through graph-to-dispatch-llvm-cpu).
+PADDED_DEPTHWISE_COUNT, PADDED_DEPTHWISE_OPS = 8, 1
+PADDED_DEPTHWISE_FLOORS = {"linalg-pad-conv-filters": 0.6}
 # A 1x1 conv or a Linear layer into 96, 128 or 192 outputs over constant weights
 # (`graph_blocks.PACKED_WEIGHT_BLOCKS`, f32 draws only): the dispatch-attention run reads the
 # weights packed in panels. Its seed gives 0.125 and 0.375 (1 conv and 3 Linear layers of 8).
@@ -241,6 +247,7 @@ BLOCK_SET_RUNS = {
     "reshaped_root": (RESHAPED_ROOT_COUNT, RESHAPED_ROOT_OPS, RESHAPED_ROOT_BLOCKS, RESHAPED_ROOT_FLOORS),
     "odd_filter_1x1": (ODD_FILTER_1X1_COUNT, ODD_FILTER_1X1_OPS, ODD_FILTER_1X1_BLOCKS, ODD_FILTER_1X1_FLOORS),
     "padded_filters": (PADDED_FILTER_COUNT, PADDED_FILTER_OPS, PADDED_FILTER_BLOCKS, PADDED_FILTER_FLOORS),
+    "padded_depthwise": (PADDED_DEPTHWISE_COUNT, PADDED_DEPTHWISE_OPS, PADDED_DEPTHWISE_BLOCKS, PADDED_DEPTHWISE_FLOORS),
     "packed_weights": (PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS, PACKED_WEIGHT_BLOCKS, PACKED_WEIGHT_FLOORS),
     "padded_weights": (PADDED_WEIGHT_COUNT, PADDED_WEIGHT_OPS, PADDED_WEIGHT_BLOCKS, PADDED_WEIGHT_FLOORS),
     "dilated_padding": (DILATED_PADDING_COUNT, DILATED_PADDING_OPS, DILATED_PADDING_BLOCKS, DILATED_PADDING_FLOORS),
