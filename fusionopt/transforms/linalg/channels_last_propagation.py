@@ -163,10 +163,11 @@ def pad_like(pad: tensor.PadOp, source: SSAValue, low: list[int], high: list[int
 
 
 def permuted_pad(pad: tensor.PadOp, source: SSAValue, order: list[int]) -> tensor.PadOp:
-    """`pad` applied to `source`, whose dims are `pad`'s source dims taken in `order`."""
+    """`pad`'s padding, its dims taken in `order`, applied to `source` (`pad`'s source so
+    permuted, or any tensor of that rank: the result's shape is `source`'s, padded)."""
     low = [pad.static_low.get_values()[i] for i in order]
     high = [pad.static_high.get_values()[i] for i in order]
-    shape = [pad.results[0].type.get_shape()[i] for i in order]  # type: ignore[attr-defined]
+    shape = [size + lo + hi for size, lo, hi in zip(source.type.get_shape(), low, high)]  # type: ignore[attr-defined]
     return pad_like(pad, source, low, high, shape)
 
 

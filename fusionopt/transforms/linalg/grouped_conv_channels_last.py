@@ -84,7 +84,8 @@ def _element(value: SSAValue):
     return value.type.get_element_type()  # type: ignore[attr-defined]
 
 
-def _tensor(value: SSAValue, shape: list[int]) -> TensorType:
+def element_tensor(value: SSAValue, shape: list[int]) -> TensorType:
+    """A tensor type of `shape` with `value`'s element type."""
     return TensorType(_element(value), shape)
 
 
@@ -95,7 +96,7 @@ def nchw_image(op: WindowOp) -> tuple[list[Operation], SSAValue]:
     if isinstance(owner, Operation) and owner.name == "tensor.expand_shape" and reassociation(owner) == GROUP_SPLIT:
         return [], owner.operands[0]
     n, g, c, h, w = grouped.type.get_shape()  # type: ignore[attr-defined]
-    flat = collapse(grouped, GROUP_SPLIT, _tensor(grouped, [n, g * c, h, w]))
+    flat = collapse(grouped, GROUP_SPLIT, element_tensor(grouped, [n, g * c, h, w]))
     return [flat], flat.results[0]
 
 
@@ -107,7 +108,7 @@ def nhwc_image(op: WindowOp) -> tuple[list[Operation], SSAValue]:
     ops = [*split_ops, *moved]
     n, h, w, _ = transposed.type.get_shape()  # type: ignore[attr-defined]
     _, g, c, _, _ = op.inputs[0].type.get_shape()  # type: ignore[attr-defined]
-    split = expand(transposed, [[0], [1], [2], [3, 4]], _tensor(transposed, [n, h, w, g, c]))
+    split = expand(transposed, [[0], [1], [2], [3, 4]], element_tensor(transposed, [n, h, w, g, c]))
     return [*ops, split], split.results[0]
 
 
@@ -122,13 +123,13 @@ def gathered_patches(op: WindowOp, image: SSAValue, im2col: bool = True) -> tupl
     (sh, sw), (dh, dw) = op.stride_values(), op.dilation_values()
     gd, nd, ohd, owd, khd, kwd, cd = (AffineDimExpr(i) for i in range(7))
     read = AffineMap(7, 0, (nd, ohd * sh + khd * dh, owd * sw + kwd * dw, gd, cd))
-    shape = _tensor(image, [g, n, oh, ow, kh, kw, c])
+    shape = element_tensor(image, [g, n, oh, ow, kh, kw, c])
     empty = tensor.EmptyOp([], shape)
     gather = GenericOp(
         [image], [empty.tensor], copy_body(_element(image)), [AffineMapAttr(read), AffineMapAttr(AffineMap.identity(7))],
         [IteratorTypeAttr.parallel()] * 7, [shape],
     )
-    flat = collapse(gather.results[0], [[0], [1, 2, 3], [4, 5, 6]], _tensor(image, [g, n * oh * ow, kh * kw * c]))
+    flat = collapse(gather.results[0], [[0], [1, 2, 3], [4, 5, 6]], element_tensor(image, [g, n * oh * ow, kh * kw * c]))
     return [empty, gather, flat], flat.results[0]
 
 
@@ -149,8 +150,8 @@ def grouped_im2col_patches(op: WindowOp, image: SSAValue) -> tuple[list[Operatio
     _, h, w, g, c = image.type.get_shape()  # type: ignore[attr-defined]
     kh, kw = op.window_sizes()
     oh, ow = op.outputs[0].type.get_shape()[3:]  # type: ignore[attr-defined]
-    image_4d = collapse(image, [[0, 1], [2], [3], [4]], _tensor(image, [h, w, g, c]))
-    patches_type = _tensor(image, [g, oh * ow, kh * kw * c])
+    image_4d = collapse(image, [[0, 1], [2], [3], [4]], element_tensor(image, [h, w, g, c]))
+    patches_type = element_tensor(image, [g, oh * ow, kh * kw * c])
     empty = tensor.EmptyOp([], patches_type)
     props = {
         "strides": i64_array(op.stride_values()), "dilations": i64_array(op.dilation_values()),
@@ -170,7 +171,7 @@ def filter_matrix(op: WindowOp) -> tuple[list[Operation], SSAValue]:
     """The G x F x C x KH x KW filter as G x (KH*KW*C) x F: transposed here when constant."""
     weight = op.inputs[1]
     g, f, c, kh, kw = weight.type.get_shape()  # type: ignore[attr-defined]
-    flat_type = _tensor(weight, [g, kh * kw * c, f])
+    flat_type = element_tensor(weight, [g, kh * kw * c, f])
     array = constant_array(weight)
     if array is not None:
         constant = ConstantOp(numpy_to_dense(np.transpose(array, (0, 3, 4, 2, 1)).reshape(g, -1, f), flat_type))
@@ -189,7 +190,7 @@ def channels_last_init(op: WindowOp, groups: list[list[int]] = PIXEL_ROWS) -> tu
     init = op.outputs[0]
     n, g, f, oh, ow = init.type.get_shape()  # type: ignore[attr-defined]
     dims = [n, oh, ow, g, f]
-    shape = _tensor(init, [math.prod(dims[i] for i in group) for group in groups])
+    shape = element_tensor(init, [math.prod(dims[i] for i in group) for group in groups])
     owner = init.owner
     if isinstance(owner, Operation) and owner.name == "linalg.fill":
         empty = tensor.EmptyOp([], shape)
@@ -213,8 +214,8 @@ def grouped_matmul(op: WindowOp, patches: SSAValue, weights: SSAValue, init: SSA
 def nchw_result(op: WindowOp, flat: SSAValue) -> tuple[list[Operation], SSAValue]:
     """The P x G x F matmul result as the N x (G*F) x OH x OW NCHW image (a transpose)."""
     n, g, f, oh, ow = op.outputs[0].type.get_shape()  # type: ignore[attr-defined]
-    pixels = expand(flat, [[0, 1, 2], [3], [4]], _tensor(flat, [n, oh, ow, g, f]))
-    nhwc = collapse(pixels.results[0], [[0], [1], [2], [3, 4]], _tensor(flat, [n, oh, ow, g * f]))
+    pixels = expand(flat, [[0, 1, 2], [3], [4]], element_tensor(flat, [n, oh, ow, g, f]))
+    nhwc = collapse(pixels.results[0], [[0], [1], [2], [3, 4]], element_tensor(flat, [n, oh, ow, g * f]))
     back_ops, back = transpose_copy(nhwc.results[0], TO_NCHW)
     return [pixels, nhwc, *back_ops], back
 

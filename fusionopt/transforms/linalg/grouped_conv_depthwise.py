@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects import tensor
 from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import AffineMapAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -54,9 +54,9 @@ from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import DepthwiseConv2DNhwcHwcOp, WindowOp
 from fusionopt.transforms.common.reshapes import collapse, expand
 from fusionopt.transforms.common.window_ops import static_window_shapes
-from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, TO_NHWC, pad_like, sole_pad_user
+from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, TO_NHWC, permuted_pad, sole_pad_user
 from fusionopt.transforms.linalg.grouped_conv_channels_last import (
-    GROUPED_CONV, MIN_GROUP_FILTERS, channels_last_init, nchw_image, replace_grouped_conv,
+    GROUPED_CONV, MIN_GROUP_FILTERS, channels_last_init, element_tensor, nchw_image, replace_grouped_conv,
 )
 from fusionopt.transforms.linalg.constant_arrays import constant_array
 from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import copy_body
@@ -83,10 +83,6 @@ def is_depthwise_split_candidate(op: Operation, max_group_channels: int, min_gro
             and groups * filters >= MIN_DEPTHWISE_CHANNELS and oh * ow >= MIN_DEPTHWISE_PIXELS)
 
 
-def _tensor(value: SSAValue, shape: list[int]) -> TensorType:
-    return TensorType(value.type.get_element_type(), shape)  # type: ignore[attr-defined]
-
-
 def nhwc_groups(op: WindowOp) -> tuple[list[Operation], SSAValue, Operation | None]:
     """The conv's unpadded input as N x H x W x G x C, and the NCHW pad the conv read, if any."""
     split_ops, image = nchw_image(op)
@@ -95,7 +91,7 @@ def nhwc_groups(op: WindowOp) -> tuple[list[Operation], SSAValue, Operation | No
     transpose_ops, transposed = transpose_copy(source, TO_NHWC)
     n, h, w, _ = transposed.type.get_shape()  # type: ignore[attr-defined]
     _, g, c, _, _ = op.inputs[0].type.get_shape()  # type: ignore[attr-defined]
-    split = expand(transposed, [[0], [1], [2], [3, 4]], _tensor(transposed, [n, h, w, g, c]))
+    split = expand(transposed, [[0], [1], [2], [3, 4]], element_tensor(transposed, [n, h, w, g, c]))
     return [*split_ops, *transpose_ops, split], split.results[0], pad
 
 
@@ -104,8 +100,8 @@ def broadcast_channel(image: SSAValue, channel: int, filters: int) -> tuple[list
     per group: N x H x W x (G*F), channel (g, f) reading (g, channel)."""
     n, h, w, g, c = image.type.get_shape()  # type: ignore[attr-defined]
     cut = tensor.ExtractSliceOp.from_static_parameters(image, [0, 0, 0, 0, channel], [n, h, w, g, 1])
-    plane = collapse(cut.results[0], [[0], [1], [2], [3, 4]], _tensor(image, [n, h, w, g]))
-    shape = _tensor(image, [n, h, w, g, filters])
+    plane = collapse(cut.results[0], [[0], [1], [2], [3, 4]], element_tensor(image, [n, h, w, g]))
+    shape = element_tensor(image, [n, h, w, g, filters])
     empty = tensor.EmptyOp([], shape)
     dims = [AffineDimExpr(i) for i in range(5)]
     repeat = GenericOp(
@@ -113,19 +109,8 @@ def broadcast_channel(image: SSAValue, channel: int, filters: int) -> tuple[list
         [AffineMapAttr(AffineMap(5, 0, tuple(dims[:4]))), AffineMapAttr(AffineMap.identity(5))],
         [IteratorTypeAttr.parallel()] * 5, [shape],
     )
-    flat = collapse(repeat.results[0], [[0], [1], [2], [3, 4]], _tensor(image, [n, h, w, g * filters]))
+    flat = collapse(repeat.results[0], [[0], [1], [2], [3, 4]], element_tensor(image, [n, h, w, g * filters]))
     return [cut, plane, empty, repeat, flat], flat.results[0]
-
-
-def padded_channels_last(pad: Operation | None, value: SSAValue) -> tuple[list[Operation], SSAValue]:
-    """`value` (N x H x W x K) with the NCHW `pad`'s spatial padding, channels last."""
-    if pad is None:
-        return [], value
-    low = [pad.static_low.get_values()[i] for i in TO_NHWC]  # type: ignore[attr-defined]
-    high = [pad.static_high.get_values()[i] for i in TO_NHWC]  # type: ignore[attr-defined]
-    shape = [size + lo + hi for size, lo, hi in zip(value.type.get_shape(), low, high)]  # type: ignore[attr-defined]
-    padded = pad_like(pad, value, low, high, shape)  # type: ignore[arg-type]
-    return [padded], padded.results[0]
 
 
 def channel_filters(op: WindowOp) -> list[tuple[list[Operation], SSAValue]]:
@@ -133,14 +118,14 @@ def channel_filters(op: WindowOp) -> list[tuple[list[Operation], SSAValue]]:
     constants computed here when the filter is constant, else slices of one transposed copy."""
     weight = op.inputs[1]
     g, f, c, kh, kw = weight.type.get_shape()  # type: ignore[attr-defined]
-    flat_type = _tensor(weight, [kh, kw, g * f])
+    flat_type = element_tensor(weight, [kh, kw, g * f])
     array = constant_array(weight)
     if array is not None:
         planes = (np.transpose(array[:, :, i], (2, 3, 0, 1)).reshape(kh, kw, -1) for i in range(c))
         constants = [ConstantOp(numpy_to_dense(plane, flat_type)) for plane in planes]
         return [([constant], constant.result) for constant in constants]
     ops, transposed = transpose_copy(weight, [2, 3, 4, 0, 1])
-    merged = collapse(transposed, [[0], [1], [2], [3, 4]], _tensor(weight, [c, kh, kw, g * f]))
+    merged = collapse(transposed, [[0], [1], [2], [3, 4]], element_tensor(weight, [c, kh, kw, g * f]))
     filters: list[tuple[list[Operation], SSAValue]] = []
     for i in range(c):
         cut = tensor.ExtractSliceOp.from_static_parameters(merged.results[0], [i, 0, 0, 0], [1, kh, kw, g * f])
@@ -157,14 +142,15 @@ def depthwise_grouped_conv(op: WindowOp) -> tuple[list[Operation], SSAValue]:
     ops = [*image_ops, *ops]
     for channel, (filter_ops, window) in enumerate(channel_filters(op)):
         repeat_ops, repeated = broadcast_channel(image, channel, filters)
-        pad_ops, padded = padded_channels_last(pad, repeated)
+        # the conv's NCHW padding, channels last, around the repeated channel
+        pad_ops = [] if pad is None else [permuted_pad(pad, repeated, TO_NHWC)]  # type: ignore[arg-type]
+        padded = pad_ops[-1].results[0] if pad_ops else repeated
         conv = DepthwiseConv2DNhwcHwcOp(inputs=[padded, window], outputs=[accumulator],
                                         strides=list(op.stride_values()), dilations=list(op.dilation_values()))
         ops += [*filter_ops, *repeat_ops, *pad_ops, conv]
         accumulator = conv.results[0]
     back_ops, back = transpose_copy(accumulator, TO_NCHW)
     return [*ops, *back_ops], back
-
 
 
 @dataclass

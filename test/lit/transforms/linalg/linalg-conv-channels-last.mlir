@@ -9,7 +9,8 @@
 // RUN: fusion-opt %s --split-input-file -p "linalg-conv-channels-last{max-depthwise-group-channels=0}" | filecheck %s --check-prefix=NODW
 
 // The pass's helper modules these cases exercise: linalg/channels_last_propagation.py,
-// linalg/grouped_conv_channels_last.py, linalg/grouped_conv_depthwise.py.
+// linalg/grouped_conv_channels_last.py, linalg/grouped_conv_depthwise.py,
+// linalg/constant_arrays.py.
 
 // A residual block as torch-mlir writes it (pad, bias-broadcast init, ReLU, residual add):
 // both convs become NHWC/HWCF convs; the input is transposed once, before its pad (the pad

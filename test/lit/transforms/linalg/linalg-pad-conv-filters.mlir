@@ -4,6 +4,9 @@
 // RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{panel-min-channels=0}" | filecheck %s --check-prefix=NOPANEL
 // RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{max-slice-bytes=1024}" | filecheck %s --check-prefix=SLICE
 
+// The pass's helper modules these cases exercise: linalg/padded_depthwise_readers.py,
+// linalg/constant_arrays.py (the depthwise_reader case).
+
 // A 1x1 conv with 10 constant filters computes 16 (six zero filters); its bias + ReLU epilogue
 // computes 16 channels too (the bias padded with zeros), and so does the pad in front of the max
 // pool, which reads the first 10 through the slice. With max-growth=1.5 (16 / 10 = 1.6) it stays.
