@@ -255,3 +255,72 @@ func.func @two_roots_collapsed_alike(%a: tensor<8x32xf32>, %w: tensor<4x32x16xf3
   } -> tensor<8x64xf32>
   func.return %t : tensor<8x64xf32>
 }
+
+// -----
+
+// A grouped conv as the im2col op and its group-batched matmul (`linalg-conv-channels-last`):
+// the P x G x F result is split into N x H x W x G x F, then merged into N x H x W x (G*F) for
+// its bias and ReLU. The outer collapse moves first, then the expand: the epilogue runs on the
+// matmul's P x G x F (the bias read as G x F) and joins the matmul's region, where it was a
+// dispatch of its own (RegNetX: one per block).
+// CHECK-LABEL: func.func @grouped_matmul_split_then_merged
+// CHECK-SAME:    (%{{.*}}: tensor<4x4x2x4xf32>, %{{.*}}: tensor<2x36x4xf32>, %[[B:.*]]: tensor<8xf32>)
+// CHECK:         %[[M:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK:         %[[B2:.*]] = tensor.expand_shape %[[B]] {{\[\[}}0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+// CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[M]], %[[B2]] : tensor<4x2x4xf32>, tensor<2x4xf32>)
+// CHECK:         %[[X:.*]] = tensor.expand_shape %[[G]] {{\[\[}}0, 1, 2], [3], [4]] output_shape [1, 2, 2, 2, 4]
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x2x2x2x4xf32> into tensor<1x2x2x8xf32>
+// CHECK:         func.return %[[R]]
+// REGIONS-LABEL: func.func @grouped_matmul_split_then_merged
+// REGIONS:         flow.dispatch.region -> (tensor<4x2x4xf32>)
+// REGIONS:           iree_linalg_ext.im2col
+// REGIONS:           linalg.generic
+// REGIONS:           linalg.generic
+// REGIONS:           flow.return
+// REGIONS-NOT:     flow.dispatch.region
+func.func @grouped_matmul_split_then_merged(%img: tensor<4x4x2x4xf32>, %w: tensor<2x36x4xf32>, %b: tensor<8xf32>) -> tensor<1x2x2x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %pe = tensor.empty() : tensor<2x4x36xf32>
+  %p = iree_linalg_ext.im2col strides = [1, 1] dilations = [1, 1] kernel_size = [3, 3] offsets = [0, 0, 0] output_sizes = [[2], [2, 2], [3, 3, 4]] batch_pos = [2] m_pos = [0, 1] k_pos = [3] input_k_perm = [0, 1, 2] output_perm = [0, 1, 2] ins(%img : tensor<4x4x2x4xf32>) outs(%pe : tensor<2x4x36xf32>) -> tensor<2x4x36xf32>
+  %e = tensor.empty() : tensor<4x2x4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x2x4xf32>) -> tensor<4x2x4xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d0, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p, %w : tensor<2x4x36xf32>, tensor<2x36x4xf32>) outs(%f : tensor<4x2x4xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %t = arith.mulf %a, %c : f32
+    %u = arith.addf %o, %t : f32
+    linalg.yield %u : f32
+  } -> tensor<4x2x4xf32>
+  %x = tensor.expand_shape %m [[0, 1, 2], [3], [4]] output_shape [1, 2, 2, 2, 4] : tensor<4x2x4xf32> into tensor<1x2x2x2x4xf32>
+  %y = tensor.collapse_shape %x [[0], [1], [2], [3, 4]] : tensor<1x2x2x2x4xf32> into tensor<1x2x2x8xf32>
+  %oe = tensor.empty() : tensor<1x2x2x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y, %b : tensor<1x2x2x8xf32>, tensor<8xf32>) outs(%oe : tensor<1x2x2x8xf32>) {
+  ^bb0(%v: f32, %u: f32, %o: f32):
+    %s = arith.addf %v, %u : f32
+    %q = arith.maximumf %s, %z : f32
+    linalg.yield %q : f32
+  } -> tensor<1x2x2x8xf32>
+  func.return %r : tensor<1x2x2x8xf32>
+}
+
+// -----
+
+// The same two reshapes over an argument, not a root's result: no region to join, nothing moves.
+// CHECK-LABEL: func.func @argument_split_then_merged
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0, 1, 2], [3], [4]]
+// CHECK-NEXT:    tensor.collapse_shape
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x8xf32>, tensor<8xf32>)
+// REGIONS-LABEL: func.func @argument_split_then_merged
+// REGIONS:         flow.dispatch.region -> (tensor<1x2x2x8xf32>)
+func.func @argument_split_then_merged(%m: tensor<4x2x4xf32>, %b: tensor<8xf32>) -> tensor<1x2x2x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %x = tensor.expand_shape %m [[0, 1, 2], [3], [4]] output_shape [1, 2, 2, 2, 4] : tensor<4x2x4xf32> into tensor<1x2x2x2x4xf32>
+  %y = tensor.collapse_shape %x [[0], [1], [2], [3, 4]] : tensor<1x2x2x2x4xf32> into tensor<1x2x2x8xf32>
+  %oe = tensor.empty() : tensor<1x2x2x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y, %b : tensor<1x2x2x8xf32>, tensor<8xf32>) outs(%oe : tensor<1x2x2x8xf32>) {
+  ^bb0(%v: f32, %u: f32, %o: f32):
+    %s = arith.addf %v, %u : f32
+    %q = arith.maximumf %s, %z : f32
+    linalg.yield %q : f32
+  } -> tensor<1x2x2x8xf32>
+  func.return %r : tensor<1x2x2x8xf32>
+}

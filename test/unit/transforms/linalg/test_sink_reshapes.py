@@ -21,7 +21,8 @@ from support.lit_cases import LIT_TRANSFORMS, lit_functions
 SINK = LIT_TRANSFORMS / "linalg" / "linalg-sink-reshapes.mlir"
 GENERALIZE = LIT_TRANSFORMS / "linalg" / "linalg-generalize-grouped-convs.mlir"
 SUNK = {"matmul_rows_split": 1, "grouped_conv_collapse": 1, "partial_group_read": 0, "unit_and_elementwise_sources": 0,
-        "two_roots_two_layouts": 0, "unit_batch_gate": 1, "collapse_read_transposed": 1, "two_roots_collapsed_alike": 1}
+        "two_roots_two_layouts": 0, "unit_batch_gate": 1, "collapse_read_transposed": 1, "two_roots_collapsed_alike": 1,
+        "grouped_matmul_split_then_merged": 2, "argument_split_then_merged": 0}
 GENERALIZED = {"grouped_conv": ("grouped convs generalized", 1), "plain_convs": ("grouped convs generalized", 0),
                "batched_depthwise": ("batched depthwise convs generalized", 1),
                "dynamic_batch_depthwise": ("batched depthwise convs generalized", 1)}
@@ -125,12 +126,56 @@ def _matmul_rows_split_bias(rows: int, k: int, n: int) -> str:
 """
 
 
+def _grouped_matmul_epilogue(groups: int, size: int, width: int = 16) -> str:
+    """RegNetX's grouped 3x3 conv as `linalg-conv-channels-last` writes it (the im2col op over the
+    padded H x W x G x C image, the group-batched matmul), its P x G x F result split and merged
+    into N x H x W x (G*F) for the bias and ReLU (lit case `grouped_matmul_split_then_merged`)."""
+    text = lit_functions(SINK)["grouped_matmul_split_then_merged"].replace("@grouped_matmul_split_then_merged", "@main")
+    pixels, taps, channels, padded = size * size, 9 * width, groups * width, size + 2
+    for small, real in (("4x4x2x4x", f"{padded}x{padded}x{groups}x{width}x"), ("2x36x4x", f"{groups}x{taps}x{width}x"),
+                        ("2x4x36x", f"{groups}x{pixels}x{taps}x"), ("4x2x4x", f"{pixels}x{groups}x{width}x"),
+                        ("1x2x2x2x4x", f"1x{size}x{size}x{groups}x{width}x"), ("1x2x2x8x", f"1x{size}x{size}x{channels}x"),
+                        ("<8xf32>", f"<{channels}xf32>"), ("[[2], [2, 2], [3, 3, 4]]", f"[[{groups}], [{size}, {size}], [3, 3, {width}]]"),
+                        ("output_shape [1, 2, 2, 2, 4]", f"output_shape [1, {size}, {size}, {groups}, {width}]")):
+        text = text.replace(small, real)
+    return text
+
+
 REAL_SIZES = {
     "resnext_grouped_3x3_56": lambda: _grouped_conv_relu(32, 4, 56),
     "convnext_linear_56": lambda: _matmul_rows_split_bias(56 * 56, 96, 384),
     "lraspp_gated_1x1_14": lambda: lit_functions(SINK)["unit_batch_gate"].replace("@unit_batch_gate", "@main"),
     "mobilenet_v2_depthwise_batch2_112": lambda: _depthwise_relu6(2, 32, 112),
 }
+
+
+def _grouped_conv_bias_relu(image: np.ndarray, weights: np.ndarray, bias: np.ndarray, size: int) -> np.ndarray:
+    """float64 reference of `_grouped_matmul_epilogue`: a 3x3 conv per group, bias, ReLU."""
+    groups, width = image.shape[2], weights.shape[2]
+    taps = weights.astype(np.float64).reshape(groups, 3, 3, -1, width)  # g, kh, kw, c, f
+    out = np.zeros((size, size, groups, width))
+    for kh in range(3):
+        for kw in range(3):
+            out += np.einsum("hwgc,gcf->hwgf", image[kh:kh + size, kw:kw + size].astype(np.float64), taps[:, kh, kw])
+    return np.maximum(out.reshape(1, size, size, groups * width) + bias, 0)
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE (iree-compile and its runtime) is not installed")
+def test_grouped_matmul_epilogue_builds_as_one_dispatch_at_real_size(tmp_path):
+    """RegNetX's 7x7 stage: the im2col op, the matmul and the bias + ReLU in one region, which
+    IREE builds and which computes the conv. (IREE's own formation gives the lone im2col op a
+    dispatch it cannot build, so the reference is numpy's.)"""
+    groups, size = 25, 7
+    ours = print_module(apply_pipeline(parse_module(_grouped_matmul_epilogue(groups, size)), "dispatch-creation-llvm-cpu"))
+    assert ours.count("flow.dispatch.region") == 1
+    assert f"flow.dispatch.region -> (tensor<{size * size}x{groups}x16xf32>)" in ours
+    vmfbs = build_llvm_cpu({"ours": ours}, tmp_path)
+    rng = np.random.default_rng(0)
+    inputs = [rng.standard_normal((size + 2, size + 2, groups, 16)).astype(np.float32),
+              (rng.standard_normal((groups, 144, 16)) * 0.1).astype(np.float32),
+              rng.standard_normal(groups * 16).astype(np.float32)]
+    [got] = run_vmfb(vmfbs["ours"], inputs, "main")
+    assert_agrees(got, _grouped_conv_bias_relu(*inputs, size), "random", rtol=1e-4)
 
 
 @pytest.mark.skipif(not iree_available(), reason="IREE (iree-compile and its runtime) is not installed")
