@@ -20,7 +20,8 @@ filters compute 416, 13 panels of 32: its 23 1x1 convs at 7x7 5.9-7.5 -> 3.7-4.3
 the model's dispatch sum 14.9-18.4 -> 12.3-13.8 ms. Where a reader cannot compute padded
 channels (a residual add, a grouped conv's patch gather) the slice stays and the reader reads it
 in a region of its own, if the result is at most `max-slice-bytes` (1 MiB): RegNetX's residual
-adds leave their conv's dispatch, 40-52 -> 85-104 us in all.
+adds leave their conv's dispatch, 40-52 -> 85-104 us in all. A grouped conv's im2col op reads
+the padded groups instead (`padded_group_readers`).
 
 The padding is free at run time: the filter is a constant, padded once here, and so is a bias
 broadcast into the conv's init. The slice then moves below each elementwise consumer whose other
@@ -68,6 +69,9 @@ from fusionopt.transforms.linalg.channels_last_propagation import pad_like
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
 from fusionopt.transforms.linalg.padded_depthwise_readers import (
     erase_dead_producers, is_padded_depthwise_reader, padded_depthwise,
+)
+from fusionopt.transforms.linalg.padded_group_readers import (
+    is_padded_im2col_reader, moved_slice, read_unsliced, sink_below_reshape,
 )
 
 CHANNELS = 3  # NHWC output / HWCF filter: the filter count is the last dim
@@ -205,7 +209,7 @@ class PadConvFilters(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         size = self.choice.padded_filters(op)
-        if size is None or not (absorbs_slice(op.results[0], CHANNELS) or self.choice.copies_slice(op)):  # type: ignore[arg-type]
+        if size is None or not (absorbs_slice(op.results[0], CHANNELS, size) or self.choice.copies_slice(op)):  # type: ignore[arg-type]
             return
         init = padded_init(op.outputs[0], size)  # type: ignore[attr-defined]
         if init is None:
@@ -267,21 +271,23 @@ def reads_slice_in_own_region(op: Operation) -> bool:
     return du.is_root_op(op) or op.name in ("tensor.concat", "tensor.insert_slice")
 
 
-def absorbs_slice(value: SSAValue, axis: int) -> bool:
-    """Every reader of `value`, sliced along `axis`, either computes over the padded axis with
-    its own readers absorbing the slice in turn, or reads the slice in a region of its own. Not
-    so where an elementwise reader cannot pad (a residual add of an unpadded tensor): that
-    epilogue would leave the conv's dispatch."""
+def absorbs_slice(value: SSAValue, axis: int, padded: int | None = None) -> bool:
+    """Every reader of `value`, sliced along `axis` (from `padded` entries, where known),
+    either computes over the padded axis with its own readers absorbing the slice in turn, or
+    reads the slice in a region of its own. Not so where an elementwise reader cannot pad (a
+    residual add of an unpadded tensor): that epilogue would leave the conv's dispatch."""
     if not value.uses:
         return False
     for use in value.uses:
         user = use.operation
         if pad_keeps_axis(user, axis):
-            ok = absorbs_slice(user.results[0], axis)
+            ok = absorbs_slice(user.results[0], axis, padded)
         elif (found := elementwise_loop(user, value, axis)) is not None:
-            ok = absorbs_slice(user.results[0], found[1])
+            ok = absorbs_slice(user.results[0], found[1], padded)
+        elif padded is not None and (moved := moved_slice(user, axis, _size(value, axis), padded)) is not None:
+            ok = absorbs_slice(user.results[0], moved[0], moved[1])
         else:
-            ok = reads_slice_in_own_region(user)
+            ok = reads_slice_in_own_region(user) or is_padded_im2col_reader(user, value, axis)
         if not ok:
             return False
     return True
@@ -301,9 +307,17 @@ def sink_slices(cut: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
         sink_slices(sink_below_pad(user, cut, rewriter), rewriter)
     elif user is not None and elementwise_loop(user, cut.result, axis) is not None:
         sink_slices(sink_below_generic(user, cut, rewriter), rewriter)
-    elif user is not None and is_padded_depthwise_reader(user, cut.result, axis) and absorbs_slice(user.results[0], axis):
+    elif user is not None and is_padded_depthwise_reader(user, cut.result, axis) and absorbs_slice(user.results[0], axis, _size(cut.source, axis)):
         if (below := sink_below_depthwise(user, cut, rewriter)) is not None:
             sink_slices(below, rewriter)
+    elif user is not None and moved_slice(user, axis, _size(cut.result, axis), _size(cut.source, axis)) is not None:
+        sink_slices(sink_below_reshape(user, cut, axis, rewriter), rewriter)
+    elif user is not None and is_padded_im2col_reader(user, cut.result, axis):
+        read_unsliced(user, cut, rewriter)
+
+
+def _size(value: SSAValue, axis: int) -> int:
+    return value.type.get_shape()[axis]  # type: ignore[attr-defined]
 
 
 def sliced_axis(cut: tensor.ExtractSliceOp) -> int:
