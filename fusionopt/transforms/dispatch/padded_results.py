@@ -59,7 +59,7 @@ from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
 from fusionopt.transforms.linalg.linalg_pack_conv_filters import is_packed_contraction
-from fusionopt.transforms.linalg.linalg_pad_conv_filters import pad_keeps_axis
+from fusionopt.transforms.linalg.channel_slices import pad_keeps_axis
 
 RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
 CHANNELS_LAST_CONV = "linalg.conv_2d_nhwc_hwcf"

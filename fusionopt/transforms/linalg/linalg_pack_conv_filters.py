@@ -55,7 +55,8 @@ from fusionopt.transforms.dispatch.matmul_cpu_tiles import PEELING
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
-from fusionopt.transforms.linalg.linalg_pad_conv_filters import NARROW_PANEL, WIDE_PANEL, constant_from, init_as
+from fusionopt.transforms.linalg.linalg_pad_conv_filters import NARROW_PANEL, WIDE_PANEL
+from fusionopt.transforms.linalg.padded_values import constant_from, init_as
 
 # Filters per panel, widest first: 4 or 2 AVX-512 vectors of f32. 16-wide panels (one vector,
 # regnet's 400 filters as 25 panels) measured slower than IREE's own kernel whole-model.

@@ -42,107 +42,23 @@ only: CUDA builds tile for warps, not vector registers.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import tensor
-from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, TensorType, i64
-from xdsl.dialects.linalg.ops import BroadcastOp, FillOp
-from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
-from xdsl.rewriter import InsertPoint
 
 from fusionopt.cost_model import tensor_bytes
-from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
-from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import Conv2DNhwcHwcfOp
-from fusionopt import pass_statistics
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.linalg.linalg_bubble_expand_through_broadcast import broadcast_of
+from fusionopt.transforms.linalg.channel_slices import MergeSlicedOperands, absorbs_slice, sink_slices
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
-from fusionopt.transforms.linalg.channels_last_propagation import pad_like
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
-from fusionopt.transforms.linalg.padded_depthwise_readers import (
-    erase_dead_producers, is_padded_depthwise_reader, padded_depthwise,
-)
-from fusionopt.transforms.linalg.padded_group_readers import (
-    is_padded_im2col_reader, moved_slice, read_unsliced, sink_below_reshape,
-)
+from fusionopt.transforms.linalg.padded_values import channel_slice, padded_constant, padded_init, padded_size
 
 CHANNELS = 3  # NHWC output / HWCF filter: the filter count is the last dim
-
-
-def padded_size(size: int, lanes: int) -> int:
-    return -(-size // lanes) * lanes
-
-
-def padded_constant(value: SSAValue, axis: int, size: int) -> SSAValue:
-    """A new dense constant: `value`'s elements with zeros appended along `axis` up to `size`."""
-    return constant_from(value, lambda array: np.pad(array, padding_widths(array.ndim, axis, size - array.shape[axis])))
-
-
-def padding_widths(rank: int, axis: int, count: int) -> list[tuple[int, int]]:
-    widths = [(0, 0)] * rank
-    widths[axis] = (0, count)
-    return widths
-
-
-def constant_from(value: SSAValue, change: Callable[[np.ndarray], np.ndarray]) -> SSAValue:
-    """A new dense constant of `value`'s element type holding `change` of its elements."""
-    array = change(np.asarray(dense_to_numpy(value.owner.value)))  # type: ignore[attr-defined]
-    element = value.type.get_element_type()  # type: ignore[attr-defined]
-    return ConstantOp(numpy_to_dense(array, TensorType(element, list(array.shape)))).result
-
-
-def padded_type(value: SSAValue, axis: int, size: int) -> TensorType:
-    shape = list(value.type.get_shape())  # type: ignore[attr-defined]
-    shape[axis] = size
-    return TensorType(value.type.get_element_type(), shape)  # type: ignore[attr-defined]
-
-
-def empty_like(value: SSAValue, axis: int, size: int) -> tensor.EmptyOp:
-    return tensor.EmptyOp([], padded_type(value, axis, size))
-
-
-def channel_slice(value: SSAValue, axis: int, size: int) -> tensor.ExtractSliceOp:
-    """The first `size` entries of `value` along `axis`, the rest whole."""
-    sizes = list(value.type.get_shape())  # type: ignore[attr-defined]
-    sizes[axis] = size
-    return tensor.ExtractSliceOp.from_static_parameters(value, [0] * len(sizes), sizes)
-
-
-def padded_init(init: SSAValue, size: int) -> tuple[list[Operation], SSAValue] | None:
-    """A conv's or matmul's [..., F] init with F' = `size` in its last dim: a fill of a padded
-    empty, or a broadcast of a constant bias padded with zeros; None for any other init."""
-    last = init.type.get_num_dims() - 1  # type: ignore[attr-defined]
-    return init_as(init, padded_type(init, last, size), lambda bias: np.pad(bias, padding_widths(1, 0, size - bias.shape[0])))
-
-
-def init_as(init: SSAValue, shape: TensorType, bias_as: Callable[[np.ndarray], np.ndarray]
-            ) -> tuple[list[Operation], SSAValue] | None:
-    """A conv's or matmul's [..., F] init rebuilt as `shape`: a fill of an empty of it, or the
-    broadcast of a constant [F] bias changed by `bias_as` over its leading dims; None for any
-    other init."""
-    owner = init.owner
-    if isinstance(owner, FillOp) and len(owner.results) == 1:
-        empty = tensor.EmptyOp([], shape)
-        fill = FillOp([owner.inputs[0]], [empty.tensor], [shape])
-        return [empty, fill], fill.results[0]
-    broadcast = broadcast_of(owner) if isinstance(owner, Operation) else None
-    leading = set(range(init.type.get_num_dims() - 1))  # type: ignore[attr-defined]
-    if broadcast is None or broadcast[1] != leading or not is_dense_constant(broadcast[0]):
-        return None
-    bias = constant_from(broadcast[0], bias_as)
-    empty = tensor.EmptyOp([], shape)
-    dims = list(range(shape.get_num_dims() - bias.type.get_num_dims()))  # type: ignore[attr-defined]
-    spread = BroadcastOp(bias, empty.tensor, DenseArrayBase.from_list(i64, dims), shape)
-    return [bias.owner, empty, spread], spread.results[0]  # type: ignore[list-item]
-
 
 WIDE_PANEL, NARROW_PANEL = 64, 32  # `linalg-pack-conv-filters`' and `-pack-matmul-weights`' panels
 
@@ -225,165 +141,6 @@ class PadConvFilters(RewritePattern):
         sink_slices(cut, rewriter)
 
 
-# -- moving the slice below its readers ---------------------------------------------------------
-
-def dim_positions(value_map) -> list[int | None]:
-    return [e.position if isinstance(e, AffineDimExpr) else None for e in value_map.results]
-
-
-def elementwise_loop(consumer: Operation, value: SSAValue, axis: int) -> tuple[int, int] | None:
-    """(loop, output axis) of an elementwise generic that can compute over the padded axis: one
-    result, `value` read once as an input through a projected permutation, an unread
-    `tensor.empty` init, no `linalg.index`, and every other input either not indexing the loop or
-    a dense constant indexing it once (padded with zeros)."""
-    if consumer.name != "linalg.generic" or len(consumer.results) != 1 or not du.is_all_parallel(consumer):
-        return None
-    if list(consumer.operands).count(value) != 1 or value in du.dps_inits(consumer):
-        return None
-    if any(inner.name == "linalg.index" for inner in consumer.regions[0].walk()):
-        return None
-    init = du.dps_inits(consumer)[0]
-    if not isinstance(init.owner, tensor.EmptyOp) or consumer.regions[0].block.args[-1].uses:
-        return None
-    value_map = du.operand_map(consumer, value)
-    if value_map is None or not value_map.is_projected_permutation():
-        return None
-    loop = dim_positions(value_map)[axis]
-    maps = du.indexing_maps(consumer)
-    for other, other_map in zip(du.dps_inputs(consumer), maps):
-        dims = dim_positions(other_map)
-        if other is not value and loop in dims and not (is_dense_constant(other) and dims.count(loop) == 1):
-            return None
-    out_dims = dim_positions(maps[-1])
-    return (loop, out_dims.index(loop)) if loop is not None and out_dims.count(loop) == 1 else None
-
-
-def pad_keeps_axis(op: Operation, axis: int) -> bool:
-    """A static `tensor.pad` that leaves `axis` alone (a window op's spatial padding)."""
-    if not isinstance(op, tensor.PadOp) or len(op.operands) != 1:
-        return False
-    return op.static_low.get_values()[axis] == 0 and op.static_high.get_values()[axis] == 0
-
-
-def reads_slice_in_own_region(op: Operation) -> bool:
-    """Readers whose region reads a channel slice as an indexed read: roots (convs, pools,
-    reductions, contractions) and concats (a copy either way)."""
-    return du.is_root_op(op) or op.name in ("tensor.concat", "tensor.insert_slice")
-
-
-def absorbs_slice(value: SSAValue, axis: int, padded: int | None = None) -> bool:
-    """Every reader of `value`, sliced along `axis` (from `padded` entries, where known),
-    either computes over the padded axis with its own readers absorbing the slice in turn, or
-    reads the slice in a region of its own. Not so where an elementwise reader cannot pad (a
-    residual add of an unpadded tensor): that epilogue would leave the conv's dispatch."""
-    if not value.uses:
-        return False
-    for use in value.uses:
-        user = use.operation
-        if pad_keeps_axis(user, axis):
-            ok = absorbs_slice(user.results[0], axis, padded)
-        elif (found := elementwise_loop(user, value, axis)) is not None:
-            ok = absorbs_slice(user.results[0], found[1], padded)
-        elif padded is not None and (moved := moved_slice(user, axis, _size(value, axis), padded)) is not None:
-            ok = absorbs_slice(user.results[0], moved[0], moved[1])
-        else:
-            ok = reads_slice_in_own_region(user) or is_padded_im2col_reader(user, value, axis)
-        if not ok:
-            return False
-    return True
-
-
-def sink_slices(cut: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
-    """One slice per reader, each moved below its reader while it can (`absorbs_slice` checked
-    that every chain ends at a reader that reads slices in its own region)."""
-    uses = list(cut.result.uses)
-    for use in uses[1:]:
-        copy = cut.clone()
-        rewriter.insert(copy, InsertPoint.after(cut))
-        use.operation.operands[use.index] = copy.result
-        sink_slices(copy, rewriter)
-    user, axis = (uses[0].operation if uses else None), sliced_axis(cut)
-    if isinstance(user, tensor.PadOp) and pad_keeps_axis(user, axis):
-        sink_slices(sink_below_pad(user, cut, rewriter), rewriter)
-    elif user is not None and elementwise_loop(user, cut.result, axis) is not None:
-        sink_slices(sink_below_generic(user, cut, rewriter), rewriter)
-    elif user is not None and is_padded_depthwise_reader(user, cut.result, axis) and absorbs_slice(user.results[0], axis, _size(cut.source, axis)):
-        if (below := sink_below_depthwise(user, cut, rewriter)) is not None:
-            sink_slices(below, rewriter)
-    elif user is not None and moved_slice(user, axis, _size(cut.result, axis), _size(cut.source, axis)) is not None:
-        sink_slices(sink_below_reshape(user, cut, axis, rewriter), rewriter)
-    elif user is not None and is_padded_im2col_reader(user, cut.result, axis):
-        read_unsliced(user, cut, rewriter)
-
-
-def _size(value: SSAValue, axis: int) -> int:
-    return value.type.get_shape()[axis]  # type: ignore[attr-defined]
-
-
-def sliced_axis(cut: tensor.ExtractSliceOp) -> int:
-    source_shape = cut.source.type.get_shape()  # type: ignore[attr-defined]
-    return next(a for a, (s, full) in enumerate(zip(cut.result.type.get_shape(), source_shape)) if s != full)
-
-
-def sink_below_pad(pad: tensor.PadOp, cut: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> tensor.ExtractSliceOp:
-    """`pad(slice(x))` as `slice(pad(x))`."""
-    axis = sliced_axis(cut)
-    shape = list(pad.results[0].type.get_shape())  # type: ignore[attr-defined]
-    sliced_size, shape[axis] = shape[axis], cut.source.type.get_shape()[axis]  # type: ignore[attr-defined]
-    padded = pad_like(pad, cut.source, list(pad.static_low.get_values()), list(pad.static_high.get_values()), shape)
-    new_cut = channel_slice(padded.results[0], axis, sliced_size)
-    rewriter.replace(pad, [padded, new_cut], [new_cut.result])
-    rewriter.erase(cut)
-    pass_statistics.count("channel slices moved below a pad or an elementwise reader")
-    return new_cut
-
-
-def sink_below_depthwise(conv: Operation, cut: tensor.ExtractSliceOp, rewriter: PatternRewriter
-                         ) -> tensor.ExtractSliceOp | None:
-    """`depthwise(slice(x))` as `slice(depthwise'(x))`, its filter and init padded
-    (`padded_depthwise_readers`); None, and nothing changed, for an init `padded_init` cannot pad."""
-    size = cut.source.type.get_shape()[CHANNELS]  # type: ignore[attr-defined]
-    init = padded_init(conv.operands[2], size)
-    if init is None:
-        return None
-    init_ops, init_value = init
-    new_ops = padded_depthwise(conv, cut.source, init_value, size)
-    new_cut = channel_slice(new_ops[-1].results[0], CHANNELS, conv.results[0].type.get_shape()[CHANNELS])  # type: ignore[attr-defined]
-    old_filter = conv.operands[1].owner
-    replace_conv(conv, [*init_ops, *new_ops, new_cut], new_cut.result, rewriter,
-                 "depthwise convs computing a padded conv's channels")
-    rewriter.erase(cut)
-    erase_dead_producers(old_filter, rewriter)
-    return new_cut
-
-
-def sink_below_generic(consumer: Operation, cut: tensor.ExtractSliceOp, rewriter: PatternRewriter
-                       ) -> tensor.ExtractSliceOp:
-    """`consumer(slice(x))` as `slice(consumer'(x))`, constants along the loop padded with zeros."""
-    axis = sliced_axis(cut)
-    loop, out_axis = elementwise_loop(consumer, cut.result, axis)  # type: ignore[misc]
-    size = cut.source.type.get_shape()[axis]  # type: ignore[attr-defined]
-    maps = du.indexing_maps(consumer)
-    inputs, new_ops = [], []
-    for value, value_map in zip(du.dps_inputs(consumer), maps):
-        dims = dim_positions(value_map)
-        if value is cut.result:
-            value = cut.source
-        elif loop in dims:
-            value = padded_constant(value, dims.index(loop), size)
-            new_ops.append(value.owner)
-        inputs.append(value)
-    result = consumer.results[0]
-    empty = empty_like(result, out_axis, size)
-    generic = GenericOp(inputs, [empty.tensor], consumer.regions[0].clone(), [AffineMapAttr(m) for m in maps],
-                        consumer.iterator_types, [empty.tensor.type])  # type: ignore[attr-defined]
-    new_cut = channel_slice(generic.results[0], out_axis, result.type.get_shape()[out_axis])  # type: ignore[attr-defined]
-    rewriter.replace(consumer, [*new_ops, empty, generic, new_cut], [new_cut.result])
-    rewriter.erase(cut)
-    pass_statistics.count("channel slices moved below a pad or an elementwise reader")
-    return new_cut
-
-
 @dataclass(frozen=True)
 class LinalgPadConvFiltersPass(ModulePass):
     """Pad constant conv filters to a multiple of the vector width, slice the result back
@@ -408,3 +165,4 @@ class LinalgPadConvFiltersPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pattern = PadConvFilters(PadChoice(self.lanes, self.max_growth, self.panel_min_channels, self.max_slice_bytes))
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(MergeSlicedOperands(), apply_recursively=False).rewrite_module(op)

@@ -37,14 +37,9 @@ from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.matmul_cpu_tiles import plain_matmul_sizes
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
-from fusionopt.transforms.linalg.linalg_pad_conv_filters import (
-    absorbs_slice,
-    channel_slice,
-    padded_constant,
-    padded_init,
-    panel_padded_size,
-    sink_slices,
-)
+from fusionopt.transforms.linalg.channel_slices import absorbs_slice, sink_slices
+from fusionopt.transforms.linalg.linalg_pad_conv_filters import panel_padded_size
+from fusionopt.transforms.linalg.padded_values import channel_slice, padded_constant, padded_init
 
 COLUMNS = 1  # [M, N]: the weight's columns are the result's last dim
 STATISTIC = "matmul weights padded to whole panels"

@@ -185,6 +185,48 @@ func.func @panel_residual(%x: tensor<1x2x2x32xf32>, %skip: tensor<1x2x2x400xf32>
 
 // -----
 
+// Two panel-padded 1x1 convs added (RegNetX's block and its shortcut, or the previous block's
+// output): both slices are read alike, so the add + ReLU computes 416 channels from the two
+// padded results and the slice moves below it (`channel_slices.MergeSlicedOperands`) to the
+// channel sum, which reads it in its region; the add joins a conv's region as its epilogue.
+// panel_residual above is the negative: its other operand is not a slice.
+// CHECK-LABEL: func.func @panel_residual_of_two_convs
+// CHECK:         %[[C1:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x2x2x416xf32>)
+// CHECK:         %[[C2:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x2x2x416xf32>)
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         %[[G:.*]] = linalg.generic {{.*}} ins(%[[C1]], %[[C2]] : tensor<1x2x2x416xf32>, tensor<1x2x2x416xf32>)
+// CHECK:         %[[S:.*]] = tensor.extract_slice %[[G]][0, 0, 0, 0] [1, 2, 2, 400] [1, 1, 1, 1] : tensor<1x2x2x416xf32> to tensor<1x2x2x400xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[S]] : tensor<1x2x2x400xf32>)
+// NOPANEL-LABEL: func.func @panel_residual_of_two_convs
+// NOPANEL:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x2x2x400xf32>)
+// NOPANEL:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x2x2x400xf32>)
+func.func @panel_residual_of_two_convs(%x: tensor<1x2x2x32xf32>) -> tensor<400xf32> {
+  %w1 = arith.constant dense<0.0625> : tensor<1x1x32x400xf32>
+  %w2 = arith.constant dense<-0.03125> : tensor<1x1x32x400xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x2x400xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x2x2x400xf32>) -> tensor<1x2x2x400xf32>
+  %c1 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x2x2x32xf32>, tensor<1x1x32x400xf32>) outs(%f : tensor<1x2x2x400xf32>) -> tensor<1x2x2x400xf32>
+  %c2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w2 : tensor<1x2x2x32xf32>, tensor<1x1x32x400xf32>) outs(%f : tensor<1x2x2x400xf32>) -> tensor<1x2x2x400xf32>
+  %e2 = tensor.empty() : tensor<1x2x2x400xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c1, %c2 : tensor<1x2x2x400xf32>, tensor<1x2x2x400xf32>) outs(%e2 : tensor<1x2x2x400xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x2x400xf32>
+  %es = tensor.empty() : tensor<400xf32>
+  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<400xf32>) -> tensor<400xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>], iterator_types = ["reduction", "reduction", "reduction", "parallel"]} ins(%r : tensor<1x2x2x400xf32>) outs(%fs : tensor<400xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %a = arith.addf %i, %o : f32
+    linalg.yield %a : f32
+  } -> tensor<400xf32>
+  func.return %sum : tensor<400xf32>
+}
+
+// -----
+
 // Not padded to panels: 16 input channels (fewer than panel-min-channels, 32: such convs are not
 // packed) and 200 filters (a multiple of 16 already); and a 3x3 conv's 144 filters (packing
 // takes 1x1 filters only).

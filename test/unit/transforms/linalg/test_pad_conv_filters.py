@@ -25,7 +25,8 @@ LIT = LIT_TRANSFORMS / "linalg" / "linalg-pad-conv-filters.mlir"
 PADDED = {"conv_epilogue_pad_pool": ([16], 1), "bias_init_two_readers": ([16], 2), "residual_epilogue": ([9], 0),
           "left_alone": ([9, 16], 0), "panel_residual": ([416], 1), "panel_left_alone": ([144, 200], 0),
           "panel_in_place_epilogue": ([400], 0), "depthwise_reader": ([4, 16], 1),
-          "grouped_im2col_reader": ([16], 0), "grouped_im2col_uneven_groups": ([12], 0)}
+          "grouped_im2col_reader": ([16], 0), "grouped_im2col_uneven_groups": ([12], 0),
+          "panel_residual_of_two_convs": ([416, 416], 1)}
 
 
 def padded_convs(module) -> tuple[list[int], int]:
