@@ -1,7 +1,7 @@
 """Moving a padded result's slice below its readers, for the padding passes
 (`linalg-pad-conv-filters`, `linalg-pad-matmul-weights`; module docstring of the first): through
 pads that leave the sliced axis alone, elementwise readers (constants along the axis padded with
-zeros; two or more readers' operands sliced alike read unsliced, `merge_sliced_operands`),
+zeros; a reader of two or more slices alike reads them unsliced, `MergeSlicedOperands`),
 depthwise convs (`padded_depthwise_readers`), group splits and im2col ops
 (`padded_group_readers`); roots and concats read the slice in their own region."""
 

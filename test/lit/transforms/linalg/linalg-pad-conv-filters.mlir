@@ -4,7 +4,8 @@
 // RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{panel-min-channels=0}" | filecheck %s --check-prefix=NOPANEL
 // RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{max-slice-bytes=1024}" | filecheck %s --check-prefix=SLICE
 
-// The pass's helper modules these cases exercise: linalg/padded_depthwise_readers.py,
+// The pass's helper modules these cases exercise: linalg/padded_values.py and
+// linalg/channel_slices.py (every case), linalg/padded_depthwise_readers.py and
 // linalg/constant_arrays.py (the depthwise_reader case), linalg/padded_group_readers.py (the
 // grouped_im2col cases).
 
