@@ -162,15 +162,24 @@ def sink_below_depthwise(conv: Operation, cut: tensor.ExtractSliceOp, rewriter: 
 def sink_below_generic(consumer: Operation, cut: tensor.ExtractSliceOp, rewriter: PatternRewriter
                        ) -> tensor.ExtractSliceOp:
     """`consumer(slice(x))` as `slice(consumer'(x))`, constants along the loop padded with zeros."""
-    axis = sliced_axis(cut)
-    loop, out_axis = elementwise_loop(consumer, cut.result, axis)  # type: ignore[misc]
-    size = cut.source.type.get_shape()[axis]  # type: ignore[attr-defined]
+    loop, out_axis = elementwise_loop(consumer, cut.result, sliced_axis(cut))  # type: ignore[misc]
+    new_cut = padded_elementwise(consumer, [cut], loop, out_axis, rewriter)
+    pass_statistics.count("channel slices moved below a pad or an elementwise reader")
+    return new_cut
+
+
+def padded_elementwise(consumer: Operation, cuts: list[tensor.ExtractSliceOp], loop: int, out_axis: int,
+                       rewriter: PatternRewriter) -> tensor.ExtractSliceOp:
+    """`consumer` over the sources of its inputs `cuts` (sliced along its loop `loop`), its
+    constants along that loop padded with zeros, writing the padded `out_axis`; replaced by the
+    slice of that (returned), the cuts erased once unread."""
     maps = du.indexing_maps(consumer)
+    size = _shape(cuts[0].source)[dim_positions(du.operand_map(consumer, cuts[0].result)).index(loop)]  # type: ignore[union-attr]
     inputs, new_ops = [], []
     for value, value_map in zip(du.dps_inputs(consumer), maps):
         dims = dim_positions(value_map)
-        if value is cut.result:
-            value = cut.source
+        if value.owner in cuts:
+            value = value.owner.source  # type: ignore[union-attr]
         elif loop in dims:
             value = padded_constant(value, dims.index(loop), size)
             new_ops.append(value.owner)
@@ -179,10 +188,11 @@ def sink_below_generic(consumer: Operation, cut: tensor.ExtractSliceOp, rewriter
     empty = empty_like(result, out_axis, size)
     generic = GenericOp(inputs, [empty.tensor], consumer.regions[0].clone(), [AffineMapAttr(m) for m in maps],
                         consumer.iterator_types, [empty.tensor.type])  # type: ignore[attr-defined]
-    new_cut = channel_slice(generic.results[0], out_axis, result.type.get_shape()[out_axis])  # type: ignore[attr-defined]
+    new_cut = channel_slice(generic.results[0], out_axis, _shape(result)[out_axis])
     rewriter.replace(consumer, [*new_ops, empty, generic, new_cut], [new_cut.result])
-    rewriter.erase(cut)
-    pass_statistics.count("channel slices moved below a pad or an elementwise reader")
+    for cut in cuts:
+        if cut.parent is not None and not cut.result.uses:
+            rewriter.erase(cut)
     return new_cut
 
 
@@ -246,24 +256,6 @@ class MergeSlicedOperands(RewritePattern):
         if found is None:
             return
         cuts, loop, out_axis = found
-        size = _shape(cuts[0].source)[dim_positions(du.operand_map(op, cuts[0].result)).index(loop)]  # type: ignore[union-attr]
-        inputs, new_ops = [], []
-        for value, value_map in zip(du.dps_inputs(op), du.indexing_maps(op)):
-            dims = dim_positions(value_map)
-            if value.owner in cuts:
-                value = value.owner.source  # type: ignore[union-attr]
-            elif loop in dims:
-                value = padded_constant(value, dims.index(loop), size)
-                new_ops.append(value.owner)
-            inputs.append(value)
-        result = op.results[0]
-        empty = empty_like(result, out_axis, size)
-        generic = GenericOp(inputs, [empty.tensor], op.regions[0].clone(), [AffineMapAttr(m) for m in du.indexing_maps(op)],
-                            op.iterator_types, [empty.tensor.type])  # type: ignore[attr-defined]
-        new_cut = channel_slice(generic.results[0], out_axis, _shape(result)[out_axis])
-        rewriter.replace(op, [*new_ops, empty, generic, new_cut], [new_cut.result])
-        for cut in cuts:
-            if not cut.result.uses:
-                rewriter.erase(cut)
+        new_cut = padded_elementwise(op, cuts, loop, out_axis, rewriter)
         pass_statistics.count("elementwise readers of slices alike computing the padded channels")
         sink_slices(new_cut, rewriter)
