@@ -77,7 +77,7 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
 ).replace("linalg-fuse-elementwise{aggressive=false},", "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,"
     "linalg-pack-conv-filters,linalg-pad-matmul-weights,linalg-pack-matmul-weights,"
 ).replace(",form-dispatch-regions,", ",linalg-collapse-transpose-dims,form-dispatch-regions{guards-into-attention=true},"
-          ) + ",dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles"
+          ) + ",dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles"
 # dispatch-creation with the other opt-in passes (row-major copies of NT contraction
 # operands; batch-1 depthwise convs as rank-3 generics; sibling 1x1 convs of one input and filter
 # count as one rank-3 contraction; sibling matmuls of one activation, then

@@ -133,10 +133,11 @@ def _dispatch_creation_with(changes: dict[str, str]) -> str:
 # config with a wide register tile (IREE's own 8 x 16 tile leaves the FMA units idle), and
 # attention ops the input brings (the pipeline raises none: on CPU the decomposed form is
 # faster) one over whole head dims (IREE's own walks 4 keys x 16 columns at a time, 2.6x-33x
-# slower), and channels-last 1x1 convs whose filter count IREE splits into 2-lane vectors the
-# matmul tile. A CUDA build would reject the configs, so they are not in the target-neutral
-# pipeline.
-_CPU_TILES = "dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles"
+# slower), channels-last 1x1 convs whose filter count IREE splits into 2-lane vectors the
+# matmul tile, and depthwise convs 8 (7) pixels x 32 channels (IREE's own keeps 4 accumulators:
+# mnasnet1_0's depthwise convs 0.75x of the time). A CUDA build would reject the configs, so they
+# are not in the target-neutral pipeline.
+_CPU_TILES = "dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles"
 # Channels-last convs over constant filters compute a multiple of 16 filters (zeros added, the
 # result sliced back): IREE vectorises a filter count like 58, 116 or 40 in 2-8 lane vectors,
 # 1.2x-7.8x slower per conv; after elementwise fusion, so the epilogue moves past the slice whole.

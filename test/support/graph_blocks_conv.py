@@ -190,6 +190,20 @@ def block_padded_depthwise(b):
 PADDED_DEPTHWISE_BLOCKS = (block_padded_depthwise,)
 
 
+def block_tiled_depthwise(b):
+    """A 3x3 depthwise conv over 16 or 32 channels of a 7x7 or 8x8 image (a constant filter, a
+    ReLU): the CPU pipelines' `dispatch-depthwise-cpu-tiles` gives it 7 (8) pixels x 16 (32)
+    channels a register tile (f32 draws; f64 stays IREE's)."""
+    if b.element not in ("f32", "f64"):
+        return None
+    size, channels = b.draw(st.sampled_from((7, 8))), b.draw(st.sampled_from((16, 32)))
+    x = b.new_arg((1, channels, size, size), b.element)
+    return _unary(b, "relu", _conv(b, x, b.constant((channels, 1, 3, 3), b.element), 1, channels))
+
+
+TILED_DEPTHWISE_BLOCKS = (block_tiled_depthwise,)
+
+
 def block_packed_weights(b):
     """A constant-weight layer whose output count a panel width divides into two or more panels:
     a 1x1 conv from 32 or 48 channels into 96, 128 or 192 filters with a per-channel bias and

@@ -23,6 +23,7 @@ import property_run  # noqa: E402
 from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
     ASSERTED_BLOCKS,
     DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_DEPTHWISE_BLOCKS, PADDED_FILTER_BLOCKS, PADDED_WEIGHT_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
+    TILED_DEPTHWISE_BLOCKS,
     STRIDED_BLOCKS,
     WIDE_GROUPED_BLOCKS,
     UNEQUAL_TOWER_BLOCKS,
@@ -130,6 +131,12 @@ PADDED_FILTER_FLOORS = {"linalg-pad-conv-filters": 0.3}
 # the depthwise conv through graph-to-dispatch-llvm-cpu).
 PADDED_DEPTHWISE_COUNT, PADDED_DEPTHWISE_OPS = 8, 1
 PADDED_DEPTHWISE_FLOORS = {"linalg-pad-conv-filters": 0.6}
+# A 3x3 depthwise conv over 16 or 32 channels of a 7x7 or 8x8 image
+# (`graph_blocks_conv.TILED_DEPTHWISE_BLOCKS`, ~3 s; f32 and f64 draws): the dispatch-attention
+# run's CPU tile stage gives the f32 ones 7 (8) pixels x 16 (32) channels a register tile. Its
+# seed gives 0.33 (2 of 6).
+TILED_DEPTHWISE_COUNT, TILED_DEPTHWISE_OPS = 6, 1
+TILED_DEPTHWISE_FLOORS = {"dispatch-depthwise-cpu-tiles": 0.3}
 # A 1x1 conv or a Linear layer into 96, 128 or 192 outputs over constant weights
 # (`graph_blocks.PACKED_WEIGHT_BLOCKS`, f32 draws only): the dispatch-attention run reads the
 # weights packed in panels. Its seed gives 0.125 and 0.375 (1 conv and 3 Linear layers of 8).
@@ -218,7 +225,8 @@ def test_projection_programs_are_valid_and_equal_and_packed(projection_report):
 def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
-              PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, PADDED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS)
+              PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, PADDED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS,
+              TILED_DEPTHWISE_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -248,6 +256,7 @@ BLOCK_SET_RUNS = {
     "odd_filter_1x1": (ODD_FILTER_1X1_COUNT, ODD_FILTER_1X1_OPS, ODD_FILTER_1X1_BLOCKS, ODD_FILTER_1X1_FLOORS),
     "padded_filters": (PADDED_FILTER_COUNT, PADDED_FILTER_OPS, PADDED_FILTER_BLOCKS, PADDED_FILTER_FLOORS),
     "padded_depthwise": (PADDED_DEPTHWISE_COUNT, PADDED_DEPTHWISE_OPS, PADDED_DEPTHWISE_BLOCKS, PADDED_DEPTHWISE_FLOORS),
+    "tiled_depthwise": (TILED_DEPTHWISE_COUNT, TILED_DEPTHWISE_OPS, TILED_DEPTHWISE_BLOCKS, TILED_DEPTHWISE_FLOORS),
     "packed_weights": (PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS, PACKED_WEIGHT_BLOCKS, PACKED_WEIGHT_FLOORS),
     "padded_weights": (PADDED_WEIGHT_COUNT, PADDED_WEIGHT_OPS, PADDED_WEIGHT_BLOCKS, PADDED_WEIGHT_FLOORS),
     "dilated_padding": (DILATED_PADDING_COUNT, DILATED_PADDING_OPS, DILATED_PADDING_BLOCKS, DILATED_PADDING_FLOORS),
