@@ -29,11 +29,11 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 
 from fusionopt import pass_statistics
 from fusionopt.transforms.common.window_ops import static_window_shapes
+from fusionopt.transforms.dispatch.conv_1x1_cpu_tiles import LANES
 from fusionopt.transforms.dispatch.matmul_cpu_tiles import in_region_unconfigured
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
 
 DEPTHWISE = "linalg.depthwise_conv_2d_nhwc_hwc"
-LANES = 16  # f32 lanes of an AVX-512 vector
 VECTOR_CHANNELS = 32  # two registers of channels per register tile
 PIXEL_TILES = (8, 7)  # pixels along a row per register tile, the first that divides the width
 
@@ -58,8 +58,7 @@ def depthwise_tiles(op: Operation, max_workgroups: int) -> dict[str, list[int]] 
     shapes = static_window_shapes(op, DEPTHWISE)
     if shapes is None or static_f32_shape(op.results[0]) is None or not in_region_unconfigured(op):
         return None
-    _, oh, ow, channels = op.results[0].type.get_shape()  # type: ignore[attr-defined]
-    kw = shapes[1][1]
+    (_, kw, _), (_, oh, ow, channels) = shapes[1], shapes[-1]
     pixels = row_pixels(ow)
     if pixels is None or channels % LANES:
         return None

@@ -26,7 +26,7 @@ from fusionopt.transforms.linalg.padded_depthwise_readers import (
 from fusionopt.transforms.linalg.padded_group_readers import (
     is_padded_im2col_reader, moved_slice, read_unsliced, sink_below_reshape,
 )
-from fusionopt.transforms.linalg.padded_values import channel_slice, empty_like, padded_constant, padded_init
+from fusionopt.transforms.linalg.padded_values import channel_slice, empty_like, padded_constant, padded_init, shape_of
 
 
 def dim_positions(value_map) -> list[int | None]:
@@ -34,30 +34,46 @@ def dim_positions(value_map) -> list[int | None]:
 
 
 def elementwise_loop(consumer: Operation, value: SSAValue, axis: int) -> tuple[int, int] | None:
-    """(loop, output axis) of an elementwise generic that can compute over the padded axis: one
-    result, `value` read once as an input through a projected permutation, an unread
-    `tensor.empty` init, no `linalg.index`, and every other input either not indexing the loop or
-    a dense constant indexing it once (padded with zeros)."""
-    if consumer.name != "linalg.generic" or len(consumer.results) != 1 or not du.is_all_parallel(consumer):
-        return None
-    if list(consumer.operands).count(value) != 1 or value in du.dps_inits(consumer):
-        return None
-    if any(inner.name == "linalg.index" for inner in consumer.regions[0].walk()):
-        return None
-    init = du.dps_inits(consumer)[0]
-    if not isinstance(init.owner, tensor.EmptyOp) or consumer.regions[0].block.args[-1].uses:
+    """(loop, output axis) of an elementwise generic that can compute over the padded axis
+    (`is_padable_elementwise`): `value` read once as an input through a projected permutation,
+    every other input either not indexing the loop or a dense constant indexing it once (padded
+    with zeros)."""
+    if not is_padable_elementwise(consumer) or list(consumer.operands).count(value) != 1 or value in du.dps_inits(consumer):
         return None
     value_map = du.operand_map(consumer, value)
     if value_map is None or not value_map.is_projected_permutation():
         return None
     loop = dim_positions(value_map)[axis]
-    maps = du.indexing_maps(consumer)
-    for other, other_map in zip(du.dps_inputs(consumer), maps):
+    if loop is None or not others_padable(consumer, loop, {value}):
+        return None
+    out_axis = output_axis(consumer, loop)
+    return None if out_axis is None else (loop, out_axis)
+
+
+def is_padable_elementwise(consumer: Operation) -> bool:
+    """A one-result all-parallel generic with no `linalg.index` and an unread `tensor.empty`
+    init: it computes padded entries along any loop like the others."""
+    if consumer.name != "linalg.generic" or len(consumer.results) != 1 or not du.is_all_parallel(consumer):
+        return False
+    if any(inner.name == "linalg.index" for inner in consumer.regions[0].walk()):
+        return False
+    return isinstance(du.dps_inits(consumer)[0].owner, tensor.EmptyOp) and not consumer.regions[0].block.args[-1].uses
+
+
+def others_padable(consumer: Operation, loop: int, sliced: set[SSAValue]) -> bool:
+    """Every input of `consumer` but the `sliced` ones either does not index `loop` or is a dense
+    constant indexing it once (padded with zeros)."""
+    for other, other_map in zip(du.dps_inputs(consumer), du.indexing_maps(consumer)):
         dims = dim_positions(other_map)
-        if other is not value and loop in dims and not (is_dense_constant(other) and dims.count(loop) == 1):
-            return None
-    out_dims = dim_positions(maps[-1])
-    return (loop, out_dims.index(loop)) if loop is not None and out_dims.count(loop) == 1 else None
+        if other not in sliced and loop in dims and not (is_dense_constant(other) and dims.count(loop) == 1):
+            return False
+    return True
+
+
+def output_axis(consumer: Operation, loop: int) -> int | None:
+    """The axis of `consumer`'s result its output map sends `loop` to, if it does once."""
+    out_dims = dim_positions(du.indexing_maps(consumer)[-1])
+    return out_dims.index(loop) if out_dims.count(loop) == 1 else None
 
 
 def pad_keeps_axis(op: Operation, axis: int) -> bool:
@@ -86,7 +102,7 @@ def absorbs_slice(value: SSAValue, axis: int, padded: int | None = None) -> bool
             ok = absorbs_slice(user.results[0], axis, padded)
         elif (found := elementwise_loop(user, value, axis)) is not None:
             ok = absorbs_slice(user.results[0], found[1], padded)
-        elif padded is not None and (moved := moved_slice(user, axis, _size(value, axis), padded)) is not None:
+        elif padded is not None and (moved := moved_slice(user, axis, shape_of(value)[axis], padded)) is not None:
             ok = absorbs_slice(user.results[0], moved[0], moved[1])
         else:
             ok = reads_slice_in_own_region(user) or is_padded_im2col_reader(user, value, axis)
@@ -109,17 +125,13 @@ def sink_slices(cut: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
         sink_slices(sink_below_pad(user, cut, rewriter), rewriter)
     elif user is not None and elementwise_loop(user, cut.result, axis) is not None:
         sink_slices(sink_below_generic(user, cut, rewriter), rewriter)
-    elif user is not None and is_padded_depthwise_reader(user, cut.result, axis) and absorbs_slice(user.results[0], axis, _size(cut.source, axis)):
+    elif user is not None and is_padded_depthwise_reader(user, cut.result, axis) and absorbs_slice(user.results[0], axis, shape_of(cut.source)[axis]):
         if (below := sink_below_depthwise(user, cut, rewriter)) is not None:
             sink_slices(below, rewriter)
-    elif user is not None and moved_slice(user, axis, _size(cut.result, axis), _size(cut.source, axis)) is not None:
+    elif user is not None and moved_slice(user, axis, shape_of(cut.result)[axis], shape_of(cut.source)[axis]) is not None:
         sink_slices(sink_below_reshape(user, cut, axis, rewriter), rewriter)
     elif user is not None and is_padded_im2col_reader(user, cut.result, axis):
         read_unsliced(user, cut, rewriter)
-
-
-def _size(value: SSAValue, axis: int) -> int:
-    return value.type.get_shape()[axis]  # type: ignore[attr-defined]
 
 
 def sliced_axis(cut: tensor.ExtractSliceOp) -> int:
@@ -174,7 +186,7 @@ def padded_elementwise(consumer: Operation, cuts: list[tensor.ExtractSliceOp], l
     constants along that loop padded with zeros, writing the padded `out_axis`; replaced by the
     slice of that (returned), the cuts erased once unread."""
     maps = du.indexing_maps(consumer)
-    size = _shape(cuts[0].source)[dim_positions(du.operand_map(consumer, cuts[0].result)).index(loop)]  # type: ignore[union-attr]
+    size = shape_of(cuts[0].source)[dim_positions(du.operand_map(consumer, cuts[0].result)).index(loop)]  # type: ignore[union-attr]
     inputs, new_ops = [], []
     for value, value_map in zip(du.dps_inputs(consumer), maps):
         dims = dim_positions(value_map)
@@ -188,7 +200,7 @@ def padded_elementwise(consumer: Operation, cuts: list[tensor.ExtractSliceOp], l
     empty = empty_like(result, out_axis, size)
     generic = GenericOp(inputs, [empty.tensor], consumer.regions[0].clone(), [AffineMapAttr(m) for m in maps],
                         consumer.iterator_types, [empty.tensor.type])  # type: ignore[attr-defined]
-    new_cut = channel_slice(generic.results[0], out_axis, _shape(result)[out_axis])
+    new_cut = channel_slice(generic.results[0], out_axis, shape_of(result)[out_axis])
     rewriter.replace(consumer, [*new_ops, empty, generic, new_cut], [new_cut.result])
     for cut in cuts:
         if cut.parent is not None and not cut.result.uses:
@@ -203,24 +215,16 @@ def _slice_of_one_axis(value: SSAValue) -> tuple[tensor.ExtractSliceOp, int] | N
         return None
     if any(cut.static_offsets.get_values()) or any(s != 1 for s in cut.static_strides.get_values()):
         return None
-    cut_axes = [a for a, (s, full) in enumerate(zip(_shape(cut.result), _shape(cut.source))) if s != full]
+    cut_axes = [a for a, (s, full) in enumerate(zip(shape_of(cut.result), shape_of(cut.source))) if s != full]
     return (cut, cut_axes[0]) if len(cut_axes) == 1 else None
 
 
-def _shape(value: SSAValue) -> list[int]:
-    return list(value.type.get_shape())  # type: ignore[attr-defined]
-
-
 def sliced_alike(consumer: Operation) -> tuple[list[tensor.ExtractSliceOp], int, int] | None:
-    """(slices, loop, output axis) of an elementwise generic (`elementwise_loop`'s shape) that
+    """(slices, loop, output axis) of an elementwise generic (`is_padable_elementwise`) that
     reads two or more slices alike: each along one axis its map sends to the same loop, of the
     same size from sources of the same size; every other input indexing that loop a dense
     constant indexing it once (padded with zeros)."""
-    if consumer.name != "linalg.generic" or len(consumer.results) != 1 or not du.is_all_parallel(consumer):
-        return None
-    if any(inner.name == "linalg.index" for inner in consumer.regions[0].walk()) or consumer.regions[0].block.args[-1].uses:
-        return None
-    if not isinstance(du.dps_inits(consumer)[0].owner, tensor.EmptyOp):
+    if not is_padable_elementwise(consumer):
         return None
     found: dict[tuple[int, int, int], list[tensor.ExtractSliceOp]] = {}
     for value, value_map in zip(du.dps_inputs(consumer), du.indexing_maps(consumer)):
@@ -230,17 +234,15 @@ def sliced_alike(consumer: Operation) -> tuple[list[tensor.ExtractSliceOp], int,
         cut, axis = sliced
         loop = dim_positions(value_map)[axis]
         if loop is not None:
-            found.setdefault((loop, _shape(cut.result)[axis], _shape(cut.source)[axis]), []).append(cut)
+            found.setdefault((loop, shape_of(cut.result)[axis], shape_of(cut.source)[axis]), []).append(cut)
     groups = [(key, cuts) for key, cuts in found.items() if len(cuts) >= 2]
     if len(groups) != 1:
         return None
     (loop, _, _), cuts = groups[0]
-    for other, other_map in zip(du.dps_inputs(consumer), du.indexing_maps(consumer)):
-        dims = dim_positions(other_map)
-        if other.owner not in cuts and loop in dims and not (is_dense_constant(other) and dims.count(loop) == 1):
-            return None
-    out_dims = dim_positions(du.indexing_maps(consumer)[-1])
-    return (cuts, loop, out_dims.index(loop)) if out_dims.count(loop) == 1 else None
+    if not others_padable(consumer, loop, {cut.result for cut in cuts}):
+        return None
+    out_axis = output_axis(consumer, loop)
+    return None if out_axis is None else (cuts, loop, out_axis)
 
 
 class MergeSlicedOperands(RewritePattern):

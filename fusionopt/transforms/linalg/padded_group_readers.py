@@ -27,12 +27,9 @@ from xdsl.pattern_rewriter import PatternRewriter
 from fusionopt import pass_statistics
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
+from fusionopt.transforms.linalg.padded_values import shape_of
 
 IM2COL = "iree_linalg_ext.im2col"
-
-
-def _shape(value: SSAValue) -> list[int]:
-    return list(value.type.get_shape())  # type: ignore[attr-defined]
 
 
 def moved_slice(reshape: Operation, axis: int, sliced: int, full: int) -> tuple[int, int] | None:
@@ -48,21 +45,21 @@ def moved_slice(reshape: Operation, axis: int, sliced: int, full: int) -> tuple[
     group = groups[axis]
     if len(group) != 2:
         return None
-    width = _shape(reshape.results[0])[group[1]]
+    width = shape_of(reshape.results[0])[group[1]]
     return (group[0], full // width) if sliced % width == 0 and full % width == 0 else None
 
 
 def sink_below_reshape(reshape: Operation, cut: tensor.ExtractSliceOp, axis: int, rewriter: PatternRewriter
                        ) -> tensor.ExtractSliceOp:
     """`reshape(slice(x))` as `slice(reshape(x))` along the axis `moved_slice` names."""
-    moved_to = moved_slice(reshape, axis, _shape(cut.result)[axis], _shape(cut.source)[axis])
+    moved_to = moved_slice(reshape, axis, shape_of(cut.result)[axis], shape_of(cut.source)[axis])
     assert moved_to is not None
-    shape = _shape(reshape.results[0])
+    shape = shape_of(reshape.results[0])
     shape[moved_to[0]] = moved_to[1]
     target = TensorType(reshape.results[0].type.get_element_type(), shape)  # type: ignore[attr-defined]
     make = collapse if reshape.name == "tensor.collapse_shape" else expand
     moved = make(cut.source, reassociation(reshape), target)
-    sizes = list(_shape(reshape.results[0]))
+    sizes = shape_of(reshape.results[0])
     new_cut = tensor.ExtractSliceOp.from_static_parameters(moved.results[0], [0] * len(sizes), sizes)
     rewriter.replace(reshape, [moved, new_cut], [new_cut.result])
     if not cut.result.uses:

@@ -40,8 +40,13 @@ def constant_from(value: SSAValue, change: Callable[[np.ndarray], np.ndarray]) -
     return ConstantOp(numpy_to_dense(array, TensorType(element, list(array.shape)))).result
 
 
+def shape_of(value: SSAValue) -> list[int]:
+    """A tensor value's shape, as a list."""
+    return list(value.type.get_shape())  # type: ignore[attr-defined]
+
+
 def padded_type(value: SSAValue, axis: int, size: int) -> TensorType:
-    shape = list(value.type.get_shape())  # type: ignore[attr-defined]
+    shape = shape_of(value)
     shape[axis] = size
     return TensorType(value.type.get_element_type(), shape)  # type: ignore[attr-defined]
 
