@@ -14,7 +14,8 @@ Variants (all from the same corpus model, weights as function arguments):
   strided-im2col conv forms (the CUDA pipeline's conv half);
 - `ours-llvm-cpu`, `ours-onnx-llvm-cpu` (not in the default set; llvm-cpu only: their regions
   carry IREE CPU lowering configs): the CPU pipelines `dispatch-creation-llvm-cpu` and
-  `graph-to-dispatch-llvm-cpu` (matmul regions with 4 x 64 register tiles); `ours-mmt4d`: the
+  `graph-to-dispatch-llvm-cpu` (matmul regions with 4 x 64 register tiles), built with the flags
+  their pipeline asks for (`pipeline_flags`: IREE's float-reduction reassociation); `ours-mmt4d`: the
   opt-in `dispatch-matmul-to-mmt4d` after `dispatch-creation`; `ours-mmt4d-tiles`: both passes;
   `ours-llvm-cpu-horizontal`: the CPU pipeline with `linalg-horizontal-fuse-contractions` before
   region formation; `ours-cuda-horizontal` (cuda only): the CUDA pipeline with it before split-K;
@@ -49,6 +50,7 @@ Dispatch counts are `flow.dispatch @` call sites after `--compile-to=flow`.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import subprocess
 import time
@@ -57,8 +59,10 @@ from pathlib import Path
 from iree_bench_onnx import LINALG_ONLY, iree_source, is_onnx_path
 from iree_bench_variants import ONNX_PIPELINES, OURS_PIPELINES
 
+from fusionopt import registry
 from fusionopt.corpus import model_file, model_stem
 from fusionopt.iree_tools import IreeError, compile_vmfb, flow_dispatch_names, target_flags
+from fusionopt.pipeline_spec import build_passes, parse_pipeline
 from fusionopt.transforms.dispatch.verify_with_iree import first_error_line
 
 MODELS = ("bert_mini", "gpt2_mini", "mlp_towers", "cnn/resnet_mini", "cnn/mobilenet_mini")
@@ -175,10 +179,22 @@ def applicable_variants(model: str, work_dir: Path, variants=VARIANTS) -> tuple[
     return kept, skipped
 
 
+@functools.cache
+def pipeline_flags(variant: str) -> tuple[str, ...]:
+    """The iree-compile flags the pipeline of one of our variants asks for (`fusion-opt -p P
+    --print-iree-flags`: IREE's float-reduction reassociation for the llvm-cpu pipelines)."""
+    spec = OURS_PIPELINES.get(variant) or ONNX_PIPELINES.get(variant)
+    if spec is None:
+        return ()
+    passes = build_passes(parse_pipeline(spec, registry.PIPELINES), registry.get_all_passes())
+    return tuple(registry.iree_flags_for(passes))
+
+
 def variant_flags(variant: str, target: str) -> list[str]:
     variant = COPY_OF.get(variant, variant)
     base = data_tiling_base(variant)
-    return target_flags(target) + EXTRA_FLAGS.get(base or variant, []) + (DT_FLAGS if base else [])
+    own = EXTRA_FLAGS.get(base or variant, []) + list(pipeline_flags(base or variant))
+    return target_flags(target) + own + (DT_FLAGS if base else [])
 
 
 def vmfb_path(model: str, variant: str, target: str, work_dir: Path) -> Path:

@@ -88,6 +88,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     add("--pass-pipeline", action="append", default=[],
         help="pass pipeline, MLIR syntax: 'builtin.module(cse,func.func(dce))'")
     add("--list-passes", action="store_true", help="list passes and pipelines with options")
+    add("--print-iree-flags", action="store_true",
+        help="print the iree-compile flags the pipeline's output is built with (one line; empty "
+             "when it needs none) and exit")
     add("--split-input-file", action="store_true",
         help="process each chunk separated by '// -----' independently")
     add("--verify-diagnostics", action="store_true",

@@ -111,6 +111,9 @@ class FusionOptMain:
             self.stdout.write(format_pass_list(available, registry.PIPELINES))
             return EXIT_OK
         passes = self._build_pipeline(available)
+        if args.print_iree_flags:
+            self.stdout.write(" ".join(registry.iree_flags_for(passes)) + "\n")
+            return EXIT_OK
         onnx_input = args.input_file.lower().endswith(".onnx")
         self._check_onnx_flags(onnx_input)
         text, filename = (None, args.input_file) if onnx_input else self._read_input(args.input_file)

@@ -135,9 +135,13 @@ def _dispatch_creation_with(changes: dict[str, str]) -> str:
 # faster) one over whole head dims (IREE's own walks 4 keys x 16 columns at a time, 2.6x-33x
 # slower), channels-last 1x1 convs whose filter count IREE splits into 2-lane vectors the
 # matmul tile, and depthwise convs 8 (7) pixels x 32 channels (IREE's own keeps 4 accumulators:
-# mnasnet1_0's depthwise convs 0.75x of the time). A CUDA build would reject the configs, so they
-# are not in the target-neutral pipeline.
-_CPU_TILES = "dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles"
+# mnasnet1_0's depthwise convs 0.75x of the time), and a softmax's row reductions whole rows
+# (its two dispatches 0.5x of the time in vit_s16_6l). A CUDA build would reject the configs, so
+# they are not in the target-neutral pipeline. The last one asks the build for IREE's
+# reassociation of float reductions (`iree_flags_for`; without it IREE sums each row in order,
+# 16 dependent scalar adds a vector: vit_s16_6l's layer norms 5x slower).
+_CPU_TILES = ("dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
+              "dispatch-reduction-cpu-tiles")
 # Channels-last convs over constant filters compute a multiple of 16 filters (zeros added, the
 # result sliced back): IREE vectorises a filter count like 58, 116 or 40 in 2-8 lane vectors,
 # 1.2x-7.8x slower per conv; after elementwise fusion, so the epilogue moves past the slice whole.
@@ -160,8 +164,8 @@ _CPU_LINALG_CHANGES = {"linalg-fuse-elementwise{aggressive=false}":
 PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
     "dispatch-creation with conv filters padded to full vectors and constant 1x1 filters and matmul weights "
     "packed in panels, then IREE CPU register tiles: 4 x 64 "
-    "on matmul regions and on 1x1 convs IREE vectorises narrowly, whole head dims on attention "
-    "(llvm-cpu only)",
+    "on matmul regions and on 1x1 convs IREE vectorises narrowly, whole head dims on attention, "
+    "whole rows on softmax reductions (llvm-cpu only)",
     f"{_dispatch_creation_with(_CPU_LINALG_CHANGES)},{_CPU_TILES}",
 )
 
@@ -355,6 +359,12 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {name: _lazy(m, a) for name, (m, a) in _PASS_MODULES.items()}  # type: ignore[misc]
+
+
+def iree_flags_for(passes: list[ModulePass]) -> list[str]:
+    """The iree-compile flags a module these passes produced is built with: each pass's
+    `iree_flags` (a class attribute of the passes whose IREE configs pay only with them), once."""
+    return list(dict.fromkeys(flag for p in passes for flag in getattr(type(p), "iree_flags", ())))
 
 
 def make_context(allow_unregistered: bool = False) -> Context:

@@ -51,6 +51,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-horizontal-fuse-1x1-convs": ("fusionopt.transforms.linalg.linalg_horizontal_fuse_1x1_convs", "LinalgHorizontalFuse1x1ConvsPass"),
     "dispatch-conv-1x1-cpu-tiles": ("fusionopt.transforms.dispatch.conv_1x1_cpu_tiles", "DispatchConv1x1CpuTilesPass"),
     "dispatch-depthwise-cpu-tiles": ("fusionopt.transforms.dispatch.depthwise_cpu_tiles", "DispatchDepthwiseCpuTilesPass"),
+    "dispatch-reduction-cpu-tiles": ("fusionopt.transforms.dispatch.reduction_cpu_tiles", "DispatchReductionCpuTilesPass"),
     "dispatch-matmul-cpu-tiles": ("fusionopt.transforms.dispatch.matmul_cpu_tiles", "DispatchMatmulCpuTilesPass"),
     "dispatch-attention-cpu-tiles": ("fusionopt.transforms.dispatch.attention_cpu_tiles", "DispatchAttentionCpuTilesPass"),
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),

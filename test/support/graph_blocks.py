@@ -213,6 +213,18 @@ def block_softmax(b):
     return _binary(b, "div", e, _expand(b, _reduce(b, "reduce_sum", e, axis), x.shape))
 
 
+def block_row_softmax(b):
+    """A softmax over rows of 20, 33 or 45 elements (a ViT's 197 keys, scaled down): the CPU
+    pipelines' `dispatch-reduction-cpu-tiles` gives both f32 reductions whole-row vectors."""
+    element = _float_element(b)
+    if element is None:
+        return None
+    x = b.new_arg((b.draw(st.integers(2, 3)), b.draw(st.sampled_from((20, 33, 45)))), element)
+    top = _expand(b, _reduce(b, "reduce_max", x, 1), x.shape)
+    e = _unary(b, "exp", _binary(b, "sub", x, top))
+    return _binary(b, "div", e, _expand(b, _reduce(b, "reduce_sum", e, 1), x.shape))
+
+
 def block_layer_norm(b):
     element = _float_element(b)
     if element is None:
@@ -372,3 +384,4 @@ UNEQUAL_TOWER_BLOCKS = (block_unequal_towers,)
 RESHAPED_ROOT_BLOCKS = (block_grouped_conv, block_rows_split_dot)
 ASSERTED_BLOCKS = (block_asserted_reciprocal,)
 WIDE_GROUPED_BLOCKS = (block_wide_grouped_conv,)
+ROW_SOFTMAX_BLOCKS = (block_row_softmax,)
