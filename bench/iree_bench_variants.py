@@ -230,6 +230,9 @@ ONNX_PIPELINES = {
     # (no pads-into-depthwise)
     "ours-onnx-llvm-cpu-pads-apart": _expanded_with(
         "graph-to-dispatch-llvm-cpu", **{"form_dispatch_regions{pads_into_depthwise=true}": "form-dispatch-regions"}),
+    # ... and with row reductions left to IREE's tiles and summed in order (no
+    # dispatch-reduction-cpu-tiles, hence none of its iree-compile flags)
+    "ours-onnx-llvm-cpu-ordered-reductions": _expanded_with("graph-to-dispatch-llvm-cpu", dispatch_reduction_cpu_tiles=""),
     # ... and with the constants' transposes and slices left to IREE's compile-time JIT (no
     # linalg-fold-constants): what the fold saves of the build
     "ours-onnx-llvm-cpu-unfolded": _expanded_with("graph-to-dispatch-llvm-cpu", linalg_fold_constants=""),
