@@ -46,7 +46,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from fusionopt.dialects import graph
-from fusionopt.interpreter.values import bf16_dtype, float64_mode
+from fusionopt.interpreter.values import bf16_dtype, float64_mode, overflow_settled
 from fusionopt.special_functions import erf
 
 _FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
@@ -188,7 +188,7 @@ def _reduce(op: Operation, x: np.ndarray, element: Attribute) -> np.ndarray:
 
 def _dot(a: np.ndarray, b: np.ndarray, element: Attribute) -> np.ndarray:
     acc = np.int64 if a.dtype.kind == "i" else _compute_dtype(a.dtype, element)
-    return np.matmul(a.astype(acc), b.astype(acc))
+    return overflow_settled(np.matmul(a.astype(acc), b.astype(acc)), lambda exact: np.matmul(a.astype(exact), b.astype(exact)))
 
 
 def window_view(x: np.ndarray, kernel, strides, dilations, out_sizes) -> np.ndarray:
@@ -222,8 +222,10 @@ def _conv(op: Operation, x: np.ndarray, w: np.ndarray, element: Attribute) -> np
     win = win.reshape(batch, g, channels // g, *win.shape[2:])
     wg = w.reshape(g, w.shape[0] // g, *w.shape[1:])
     o, k = "xyz"[:n], "hij"[:n]
-    y = np.einsum(f"bgc{o}{k},gfc{k}->bgf{o}", win, wg, optimize=True)
-    return y.reshape(batch, w.shape[0], *out)
+
+    def conv_in(dtype: np.dtype) -> np.ndarray:
+        return np.einsum(f"bgc{o}{k},gfc{k}->bgf{o}", win.astype(dtype, copy=False), wg.astype(dtype, copy=False), optimize=True)
+    return overflow_settled(conv_in(acc), conv_in).reshape(batch, w.shape[0], *out)
 
 
 def _pool(op: Operation, x: np.ndarray, element: Attribute) -> np.ndarray:

@@ -28,12 +28,14 @@ result passes by one of two criteria:
       discrete choice (an argmax between tied values, then a gather of another row) moves a
       result by the size of the data, which is not rounding noise, and is then ignored.
 
-It fails regardless when shapes differ, and when `actual` is NaN or infinite where `baseline`
-is finite (a rewrite that cancels catastrophically, e.g. a variance as E[x^2] - E[x]^2 on
-constant rows), or finite where both the input program and the reference are NaN/inf. Only
-that is asked where the reference is NaN/inf (no value in exact arithmetic, or beyond every
-finite value: which special value comes out depends on evaluation order), and nothing where the
-input program itself overflowed (non-finite, the reference finite). Integer and i1 results must equal the input program or
+The reference is taken in the results' type: a value beyond its finite range is the infinity
+the type holds there. It fails regardless when shapes differ, and when `actual` is NaN or
+infinite where `baseline` and the reference are finite (a rewrite that cancels
+catastrophically, e.g. a variance as E[x^2] - E[x]^2 on constant rows), or finite where both
+the input program and the reference are NaN/inf. Only that is asked where the reference is
+NaN/inf (no value in exact arithmetic, or beyond every finite value: which special value comes
+out depends on evaluation order), and nothing where the input program itself overflowed
+(non-finite, the reference finite). Integer and i1 results must equal the input program or
 the reference exactly, and `rtol=0` means "bit-identical to the input program".
 
 The relative differences reported are `|a - b| / max(|a|, |b|)` (at most 2).
@@ -160,8 +162,9 @@ def _first(mask: np.ndarray) -> tuple[int, ...]:
 
 
 def _new_nonfinite_note(a: np.ndarray, b: np.ndarray, r: np.ndarray) -> str:
-    """Non-empty when `actual` is NaN/inf where the input program is finite (always a failure)."""
-    bad = ~np.isfinite(a) & np.isfinite(b)
+    """Non-empty when `actual` is NaN/inf where the input program is finite and the reference
+    has a value in the results' type (`r`: `_in_type`); there the rewrite cancelled."""
+    bad = ~np.isfinite(a) & np.isfinite(b) & np.isfinite(r)
     if not np.any(bad):
         return ""
     at = _first(bad)
@@ -177,16 +180,17 @@ def _judged_positions(b: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, str]:
     there depends on evaluation order, e.g. of a reassociated dot chain over masked or extreme
     inputs, so there the rewrite need only be non-finite too (`_finite_where_infinite_note`).
     Positions where only the input program overflowed are its own error, not the rewrite's."""
-    undefined = ~np.isfinite(r)
+    undefined = ~np.isfinite(r)  # `r` in the results' type (`_in_type`)
     overflowed = ~np.isfinite(b) & np.isfinite(r)
     parts = [f"{int(m.sum())} position(s) {why} not judged" for m, why in (
-        (undefined, "where the f64 reference is NaN/inf"), (overflowed, "where the input program itself overflowed"))
+        (undefined, "where the f64 reference is NaN/inf or out of the type's range"), (overflowed, "where the input program itself overflowed"))
         if np.any(m)]
     return ~(undefined | overflowed), "; ".join(parts)
 
 
 def _finite_where_infinite_note(a: np.ndarray, b: np.ndarray, r: np.ndarray) -> str:
-    """Non-empty when `actual` is finite where the reference and the input program are not."""
+    """Non-empty when `actual` is finite where the reference (`r`: `_in_type`) and the input
+    program are not."""
     bad = np.isfinite(a) & ~np.isfinite(r) & ~np.isfinite(b)
     if not np.any(bad):
         return ""
@@ -207,6 +211,17 @@ def _exact_verdict(index: int, actual: np.ndarray, baseline: np.ndarray, referen
     return Verdict(index, bool(ok), criterion if ok else "", _max(diff), _max(_rel_diff(diff, a, b)), 0.0, rtol, 0.0, note)
 
 
+def _in_type(reference: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The f64 reference as float64, with values beyond `dtype`'s finite range as the infinity
+    the type holds there: no program in that type can return them, so they are judged as an
+    infinite reference is (`_judged_positions`)."""
+    r = reference.astype(np.float64)
+    if np.dtype(dtype).kind != "f":
+        return r
+    limit = float(np.finfo(dtype).max)
+    return np.where(np.isfinite(r) & (np.abs(r) > limit), np.copysign(np.inf, r), r)
+
+
 def judge_result(index: int, actual: np.ndarray, baseline: np.ndarray, reference: np.ndarray,
                  rtol: float = DEFAULT_RTOL, atol_scale: float | None = None,
                  nudged: np.ndarray | None = None, noise_scale: float = 0.0) -> Verdict:
@@ -220,7 +235,7 @@ def judge_result(index: int, actual: np.ndarray, baseline: np.ndarray, reference
     if rtol == 0:
         return _exact_verdict(index, actual, baseline, reference, IDENTICAL, rtol)
     a, b = _as_f64_pair(actual, baseline)
-    r = reference.astype(np.float64)
+    r = _in_type(reference, baseline.dtype)
     finite_ref = np.abs(r[np.isfinite(r)])
     atol = (rtol if atol_scale is None else atol_scale) * _max(finite_ref)
     judged, skip_note = _judged_positions(b, r)

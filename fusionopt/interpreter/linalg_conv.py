@@ -7,9 +7,10 @@ a zero-copy view), strided by the op's strides and subsampled by its dilations, 
 loop runs over output pixels. The einsum sees its operands in one canonical layout (axes by
 letter, contiguous), so an NCHW op and its NHWC form sum their products in the same order and
 give the same bits: a layout rewrite is then exact here, as its sums are in exact arithmetic
-(with extreme inputs, where partial sums overflow, the order decides between inf and a finite
-value). Accumulation is in the init's dtype (MLIR's `cast_signed` to the
-output type), and the init is accumulated into (`O += ...`, `O = max(O, ...)`).
+(where an f32 partial sum overflows, the value is the exact sum rounded once,
+`values.overflow_settled`, so the order does not decide between inf, -inf and NaN).
+Accumulation is in the init's dtype (MLIR's `cast_signed` to the output type), and the init is accumulated into
+(`O += ...`, `O = max(O, ...)`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
+
+from fusionopt.interpreter.values import overflow_settled
 
 
 def windows(x: np.ndarray, axes: tuple[int, ...], kernel: tuple[int, ...], strides: tuple[int, ...],
@@ -72,8 +75,10 @@ def run_window_op(interpreter: Interpreter, op: Operation, args: tuple[Any, ...]
     win = windows(x.astype(out_dtype, copy=False), axes, kernel, op.stride_values(),
                   op.dilation_values(), out_sizes)
     if spec.kind == "conv":
-        value = canonical_einsum(spec.einsum, win, w.astype(out_dtype, copy=False))
-        result = init + value.astype(out_dtype, copy=False)
+        def conv_in(dtype: np.dtype) -> np.ndarray:
+            value = canonical_einsum(spec.einsum, win.astype(dtype, copy=False), w.astype(dtype, copy=False))
+            return init.astype(dtype, copy=False) + value
+        result = overflow_settled(conv_in(out_dtype), conv_in)
     else:
         # the window axes are the last ones; the rest are in the input's order, which for every
         # pooling op is the output's order

@@ -35,6 +35,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from fusionopt.interpreter.common import as_type, compute_dtype_args
 from fusionopt.interpreter.linalg_argmax import argmax_reduce, match_select_pair
 from fusionopt.interpreter.linalg_maps import index_grid, is_dims_and_constants, loop_ranges, operand_view, write_through_map
+from fusionopt.interpreter.values import overflow_settled
 
 INDEX_STACK_KEY = "linalg_index_stack"
 
@@ -277,9 +278,16 @@ def _contract(inputs, init, in_maps, out_map, ranges) -> np.ndarray:
     (not factored out as `b * sum(a)`, which rounds differently), and output dims that neither
     operand indexes are left to the final reshape, so a contraction with a broadcast or
     unit-dim operand (what `linalg-fold-transpose-into-matmul` and `linalg-fold-unit-reshapes`
-    fold into matmuls) sums exactly as the matmul over the materialised operand did."""
+    fold into matmuls) sums exactly as the matmul over the materialised operand did. Where an
+    f32 sum overflowed, the value is the one rounding of the exact sum (`overflow_settled`)."""
     (acc,) = compute_dtype_args((np.asarray(init),))
-    a, b = (x.astype(acc.dtype, copy=False) for x in compute_dtype_args(tuple(np.asarray(x) for x in inputs)))
+    value = _contract_in(acc.dtype, init.dtype, inputs, init, in_maps, out_map, ranges)
+    return overflow_settled(value, lambda exact: _contract_in(exact, exact, inputs, init, in_maps, out_map, ranges))
+
+
+def _contract_in(acc_dtype, out_dtype, inputs, init, in_maps, out_map, ranges) -> np.ndarray:
+    """`_contract` summed in `acc_dtype`, the result in `out_dtype`."""
+    a, b = (x.astype(acc_dtype, copy=False) for x in compute_dtype_args(tuple(np.asarray(x) for x in inputs)))
     da, db, do = _dims(in_maps[0]), _dims(in_maps[1]), _dims(out_map)
     a, da = _broadcast_reductions(a, da, db, do, ranges)
     b, db = _broadcast_reductions(b, db, da, do, ranges)
@@ -298,7 +306,7 @@ def _contract(inputs, init, in_maps, out_map, ranges) -> np.ndarray:
     full_shape = [ranges[d] if d in prod_dims else 1 for d in range(len(ranges))]
     product = product.transpose(np.argsort(prod_dims)).reshape(full_shape)
     (init_view,) = compute_dtype_args((operand_view(init, out_map, ranges),))
-    return (init_view + product).astype(init.dtype)
+    return (init_view.astype(acc_dtype, copy=False) + product).astype(out_dtype)
 
 
 def _broadcast_reductions(x: np.ndarray, dims: list[int], other: list[int], out: list[int], ranges: list[int]):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -197,3 +197,18 @@ def zeros_for_type(t: Attribute) -> np.ndarray:
     """A tensor of the given (static) type, for `tensor.empty` (contents are undefined)."""
     assert isinstance(t, TensorType)
     return np.zeros(tuple(t.get_shape()), dtype=element_dtype(t))
+
+
+def overflow_settled(value: np.ndarray, exact: Callable[[np.dtype], np.ndarray]) -> np.ndarray:
+    """An f32 contraction's `value` (summed in f32, in BLAS's order) with its non-finite entries
+    replaced by `exact(float64)` rounded once to f32: the correctly rounded sum there, +-inf by
+    its true sign where it is past f32's range, NaN only from NaN or inf operands.
+
+    A partial sum that overflows leaves inf, -inf or NaN by summation order alone, and that
+    order differs between a conv's einsum and its matmul form and between CPUs' BLAS kernels:
+    with extreme inputs a rewrite would be judged by the order it happens to sum in (and a
+    consumer such as max(x, 0) turns -inf into a finite 0). Finite entries keep f32's rounding,
+    as a backend's f32 kernel has it. Other dtypes and all-finite values are returned as they are."""
+    if value.dtype != np.float32 or np.all(np.isfinite(value)):
+        return value
+    return np.where(np.isfinite(value), value, exact(np.dtype(np.float64)).astype(np.float32))

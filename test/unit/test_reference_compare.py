@@ -41,6 +41,34 @@ func.func @f(%x: tensor<3xf32>) -> tensor<f32> {
 }
 """
 
+DOT = """
+func.func @f(%x: tensor<1x64xf32>, %w: tensor<64x1xf32>) -> tensor<1x1xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<1x1xf32>) -> tensor<1x1xf32>
+  %r = linalg.matmul ins(%x, %w : tensor<1x64xf32>, tensor<64x1xf32>) outs(%i : tensor<1x1xf32>) -> tensor<1x1xf32>
+  return %r : tensor<1x1xf32>
+}
+"""
+
+CONV = """
+func.func @f(%x: tensor<1x64x1x1xf32>, %w: tensor<1x64x1x1xf32>) -> tensor<1x1x1x1xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x1x1xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%x, %w : tensor<1x64x1x1xf32>, tensor<1x64x1x1xf32>) outs(%i : tensor<1x1x1x1xf32>) -> tensor<1x1x1x1xf32>
+  return %r : tensor<1x1x1x1xf32>
+}
+"""
+
+GRAPH_DOT = """
+func.func @f(%x: tensor<1x64xf32>, %w: tensor<64x1xf32>) -> tensor<1x1xf32> {
+  %r = graph.dot %x, %w : (tensor<1x64xf32>, tensor<64x1xf32>) -> tensor<1x1xf32>
+  return %r : tensor<1x1xf32>
+}
+"""
+
 CONSTANTS = """
 func.func @f() -> (f32, tensor<2xf32>, tensor<2xbf16>, i32, tensor<2xf32>) {
   %a = arith.constant 0.1 : f32
@@ -69,6 +97,39 @@ def test_float64_textbook_variance_is_the_exact_value() -> None:
     (f32,) = run_function(module, [x])
     np.testing.assert_allclose(f64, exact, rtol=1e-6)
     assert not np.allclose(f32, exact, rtol=1e-2, equal_nan=False)
+
+
+def _overflowing_terms(positives: int, negatives: int, interleaved: bool) -> np.ndarray:
+    signs = [1.0, -1.0] * negatives + [1.0] * (positives - negatives) if interleaved else \
+        [1.0] * positives + [-1.0] * negatives
+    return np.float32(3e38) * np.float32(signs)
+
+
+@pytest.mark.parametrize("interleaved", (True, False))
+def test_f32_contractions_that_overflow_give_one_value_whatever_the_order(interleaved: bool) -> None:
+    # 32 terms of +3e38 and 32 of -3e38 sum to exactly 0; in f32, summed in order with the
+    # signs alternating they stay finite, while 16-lane partial sums (BLAS) or the positives
+    # first overflow to NaN or inf. Every order of a matmul, a conv and a graph.dot gives 0
+    # (the order differs between a conv's einsum and its matmul form, and by CPU), and two
+    # more positives (exactly 6e38) give +inf, not NaN
+    ones = np.ones(64, np.float32)
+    for text, shapes in ((DOT, ((1, 64), (64, 1))), (CONV, ((1, 64, 1, 1), (1, 64, 1, 1))), (GRAPH_DOT, ((1, 64), (64, 1)))):
+        module = parse_module(text, "<contraction>")
+        (zero,) = run_function(module, [_overflowing_terms(32, 32, interleaved).reshape(shapes[0]), ones.reshape(shapes[1])])
+        assert zero.dtype == np.float32 and float(zero.reshape(())) == 0.0
+        (over,) = run_function(module, [_overflowing_terms(33, 31, interleaved).reshape(shapes[0]), ones.reshape(shapes[1])])
+        assert np.isposinf(over.reshape(()))
+
+
+def test_judge_takes_the_reference_in_the_results_type() -> None:
+    # an f64 reference of 1e60 is +inf in f32: NaN there is no cancellation (max(x, 0) of an
+    # f32 sum that overflowed to -inf gave the input program 0) and is not judged
+    beyond = _judge(np.float32([np.nan, 1.0]), np.float32([0.0, 1.0]), np.array([1e60, 1.0]))
+    assert beyond.ok and "out of the type's range not judged" in beyond.describe()
+    # ... a finite value where the input program and the reference overflow still fails
+    assert not _judge(np.float32([3.0, 1.0]), np.float32([np.inf, 1.0]), np.array([1e60, 1.0])).ok
+    # ... and within the range, NaN where the input program is finite fails as before
+    assert not _judge(np.float32([np.nan, 1.0]), np.float32([0.0, 1.0]), np.array([1e30, 1.0])).ok
 
 
 def test_constants_are_decoded_in_their_declared_type_then_widened() -> None:
@@ -110,7 +171,7 @@ def test_judge_fails_on_new_nan_and_shapes_and_skips_undefined_references() -> N
     assert not bad.ok and "NaN/inf at 1 position(s) where the input program is finite" in bad.describe()
     assert not _judge(np.ones(3), np.ones(2), np.ones(2)).ok
     undefined = _judge([-np.inf, 1.0], [np.nan, 1.0], [np.nan, 1.0])
-    assert undefined.ok and "reference is NaN/inf not judged" in undefined.describe()
+    assert undefined.ok and "reference is NaN/inf or out of the type's range not judged" in undefined.describe()
     assert not _judge([3.0, 1.0], [np.inf, 1.0], [np.inf, 1.0]).ok  # finite where both are infinite
     assert _judge([np.int32(3)], [np.int32(3)], [np.int32(3)]).ok and not _judge([4], [3], [3]).ok
     exact = judge_against_reference([np.float32([1.0])], [np.float32([1.0])], [np.array([1.0 + 1e-9])], rtol=0)
