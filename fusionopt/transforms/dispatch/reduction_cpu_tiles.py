@@ -10,6 +10,7 @@ vector (a 197 x 384 sum 46-59 us, 7 us with the flag; vit_s16_6l's 13 layer norm
 not (ViT's 197 keys) is still masked vector by vector and reduced in order. Given the whole row
 as the reduction tile, the flag's tree reduction covers it: vit_s16_6l's two softmax dispatches
 0.50 -> 0.26 ms per layer (6 x 197 x 197, one thread; bench/RESULTS.md, "Row reductions").
+A workgroup takes up to `ROWS_PER_WORKGROUP` rows (32) of the innermost parallel loop.
 
 Reassociating a sum is the fast-math contract contractions already rely on (finite values): the
 lane-wise tree is no less accurate than the ordered chain (the softmax above: 2e-7 against 8e-7
@@ -42,6 +43,10 @@ from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilatio
 # The iree-compile flags a module configured by this pass is built with (module docstring).
 IREE_FLAGS = ("--iree-llvmcpu-reassociate-fp-reductions=true",)
 MAX_ROW = 512  # longest row taken as one vector (32 AVX-512 registers)
+# Rows a workgroup reduces: vit_s16_6l's 6 x 197 softmax rows as 42 workgroups instead of 1182
+# (one row each) take 0.91x-0.96x of the time of their two dispatches at one thread and
+# 0.57x-0.72x at two (HAL profile), where claiming a workgroup costs more than reducing a row.
+ROWS_PER_WORKGROUP = 32
 
 
 def reduces_innermost_row(op: Operation) -> int | None:
@@ -68,14 +73,25 @@ def is_only_reduction_in_region(op: Operation) -> bool:
         not any("compilation_info" in o.attributes for o in ops)
 
 
+def workgroup_rows(extents: list[int]) -> list[int]:
+    """Distribution tiles of the parallel loops: up to ROWS_PER_WORKGROUP rows of the innermost
+    loop of more than one row, one of each outer loop, none of a unit loop."""
+    tiles = [int(extent != 1) for extent in extents]
+    inner = max((i for i, extent in enumerate(extents) if extent != 1), default=None)
+    if inner is not None:
+        tiles[inner] = min(extents[inner], ROWS_PER_WORKGROUP)
+    return tiles
+
+
 def whole_row_tiles(op: Operation) -> dict[str, list[int]] | None:
-    """IREE tile lists reducing whole rows, one row a workgroup, or None for an op left as is."""
+    """IREE tile lists reducing whole rows, up to ROWS_PER_WORKGROUP rows a workgroup, or None
+    for an op left as is."""
     row = reduces_innermost_row(op)
     if row is None or not LANES < row <= MAX_ROW or row % LANES == 0 or not is_only_reduction_in_region(op):
         return None
-    parallel = [int(extent != 1) for extent in du.loop_extents(op)[:-1]]
-    return {"distribution": [*parallel, 0], "vector_common_parallel": [1] * len(parallel) + [0],
-            "vector_reduction": [0] * len(parallel) + [row]}
+    extents = du.loop_extents(op)[:-1]
+    return {"distribution": [*workgroup_rows(extents), 0], "vector_common_parallel": [1] * len(extents) + [0],
+            "vector_reduction": [0] * len(extents) + [row]}
 
 
 class ConfigureRowReduction(RewritePattern):

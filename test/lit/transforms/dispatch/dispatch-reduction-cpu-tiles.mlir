@@ -8,11 +8,11 @@
 // NOFLAGS-NOT: iree
 
 // vit_s16_6l's softmax max (6 heads x 197 rows of 197 keys) with its exp in one region: the
-// max reads a whole row as one vector, one row a workgroup; the exp is left to IREE, which
-// derives its tiles from the configured root.
+// max reads a whole row as one vector, 32 rows of a head a workgroup; the exp is left to IREE,
+// which derives its tiles from the configured root.
 // CHECK-LABEL: func.func @softmax_max_and_exp
 // CHECK:         linalg.generic {indexing_maps = {{.*}}, iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-// CHECK-SAME:      compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 1, 0], vector_common_parallel = [1, 1, 1, 0], vector_reduction = [0, 0, 0, 197]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>
+// CHECK-SAME:      compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 32, 0], vector_common_parallel = [1, 1, 1, 0], vector_reduction = [0, 0, 0, 197]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>
 // CHECK:         math.exp
 // CHECK-NOT:     compilation_info
 // CHECK:         flow.return
@@ -36,6 +36,39 @@ func.func @softmax_max_and_exp(%s: tensor<6x197x197xf32>) -> tensor<1x6x197x197x
     flow.return %exp : tensor<1x6x197x197xf32>
   }
   return %r : tensor<1x6x197x197xf32>
+}
+
+// -----
+
+// Rows a workgroup takes: up to 32 of the innermost loop of more than one row (20 here, all of
+// them; 40 rows over a unit inner loop: 32), one of each outer loop.
+// CHECK-LABEL: func.func @rows_per_workgroup
+// CHECK:         lowering_config<distribution = [1, 20, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 45]>
+// CHECK:         lowering_config<distribution = [32, 0, 0], vector_common_parallel = [1, 1, 0], vector_reduction = [0, 0, 45]>
+func.func @rows_per_workgroup(%a: tensor<3x20x45xf32>, %b: tensor<40x1x45xf32>) -> (tensor<3x20xf32>, tensor<40x1xf32>) {
+  %r = flow.dispatch.region -> (tensor<3x20xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<3x20xf32>
+    %init = linalg.fill ins(%zero : f32) outs(%e : tensor<3x20xf32>) -> tensor<3x20xf32>
+    %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a : tensor<3x20x45xf32>) outs(%init : tensor<3x20xf32>) {
+    ^bb0(%x: f32, %acc: f32):
+      %s = arith.addf %acc, %x : f32
+      linalg.yield %s : f32
+    } -> tensor<3x20xf32>
+    flow.return %sum : tensor<3x20xf32>
+  }
+  %q = flow.dispatch.region -> (tensor<40x1xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<40x1xf32>
+    %init = linalg.fill ins(%zero : f32) outs(%e : tensor<40x1xf32>) -> tensor<40x1xf32>
+    %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%b : tensor<40x1x45xf32>) outs(%init : tensor<40x1xf32>) {
+    ^bb0(%x: f32, %acc: f32):
+      %s = arith.addf %acc, %x : f32
+      linalg.yield %s : f32
+    } -> tensor<40x1xf32>
+    flow.return %sum : tensor<40x1xf32>
+  }
+  return %r, %q : tensor<3x20xf32>, tensor<40x1xf32>
 }
 
 // -----
