@@ -204,6 +204,22 @@ def block_tiled_depthwise(b):
 TILED_DEPTHWISE_BLOCKS = (block_tiled_depthwise,)
 
 
+def block_grouped_im2col(b):
+    """RegNetX's grouped 3x3 conv: 2 groups of 16 channels into 16 filters each over a constant
+    filter, pad 1, batch 1, a 4x4 or 7x7 output (stride 1, or stride 2 from 8x8 or 14x14), with
+    a bias and ReLU: the CPU pipelines form IREE's im2col op and a group-batched matmul, which
+    `dispatch-grouped-im2col-cpu-tiles` gives one group a workgroup (f32 draws; f64 stays IREE's)."""
+    if b.element not in ("f32", "f64"):
+        return None
+    out, stride = b.draw(st.sampled_from((4, 7))), b.draw(st.integers(1, 2))
+    x = b.new_arg((1, 32, out * stride, out * stride), b.element)
+    y = _conv(b, x, b.constant((32, 16, 3, 3), b.element), 1, 2, stride=stride)
+    return _unary(b, "relu", _per_channel(b, y, "add"))
+
+
+GROUPED_IM2COL_BLOCKS = (block_grouped_im2col,)
+
+
 def block_packed_weights(b):
     """A constant-weight layer whose output count a panel width divides into two or more panels:
     a 1x1 conv from 32 or 48 channels into 96, 128 or 192 filters with a per-channel bias and

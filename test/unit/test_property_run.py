@@ -25,6 +25,7 @@ from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on th
     DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_DEPTHWISE_BLOCKS, PADDED_FILTER_BLOCKS, PADDED_WEIGHT_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
     TILED_DEPTHWISE_BLOCKS,
     ROW_SOFTMAX_BLOCKS,
+    GROUPED_IM2COL_BLOCKS,
     STRIDED_BLOCKS,
     WIDE_GROUPED_BLOCKS,
     UNEQUAL_TOWER_BLOCKS,
@@ -138,6 +139,12 @@ PADDED_DEPTHWISE_FLOORS = {"linalg-pad-conv-filters": 0.6}
 # seed gives 0.33 (2 of 6).
 TILED_DEPTHWISE_COUNT, TILED_DEPTHWISE_OPS = 6, 1
 TILED_DEPTHWISE_FLOORS = {"dispatch-depthwise-cpu-tiles": 0.3}
+# RegNetX's grouped 3x3 conv, 2 groups of 16 channels into 16 filters each, at a 4x4 or 7x7
+# output (`graph_blocks_conv.GROUPED_IM2COL_BLOCKS`; f32 and f64 draws): the dispatch-attention
+# run's CPU tile stage gives the f32 ones' im2col matmuls one group a workgroup. Its seed gives
+# 0.25 (3 of 12).
+GROUPED_IM2COL_COUNT, GROUPED_IM2COL_OPS = 12, 1
+GROUPED_IM2COL_FLOORS = {"dispatch-grouped-im2col-cpu-tiles": 0.2}
 # A softmax over 2-3 rows of 20, 33 or 45 elements (`graph_blocks.ROW_SOFTMAX_BLOCKS`; f32 and f64
 # draws): the dispatch-attention run's CPU tile stage gives the f32 ones' reductions whole-row
 # vectors. Its seed gives 0.67 (4 of 6).
@@ -232,7 +239,7 @@ def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
               PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, PADDED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS,
-              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS)
+              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, GROUPED_IM2COL_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -264,6 +271,7 @@ BLOCK_SET_RUNS = {
     "padded_depthwise": (PADDED_DEPTHWISE_COUNT, PADDED_DEPTHWISE_OPS, PADDED_DEPTHWISE_BLOCKS, PADDED_DEPTHWISE_FLOORS),
     "tiled_depthwise": (TILED_DEPTHWISE_COUNT, TILED_DEPTHWISE_OPS, TILED_DEPTHWISE_BLOCKS, TILED_DEPTHWISE_FLOORS),
     "row_softmax": (ROW_SOFTMAX_COUNT, ROW_SOFTMAX_OPS, ROW_SOFTMAX_BLOCKS, ROW_SOFTMAX_FLOORS),
+    "grouped_im2col": (GROUPED_IM2COL_COUNT, GROUPED_IM2COL_OPS, GROUPED_IM2COL_BLOCKS, GROUPED_IM2COL_FLOORS),
     "packed_weights": (PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS, PACKED_WEIGHT_BLOCKS, PACKED_WEIGHT_FLOORS),
     "padded_weights": (PADDED_WEIGHT_COUNT, PADDED_WEIGHT_OPS, PADDED_WEIGHT_BLOCKS, PADDED_WEIGHT_FLOORS),
     "dilated_padding": (DILATED_PADDING_COUNT, DILATED_PADDING_OPS, DILATED_PADDING_BLOCKS, DILATED_PADDING_FLOORS),
