@@ -27,11 +27,10 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from fusionopt import pass_statistics
 from fusionopt.transforms.common.window_ops import static_window_shapes
 from fusionopt.transforms.dispatch.conv_1x1_cpu_tiles import LANES
 from fusionopt.transforms.dispatch.matmul_cpu_tiles import in_region_unconfigured
-from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
+from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import set_cpu_config, static_f32_shape
 
 DEPTHWISE = "linalg.depthwise_conv_2d_nhwc_hwc"
 VECTOR_CHANNELS = 32  # two registers of channels per register tile
@@ -77,9 +76,7 @@ class ConfigureDepthwise(RewritePattern):
         tiles = depthwise_tiles(op, self.max_workgroups)
         if tiles is None:
             return
-        op.attributes["compilation_info"] = cpu_compilation_info(tiles, "ConvTileAndDecomposeExpert")
-        rewriter.handle_operation_modification(op)
-        pass_statistics.count("depthwise convs given 14-16 accumulators")
+        set_cpu_config(op, rewriter, tiles, "ConvTileAndDecomposeExpert", "depthwise convs given 14-16 accumulators")
 
 
 @dataclass(frozen=True)

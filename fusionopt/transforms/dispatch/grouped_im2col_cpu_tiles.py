@@ -29,11 +29,10 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from fusionopt import pass_statistics
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.conv_1x1_cpu_tiles import LANES
 from fusionopt.transforms.dispatch.matmul_cpu_tiles import in_region_unconfigured, multiplies_into_accumulator
-from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
+from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import set_cpu_config, static_f32_shape
 
 IM2COL = "iree_linalg_ext.im2col"
 MAX_WORKGROUP_ROWS = 196  # output pixels of one group a workgroup takes, at most
@@ -81,9 +80,7 @@ class ConfigureGroupBatchedMatmul(RewritePattern):
         tiles = workgroup_tiles(*sizes[1:])
         if tiles is None:
             return
-        op.attributes["compilation_info"] = cpu_compilation_info(tiles, "DoubleTilingExpert")
-        rewriter.handle_operation_modification(op)
-        pass_statistics.count("grouped convs' im2col matmuls given one group a workgroup")
+        set_cpu_config(op, rewriter, tiles, "DoubleTilingExpert", "grouped convs' im2col matmuls given one group a workgroup")
 
 
 class DispatchGroupedIm2colCpuTilesPass(ModulePass):

@@ -81,6 +81,15 @@ def cpu_compilation_info(tiles: dict[str, list[int]], pipeline: str, options: st
     return COMPILATION_INFO("iree_codegen.compilation_info", False, False, text)
 
 
+def set_cpu_config(op: Operation, rewriter: PatternRewriter, tiles: dict[str, list[int]], pipeline: str,
+                   statistic: str) -> None:
+    """Give `op` the llvm-cpu `compilation_info` of these tiles and pipeline, tell `rewriter`,
+    and count `statistic` (the CPU tile passes' one rewrite)."""
+    op.attributes["compilation_info"] = cpu_compilation_info(tiles, pipeline)
+    rewriter.handle_operation_modification(op)
+    pass_statistics.count(statistic)
+
+
 def compilation_info() -> UnregisteredAttr:
     """IREE's CPU lowering for the batch_mmt4d: one M x 16 output tile per workgroup."""
     return cpu_compilation_info({"distribution": [1, 0, 1, 0, 0, 0, 0],

@@ -34,11 +34,10 @@ from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from fusionopt import pass_statistics
 from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.conv_1x1_cpu_tiles import LANES
-from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
+from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import set_cpu_config, static_f32_shape
 
 # The iree-compile flags a module configured by this pass is built with (module docstring).
 IREE_FLAGS = ("--iree-llvmcpu-reassociate-fp-reductions=true",)
@@ -99,9 +98,7 @@ class ConfigureRowReduction(RewritePattern):
         tiles = whole_row_tiles(op)
         if tiles is None:
             return
-        op.attributes["compilation_info"] = cpu_compilation_info(tiles, "DoubleTilingExpert")
-        rewriter.handle_operation_modification(op)
-        pass_statistics.count("row reductions given whole-row vectors")
+        set_cpu_config(op, rewriter, tiles, "DoubleTilingExpert", "row reductions given whole-row vectors")
 
 
 class DispatchReductionCpuTilesPass(ModulePass):
