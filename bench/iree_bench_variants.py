@@ -29,6 +29,10 @@ def _expanded_with(pipeline: str, **replacements: str) -> str:
     return _replaced(passes(PIPELINES[pipeline].spec), replacements)
 
 
+# the llvm-cpu pipelines' region formation, as `_replaced` keys it
+_CPU_FORMATION = "form_dispatch_regions{pads_into_depthwise=true padded_results=0}"
+
+
 def _fewest_with(option: str, replacement: str) -> str:
     """`dispatch-creation-llvm-cpu-fewest`'s passes with one option text replaced (it must be
     there: a variant identical to the pipeline would time nothing)."""
@@ -226,10 +230,14 @@ ONNX_PIPELINES = {
     # linalg-pack-conv-filters / linalg-pack-matmul-weights): IREE's row-by-row weight reads
     "ours-onnx-llvm-cpu-unpacked": _expanded_with(
         "graph-to-dispatch-llvm-cpu", linalg_pack_conv_filters="", linalg_pack_matmul_weights=""),
-    # ... and with every depthwise conv's input pad stored by its producer into a splat
-    # (no pads-into-depthwise)
+    # ... and with every pad, a depthwise conv's input pad too, stored by its producer into a
+    # splat (IREE's own form: no pads-into-depthwise, padded stores on)
     "ours-onnx-llvm-cpu-pads-apart": _expanded_with(
-        "graph-to-dispatch-llvm-cpu", **{"form_dispatch_regions{pads_into_depthwise=true}": "form-dispatch-regions"}),
+        "graph-to-dispatch-llvm-cpu", **{_CPU_FORMATION: "form-dispatch-regions"}),
+    # ... and with the pads depthwise convs do not compute stored by their producer into a splat
+    # (padded stores on, the llvm-cpu pipelines' form before padded-results=0)
+    "ours-onnx-llvm-cpu-padded-stores": _expanded_with(
+        "graph-to-dispatch-llvm-cpu", **{_CPU_FORMATION: "form-dispatch-regions{pads-into-depthwise=true}"}),
     # ... and with row reductions left to IREE's tiles and summed in order (no
     # dispatch-reduction-cpu-tiles, hence none of its iree-compile flags)
     "ours-onnx-llvm-cpu-ordered-reductions": _expanded_with("graph-to-dispatch-llvm-cpu", dispatch_reduction_cpu_tiles=""),

@@ -157,11 +157,16 @@ _CPU_TILES = ("dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-c
 # does not for regions given to it (a CNN's NCHW image channels last 230-270 -> 105-130 us).
 # A depthwise conv's input pad is computed in the conv's dispatch, not stored by its producer
 # into a splat: IREE fills a splat with a 4-byte pattern loop (a 5 MB buffer ~0.6 ms), which cost
-# more than the whole depthwise conv it feeds (`padded_depthwise.py`).
+# more than the whole depthwise conv it feeds (`padded_depthwise.py`). For the same reason no
+# region stores its result into a splat-filled pad (`padded-results=0`): the pad is a copy
+# dispatch, which the task system runs on every thread (regnet_x_400mf, 23 fills of 6.8 MB a
+# call: 0.95x of the time at one thread, mnasnet1_0 0.96x, resnext50_32x4d 0.99x, at one more
+# dispatch a pad; bench/RESULTS.md, "Seven models on an AMD Zen 5 VM").
 _CPU_LINALG_CHANGES = {"linalg-fuse-elementwise{aggressive=false}":
                        "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,linalg-pack-conv-filters,"
                        "linalg-pad-matmul-weights,linalg-pack-matmul-weights",
-                       "form-dispatch-regions": "linalg-collapse-transpose-dims,form-dispatch-regions{pads-into-depthwise=true}"}
+                       "form-dispatch-regions": "linalg-collapse-transpose-dims,"
+                       "form-dispatch-regions{pads-into-depthwise=true padded-results=0}"}
 PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
     "dispatch-creation with conv filters padded to full vectors and constant 1x1 filters and matmul weights "
     "packed in panels, then IREE CPU register tiles: 4 x 64 "

@@ -13,7 +13,8 @@ Measured on single inverted-residual pieces at ImageNet sizes (a 1x1 expansion +
 conv, `test/support/depthwise_blocks.py`; llvm-cpu, one thread, median of 5 interleaved runs,
 against the producer-written pad): 3x3 windows 0.46x-0.70x (56x56 stride 2 to 7x7 stride 1,
 dilation 2 too); 5x5 windows 1.0x-2.0x (28x28 stride 1: the conv with the pad inside ran 4x
-slower), so those keep IREE's form (`window_ops.is_pad_computed_inside`). Whole models: MobileNetV2
+slower), so those stay outside the conv's dispatch (`window_ops.is_pad_computed_inside`; a copy
+dispatch in the llvm-cpu pipelines, which store no padded results). Whole models: MobileNetV2
 1.37x -> 1.15x of onnxruntime's time at one thread, 1.97x -> 1.43x at two (bench/RESULTS.md).
 """
 

@@ -12,7 +12,8 @@
 // A 1x1 conv with 10 constant filters computes 16 (six zero filters); its bias + ReLU epilogue
 // computes 16 channels too (the bias padded with zeros), and so does the pad in front of the max
 // pool, which reads the first 10 through the slice. With max-growth=1.5 (16 / 10 = 1.6) it stays.
-// Regions: the conv with its epilogue, writing the padded buffer; the pool reads the slice.
+// Regions (dispatch-creation-llvm-cpu, `padded-results=0`): the conv with its epilogue; the pad
+// a copy IREE forms (no splat to fill); the pool reads the slice.
 // CHECK-LABEL: func.func @conv_epilogue_pad_pool
 // CHECK:         %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<1x1x4x16xf32>
 // CHECK:         %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x6x6x4xf32>, tensor<1x1x4x16xf32>) outs(%{{.*}} : tensor<1x6x6x16xf32>)
@@ -26,8 +27,9 @@
 // GROWTH:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x6x6x10xf32>)
 // GROWTH-NOT:     tensor.extract_slice
 // REGIONS-LABEL: func.func @conv_epilogue_pad_pool
-// REGIONS:         flow.dispatch.region -> (tensor<1x8x8x16xf32>)
+// REGIONS:         flow.dispatch.region -> (tensor<1x6x6x16xf32>)
 // REGIONS:           linalg.conv_2d_nhwc_hwcf
+// REGIONS:         tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
 // REGIONS:         flow.dispatch.region -> (tensor<1x6x6x10xf32>)
 // REGIONS:           tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 8, 8, 10] [1, 1, 1, 1] : tensor<1x8x8x16xf32> to tensor<1x8x8x10xf32>
 // REGIONS:           linalg.pooling_nhwc_max
@@ -319,7 +321,8 @@ func.func @depthwise_reader(%x: tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32> {
 // channels, written as IREE's im2col op over the H x W x G x C image (`linalg-conv-channels-last`):
 // the slice moves below the group split (16 -> 4 groups of 4, the slice keeps 3) and the collapse,
 // and the im2col op reads the 4 padded groups and still computes 3 (padded_group_readers.py).
-// Regions: the conv writing the padded 8 x 8 x 16 image, and the grouped conv; no copy between.
+// Regions (`padded-results=0`): the conv, its pad (a copy IREE forms, no splat fill), and the
+// grouped conv; no slice copy.
 // CHECK-LABEL: func.func @grouped_im2col_reader
 // CHECK:         %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x6x6x16xf32>)
 // CHECK:         %[[P:.*]] = tensor.pad %[[C]] low[0, 1, 1, 0] high[0, 1, 1, 0]
@@ -328,8 +331,9 @@ func.func @depthwise_reader(%x: tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32> {
 // CHECK-NOT:     tensor.extract_slice
 // CHECK:         iree_linalg_ext.im2col {{.*}} output_sizes = {{\[\[}}3], [6, 6], [3, 3, 4]] {{.*}} ins(%[[G4]] : tensor<8x8x4x4xf32>) outs(%{{.*}} : tensor<3x36x36xf32>)
 // REGIONS-LABEL: func.func @grouped_im2col_reader
-// REGIONS:         flow.dispatch.region -> (tensor<1x8x8x16xf32>)
+// REGIONS:         flow.dispatch.region -> (tensor<1x6x6x16xf32>)
 // REGIONS:           linalg.conv_2d_nhwc_hwcf
+// REGIONS:         tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
 // REGIONS:         flow.dispatch.region -> (tensor<36x3x4xf32>)
 // REGIONS-NOT:       tensor.extract_slice
 // REGIONS:           iree_linalg_ext.im2col

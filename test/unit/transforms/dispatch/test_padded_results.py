@@ -141,7 +141,7 @@ def test_resnet_mini_matmul_regions_write_their_pads(tmp_path: Path):
 @pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)
 def test_inception_factorized_convs_inline_build_and_agree(tmp_path: Path):
     """Inception-v3's 1x7 / 7x1 branches with constant weights (channels-last conv regions)
-    through graph-to-dispatch-llvm-cpu: IREE builds every region (a 7x1 conv storing into a
+    through graph-to-dispatch-llvm-cpu with padded stores on: IREE builds every region (a 7x1 conv storing into a
     buffer padded along W only failed to configure) and agrees with onnxruntime on random and
     offset images; the W-only pads stay copies, the H-padded ones are stored by their convs."""
     from fusionopt.importers.onnx_import import import_onnx
@@ -150,7 +150,12 @@ def test_inception_factorized_convs_inline_build_and_agree(tmp_path: Path):
 
     ort = pytest.importorskip("onnxruntime")
     model = build("inception_factorized", args=False, cin=64, mid=32)
-    formed = apply_pipeline(print_module(import_onnx(model)), "graph-to-dispatch-llvm-cpu")
+    # the CPU pipeline with padded stores on (dispatch-creation's and the fewest pipelines' form;
+    # the default CPU pipeline leaves every pad a copy, `padded-results=0`)
+    cpu = PIPELINES["dispatch-creation-llvm-cpu"].spec.replace("padded-results=0", "padded-results=8192")
+    assert cpu != PIPELINES["dispatch-creation-llvm-cpu"].spec
+    formed = apply_pipeline(print_module(import_onnx(model)),
+                            PIPELINES["graph-to-dispatch-llvm-cpu"].spec.replace("dispatch-creation-llvm-cpu", cpu))
     inserts = [op for op in formed.walk() if op.name == "tensor.insert_slice"
                and op.parent_op().name == "flow.dispatch.region"]
     assert inserts and all(list(op.static_offsets.get_values())[1] > 0 for op in inserts)
