@@ -7,7 +7,12 @@ from __future__ import annotations
 
 
 def _replaced(passes: list[str], replacements: dict[str, str]) -> str:
-    """`passes` with some replaced (keyword: the pass as written, `-` as `_`); "" drops one."""
+    """`passes` with some replaced (keyword: the pass as written, `-` as `_`); "" drops one. A
+    keyword that names no pass is an error: the variant would silently be the pipeline itself
+    (as when a pipeline's pass gains an option)."""
+    written = {p.replace("-", "_") for p in passes}
+    if missing := [key for key in replacements if key not in written]:
+        raise ValueError(f"no such pass in the pipeline: {', '.join(missing)}")
     return ",".join(p for p in (replacements.get(p.replace("-", "_"), p) for p in passes) if p)
 
 

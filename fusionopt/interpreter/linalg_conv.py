@@ -9,8 +9,8 @@ letter, contiguous), so an NCHW op and its NHWC form sum their products in the s
 give the same bits: a layout rewrite is then exact here, as its sums are in exact arithmetic
 (where an f32 partial sum overflows, the value is the exact sum rounded once,
 `values.overflow_settled`, so the order does not decide between inf, -inf and NaN).
-Accumulation is in the init's dtype (MLIR's `cast_signed` to the output type), and the init is accumulated into
-(`O += ...`, `O = max(O, ...)`).
+Accumulation is in the init's dtype (MLIR's `cast_signed` to the output type), and the init is
+accumulated into (`O += ...`, `O = max(O, ...)`).
 """
 
 from __future__ import annotations

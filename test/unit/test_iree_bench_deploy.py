@@ -53,6 +53,15 @@ def test_only_known_bases_take_the_suffix() -> None:
     assert not any(v.endswith(build.DT_SUFFIX) for v in {*build.OURS_PIPELINES, *build.ONNX_PIPELINES})
 
 
+def test_a_variant_replacing_no_pass_of_its_pipeline_is_an_error() -> None:
+    import iree_bench_variants as variants
+
+    pads_apart = build.ONNX_PIPELINES["ours-onnx-llvm-cpu-pads-apart"]
+    assert "form-dispatch-regions," in pads_apart and "pads-into-depthwise" not in pads_apart
+    with pytest.raises(ValueError, match="no such pass in the pipeline: form_dispatch_regions"):
+        variants._expanded_with("graph-to-dispatch-llvm-cpu", form_dispatch_regions="form-dispatch-regions{aggressive=true}")
+
+
 def test_options_accept_ort_dt_and_threads(capsys) -> None:
     args = iree_runtime.parse_args(["--variants", "ort,iree-dt,ours-onnx-llvm-cpu-dt,aa", "--threads", "1,2"])
     assert args.variants == ["iree-default", "ort", "iree-dt", "ours-onnx-llvm-cpu-dt", "aa"]

@@ -42,9 +42,9 @@ _G, _M, _N, _K = (AffineDimExpr(i) for i in range(4))
 GROUP_BATCHED_MAPS = (AffineMap(4, 0, (_G, _M, _K)), AffineMap(4, 0, (_G, _K, _N)), AffineMap(4, 0, (_M, _G, _N)))
 
 
-def group_batched_sizes(op: Operation) -> tuple[int, int, int, int] | None:
-    """(G, M, N, K) of a static f32 group-batched matmul generic over im2col patches made in
-    its region, else None."""
+def group_batched_sizes(op: Operation) -> tuple[int, int, int] | None:
+    """(M, N, K) of a static f32 group-batched matmul generic over im2col patches made in its
+    region (pixels, filters and patch length of one group), else None."""
     if op.name != "linalg.generic" or len(op.results) != 1 or static_f32_shape(op.results[0]) is None:
         return None
     if du.iterator_kinds(op) != ["parallel", "parallel", "parallel", "reduction"]:
@@ -55,8 +55,8 @@ def group_batched_sizes(op: Operation) -> tuple[int, int, int, int] | None:
     producer = getattr(patches, "op", None)
     if producer is None or producer.name != IM2COL or producer.parent_op() is not op.parent_op():
         return None
-    g, m, n, k = du.loop_extents(op)
-    return None if None in (g, m, n, k) else (g, m, n, k)
+    _, m, n, k = du.loop_extents(op)
+    return None if None in (m, n, k) else (m, n, k)
 
 
 def workgroup_tiles(m: int, n: int, k: int) -> dict[str, list[int]] | None:
@@ -77,7 +77,7 @@ class ConfigureGroupBatchedMatmul(RewritePattern):
         sizes = group_batched_sizes(op)
         if sizes is None or not in_region_unconfigured(op):
             return
-        tiles = workgroup_tiles(*sizes[1:])
+        tiles = workgroup_tiles(*sizes)
         if tiles is None:
             return
         set_cpu_config(op, rewriter, tiles, "DoubleTilingExpert", "grouped convs' im2col matmuls given one group a workgroup")
