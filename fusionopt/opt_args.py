@@ -99,9 +99,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="accept operations of unregistered dialects")
     add("--disable-verify", action="store_true",
         help="do not verify the IR after parsing and after every pass")
-    add("--verify-each", action="store_true", default=True,
-        help="verify the IR after every pass and name the pass that broke it "
-             "(default on; --verify-each=false turns it off)")
+    add("--verify-each", action="store_true", default=None,
+        help="verify the IR after every pass as it runs (pass tests). Default: verify the "
+             "result once and, only if that or a pass fails, run the passes again verifying "
+             "after each, so the error names the pass that broke the IR; --verify-each=false: "
+             "no verification after passes")
     add("--no-verify-each", action="store_false", dest="verify_each", help=argparse.SUPPRESS)
     add("--print-op-generic", "--mlir-print-op-generic", action="store_true",
         dest="print_op_generic", help="print operations in generic form")

@@ -12,6 +12,7 @@ import re
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from io import StringIO
 from typing import TextIO
@@ -176,12 +177,13 @@ class FusionOptMain:
         from fusionopt.importers.onnx_dims import parse_dims  # `onnx` loads in ~1 s: only here
         from fusionopt.importers.onnx_frontend import import_onnx_file
 
+        dims = parse_dims(self.args.dims)
         with capture_diagnostics(self._report):
             try:
                 module = self._timed("import (onnx)", lambda: import_onnx_file(
-                    path, parse_dims(self.args.dims), progress=self._progress(), notes=self.stderr,
-                    tool="fusion-opt"))
-                out.write(self._run_and_print(registry.make_context(), module, passes, self._run_options()))
+                    path, dims, progress=self._progress(), notes=self.stderr, tool="fusion-opt"))
+                reimport = lambda: import_onnx_file(path, dims, tool="fusion-opt")  # noqa: E731
+                out.write(self._run_and_print(registry.make_context(), module, passes, self._run_options(), reimport))
             except FusionError as err:
                 self._report(err.diagnostic)
 
@@ -190,7 +192,8 @@ class FusionOptMain:
 
     def _run_options(self) -> RunOptions:
         return RunOptions(
-            verify=self.args.verify_each and not self.args.disable_verify,
+            verify=self.args.verify_each is not False and not self.args.disable_verify,
+            defer_verification=self.args.verify_each is None,
             print_before=self.args.print_ir_before,
             print_after=self.args.print_ir_after,
             print_after_all=self.args.print_ir_after_all,
@@ -239,10 +242,13 @@ class FusionOptMain:
         module = self._timed("parser", lambda: self._parse(ctx, chunk, filename))
         if not self.args.disable_verify:
             self._timed("(verifier)", lambda: verify_module(module))
-        return self._run_and_print(ctx, module, passes, options)
+        return self._run_and_print(ctx, module, passes, options, lambda: self._parse(ctx, chunk, filename))
 
-    def _run_and_print(self, ctx: Context, module: ModuleOp, passes: list[ModulePass], options: RunOptions) -> str:
-        run_passes(passes, ctx, module, options)
+    def _run_and_print(self, ctx: Context, module: ModuleOp, passes: list[ModulePass], options: RunOptions,
+                       reload: Callable[[], ModuleOp]) -> str:
+        """Run the passes (`reload`: the input afresh, should a deferred verification fail) and
+        print the result."""
+        run_passes(passes, ctx, module, options, reload)
         return self._timed(
             "output",
             lambda: print_module(

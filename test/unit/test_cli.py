@@ -142,9 +142,28 @@ def test_verify_each_names_the_pass_that_broke_the_ir():
     run_passes([BreakIRPass()], Context(), parse_module(VALID), RunOptions(verify=False))
 
 
+@dataclasses.dataclass(frozen=True)
+class NoOpPass(ModulePass):
+    name = "test-no-op"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        pass
+
+
+@pytest.mark.parametrize("flags", [[], ["--verify-each"]])
+def test_fusion_opt_names_the_pass_that_broke_the_ir(monkeypatch, flags):
+    """By default the result is verified once and a failure replayed pass by pass (pass_runner);
+    the error is the one verifying after every pass gives."""
+    passes = {**registry.get_all_passes(), "test-break-ir": lambda: BreakIRPass, "test-no-op": lambda: NoOpPass}
+    monkeypatch.setattr(registry, "get_all_passes", lambda: passes)
+    code, out, err = run_opt(["-p", "test-break-ir,test-no-op,test-no-op", *flags])
+    assert code == 1 and out == ""
+    assert "the IR does not verify after pass 'test-break-ir'" in err
+
+
 def test_verify_each_flag_values():
     parse = lambda *argv: fusionopt.opt_args.parse_command_line(list(argv)).verify_each  # noqa: E731
-    assert parse() is True and parse("--verify-each") is True
+    assert parse() is None and parse("--verify-each") is True  # None: deferred (pass_runner)
     assert parse("--verify-each=false") is False and parse("--verify-each=0") is False
     assert parse("--verify-each=true", "x.mlir") is True  # never swallows the input file
 

@@ -199,3 +199,75 @@ def test_a_changed_symbol_verifies_everything(change):
     before = take_snapshot(module)
     change(module)
     assert take_snapshot(module).ops_to_verify(before) is None
+
+
+# Deferred verification (`fusion-opt`'s default): the result is verified once; a failure is
+# replayed from a fresh input with verification after every pass, which names the pass.
+
+
+@dataclasses.dataclass(frozen=True)
+class EraseInvalidPass(ModulePass):
+    """Erases the ops BreakIRPass adds: the addi with an f32 result, then its unused constant."""
+
+    name = "test-erase-invalid"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for bad in ops_named(op, "arith.addi"):
+            Rewriter.erase_op(bad)
+        for const in ops_named(op, "arith.constant"):
+            if not const.results[0].uses:
+                Rewriter.erase_op(const)
+
+
+@dataclasses.dataclass(frozen=True)
+class CrashOnInvalidPass(ModulePass):
+    """Crashes (a bug of its own) on the f32 addi BreakIRPass leaves."""
+
+    name = "test-crash-on-invalid"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if ops_named(op, "arith.addi"):
+            raise ValueError("unexpected addi")
+
+
+def deferred(passes: list[ModulePass], reloads: list[int]) -> None:
+    def reload() -> ModuleOp:
+        reloads.append(1)
+        return parse_module(TEXT)
+
+    run_passes(passes, Context(), parse_module(TEXT), RunOptions(defer_verification=True), reload)
+
+
+def test_deferred_verification_verifies_the_result_once_and_never_replays_a_valid_run(verify_calls):
+    reloads: list[int] = []
+    deferred([NoOpPass(), MutatePass(change_attribute), NoOpPass()], reloads)
+    assert verify_calls == ["test-no-op"] and reloads == []
+
+
+def test_deferred_verification_replays_to_name_the_pass_that_broke_the_ir():
+    reloads: list[int] = []
+    with pytest.raises(FusionError) as err:
+        deferred([NoOpPass(), BreakIRPass(), NoOpPass(), NoOpPass()], reloads)
+    assert "the IR does not verify after pass 'test-break-ir'" in err.value.format()
+    assert reloads == [1]
+
+
+VALID_ADDI = "func.func @g(%a: i32) -> i32 {\n  %s = arith.addi %a, %a : i32\n  func.return %s : i32\n}\n"
+
+
+def test_a_crash_on_invalid_ir_is_blamed_on_the_pass_that_made_it():
+    with pytest.raises(FusionError) as err:
+        deferred([BreakIRPass(), CrashOnInvalidPass()], [])
+    assert "the IR does not verify after pass 'test-break-ir'" in err.value.format()
+    with pytest.raises(pass_runner.InternalError, match="test-crash-on-invalid"):  # valid IR: its own bug
+        run_passes([NoOpPass(), CrashOnInvalidPass()], Context(), parse_module(VALID_ADDI),
+                   RunOptions(defer_verification=True), lambda: parse_module(VALID_ADDI))
+
+
+def test_invalid_ir_a_later_pass_removes_is_seen_only_verifying_each_pass():
+    module = parse_module(TEXT)
+    run_passes([BreakIRPass(), EraseInvalidPass()], Context(), module, RunOptions(defer_verification=True),
+               lambda: parse_module(TEXT))
+    verify_module(module)
+    with pytest.raises(FusionError, match="test-break-ir"):
+        run_passes([BreakIRPass(), EraseInvalidPass()], Context(), parse_module(TEXT), RunOptions())
