@@ -14,7 +14,6 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from io import StringIO
 from typing import TextIO
 
 from xdsl.context import Context
@@ -24,7 +23,7 @@ from xdsl.passes import ModulePass
 from fusionopt import registry
 from fusionopt.diagnostics import Diagnostic, FusionError, capture_diagnostics, register_source
 from fusionopt.cli import report_usage_error
-from fusionopt.ir_io import decode_source, print_module, read_source, verify_module
+from fusionopt.ir_io import TextPieces, decode_source, print_module, read_source, verify_module
 from fusionopt.locations import parse_module_located
 from fusionopt.output_file import OutputFile
 from fusionopt.opt_args import UsageError, format_pass_list, parse_command_line
@@ -122,7 +121,7 @@ class FusionOptMain:
         self.statistics = PassStatistics() if args.pass_statistics else None
         output_path = args.output_file
         to_file = output_path not in (None, "-")
-        out = StringIO() if to_file else self.stdout
+        out = TextPieces() if to_file else self.stdout
         output = OutputFile(output_path, self.stdout) if to_file else None
         try:
             if text is None:

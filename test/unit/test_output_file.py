@@ -15,6 +15,7 @@ import pytest
 
 from fusionopt.diagnostics import FusionError
 from fusionopt.opt_main import main as fusion_opt
+from fusionopt import output_file
 from fusionopt.output_file import OutputFile, current_umask, write_output
 from fusionopt.tools import fusion_run
 
@@ -160,3 +161,13 @@ def test_fusion_translate_uses_the_helper():
 
     assert not hasattr(translate, "write_atomically")
     assert "tempfile" not in vars(translate)
+
+
+def test_text_longer_than_an_encode_chunk_is_written_whole(tmp_path, monkeypatch):
+    """Text is encoded a chunk at a time; a character split across no chunk (chunks are of
+    characters), non-ASCII at the boundary included."""
+    monkeypatch.setattr(output_file, "ENCODE_CHUNK", 4)
+    text = "abc\u00e9\u4e2d" * 5 + "tail\n"
+    target = tmp_path / "out.mlir"
+    write_output(str(target), text)
+    assert target.read_bytes() == text.encode("utf-8")
