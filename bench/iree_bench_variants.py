@@ -246,6 +246,11 @@ ONNX_PIPELINES = {
     # ... and with row reductions left to IREE's tiles and summed in order (no
     # dispatch-reduction-cpu-tiles, hence none of its iree-compile flags)
     "ours-onnx-llvm-cpu-ordered-reductions": _expanded_with("graph-to-dispatch-llvm-cpu", dispatch_reduction_cpu_tiles=""),
+    # ... and with the packed contractions' register tiles unrolling IREE's own 16 reduction
+    # steps (which spill accumulators) instead of 4
+    "ours-onnx-llvm-cpu-reduction-16": _expanded_with(
+        "graph-to-dispatch-llvm-cpu", linalg_pack_conv_filters="linalg-pack-conv-filters{reduction-step=16}",
+        linalg_pack_matmul_weights="linalg-pack-matmul-weights{reduction-step=16}"),
     # ... and with the constants' transposes and slices left to IREE's compile-time JIT (no
     # linalg-fold-constants): what the fold saves of the build
     "ours-onnx-llvm-cpu-unfolded": _expanded_with("graph-to-dispatch-llvm-cpu", linalg_fold_constants=""),

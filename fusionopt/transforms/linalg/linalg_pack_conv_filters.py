@@ -63,7 +63,14 @@ from fusionopt.transforms.linalg.padded_values import constant_from, init_as
 PANELS = (WIDE_PANEL, NARROW_PANEL)
 ACCUMULATORS = 16  # vectors a register tile keeps: 4 pixels x 64 filters, 8 x 32 (the matmul tile's)
 LANES = 16  # f32 lanes of an AVX-512 vector
-REDUCTION_STEP = 16
+# Reduction steps a register tile unrolls. With IREE's 16, LLVM hoists the 64 panel loads of
+# the unrolled body ahead of their FMAs and spills accumulators to the stack (10 spill moves a
+# step in resnext50's 14x14 1024 -> 512 conv); with 4 it does not. Measured on the zen5 VM (HAL
+# profile, one thread, three alternating rounds): resnext50_32x4d's 14x14 1x1 convs 0.84x of the
+# time, its 7x7 ones 0.85x, 28x28 0.94x, all its packed convs together 0.92x; regnet_x_400mf's
+# 7x7 (8 x 32 tile) ~0.9x; vit_s16_6l's packed matmuls 0.93x-0.95x. Steps of 8 were no faster
+# than 16; 1 and 2 alike 4 (bench/RESULTS.md, "Packed contractions: reduction steps of 4").
+REDUCTION_STEP = 4
 
 
 def register_rows(panel: int) -> int:
@@ -148,11 +155,12 @@ def workgroup_rows(height: int, width: int, min_pixels: int) -> int:
     return next((r for r in range(1, height + 1) if height % r == 0 and r * width >= min_pixels), height)
 
 
-def packed_tiles(pixels: list[int], panel: int, min_pixels: int) -> dict[str, list[int]]:
+def packed_tiles(pixels: list[int], panel: int, min_pixels: int, reduction_step: int = REDUCTION_STEP
+                 ) -> dict[str, list[int]]:
     """Tiles of a packed contraction over loops (*pixels, F/P, P, C): workgroups of the fewest
     whole innermost rows with `min_pixels` (outer pixel dims one at a time; a matmul's one row
     loop: its smallest divisor with that many) by one panel, register tiles of 4 (8) pixels by
-    a 64 (32) wide panel, reduction steps of 16."""
+    a 64 (32) wide panel, `reduction_step` input channels at a time."""
     if len(pixels) == 1:
         distribution, vector = [workgroup_rows(pixels[0], 1, min_pixels)], [register_rows(panel)]
     else:
@@ -160,13 +168,14 @@ def packed_tiles(pixels: list[int], panel: int, min_pixels: int) -> dict[str, li
         distribution = [1] * len(outer) + [workgroup_rows(height, width, min_pixels), width]
         vector = [1] * (len(outer) + 1) + [register_rows(panel)]
     return {"distribution": [*distribution, 1, panel, 0], "vector_common_parallel": [*vector, 1, panel, 0],
-            "vector_reduction": [0] * (len(pixels) + 2) + [REDUCTION_STEP]}
+            "vector_reduction": [0] * (len(pixels) + 2) + [reduction_step]}
 
 
 @dataclass
 class PackConvFilters(RewritePattern):
     min_pixels: int
     min_channels: int
+    reduction_step: int = REDUCTION_STEP
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         panel = packable_panel(op, self.min_channels)
@@ -182,7 +191,7 @@ class PackConvFilters(RewritePattern):
             [IteratorTypeAttr.parallel()] * 5 + [IteratorTypeAttr.reduction()], [init_value.type],
         )
         _, height, width, _ = op.results[0].type.get_shape()  # type: ignore[attr-defined]
-        tiles = packed_tiles([1, height, width], panel, self.min_pixels)
+        tiles = packed_tiles([1, height, width], panel, self.min_pixels, self.reduction_step)
         generic.attributes["compilation_info"] = packed_compilation_info(tiles)
         result = collapsed_panels(generic.results[0], op.results[0].type)  # type: ignore[arg-type]
         replace_conv(op, [weight.owner, *init_ops, generic, result], result.results[0], rewriter,  # type: ignore[list-item]
@@ -201,13 +210,16 @@ class LinalgPackConvFiltersPass(ModulePass):
       min-channels -- pack only convs with at least this many input channels (32: with 16 or
                       24 the panel is a few cache lines either way and IREE's conv kernel was
                       as fast or faster).
+      reduction-step -- input channels a register tile takes per unrolled step (4; IREE's
+                      own 16 spills accumulators: REDUCTION_STEP).
     """
 
     name = "linalg-pack-conv-filters"
 
     min_pixels: int = 28
     min_channels: int = 32
+    reduction_step: int = REDUCTION_STEP
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pattern = PackConvFilters(self.min_pixels, self.min_channels)
+        pattern = PackConvFilters(self.min_pixels, self.min_channels, self.reduction_step)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

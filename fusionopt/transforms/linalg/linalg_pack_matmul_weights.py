@@ -51,6 +51,7 @@ from fusionopt.transforms.linalg.linalg_pack_conv_filters import (
     collapsed_panels,
     packed_compilation_info,
     packed_init,
+    REDUCTION_STEP,
     packed_tiles,
     packed_weight,
     panel_width,
@@ -100,6 +101,7 @@ def rows_first(rows: int) -> list[list[int]]:
 @dataclass
 class PackMatmulWeights(RewritePattern):
     min_rows: int
+    reduction_step: int = REDUCTION_STEP
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         panel = packable_panel(op)
@@ -124,7 +126,7 @@ class PackMatmulWeights(RewritePattern):
             packed_maps(len(rows)), [IteratorTypeAttr.parallel()] * (len(rows) + 2) + [IteratorTypeAttr.reduction()],
             [init_value.type],
         )
-        generic.attributes["compilation_info"] = packed_compilation_info(packed_tiles(rows, panel, self.min_rows))
+        generic.attributes["compilation_info"] = packed_compilation_info(packed_tiles(rows, panel, self.min_rows, self.reduction_step))
         result = collapsed_panels(generic.results[0], replaced.results[0].type)  # type: ignore[arg-type]
         new_ops += [weight.owner, *init_ops, generic, result]  # type: ignore[list-item]
         if split is None:
@@ -146,11 +148,15 @@ class LinalgPackMatmulWeightsPass(ModulePass):
     Options:
       min-rows -- a workgroup holds the smallest divisor of M with at least this many rows
                   (28, as `linalg-pack-conv-filters`' min-pixels).
+      reduction-step -- rows of the weight a register tile takes per unrolled step (4, as
+                  `linalg-pack-conv-filters`' reduction-step).
     """
 
     name = "linalg-pack-matmul-weights"
 
     min_rows: int = 28
+    reduction_step: int = REDUCTION_STEP
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(PackMatmulWeights(self.min_rows), apply_recursively=False).rewrite_module(op)
+        pattern = PackMatmulWeights(self.min_rows, self.reduction_step)
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

@@ -1,6 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p "linalg-pack-conv-filters{min-channels=1}" | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p "linalg-pack-conv-filters{min-pixels=8 min-channels=1}" | filecheck %s --check-prefix=ROWS
 // RUN: fusion-opt %s --split-input-file -p dispatch-creation-llvm-cpu | filecheck %s --check-prefix=REGIONS
+// RUN: fusion-opt %s --split-input-file -p "linalg-pack-conv-filters{min-channels=1 reduction-step=16}" | filecheck %s --check-prefix=STEP16
 
 // With min-channels=1, a 1x1 conv with 96 constant filters over 2 channels reads them as three
 // panels of 32, [3, 2, 32] (panel 0: filters 0-31 of channel 0, then of channel 1); the bias
@@ -13,12 +14,15 @@
 // CHECK:         %[[B:.*]] = arith.constant dense<{{\[\[}}0.000000e+00, {{.*}}]]> : tensor<3x32xf32>
 // CHECK:         %[[I:.*]] = linalg.broadcast ins(%[[B]]{{ ?}}:{{ ?}}tensor<3x32xf32>) outs(%{{.*}}{{ ?}}:{{ ?}}tensor<1x4x4x3x32xf32>) dimensions = [0, 1, 2]
 // CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d5, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %[[W]] : tensor<1x4x4x2xf32>, tensor<3x2x32xf32>) outs(%[[I]] : tensor<1x4x4x3x32xf32>)
-// CHECK-SAME:      distribution = [1, 4, 4, 1, 32, 0], vector_common_parallel = [1, 1, 8, 1, 32, 0], vector_reduction = [0, 0, 0, 0, 0, 16]
+// CHECK-SAME:      distribution = [1, 4, 4, 1, 32, 0], vector_common_parallel = [1, 1, 8, 1, 32, 0], vector_reduction = [0, 0, 0, 0, 0, 4]
 // CHECK-SAME:      enable_loop_peeling = true
 // CHECK:         %[[C:.*]] = tensor.collapse_shape %[[G]] {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x4x4x3x32xf32> into tensor<1x4x4x96xf32>
 // CHECK:         linalg.generic {{.*}} ins(%[[C]] : tensor<1x4x4x96xf32>)
 // ROWS-LABEL:  func.func @bias_relu
 // ROWS:          distribution = [1, 2, 4, 1, 32, 0]
+// Reduction steps of 4 input channels by default (IREE's 16 spills accumulators), 16 on request.
+// STEP16-LABEL: func.func @bias_relu
+// STEP16:         vector_common_parallel = [1, 1, 8, 1, 32, 0], vector_reduction = [0, 0, 0, 0, 0, 16]
 // REGIONS-LABEL: func.func @bias_relu
 // REGIONS-NOT:     compilation_info
 // REGIONS:         linalg.conv_2d_nhwc_hwcf

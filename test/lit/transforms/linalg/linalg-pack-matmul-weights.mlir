@@ -1,5 +1,6 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-pack-matmul-weights | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p dispatch-creation-llvm-cpu | filecheck %s --check-prefix=REGIONS
+// RUN: fusion-opt %s --split-input-file -p "linalg-pack-matmul-weights{reduction-step=16}" | filecheck %s --check-prefix=STEP16
 
 // A matmul over a constant [8, 128] weight reads it as two panels of 64, [2, 8, 64] (panel 1:
 // columns 64-127 of every row); the result [32, 2, 64] collapses back. Workgroups of 28 rows
@@ -8,9 +9,12 @@
 // CHECK-LABEL: func.func @bias_relu
 // CHECK:         %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<2x8x64xf32>
 // CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %[[W]] : tensor<32x8xf32>, tensor<2x8x64xf32>) outs(%{{.*}} : tensor<32x2x64xf32>)
-// CHECK-SAME:      distribution = [32, 1, 64, 0], vector_common_parallel = [4, 1, 64, 0], vector_reduction = [0, 0, 0, 16]
+// CHECK-SAME:      distribution = [32, 1, 64, 0], vector_common_parallel = [4, 1, 64, 0], vector_reduction = [0, 0, 0, 4]
 // CHECK:         %[[C:.*]] = tensor.collapse_shape %[[G]] {{\[\[}}0], [1, 2]] : tensor<32x2x64xf32> into tensor<32x128xf32>
 // CHECK:         linalg.generic {{.*}} ins(%[[C]], %{{.*}} : tensor<32x128xf32>, tensor<128xf32>)
+// Reduction steps of 4 weight rows by default, 16 on request.
+// STEP16-LABEL: func.func @bias_relu
+// STEP16:         vector_common_parallel = [4, 1, 64, 0], vector_reduction = [0, 0, 0, 16]
 // REGIONS-LABEL: func.func @bias_relu
 // REGIONS:         %[[R:.*]] = flow.dispatch.region -> (tensor<32x2x64xf32>)
 // REGIONS:           compilation_info
