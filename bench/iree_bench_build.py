@@ -125,7 +125,8 @@ def variant_source(model: str, variant: str, work_dir: Path) -> Path:
     if variant in OURS_PIPELINES:
         text = _fusion(["fusion-opt", str(linalg), "-p", OURS_PIPELINES[variant]])
     elif variant in ONNX_PIPELINES:
-        text = _ours_from_onnx(model_file(model, "args.onnx"), ONNX_PIPELINES[variant])
+        _ours_from_onnx(model_file(model, "args.onnx"), ONNX_PIPELINES[variant], out)
+        return out
     else:
         raise ValueError(f"unknown variant {variant!r} (have: "
                          f"{', '.join((*VARIANTS, *OURS_PIPELINES, *ONNX_PIPELINES))})")
@@ -133,11 +134,12 @@ def variant_source(model: str, variant: str, work_dir: Path) -> Path:
     return out
 
 
-def _ours_from_onnx(onnx_file: Path, pipeline: str) -> str:
-    """`fusion-opt M.onnx -p PIPELINE`: the import in the same process (the README's command; the
-    same output as `fusion-translate --import-onnx | fusion-opt`, without the second process and
-    the printing and re-parsing of the weights)."""
-    return _fusion(["fusion-opt", str(onnx_file), "-p", pipeline])
+def _ours_from_onnx(onnx_file: Path, pipeline: str, out: Path) -> None:
+    """`fusion-opt M.onnx -p PIPELINE -o OUT`: the import in the same process and the module
+    written by fusion-opt itself (the README's command; the same output as `fusion-translate
+    --import-onnx | fusion-opt`, without the second process, the printing and re-parsing of
+    the weights, or ~100 MB of text piped through this process)."""
+    _fusion(["fusion-opt", str(onnx_file), "-p", pipeline, "-o", str(out)])
 
 
 def _onnx_variant_source(model: str, variant: str, work_dir: Path) -> Path:
@@ -149,7 +151,7 @@ def _onnx_variant_source(model: str, variant: str, work_dir: Path) -> Path:
         raise RuntimeError(f"{variant}: {LINALG_ONLY}")
     out = work_dir / f"{model_stem(model)}.{variant}.mlir"
     if not out.is_file():
-        out.write_text(_ours_from_onnx(Path(model), ONNX_PIPELINES[variant]))
+        _ours_from_onnx(Path(model), ONNX_PIPELINES[variant], out)
     return out
 
 
