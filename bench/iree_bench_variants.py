@@ -164,6 +164,10 @@ OURS_PIPELINES = {
     # the fewest dispatches the CPU pipeline can make: attention raised (a NaN guard's reduction
     # of V in the attention's dispatch) and Q, K, V fused as well
     "ours-llvm-cpu-fewest": "dispatch-creation-llvm-cpu-fewest",
+    # dispatch-creation-llvm-cpu with the unpacked matmuls' register tiles unrolling 4
+    # reduction steps instead of 16 (as the packed contractions do)
+    "ours-llvm-cpu-matmul-reduction-4": _pipeline_with(
+        "dispatch-creation-llvm-cpu", dispatch_matmul_cpu_tiles="dispatch-matmul-cpu-tiles{reduction=4}"),
     # the fewest build with the NaN guard's reduction over V in a dispatch of its own (what
     # form-dispatch-regions{guards-into-attention} changes)
     "ours-llvm-cpu-fewest-guards-apart": _fewest_with("guards-into-attention=true ", ""),
@@ -251,6 +255,10 @@ ONNX_PIPELINES = {
     "ours-onnx-llvm-cpu-reduction-16": _expanded_with(
         "graph-to-dispatch-llvm-cpu", linalg_pack_conv_filters="linalg-pack-conv-filters{reduction-step=16}",
         linalg_pack_matmul_weights="linalg-pack-matmul-weights{reduction-step=16}"),
+    # ... and with the unpacked matmuls' register tiles (dispatch-matmul-cpu-tiles) unrolling 4
+    # reduction steps too
+    "ours-onnx-llvm-cpu-matmul-reduction-4": _expanded_with(
+        "graph-to-dispatch-llvm-cpu", dispatch_matmul_cpu_tiles="dispatch-matmul-cpu-tiles{reduction=4}"),
     # ... and with the constants' transposes and slices left to IREE's compile-time JIT (no
     # linalg-fold-constants): what the fold saves of the build
     "ours-onnx-llvm-cpu-unfolded": _expanded_with("graph-to-dispatch-llvm-cpu", linalg_fold_constants=""),
