@@ -161,6 +161,21 @@ def test_fusion_opt_names_the_pass_that_broke_the_ir(monkeypatch, flags):
     assert "the IR does not verify after pass 'test-break-ir'" in err
 
 
+def test_fusion_opt_replays_an_onnx_input_to_name_the_pass(monkeypatch):
+    """An ONNX input is imported afresh for the replay (nothing of the failed run is reused)."""
+    imports = []
+    real_import = onnx_frontend.import_onnx_file
+    monkeypatch.setattr(onnx_frontend, "import_onnx_file", lambda *a, **k: imports.append(1) or real_import(*a, **k))
+    passes = {**registry.get_all_passes(), "test-break-ir": lambda: BreakIRPass, "test-no-op": lambda: NoOpPass}
+    monkeypatch.setattr(registry, "get_all_passes", lambda: passes)
+    model = Path(__file__).resolve().parents[1] / "data" / "onnx" / "conv_bn_relu.onnx"
+    code, out, err = run_opt([str(model), "-p", "test-break-ir,test-no-op"])
+    assert code == 1 and out == "" and len(imports) == 2
+    assert "the IR does not verify after pass 'test-break-ir'" in err
+    imports.clear()
+    assert run_opt([str(model), "-p", "test-no-op"])[0] == 0 and len(imports) == 1
+
+
 def test_verify_each_flag_values():
     parse = lambda *argv: fusionopt.opt_args.parse_command_line(list(argv)).verify_each  # noqa: E731
     assert parse() is None and parse("--verify-each") is True  # None: deferred (pass_runner)
