@@ -259,6 +259,8 @@ ONNX_PIPELINES = {
     # reduction steps too
     "ours-onnx-llvm-cpu-matmul-reduction-4": _expanded_with(
         "graph-to-dispatch-llvm-cpu", dispatch_matmul_cpu_tiles="dispatch-matmul-cpu-tiles{reduction=4}"),
+    # ... and with k x k convs left to IREE's own register tile (no dispatch-conv-kxk-cpu-tiles)
+    "ours-onnx-llvm-cpu-kxk-iree-tiles": _expanded_with("graph-to-dispatch-llvm-cpu", dispatch_conv_kxk_cpu_tiles=""),
     # ... and with the constants' transposes and slices left to IREE's compile-time JIT (no
     # linalg-fold-constants): what the fold saves of the build
     "ours-onnx-llvm-cpu-unfolded": _expanded_with("graph-to-dispatch-llvm-cpu", linalg_fold_constants=""),

@@ -137,12 +137,14 @@ def _dispatch_creation_with(changes: dict[str, str]) -> str:
 # matmul tile, and depthwise convs 8 (7) pixels x 32 channels (IREE's own keeps 4 accumulators:
 # mnasnet1_0's depthwise convs 0.75x of the time), and a softmax's row reductions whole rows
 # (its two dispatches 0.5x of the time in vit_s16_6l), and a grouped conv's im2col matmul one
-# group a workgroup (RegNetX's at 112x112 and 56x56 ~0.5x-0.6x of the time). A CUDA build would
+# group a workgroup (RegNetX's at 112x112 and 56x56 ~0.5x-0.6x of the time), and k x k convs over
+# 16 or more channels 8 pixels x 32 filters (IREE's 8 x 16 tile: resnet18's convs 0.7x of the
+# time with the wider one). A CUDA build would
 # reject the configs, so they are not in the target-neutral pipeline. The row reductions' pass
 # asks the build for IREE's reassociation of float reductions (`iree_flags_for`; without it IREE
 # sums each row in order, 16 dependent scalar adds a vector: vit_s16_6l's layer norms 5x slower).
 _CPU_TILES = ("dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
-              "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles")
+              "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-conv-kxk-cpu-tiles")
 # Channels-last convs over constant filters compute a multiple of 16 filters (zeros added, the
 # result sliced back): IREE vectorises a filter count like 58, 116 or 40 in 2-8 lane vectors,
 # 1.2x-7.8x slower per conv; after elementwise fusion, so the epilogue moves past the slice whole.

@@ -220,6 +220,22 @@ def block_grouped_im2col(b):
 GROUPED_IM2COL_BLOCKS = (block_grouped_im2col,)
 
 
+def block_kxk_conv(b):
+    """ResNet's 3x3 conv: 16 channels into 32 filters over a constant filter (the most elements
+    a drawn constant holds), pad 1, batch 1, a 7x7 or 8x8 output, with a bias and ReLU: the CPU
+    pipelines keep it a channels-last conv, which `dispatch-conv-kxk-cpu-tiles` gives 7 (8)
+    pixels x 32 filters a register tile (f32 draws; f64 stays IREE's)."""
+    if b.element not in ("f32", "f64"):
+        return None
+    out = b.draw(st.sampled_from((7, 8)))
+    x = b.new_arg((1, 16, out, out), b.element)
+    y = _conv(b, x, b.constant((32, 16, 3, 3), b.element), 1, 1)
+    return _unary(b, "relu", _per_channel(b, y, "add"))
+
+
+KXK_CONV_BLOCKS = (block_kxk_conv,)
+
+
 def block_packed_weights(b):
     """A constant-weight layer whose output count a panel width divides into two or more panels:
     a 1x1 conv from 32 or 48 channels into 96, 128 or 192 filters with a per-channel bias and

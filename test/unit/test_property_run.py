@@ -26,6 +26,7 @@ from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on th
     TILED_DEPTHWISE_BLOCKS,
     ROW_SOFTMAX_BLOCKS,
     GROUPED_IM2COL_BLOCKS,
+    KXK_CONV_BLOCKS,
     STRIDED_BLOCKS,
     WIDE_GROUPED_BLOCKS,
     UNEQUAL_TOWER_BLOCKS,
@@ -145,6 +146,12 @@ TILED_DEPTHWISE_FLOORS = {"dispatch-depthwise-cpu-tiles": 0.3}
 # 0.25 (3 of 12).
 GROUPED_IM2COL_COUNT, GROUPED_IM2COL_OPS = 12, 1
 GROUPED_IM2COL_FLOORS = {"dispatch-grouped-im2col-cpu-tiles": 0.2}
+# ResNet's 3x3 conv, 16 channels into 32 filters at a 7x7 or 8x8 output
+# (`graph_blocks_conv.KXK_CONV_BLOCKS`; f32 and f64 draws): the dispatch-attention run's CPU tile
+# stage gives the f32 ones 7 (8) pixels x 32 filters a register tile. Its seed gives 0.25
+# (3 of 12).
+KXK_CONV_COUNT, KXK_CONV_OPS = 12, 1
+KXK_CONV_FLOORS = {"dispatch-conv-kxk-cpu-tiles": 0.2}
 # A softmax over 2-3 rows of 20, 33 or 45 elements (`graph_blocks.ROW_SOFTMAX_BLOCKS`; f32 and f64
 # draws): the dispatch-attention run's CPU tile stage gives the f32 ones' reductions whole-row
 # vectors. Its seed gives 0.67 (4 of 6).
@@ -239,7 +246,7 @@ def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
               PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, PADDED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS,
-              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, GROUPED_IM2COL_FLOORS)
+              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, GROUPED_IM2COL_FLOORS, KXK_CONV_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -272,6 +279,7 @@ BLOCK_SET_RUNS = {
     "tiled_depthwise": (TILED_DEPTHWISE_COUNT, TILED_DEPTHWISE_OPS, TILED_DEPTHWISE_BLOCKS, TILED_DEPTHWISE_FLOORS),
     "row_softmax": (ROW_SOFTMAX_COUNT, ROW_SOFTMAX_OPS, ROW_SOFTMAX_BLOCKS, ROW_SOFTMAX_FLOORS),
     "grouped_im2col": (GROUPED_IM2COL_COUNT, GROUPED_IM2COL_OPS, GROUPED_IM2COL_BLOCKS, GROUPED_IM2COL_FLOORS),
+    "kxk_conv": (KXK_CONV_COUNT, KXK_CONV_OPS, KXK_CONV_BLOCKS, KXK_CONV_FLOORS),
     "packed_weights": (PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS, PACKED_WEIGHT_BLOCKS, PACKED_WEIGHT_FLOORS),
     "padded_weights": (PADDED_WEIGHT_COUNT, PADDED_WEIGHT_OPS, PADDED_WEIGHT_BLOCKS, PADDED_WEIGHT_FLOORS),
     "dilated_padding": (DILATED_PADDING_COUNT, DILATED_PADDING_OPS, DILATED_PADDING_BLOCKS, DILATED_PADDING_FLOORS),

@@ -1,0 +1,93 @@
+"""`dispatch-conv-kxk-cpu-tiles`: a formed channels-last k x k conv (ResNet's 3x3 convs) gets an
+IREE llvm-cpu config with a register tile of 8 (7) pixels x 32 filters and reduction steps of 4
+input channels, one image row by up to 64 filters a workgroup.
+
+IREE 3.13 gives a `linalg.conv_2d_nhwc_hwcf` (`ConvTileAndDecomposeExpert`) a register tile of 8
+pixels x 16 filters: each step over an input channel loads one filter vector and broadcasts 8
+pixels for 8 FMAs, and resnet18's 3x3 convs run at ~70 GFLOP/s on one AVX-512 core. With two
+vectors of filters the same loads feed 16 FMAs. Measured in resnet18 at 224x224 (zen5 VM, HAL
+profile, one thread, two alternating rounds, ms a call, IREE's tile -> this one): its 3x3 convs
+over 64 channels 4.9 -> 4.3, 128 4.4 -> 3.4, 256 6.4 -> 4.1-4.6, 512 9.3 -> 4.4-5.3; all its
+convs 26.6 -> 17.7-19.2 (bench/RESULTS.md, "ResNet's 3x3 convs: a wider register tile").
+Reduction steps of 8 gained less (19.5-24.7 ms), 4 x 64 tiles less (21.5-22.0 ms); tiles that
+leave a remainder of pixels are far slower (IREE does not peel the conv pipeline's tiles), so
+the pixel tile must divide the output width.
+
+Applied to a static f32 batch-1 `linalg.conv_2d_nhwc_hwcf` directly in a `flow.dispatch.region`,
+with no config of its own, a window larger than 1x1, at least `min-channels` input channels, a
+multiple of 4 of them, F a multiple of 32 and the output width a multiple of 8 or 7. A stem's 3
+input channels stay IREE's (its reduction step is the channel count). Only the tiling changes:
+every product and each output's sum order over (kh, kw, c) are IREE's own. CPU pipelines only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+
+from fusionopt.transforms.common.window_ops import static_window_shapes
+from fusionopt.transforms.dispatch.matmul_cpu_tiles import in_region_unconfigured
+from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import set_cpu_config, static_f32_shape
+
+NHWC_CONV = "linalg.conv_2d_nhwc_hwcf"
+FILTERS = 32  # filters a register tile holds: two AVX-512 vectors of f32
+WORKGROUP_FILTERS = 64
+PIXEL_TILES = (8, 7)  # pixels a register tile holds, the first that divides the output width
+CHANNEL_STEP = 4  # input channels a register tile takes per unrolled step
+
+
+def pixel_tile(width: int) -> int | None:
+    return next((p for p in PIXEL_TILES if width % p == 0), None)
+
+
+def conv_tiles(width: int, filters: int, pixels: int) -> dict[str, list[int]]:
+    """Loops (n, oh, ow, f, kh, kw, c): workgroups of one output row by up to 64 filters,
+    register tiles of `pixels` x 32 filters, one tap and 4 input channels a step."""
+    return {"distribution": [0, 1, width, min(filters, WORKGROUP_FILTERS), 0, 0, 0],
+            "vector_common_parallel": [1, 1, pixels, FILTERS, 0, 0, 0],
+            "vector_reduction": [0, 0, 0, 0, 1, 1, CHANNEL_STEP]}
+
+
+def tiles_for(op: Operation, min_channels: int) -> dict[str, list[int]] | None:
+    """The config's tiles for a conv the pass applies to (module docstring), else None."""
+    shapes = static_window_shapes(op, NHWC_CONV)
+    if shapes is None or not in_region_unconfigured(op) or static_f32_shape(op.results[0]) is None:
+        return None
+    (n, _, _, c), (kh, kw, _, f), (_, _, ow, _) = shapes[0], shapes[1], shapes[-1]
+    if n != 1 or (kh, kw) == (1, 1) or c < min_channels or c % CHANNEL_STEP or f % FILTERS:
+        return None
+    pixels = pixel_tile(ow)
+    return None if pixels is None else conv_tiles(ow, f, pixels)
+
+
+@dataclass
+class ConfigureKxkConv(RewritePattern):
+    min_channels: int
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        tiles = tiles_for(op, self.min_channels)
+        if tiles is not None:
+            set_cpu_config(op, rewriter, tiles, "ConvTileAndDecomposeExpert",
+                           "k x k convs given a 32-filter register tile")
+
+
+@dataclass(frozen=True)
+class DispatchConvKxkCpuTilesPass(ModulePass):
+    """Formed channels-last k x k convs -> an IREE llvm-cpu config of 8 (7) pixels x 32 filters,
+    4 input channels a step (module docstring).
+
+    Options:
+      min-channels -- configure only convs with at least this many input channels (16).
+    """
+
+    name = "dispatch-conv-kxk-cpu-tiles"
+
+    min_channels: int = 16
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(ConfigureKxkConv(self.min_channels), apply_recursively=False).rewrite_module(op)
