@@ -31,7 +31,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from fusionopt import pass_statistics
 from fusionopt.pass_statistics import PassStatistics
-from fusionopt.diagnostics import Diagnostic, FusionError, location_of
+from fusionopt.diagnostics import Diagnostic, FusionError, capture_diagnostics, location_of
 from fusionopt.ir_io import print_module, verify_module, verify_ops
 from fusionopt.ir_snapshot import IRSnapshot, take_snapshot
 from fusionopt.progress import Progress
@@ -109,7 +109,8 @@ def run_passes(passes: list[ModulePass], ctx: Context, module: ModuleOp, options
         if passes:
             _verify_after(passes[-1].name, module, options.timer)
     except (FusionError, InternalError):
-        _run_in_order(passes, ctx, reload(), RunOptions(verify=True))  # raises the failure, named
+        with capture_diagnostics():  # the replay's remarks and warnings: the first run's again
+            _run_in_order(passes, ctx, reload(), RunOptions(verify=True))  # raises the failure, named
         raise  # the replay passed: report the deferred run's own error
 
 

@@ -176,6 +176,25 @@ def test_fusion_opt_replays_an_onnx_input_to_name_the_pass(monkeypatch):
     assert run_opt([str(model), "-p", "test-no-op"])[0] == 0 and len(imports) == 1
 
 
+@dataclasses.dataclass(frozen=True)
+class WarnPass(ModulePass):
+    name = "test-warn"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from fusionopt.diagnostics import emit_warning
+
+        emit_warning(op, "a warning of the first run")
+
+
+def test_the_replay_repeats_no_warning(monkeypatch):
+    passes = {**registry.get_all_passes(), "test-break-ir": lambda: BreakIRPass, "test-no-op": lambda: NoOpPass,
+              "test-warn": lambda: WarnPass}
+    monkeypatch.setattr(registry, "get_all_passes", lambda: passes)
+    code, _, err = run_opt(["-p", "test-warn,test-break-ir,test-no-op"])
+    assert code == 1 and "the IR does not verify after pass 'test-break-ir'" in err
+    assert err.count("a warning of the first run") == 1
+
+
 def test_verify_each_flag_values():
     parse = lambda *argv: fusionopt.opt_args.parse_command_line(list(argv)).verify_each  # noqa: E731
     assert parse() is None and parse("--verify-each") is True  # None: deferred (pass_runner)

@@ -16,6 +16,7 @@ from fusionopt.interpreter import FAMILIES, family_inputs
 from fusionopt.ir_io import parse_file, parse_module, print_module
 from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.cpu_pipeline_cases import without_pass
 from support.iree_pairs import assert_agrees, build_llvm_cpu
 from support.lit_cases import lit_functions, with_sizes
 
@@ -102,9 +103,13 @@ def test_minilm_weight_matmuls_only():
 
 
 def test_cnn_untouched():
-    """resnet18's convs are conv named ops and its head an NT matmul of one row: nothing to tile."""
-    module = apply_pipeline(parse_file(MODELS / "cnn" / "resnet18" / "resnet18.args.linalg.mlir"), "dispatch-creation-llvm-cpu")
-    assert configured(module) == []
+    """resnet18's convs are conv named ops and its head an NT matmul of one row: no matmul tile.
+    Only `dispatch-conv-kxk-cpu-tiles` configures some of its 3x3 convs; without it, nothing is."""
+    linalg = parse_file(MODELS / "cnn" / "resnet18" / "resnet18.args.linalg.mlir")
+    module = apply_pipeline(linalg, "dispatch-creation-llvm-cpu")
+    assert set(configured(module)) == {"linalg.conv_2d_nhwc_hwcf"}
+    without_kxk = without_pass("dispatch-creation-llvm-cpu", "dispatch-conv-kxk-cpu-tiles")
+    assert configured(apply_pipeline(parse_file(MODELS / "cnn" / "resnet18" / "resnet18.args.linalg.mlir"), without_kxk)) == []
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
