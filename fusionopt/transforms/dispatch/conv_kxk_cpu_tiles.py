@@ -14,8 +14,9 @@ leave a remainder of pixels are far slower (IREE does not peel the conv pipeline
 the pixel tile must divide the output width.
 
 Applied to a static f32 batch-1 `linalg.conv_2d_nhwc_hwcf` directly in a `flow.dispatch.region`,
-with no config of its own, a window larger than 1x1, at least `min-channels` input channels, a
-multiple of 4 of them, F a multiple of 32 and the output width a multiple of 8 or 7. A stem's 3
+with no config of its own, a window larger than 1x1 and undilated (DeepLabV3's dilated convs
+were not measured), at least `min-channels` input channels, a multiple of 4 of them, F a
+multiple of 32 and the output width a multiple of 8 or 7. A stem's 3
 input channels stay IREE's (its reduction step is the channel count). Only the tiling changes:
 every product and each output's sum order over (kh, kw, c) are IREE's own. CPU pipelines only.
 """
@@ -60,6 +61,8 @@ def tiles_for(op: Operation, min_channels: int) -> dict[str, list[int]] | None:
         return None
     (n, _, _, c), (kh, kw, _, f), (_, _, ow, _) = shapes[0], shapes[1], shapes[-1]
     if n != 1 or (kh, kw) == (1, 1) or c < min_channels or c % CHANNEL_STEP or f % FILTERS:
+        return None
+    if op.dilation_values() != (1, 1):  # type: ignore[attr-defined]  # measured undilated only
         return None
     pixels = pixel_tile(ow)
     return None if pixels is None else conv_tiles(ow, f, pixels)

@@ -47,7 +47,7 @@ func.func @resnet_3x3_strided_14(%x: tensor<1x30x30x32xf32>, %w: tensor<3x3x32x2
 // -----
 
 // Not configured: a stem's 3 input channels, 48 filters (no multiple of 32), a 10-wide output
-// (neither 8 nor 7 divides it), a 1x1 window, a conv outside any region.
+// (neither 8 nor 7 divides it), a 1x1 window, a dilated window, a conv outside any region.
 // CHECK-LABEL: func.func @not_configured
 // CHECK-NOT:     compilation_info
 // CHECK:         return
@@ -64,6 +64,8 @@ func.func @not_configured(%s: tensor<1x229x229x3xf32>, %ws: tensor<7x7x3x64xf32>
     %c2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x12, %w : tensor<1x12x12x32xf32>, tensor<3x3x32x64xf32>) outs(%e2 : tensor<1x10x10x64xf32>) -> tensor<1x10x10x64xf32>
     %e3 = tensor.empty() : tensor<1x16x16x64xf32>
     %c3 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x16x16x32xf32>, tensor<1x1x32x64xf32>) outs(%e3 : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+    %e5 = tensor.empty() : tensor<1x8x8x64xf32>
+    %c5 = linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x12, %w : tensor<1x12x12x32xf32>, tensor<3x3x32x64xf32>) outs(%e5 : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
     flow.return %c0, %c1, %c2, %c3 : tensor<1x112x112x64xf32>, tensor<1x14x14x48xf32>, tensor<1x10x10x64xf32>, tensor<1x16x16x64xf32>
   }
   %e4 = tensor.empty() : tensor<1x14x14x64xf32>
