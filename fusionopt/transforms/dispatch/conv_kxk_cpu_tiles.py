@@ -1,6 +1,6 @@
 """`dispatch-conv-kxk-cpu-tiles`: a formed channels-last k x k conv (ResNet's 3x3 convs) gets an
 IREE llvm-cpu config with a register tile of 8 (7) pixels x 32 filters and reduction steps of 4
-input channels, one image row by up to 64 filters a workgroup.
+input channels, one image row by 64 (32) filters a workgroup.
 
 IREE 3.13 gives a `linalg.conv_2d_nhwc_hwcf` (`ConvTileAndDecomposeExpert`) a register tile of 8
 pixels x 16 filters: each step over an input channel loads one filter vector and broadcasts 8
@@ -46,10 +46,17 @@ def pixel_tile(width: int) -> int | None:
     return next((p for p in PIXEL_TILES if width % p == 0), None)
 
 
+def workgroup_filters(filters: int) -> int:
+    """64 filters a workgroup where 64 divides F, else 32: a remainder workgroup has dynamic
+    sizes, which IREE's conv pipeline runs several times slower (googlenet's 96, 160 and 224
+    filters: the model 3.6x slower with workgroups of 64)."""
+    return WORKGROUP_FILTERS if filters % WORKGROUP_FILTERS == 0 else FILTERS
+
+
 def conv_tiles(width: int, filters: int, pixels: int) -> dict[str, list[int]]:
-    """Loops (n, oh, ow, f, kh, kw, c): workgroups of one output row by up to 64 filters,
+    """Loops (n, oh, ow, f, kh, kw, c): workgroups of one output row by 64 (32) filters,
     register tiles of `pixels` x 32 filters, one tap and 4 input channels a step."""
-    return {"distribution": [0, 1, width, min(filters, WORKGROUP_FILTERS), 0, 0, 0],
+    return {"distribution": [0, 1, width, workgroup_filters(filters), 0, 0, 0],
             "vector_common_parallel": [1, 1, pixels, FILTERS, 0, 0, 0],
             "vector_reduction": [0, 0, 0, 0, 1, 1, CHANNEL_STEP]}
 

@@ -46,6 +46,22 @@ func.func @resnet_3x3_strided_14(%x: tensor<1x30x30x32xf32>, %w: tensor<3x3x32x2
 
 // -----
 
+// 96 filters: workgroups of 32 filters (64 would leave a remainder workgroup, which IREE's conv
+// pipeline runs several times slower).
+// CHECK-LABEL: func.func @googlenet_3x3_96
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK-SAME:      distribution = [0, 1, 28, 32, 0, 0, 0], vector_common_parallel = [1, 1, 7, 32, 0, 0, 0]
+func.func @googlenet_3x3_96(%x: tensor<1x30x30x64xf32>, %w: tensor<3x3x64x96xf32>) -> tensor<1x28x28x96xf32> {
+  %r = flow.dispatch.region -> (tensor<1x28x28x96xf32>) {
+    %e = tensor.empty() : tensor<1x28x28x96xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x30x30x64xf32>, tensor<3x3x64x96xf32>) outs(%e : tensor<1x28x28x96xf32>) -> tensor<1x28x28x96xf32>
+    flow.return %c : tensor<1x28x28x96xf32>
+  }
+  return %r : tensor<1x28x28x96xf32>
+}
+
+// -----
+
 // Not configured: a stem's 3 input channels, 48 filters (no multiple of 32), a 10-wide output
 // (neither 8 nor 7 divides it), a 1x1 window, a dilated window, a conv outside any region.
 // CHECK-LABEL: func.func @not_configured
