@@ -1,13 +1,19 @@
-"""What the tests of the llvm-cpu-only linalg passes (filter padding, weight packing) ask of a
-pipeline run: region counts, the pipeline without one pass, which pipelines run a pass, and
-constants written as MLIR hex literals."""
+"""What the tests of the llvm-cpu-only passes (filter padding, weight packing, CPU tiles) ask of a
+pipeline run: region counts, the pipeline without one pass, which pipelines run a pass,
+constants written as MLIR hex literals, and a tile config's build agreeing bit for bit with the
+build without it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
+from fusionopt.ir_io import print_module
+from fusionopt.iree_tools import compile_vmfb, run_vmfb, target_flags
 from fusionopt.pipeline_spec import parse_pipeline
 from fusionopt.registry import PIPELINES
+from fusionopt.testing import apply_pipeline
 
 CPU = "dispatch-creation-llvm-cpu"
 CPU_AND_CUDA = (CPU, "graph-to-dispatch-llvm-cpu", "dispatch-creation-cuda", "graph-to-dispatch-cuda")
@@ -49,3 +55,22 @@ def pipeline_with_and_without(text: str, name: str):
     from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 
     return assert_pass_preserves_semantics(text, CPU), regions(apply_pipeline(text, without_pass(CPU, name)))
+
+
+def assert_tiles_change_no_bit(text: str, pipelines: tuple[str, str], shape: tuple[int, ...], folder: Path) -> None:
+    """IREE builds the graph program `text` through both pipelines (with and without a CPU tile
+    pass) and the builds agree bit for bit, finite and not all zero, on random, constant,
+    large-offset and zero images of `shape`: a tile config changes the loops, not any product
+    or sum order."""
+    vmfbs = []
+    for index, pipeline in enumerate(pipelines):
+        source = folder / f"build{index}.mlir"
+        source.write_text(print_module(apply_pipeline(text, pipeline)))
+        vmfbs.append(compile_vmfb(source, folder / f"build{index}.vmfb", target_flags("llvm-cpu")))
+    rng = np.random.default_rng(0)
+    images = {"random": rng.standard_normal(shape), "constant": np.full(shape, 0.75),
+              "offset": 1000.5 + rng.standard_normal(shape), "zeros": np.zeros(shape)}
+    for family, image in images.items():
+        [ours], [theirs] = (run_vmfb(vmfb, [image.astype(np.float32)], "main") for vmfb in vmfbs)
+        np.testing.assert_array_equal(ours, theirs, err_msg=family)
+        assert np.all(np.isfinite(ours)) and np.any(ours), family

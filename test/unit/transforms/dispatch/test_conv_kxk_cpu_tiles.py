@@ -11,11 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fusionopt.ir_io import print_module
-from fusionopt.iree_tools import compile_vmfb, iree_available, run_vmfb, target_flags
+from fusionopt.iree_tools import iree_available
 from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.cpu_pipeline_cases import runs_on_cpu_only, without_pass
+from support.cpu_pipeline_cases import assert_tiles_change_no_bit, runs_on_cpu_only, without_pass
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "dispatch-conv-kxk-cpu-tiles"
@@ -65,19 +64,4 @@ def test_the_config_changes_no_value(name: str):
 
 @pytest.mark.skipif(not iree_available(), reason="IREE (iree-compile and its runtime) is not installed")
 def test_iree_builds_the_block_and_agrees_with_the_build_without_the_pass(tmp_path: Path):
-    text = basic_block(14)
-    vmfbs = {}
-    for name, pipeline in (("configured", CPU), ("unconfigured", WITHOUT)):
-        (tmp_path / f"{name}.mlir").write_text(print_module(apply_pipeline(text, pipeline)))
-        vmfbs[name] = compile_vmfb(tmp_path / f"{name}.mlir", tmp_path / f"{name}.vmfb", target_flags("llvm-cpu"))
-    rng = np.random.default_rng(0)
-    shape = (1, 32, 14, 14)
-    images = {"random": rng.standard_normal(shape), "constant": np.full(shape, 0.75),
-              "offset": 1000.5 + rng.standard_normal(shape), "zeros": np.zeros(shape)}
-    for family, image in images.items():
-        image = image.astype(np.float32)
-        [ours] = run_vmfb(vmfbs["configured"], [image], "main")
-        [theirs] = run_vmfb(vmfbs["unconfigured"], [image], "main")
-        # the same products summed over (kh, kw, c) in the same order: only the tiling differs
-        np.testing.assert_array_equal(ours, theirs, err_msg=family)
-        assert np.all(np.isfinite(ours)) and np.any(ours), family
+    assert_tiles_change_no_bit(basic_block(14), (CPU, WITHOUT), (1, 32, 14, 14), tmp_path)
