@@ -74,3 +74,26 @@ def assert_tiles_change_no_bit(text: str, pipelines: tuple[str, str], shape: tup
         [ours], [theirs] = (run_vmfb(vmfb, [image.astype(np.float32)], "main") for vmfb in vmfbs)
         np.testing.assert_array_equal(ours, theirs, err_msg=family)
         assert np.all(np.isfinite(ours)) and np.any(ours), family
+
+
+def conv_relu_block(channels: int, filters: int, groups: int, size: int, stride: int, seed: int,
+                    scale: float) -> str:
+    """A graph program: a padded 3x3 conv of a 1 x channels x size x size image over a constant
+    filter (uniform in +-scale), `groups` groups, then a per-channel bias and ReLU."""
+    out, per_group = size // stride, channels // groups
+    count = filters * per_group * 9
+    rng = np.random.default_rng(seed)
+    weights = ", ".join(f"{v:.3f}" for v in rng.uniform(-scale, scale, count))
+    bias = ", ".join(f"{v:.3f}" for v in rng.uniform(-0.5, 0.5, filters))
+    image, result = f"tensor<1x{channels}x{size}x{size}xf32>", f"tensor<1x{filters}x{out}x{out}xf32>"
+    kernel = f"tensor<{filters}x{per_group}x3x3xf32>"
+    return f"""func.func @main(%x: {image}) -> {result} {{
+  %w = arith.constant dense<[{weights}]> : tensor<{count}xf32>
+  %wf = graph.reshape %w : tensor<{count}xf32> -> {kernel}
+  %y = graph.conv %x, %wf strides = [{stride}, {stride}] dilations = [1, 1] pads = [1, 1, 1, 1] group = {groups} : ({image}, {kernel}) -> {result}
+  %b = arith.constant dense<[{bias}]> : tensor<{filters}xf32>
+  %bb = graph.broadcast %b dims = [1] : tensor<{filters}xf32> -> {result}
+  %s = graph.add %y, %bb : {result}
+  %r = graph.relu %s : {result}
+  return %r : {result}
+}}"""

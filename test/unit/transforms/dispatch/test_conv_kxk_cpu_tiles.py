@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from fusionopt.iree_tools import iree_available
 from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.cpu_pipeline_cases import assert_tiles_change_no_bit, runs_on_cpu_only, without_pass
+from support.cpu_pipeline_cases import assert_tiles_change_no_bit, conv_relu_block, runs_on_cpu_only, without_pass
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "dispatch-conv-kxk-cpu-tiles"
@@ -25,20 +24,7 @@ CASES = lit_functions(LIT_TRANSFORMS / "dispatch" / "dispatch-conv-kxk-cpu-tiles
 
 def basic_block(size: int, channels: int = 32) -> str:
     """A ResNet basic block's first half: 3x3 conv (constant filter), bias, ReLU, at batch 1."""
-    rng = np.random.default_rng(size)
-    weights = ", ".join(f"{v:.3f}" for v in rng.uniform(-0.2, 0.2, 64 * channels * 9))
-    bias = ", ".join(f"{v:.3f}" for v in rng.uniform(-0.5, 0.5, 64))
-    image, result = f"tensor<1x{channels}x{size}x{size}xf32>", f"tensor<1x64x{size}x{size}xf32>"
-    return f"""func.func @main(%x: {image}) -> {result} {{
-  %w = arith.constant dense<[{weights}]> : tensor<{64 * channels * 9}xf32>
-  %wf = graph.reshape %w : tensor<{64 * channels * 9}xf32> -> tensor<64x{channels}x3x3xf32>
-  %y = graph.conv %x, %wf strides = [1, 1] dilations = [1, 1] pads = [1, 1, 1, 1] group = 1 : ({image}, tensor<64x{channels}x3x3xf32>) -> {result}
-  %b = arith.constant dense<[{bias}]> : tensor<64xf32>
-  %bb = graph.broadcast %b dims = [1] : tensor<64xf32> -> {result}
-  %s = graph.add %y, %bb : {result}
-  %r = graph.relu %s : {result}
-  return %r : {result}
-}}"""
+    return conv_relu_block(channels, 64, 1, size, 1, size, 0.2)
 
 
 def configured(module) -> list[str]:

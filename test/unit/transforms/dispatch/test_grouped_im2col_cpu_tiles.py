@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from fusionopt.registry import PIPELINES
 from fusionopt.iree_tools import iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.cpu_pipeline_cases import assert_tiles_change_no_bit, runs_on_cpu_only, without_pass
+from support.cpu_pipeline_cases import assert_tiles_change_no_bit, conv_relu_block, runs_on_cpu_only, without_pass
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "dispatch-grouped-im2col-cpu-tiles"
@@ -27,21 +26,7 @@ CASES = lit_functions(LIT_TRANSFORMS / "dispatch" / "dispatch-grouped-im2col-cpu
 def grouped_block(size: int, stride: int, groups: int = 4) -> str:
     """A RegNetX block's grouped 3x3 conv (groups of 16 channels and filters, constant filter)
     with a per-channel bias and ReLU, at batch 1."""
-    channels, out = 16 * groups, size // stride
-    rng = np.random.default_rng(size + stride)
-    weights = ", ".join(f"{v:.3f}" for v in rng.uniform(-0.5, 0.5, channels * 16 * 9))
-    bias = ", ".join(f"{v:.3f}" for v in rng.uniform(-0.5, 0.5, channels))
-    image, result = f"tensor<1x{channels}x{size}x{size}xf32>", f"tensor<1x{channels}x{out}x{out}xf32>"
-    return f"""func.func @main(%x: {image}) -> {result} {{
-  %w = arith.constant dense<[{weights}]> : tensor<{channels * 16 * 9}xf32>
-  %wf = graph.reshape %w : tensor<{channels * 16 * 9}xf32> -> tensor<{channels}x16x3x3xf32>
-  %y = graph.conv %x, %wf strides = [{stride}, {stride}] dilations = [1, 1] pads = [1, 1, 1, 1] group = {groups} : ({image}, tensor<{channels}x16x3x3xf32>) -> {result}
-  %b = arith.constant dense<[{bias}]> : tensor<{channels}xf32>
-  %bb = graph.broadcast %b dims = [1] : tensor<{channels}xf32> -> {result}
-  %s = graph.add %y, %bb : {result}
-  %r = graph.relu %s : {result}
-  return %r : {result}
-}}"""
+    return conv_relu_block(16 * groups, 16 * groups, groups, size, stride, size + stride, 0.5)
 
 
 def configured(module) -> list[str]:
