@@ -25,6 +25,7 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator
 from typing import IO
 
 from fusionopt.diagnostics import FusionError
@@ -83,7 +84,6 @@ class OutputFile:
     def commit(self, data: str | bytes) -> None:
         """Write `data` (text is UTF-8) to the output; on failure the output is untouched
         (regular files) and the temporary file is gone."""
-        payload = _Encoded(data) if isinstance(data, str) else data
         try:
             if self.kind == "stdout":
                 self._write_stdout(data)
@@ -92,11 +92,11 @@ class OutputFile:
                 # receives the bytes; nothing is created or replaced.
                 fd = os.open(self.target, os.O_WRONLY)
                 with os.fdopen(fd, "wb") as out:
-                    _write(out, payload)
+                    out.writelines(_encoded(data))
             else:
                 assert self._temp is not None and self._mode is not None
                 with open(self._temp, "wb") as out:
-                    _write(out, payload)
+                    out.writelines(_encoded(data))
                     out.flush()
                     os.fchmod(out.fileno(), self._mode)
                 os.replace(self._temp, self.target)
@@ -130,22 +130,15 @@ class OutputFile:
 ENCODE_CHUNK = 1 << 20  # characters encoded at a time
 
 
-class _Encoded:
-    """Text to write as UTF-8, encoded a chunk at a time: a module with inline weights is
-    ~100 MB of hex, and one `str.encode` of it is a fresh 100 MB buffer whose page faults alone
-    cost ~0.2 s on a VM (vit_s16_6l); the chunks reuse a few small buffers."""
-
-    def __init__(self, text: str):
-        self.text = text
-
-    def chunks(self):
-        for start in range(0, len(self.text), ENCODE_CHUNK):
-            yield self.text[start:start + ENCODE_CHUNK].encode("utf-8")
-
-
-def _write(out: IO[bytes], payload: bytes | _Encoded) -> None:
-    for chunk in payload.chunks() if isinstance(payload, _Encoded) else (payload,):
-        out.write(chunk)
+def _encoded(data: str | bytes) -> Iterator[bytes]:
+    """`data` as UTF-8, text encoded a chunk at a time: a module with inline weights is ~100 MB
+    of hex, and one `str.encode` of it is a fresh 100 MB buffer whose page faults alone cost
+    ~0.2 s on a VM (vit_s16_6l); the chunks reuse a few small buffers."""
+    if isinstance(data, bytes):
+        yield data
+        return
+    for start in range(0, len(data), ENCODE_CHUNK):
+        yield data[start:start + ENCODE_CHUNK].encode("utf-8")
 
 
 def write_output(path: str, data: str | bytes, stdout: IO | None = None) -> None:
