@@ -150,32 +150,6 @@ class NoOpPass(ModulePass):
         pass
 
 
-@pytest.mark.parametrize("flags", [[], ["--verify-each"]])
-def test_fusion_opt_names_the_pass_that_broke_the_ir(monkeypatch, flags):
-    """By default the result is verified once and a failure replayed pass by pass (pass_runner);
-    the error is the one verifying after every pass gives."""
-    passes = {**registry.get_all_passes(), "test-break-ir": lambda: BreakIRPass, "test-no-op": lambda: NoOpPass}
-    monkeypatch.setattr(registry, "get_all_passes", lambda: passes)
-    code, out, err = run_opt(["-p", "test-break-ir,test-no-op,test-no-op", *flags])
-    assert code == 1 and out == ""
-    assert "the IR does not verify after pass 'test-break-ir'" in err
-
-
-def test_fusion_opt_replays_an_onnx_input_to_name_the_pass(monkeypatch):
-    """An ONNX input is imported afresh for the replay (nothing of the failed run is reused)."""
-    imports = []
-    real_import = onnx_frontend.import_onnx_file
-    monkeypatch.setattr(onnx_frontend, "import_onnx_file", lambda *a, **k: imports.append(1) or real_import(*a, **k))
-    passes = {**registry.get_all_passes(), "test-break-ir": lambda: BreakIRPass, "test-no-op": lambda: NoOpPass}
-    monkeypatch.setattr(registry, "get_all_passes", lambda: passes)
-    model = Path(__file__).resolve().parents[1] / "data" / "onnx" / "conv_bn_relu.onnx"
-    code, out, err = run_opt([str(model), "-p", "test-break-ir,test-no-op"])
-    assert code == 1 and out == "" and len(imports) == 2
-    assert "the IR does not verify after pass 'test-break-ir'" in err
-    imports.clear()
-    assert run_opt([str(model), "-p", "test-no-op"])[0] == 0 and len(imports) == 1
-
-
 @dataclasses.dataclass(frozen=True)
 class WarnPass(ModulePass):
     name = "test-warn"
@@ -186,10 +160,37 @@ class WarnPass(ModulePass):
         emit_warning(op, "a warning of the first run")
 
 
-def test_the_replay_repeats_no_warning(monkeypatch):
+@pytest.fixture
+def test_passes(monkeypatch):
+    """fusion-opt's registry with the test passes (`-p test-break-ir,...`)."""
     passes = {**registry.get_all_passes(), "test-break-ir": lambda: BreakIRPass, "test-no-op": lambda: NoOpPass,
               "test-warn": lambda: WarnPass}
     monkeypatch.setattr(registry, "get_all_passes", lambda: passes)
+
+
+@pytest.mark.parametrize("flags", [[], ["--verify-each"]])
+def test_fusion_opt_names_the_pass_that_broke_the_ir(test_passes, flags):
+    """By default the result is verified once and a failure replayed pass by pass (pass_runner);
+    the error is the one verifying after every pass gives."""
+    code, out, err = run_opt(["-p", "test-break-ir,test-no-op,test-no-op", *flags])
+    assert code == 1 and out == ""
+    assert "the IR does not verify after pass 'test-break-ir'" in err
+
+
+def test_fusion_opt_replays_an_onnx_input_to_name_the_pass(test_passes, monkeypatch):
+    """An ONNX input is imported afresh for the replay (nothing of the failed run is reused)."""
+    imports = []
+    real_import = onnx_frontend.import_onnx_file
+    monkeypatch.setattr(onnx_frontend, "import_onnx_file", lambda *a, **k: imports.append(1) or real_import(*a, **k))
+    model = Path(__file__).resolve().parents[1] / "data" / "onnx" / "conv_bn_relu.onnx"
+    code, out, err = run_opt([str(model), "-p", "test-break-ir,test-no-op"])
+    assert code == 1 and out == "" and len(imports) == 2
+    assert "the IR does not verify after pass 'test-break-ir'" in err
+    imports.clear()
+    assert run_opt([str(model), "-p", "test-no-op"])[0] == 0 and len(imports) == 1
+
+
+def test_the_replay_repeats_no_warning(test_passes):
     code, _, err = run_opt(["-p", "test-warn,test-break-ir,test-no-op"])
     assert code == 1 and "the IR does not verify after pass 'test-break-ir'" in err
     assert err.count("a warning of the first run") == 1

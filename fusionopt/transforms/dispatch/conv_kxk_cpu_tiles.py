@@ -8,7 +8,7 @@ pixels for 8 FMAs, and resnet18's 3x3 convs run at ~70 GFLOP/s on one AVX-512 co
 vectors of filters the same loads feed 16 FMAs. Measured in resnet18 at 224x224 (zen5 VM, HAL
 profile, one thread, two alternating rounds, ms a call, IREE's tile -> this one): its 3x3 convs
 over 64 channels 4.9 -> 4.3, 128 4.4 -> 3.4, 256 6.4 -> 4.1-4.6, 512 9.3 -> 4.4-5.3; all its
-convs 26.6 -> 17.7-19.2 (bench/RESULTS.md, "ResNet's 3x3 convs: a wider register tile").
+convs 25.1-26.6 -> 17.7-20.1 (bench/RESULTS.md, "ResNet's 3x3 convs: a wider register tile").
 Reduction steps of 8 gained less (19.5-24.7 ms), 4 x 64 tiles less (21.5-22.0 ms); tiles that
 leave a remainder of pixels are far slower (IREE does not peel the conv pipeline's tiles), so
 the pixel tile must divide the output width.
