@@ -34,8 +34,9 @@ def _expanded_with(pipeline: str, **replacements: str) -> str:
     return _replaced(passes(PIPELINES[pipeline].spec), replacements)
 
 
-# the llvm-cpu pipelines' region formation, as `_replaced` keys it
+# the llvm-cpu pipelines' region formation and channels-last stage, as `_replaced` keys them
 _CPU_FORMATION = "form_dispatch_regions{pads_into_depthwise=true padded_results=0}"
+_CPU_CHANNELS_LAST = "linalg_conv_channels_last{grouped_taps=true}"
 
 
 def _fewest_with(option: str, replacement: str) -> str:
@@ -230,10 +231,10 @@ ONNX_PIPELINES = {
     "ours-onnx-llvm-cpu-grouped-generic": _expanded_with("graph-to-dispatch-llvm-cpu", linalg_grouped_conv_to_im2col=""),
     "ours-onnx-llvm-cpu-1x1-limited": _expanded_with(
         "graph-to-dispatch-llvm-cpu",
-        linalg_conv_channels_last="linalg-conv-channels-last{constant-1x1-any-size=false}"),
+        **{_CPU_CHANNELS_LAST: "linalg-conv-channels-last{grouped-taps=true constant-1x1-any-size=false}"}),
     "ours-onnx-llvm-cpu-kxk-limited": _expanded_with(
         "graph-to-dispatch-llvm-cpu",
-        linalg_conv_channels_last="linalg-conv-channels-last{constant-kxk-any-size=false}"),
+        **{_CPU_CHANNELS_LAST: "linalg-conv-channels-last{grouped-taps=true constant-kxk-any-size=false}"}),
     "ours-onnx-llvm-cpu-unpadded-filters": _expanded_with("graph-to-dispatch-llvm-cpu", linalg_pad_conv_filters=""),
     # ... and with constant 1x1 filters and matmul weights read unpacked (no
     # linalg-pack-conv-filters / linalg-pack-matmul-weights): IREE's row-by-row weight reads
@@ -259,6 +260,11 @@ ONNX_PIPELINES = {
     # reduction steps too
     "ours-onnx-llvm-cpu-matmul-reduction-4": _expanded_with(
         "graph-to-dispatch-llvm-cpu", dispatch_matmul_cpu_tiles="dispatch-matmul-cpu-tiles{reduction=4}"),
+    # ... and with grouped convs in the im2col forms (IREE's im2col op in the group-batched
+    # matmul's region, a gather for wide groups; the chained depthwise convs for narrow ones),
+    # not summed over their taps
+    "ours-onnx-llvm-cpu-grouped-im2col": _expanded_with(
+        "graph-to-dispatch-llvm-cpu", **{_CPU_CHANNELS_LAST: "linalg-conv-channels-last"}),
     # ... and with k x k convs left to IREE's own register tile (no dispatch-conv-kxk-cpu-tiles)
     "ours-onnx-llvm-cpu-kxk-iree-tiles": _expanded_with("graph-to-dispatch-llvm-cpu", dispatch_conv_kxk_cpu_tiles=""),
     # ... and with the constants' transposes and slices left to IREE's compile-time JIT (no

@@ -137,14 +137,16 @@ def _dispatch_creation_with(changes: dict[str, str]) -> str:
 # matmul tile, and depthwise convs 8 (7) pixels x 32 channels (IREE's own keeps 4 accumulators:
 # mnasnet1_0's depthwise convs 0.75x of the time), and a softmax's row reductions whole rows
 # (its two dispatches 0.5x of the time in vit_s16_6l), and a grouped conv's im2col matmul one
-# group a workgroup (RegNetX's at 112x112 and 56x56 ~0.5x-0.6x of the time), and k x k convs over
+# group a workgroup (RegNetX's at 112x112 and 56x56 ~0.5x-0.6x of the time), and a grouped conv's
+# tap sum 7 (8) pixels x 16 (32) filters, and k x k convs over
 # 16 or more channels 8 pixels x 32 filters (IREE's 8 x 16 tile: resnet18's convs 0.7x of the
 # time with the wider one). A CUDA build would
 # reject the configs, so they are not in the target-neutral pipeline. The row reductions' pass
 # asks the build for IREE's reassociation of float reductions (`iree_flags_for`; without it IREE
 # sums each row in order, 16 dependent scalar adds a vector: vit_s16_6l's layer norms 5x slower).
 _CPU_TILES = ("dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
-              "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-conv-kxk-cpu-tiles")
+              "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
+              "dispatch-conv-kxk-cpu-tiles")
 # Channels-last convs over constant filters compute a multiple of 16 filters (zeros added, the
 # result sliced back): IREE vectorises a filter count like 58, 116 or 40 in 2-8 lane vectors,
 # 1.2x-7.8x slower per conv; after elementwise fusion, so the epilogue moves past the slice whole.
@@ -164,7 +166,12 @@ _CPU_TILES = ("dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-c
 # dispatch, which the task system runs on every thread (regnet_x_400mf, 23 fills of 6.8 MB a
 # call: 0.95x of the time at one thread, mnasnet1_0 0.96x, resnext50_32x4d 0.99x, at one more
 # dispatch a pad; bench/RESULTS.md, "Seven models on an AMD Zen 5 VM").
-_CPU_LINALG_CHANGES = {"linalg-fuse-elementwise{aggressive=false}":
+# Grouped convs over constant filters whose groups fill AVX-512 vectors are one sum over their
+# taps' image slices, which IREE vectorises like a matmul, instead of IREE's im2col op, whose
+# patches it copies element by element (regnet_x_400mf's 22 grouped convs 2.2 -> 0.9 ms a model
+# call at one thread, resnext50_32x4d's strided 8-wide one 2.4 -> 0.35 ms; `grouped_conv_taps.py`).
+_CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv-channels-last{grouped-taps=true}",
+                       "linalg-fuse-elementwise{aggressive=false}":
                        "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,linalg-pack-conv-filters,"
                        "linalg-pad-matmul-weights,linalg-pack-matmul-weights",
                        "form-dispatch-regions": "linalg-collapse-transpose-dims,"

@@ -53,6 +53,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "dispatch-depthwise-cpu-tiles": ("fusionopt.transforms.dispatch.depthwise_cpu_tiles", "DispatchDepthwiseCpuTilesPass"),
     "dispatch-reduction-cpu-tiles": ("fusionopt.transforms.dispatch.reduction_cpu_tiles", "DispatchReductionCpuTilesPass"),
     "dispatch-grouped-im2col-cpu-tiles": ("fusionopt.transforms.dispatch.grouped_im2col_cpu_tiles", "DispatchGroupedIm2colCpuTilesPass"),
+    "dispatch-grouped-taps-cpu-tiles": ("fusionopt.transforms.dispatch.grouped_taps_cpu_tiles", "DispatchGroupedTapsCpuTilesPass"),
     "dispatch-conv-kxk-cpu-tiles": ("fusionopt.transforms.dispatch.conv_kxk_cpu_tiles", "DispatchConvKxkCpuTilesPass"),
     "dispatch-matmul-cpu-tiles": ("fusionopt.transforms.dispatch.matmul_cpu_tiles", "DispatchMatmulCpuTilesPass"),
     "dispatch-attention-cpu-tiles": ("fusionopt.transforms.dispatch.attention_cpu_tiles", "DispatchAttentionCpuTilesPass"),

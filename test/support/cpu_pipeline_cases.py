@@ -33,6 +33,17 @@ def without_pass(pipeline: str, name: str) -> str:
     return ",".join(p for p in PIPELINES[pipeline].spec.split(",") if p != name)
 
 
+def im2col_grouped_convs(pipeline: str) -> str:
+    """The named llvm-cpu pipeline's passes with grouped convs left in the im2col forms
+    (`linalg-conv-channels-last` without grouped-taps), for the tests of those forms' passes."""
+    spec = PIPELINES[pipeline].spec
+    if "dispatch-creation-llvm-cpu" in spec.split(","):
+        spec = spec.replace("dispatch-creation-llvm-cpu", PIPELINES["dispatch-creation-llvm-cpu"].spec)
+    taps = "linalg-conv-channels-last{grouped-taps=true}"
+    assert taps in spec.split(","), pipeline
+    return spec.replace(taps, "linalg-conv-channels-last")
+
+
 def pass_names(pipeline: str) -> list[str]:
     return [request.name for request in parse_pipeline(pipeline, PIPELINES)]
 

@@ -206,18 +206,37 @@ TILED_DEPTHWISE_BLOCKS = (block_tiled_depthwise,)
 
 def block_grouped_im2col(b):
     """RegNetX's grouped 3x3 conv: 2 groups of 16 channels into 16 filters each over a constant
-    filter, pad 1, batch 1, a 4x4 or 7x7 output (stride 1, or stride 2 from 8x8 or 14x14), with
-    a bias and ReLU: the CPU pipelines form IREE's im2col op and a group-batched matmul, which
+    filter, pad 1, batch 1, a 4x4 or 12x12 output (stride 1, or stride 2 from 8x8 or 24x24: widths
+    no 7- or 8-pixel tile divides, which the CPU pipelines' tap sums leave), with a bias and ReLU:
+    the CPU pipelines form IREE's im2col op and a group-batched matmul, which
     `dispatch-grouped-im2col-cpu-tiles` gives one group a workgroup (f32 draws; f64 stays IREE's)."""
     if b.element not in ("f32", "f64"):
         return None
-    out, stride = b.draw(st.sampled_from((4, 7))), b.draw(st.integers(1, 2))
+    out, stride = b.draw(st.sampled_from((4, 12))), b.draw(st.integers(1, 2))
     x = b.new_arg((1, 32, out * stride, out * stride), b.element)
     y = _conv(b, x, b.constant((32, 16, 3, 3), b.element), 1, 2, stride=stride)
     return _unary(b, "relu", _per_channel(b, y, "add"))
 
 
 GROUPED_IM2COL_BLOCKS = (block_grouped_im2col,)
+
+
+def block_grouped_taps(b):
+    """RegNetX's and ResNeXt's grouped 3x3 convs: 2 groups of 16 channels into 16 filters each,
+    or 4 groups of 8 into 8, over a constant filter, pad 1, batch 1, a 7x7 or 8x8 output (stride
+    1, or 2), with a bias and ReLU: the CPU pipelines sum the taps' slices in one generic, which
+    `dispatch-grouped-taps-cpu-tiles` gives 7 (8) pixels x 16 filters a register tile (f32 draws;
+    f64 stays in the im2col form)."""
+    if b.element not in ("f32", "f64"):
+        return None
+    out, stride = b.draw(st.sampled_from((7, 8))), b.draw(st.integers(1, 2))
+    groups, width = b.draw(st.sampled_from(((2, 16), (4, 8))))
+    x = b.new_arg((1, groups * width, out * stride, out * stride), b.element)
+    y = _conv(b, x, b.constant((groups * width, width, 3, 3), b.element), 1, groups, stride=stride)
+    return _unary(b, "relu", _per_channel(b, y, "add"))
+
+
+GROUPED_TAPS_BLOCKS = (block_grouped_taps,)
 
 
 def block_kxk_conv(b):

@@ -26,6 +26,7 @@ from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on th
     TILED_DEPTHWISE_BLOCKS,
     ROW_SOFTMAX_BLOCKS,
     GROUPED_IM2COL_BLOCKS,
+    GROUPED_TAPS_BLOCKS,
     KXK_CONV_BLOCKS,
     STRIDED_BLOCKS,
     WIDE_GROUPED_BLOCKS,
@@ -140,12 +141,18 @@ PADDED_DEPTHWISE_FLOORS = {"linalg-pad-conv-filters": 0.6}
 # seed gives 0.33 (2 of 6).
 TILED_DEPTHWISE_COUNT, TILED_DEPTHWISE_OPS = 6, 1
 TILED_DEPTHWISE_FLOORS = {"dispatch-depthwise-cpu-tiles": 0.3}
-# RegNetX's grouped 3x3 conv, 2 groups of 16 channels into 16 filters each, at a 4x4 or 7x7
+# RegNetX's grouped 3x3 conv, 2 groups of 16 channels into 16 filters each, at a 4x4 or 12x12
 # output (`graph_blocks_conv.GROUPED_IM2COL_BLOCKS`; f32 and f64 draws): the dispatch-attention
 # run's CPU tile stage gives the f32 ones' im2col matmuls one group a workgroup. Its seed gives
 # 0.25 (3 of 12).
 GROUPED_IM2COL_COUNT, GROUPED_IM2COL_OPS = 12, 1
 GROUPED_IM2COL_FLOORS = {"dispatch-grouped-im2col-cpu-tiles": 0.2}
+# RegNetX's and ResNeXt's grouped 3x3 convs, 2 groups of 16 or 4 groups of 8, at a 7x7 or 8x8
+# output (`graph_blocks_conv.GROUPED_TAPS_BLOCKS`; f32 and f64 draws): the dispatch-attention
+# run sums the f32 ones' taps and its CPU tile stage gives them register tiles. Its seed gives
+# 0.25 (3 of 12).
+GROUPED_TAPS_COUNT, GROUPED_TAPS_OPS = 12, 1
+GROUPED_TAPS_FLOORS = {"dispatch-grouped-taps-cpu-tiles": 0.2}
 # ResNet's 3x3 conv, 16 channels into 32 filters at a 7x7 or 8x8 output
 # (`graph_blocks_conv.KXK_CONV_BLOCKS`; f32 and f64 draws): the dispatch-attention run's CPU tile
 # stage gives the f32 ones 7 (8) pixels x 32 filters a register tile. Its seed gives 0.25
@@ -246,7 +253,7 @@ def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
               PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, PADDED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS,
-              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, GROUPED_IM2COL_FLOORS, KXK_CONV_FLOORS)
+              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -279,6 +286,7 @@ BLOCK_SET_RUNS = {
     "tiled_depthwise": (TILED_DEPTHWISE_COUNT, TILED_DEPTHWISE_OPS, TILED_DEPTHWISE_BLOCKS, TILED_DEPTHWISE_FLOORS),
     "row_softmax": (ROW_SOFTMAX_COUNT, ROW_SOFTMAX_OPS, ROW_SOFTMAX_BLOCKS, ROW_SOFTMAX_FLOORS),
     "grouped_im2col": (GROUPED_IM2COL_COUNT, GROUPED_IM2COL_OPS, GROUPED_IM2COL_BLOCKS, GROUPED_IM2COL_FLOORS),
+    "grouped_taps": (GROUPED_TAPS_COUNT, GROUPED_TAPS_OPS, GROUPED_TAPS_BLOCKS, GROUPED_TAPS_FLOORS),
     "kxk_conv": (KXK_CONV_COUNT, KXK_CONV_OPS, KXK_CONV_BLOCKS, KXK_CONV_FLOORS),
     "packed_weights": (PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS, PACKED_WEIGHT_BLOCKS, PACKED_WEIGHT_FLOORS),
     "padded_weights": (PADDED_WEIGHT_COUNT, PADDED_WEIGHT_OPS, PADDED_WEIGHT_BLOCKS, PADDED_WEIGHT_FLOORS),

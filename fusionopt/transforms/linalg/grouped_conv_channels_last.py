@@ -63,6 +63,7 @@ from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
 from fusionopt.transforms.common.window_ops import static_window_shapes
 from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, channels_last_image
 from fusionopt.transforms.linalg.constant_arrays import constant_array
+from fusionopt.transforms.linalg.grouped_conv_taps import grouped_taps_conv, is_taps_candidate
 from fusionopt.transforms.linalg.im2col_op_form import i64_array
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import copy_body
@@ -211,13 +212,17 @@ def grouped_matmul(op: WindowOp, patches: SSAValue, weights: SSAValue, init: SSA
     )
 
 
-def nchw_result(op: WindowOp, flat: SSAValue) -> tuple[list[Operation], SSAValue]:
-    """The P x G x F matmul result as the N x (G*F) x OH x OW NCHW image (a transpose)."""
+def nchw_result(op: WindowOp, result: SSAValue) -> tuple[list[Operation], SSAValue]:
+    """The P x G x F matmul result (or the N x OH x OW x G x F one) as the N x (G*F) x OH x OW
+    NCHW image (a transpose)."""
     n, g, f, oh, ow = op.outputs[0].type.get_shape()  # type: ignore[attr-defined]
-    pixels = expand(flat, [[0, 1, 2], [3], [4]], element_tensor(flat, [n, oh, ow, g, f]))
-    nhwc = collapse(pixels.results[0], [[0], [1], [2], [3, 4]], element_tensor(flat, [n, oh, ow, g * f]))
+    ops: list[Operation] = []
+    if len(result.type.get_shape()) == 3:  # type: ignore[attr-defined]
+        ops = [expand(result, [[0, 1, 2], [3], [4]], element_tensor(result, [n, oh, ow, g, f]))]
+        result = ops[0].results[0]
+    nhwc = collapse(result, [[0], [1], [2], [3, 4]], element_tensor(result, [n, oh, ow, g * f]))
     back_ops, back = transpose_copy(nhwc.results[0], TO_NCHW)
-    return [pixels, nhwc, *back_ops], back
+    return [*ops, nhwc, *back_ops], back
 
 
 def channels_last_grouped_conv(op: WindowOp, im2col: bool = True) -> tuple[list[Operation], SSAValue]:
@@ -231,6 +236,16 @@ def channels_last_grouped_conv(op: WindowOp, im2col: bool = True) -> tuple[list[
     return [*image_ops, *patch_ops, *weight_ops, *init_ops, matmul, *result_ops], result
 
 
+def channels_last_taps_conv(op: WindowOp) -> tuple[list[Operation], SSAValue]:
+    """`op`'s NCHW result computed channels last as a sum over its window's taps
+    (`grouped_conv_taps`)."""
+    image_ops, image = nhwc_image(op)
+    init_ops, init = channels_last_init(op, [[0], [1], [2], [3], [4]])
+    conv_ops = grouped_taps_conv(op, image, init)
+    result_ops, result = nchw_result(op, conv_ops[-1].results[0])
+    return [*image_ops, *init_ops, *conv_ops, *result_ops], result
+
+
 def erase_if_dead(op: Operation | None, rewriter: PatternRewriter) -> None:
     if isinstance(op, Operation) and op.parent is not None and not any(r.uses for r in op.results):
         rewriter.erase(op)
@@ -242,8 +257,13 @@ class GroupedConvToChannelsLast(RewritePattern):
 
     min_group_filters: int = MIN_GROUP_FILTERS
     im2col: bool = True
+    taps: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if self.taps and static_window_shapes(op, GROUPED_CONV) is not None and is_taps_candidate(op):  # type: ignore[arg-type]
+            new_ops, nchw = channels_last_taps_conv(op)  # type: ignore[arg-type]
+            replace_grouped_conv(op, new_ops, nchw, rewriter, "grouped convs as sums over their taps")
+            return
         if not is_grouped_channels_last_candidate(op, self.min_group_filters):
             return
         new_ops, nchw = channels_last_grouped_conv(op, self.im2col)  # type: ignore[arg-type]

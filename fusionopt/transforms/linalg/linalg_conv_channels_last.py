@@ -240,6 +240,10 @@ class LinalgConvChannelsLastPass(ModulePass):
                              dispatch (true): faster to run (RegNetX's grouped convs 0.64x),
                              slower to build (about 1 s of iree-compile per conv shape); false:
                              the gather generic (`grouped_conv_channels_last`).
+      grouped-taps        -- such a conv over a constant filter of 16k filters a group, at most
+                             3x3 taps and an output width a multiple of 7 or 8 is one sum over its
+                             taps' strided image slices instead (`grouped_conv_taps`; false;
+                             the CPU pipelines set it, with the tiles IREE needs for it).
       max-depthwise-group-channels -- a grouped conv with at most this many channels and fewer
                              than `min-group-filters` filters per group becomes one depthwise conv
                              per channel of a group over the broadcast channel, chained
@@ -257,6 +261,7 @@ class LinalgConvChannelsLastPass(ModulePass):
     constant_kxk_any_size: bool = True
     min_group_filters: int = MIN_GROUP_FILTERS
     grouped_im2col: bool = True
+    grouped_taps: bool = False
     max_depthwise_group_channels: int = MAX_DEPTHWISE_GROUP_CHANNELS
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -264,7 +269,7 @@ class LinalgConvChannelsLastPass(ModulePass):
                                 self.nt_1x1_max_pixels, self.constant_1x1_any_size, self.constant_kxk_any_size)
         pattern = ConvToChannelsLast(limits)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(GroupedConvToChannelsLast(self.min_group_filters, self.grouped_im2col), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(GroupedConvToChannelsLast(self.min_group_filters, self.grouped_im2col, self.grouped_taps), apply_recursively=False).rewrite_module(op)
         split = GroupedConvToDepthwise(self.max_depthwise_group_channels, self.min_group_filters)
         PatternRewriteWalker(split, apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(ProduceChannelsLast()).rewrite_module(op)

@@ -1,6 +1,7 @@
 """`dispatch-grouped-im2col-cpu-tiles`: the CPU pipelines give RegNetX's grouped 3x3 convs (IREE's
 im2col op + a group-batched matmul in one region) one group a workgroup; the CUDA ones do not.
-The config changes no value (the pass's lit cases judged on random and adversarial inputs
+(The CPU pipelines sum the taps of those convs instead, `grouped_conv_taps`: the tests take
+the pipeline's im2col form, which convs that form leaves keep.) The config changes no value (the pass's lit cases judged on random and adversarial inputs
 against float64), and IREE builds a RegNetX-like block that way, agreeing with the build
 without the pass, bit for bit, on random, constant, large-offset and zero images."""
 
@@ -10,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from fusionopt.registry import PIPELINES
 from fusionopt.iree_tools import iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.cpu_pipeline_cases import assert_tiles_change_no_bit, conv_relu_block, runs_on_cpu_only, without_pass
+from support.cpu_pipeline_cases import assert_tiles_change_no_bit, conv_relu_block, im2col_grouped_convs, runs_on_cpu_only
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "dispatch-grouped-im2col-cpu-tiles"
-CPU = "graph-to-dispatch-llvm-cpu"
-# the same, the pass left out (graph-to-dispatch-llvm-cpu ends with dispatch-creation-llvm-cpu)
-WITHOUT = PIPELINES[CPU].spec.replace("dispatch-creation-llvm-cpu", without_pass("dispatch-creation-llvm-cpu", PASS))
+# graph-to-dispatch-llvm-cpu with the grouped convs its tap sums take left in the im2col form
+# (as a filter argument, a 6-wide output or a 5x5 window leave them), then the pass left out
+CPU = im2col_grouped_convs("graph-to-dispatch-llvm-cpu")
+WITHOUT = ",".join(p for p in CPU.split(",") if p != PASS)
 CASES = lit_functions(LIT_TRANSFORMS / "dispatch" / "dispatch-grouped-im2col-cpu-tiles.mlir")
 
 

@@ -1,4 +1,5 @@
-"""Grouped convs channels last at batch 1 (`linalg-conv-channels-last`, `grouped_conv_channels_last`):
+"""Grouped convs channels last at batch 1 (`linalg-conv-channels-last`, `grouped_conv_channels_last`,
+the form the CPU pipelines keep for the grouped convs their tap sums leave):
 the patches are IREE's `iree_linalg_ext.im2col` with the groups as its batch dim, formed into
 the group-batched matmul's region; they compute what the NCHW grouped conv computes (random and
 adversarial inputs against a float64 run), batch 2 keeps the gather generic, and IREE builds
@@ -14,10 +15,13 @@ import pytest
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import cpu_flags, flow_dispatch_names, iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.cpu_pipeline_cases import CPU, regions
+from support.cpu_pipeline_cases import im2col_grouped_convs, regions
 from support.grouped_conv_blocks import grouped_block
 from support.iree_pairs import assert_agrees_on_images, build_llvm_cpu
 
+# dispatch-creation-llvm-cpu with grouped convs in the im2col form, which the convs its tap sums
+# do not take keep (`test_grouped_conv_taps.py`)
+CPU = im2col_grouped_convs("dispatch-creation-llvm-cpu")
 # RegNetX-400MF's grouped 3x3 convs (16 channels and filters per group): (groups, input size, stride)
 REGNET_SHAPES = [(2, 112, 2), (4, 56, 2), (4, 28, 1), (10, 28, 2), (10, 14, 1), (25, 14, 2), (25, 7, 1)]
 # ResNeXt50's 32-wide groups at 7x7: IREE 3.13 fails to build them as the im2col op (the gather stays)

@@ -2,7 +2,8 @@
 (`padded_group_readers`): RegNetX's 7x7 block at its real size, a 1x1 conv of 400 filters
 (computed as 416) feeding a grouped 3x3 conv of 25 groups of 16, through
 `dispatch-creation-llvm-cpu`: the im2col op reads the padded conv's 26 groups, no region copies
-the slice, and IREE builds it and computes what its own build of the input program computes
+the slice (with the pipeline's tap sums, their slices read them in the conv's region), and IREE
+builds it both ways and computes what its own build of the input program computes
 (random and offset images). The lit cases `grouped_im2col_*` in linalg-pad-conv-filters.mlir
 check the semantics on every input family (test_pad_conv_filters.py)."""
 
@@ -16,7 +17,7 @@ import pytest
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import iree_available
 from fusionopt.testing import apply_pipeline
-from support.cpu_pipeline_cases import CPU, dense
+from support.cpu_pipeline_cases import CPU, dense, im2col_grouped_convs
 from support.iree_pairs import assert_agrees_on_images, build_llvm_cpu
 
 GROUPS, WIDTH, SIZE = 25, 16, 7
@@ -60,17 +61,29 @@ def regnet_block() -> str:
 """
 
 
+IM2COL = im2col_grouped_convs(CPU)  # the form of grouped convs the tap sums leave
+
+
 def test_the_im2col_op_reads_the_padded_groups():
-    ours = print_module(apply_pipeline(regnet_block(), CPU))
+    ours = print_module(apply_pipeline(regnet_block(), IM2COL))
     padded = f"tensor<{SIZE + 2}x{SIZE + 2}x{GROUPS + 1}x{WIDTH}xf32>"
     [im2col] = [line for line in ours.splitlines() if "iree_linalg_ext.im2col" in line]
     assert f": {padded})" in im2col and f"output_sizes = [[{GROUPS}]" in im2col
     assert "tensor.extract_slice" not in ours
 
 
+def test_the_tap_slices_read_the_padded_groups_in_their_region():
+    ours = apply_pipeline(regnet_block(), CPU)
+    slices = [op for op in ours.walk() if op.name == "tensor.extract_slice"]
+    padded = f"tensor<1x{SIZE + 2}x{SIZE + 2}x{GROUPS + 1}x{WIDTH}xf32>"
+    assert len({op.parent_op() for op in slices}) == 1 and slices[0].parent_op().name == "flow.dispatch.region"
+    assert any(str(op.operands[0].type) == padded for op in slices)
+
+
 @pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")
-def test_iree_builds_the_block_and_agrees_with_its_own_build(tmp_path: Path):
+@pytest.mark.parametrize("pipeline", [CPU, IM2COL], ids=["taps", "im2col"])
+def test_iree_builds_the_block_and_agrees_with_its_own_build(pipeline: str, tmp_path: Path):
     text = regnet_block()
-    vmfbs = build_llvm_cpu({"ours": print_module(apply_pipeline(text, CPU)), "reference": print_module(parse_module(text))},
+    vmfbs = build_llvm_cpu({"ours": print_module(apply_pipeline(text, pipeline)), "reference": print_module(parse_module(text))},
                            tmp_path)
     assert_agrees_on_images(vmfbs["ours"], vmfbs["reference"], "main", (1, GROUPS * WIDTH, SIZE, SIZE))

@@ -1,0 +1,151 @@
+"""A grouped convolution channels last as one sum over its window's taps, for
+`linalg-conv-channels-last` in the CPU pipelines: each tap (kh, kw) reads a strided slice of the
+padded NHWC image, and one generic sums, per input channel of a group, the taps' products with
+that tap's G x C x F filter.
+
+The im2col form (`grouped_conv_channels_last`) hands IREE patches its im2col op computes per
+tile: IREE 3.13 copies them element by element (the K tile's offset is a loop variable it cannot
+prove a multiple of the channel count), and RegNetX-400MF's 10 groups of 16 at 14x14 ran
+~144 us a call against onnxruntime's ~60. Here every read is a projected permutation of the
+loops (the window offset is the slice's), so IREE vectorises the generic like a matmul: a
+register tile of 7 (8) pixels x 16 (32) filters, one input channel a step, each tap's filter
+vector loaded once for the tile's pixels (`dispatch-grouped-taps-cpu-tiles`). Measured as single
+dispatches (zen5 VM, one thread, us a call, im2col form in regnet_x_400mf -> this form):
+10 groups of 16 at 14x14 144 -> 40, the same strided 149 -> 43, 25 groups at 7x7 50 -> 27,
+4 groups at 28x28 130 -> 64, 2 groups at 56x56 strided 264 -> 130.
+
+    %xp = the padded N x Hp x Wp x G x C image (`grouped_conv_channels_last.nhwc_image`)
+    %x_t = tensor.extract_slice %xp[0, kh*dh, kw*dw, 0, 0] [N, OH, OW, G, C] [1, sh, sw, 1, 1]
+    %w_t = the constant filter's tap (kh, kw) as G x C x F (C x G x F: `tap_filters`)
+    %y  = linalg.generic {(n, oh, ow, g, f, c): x_t(n, oh, ow, g, c), w_t(g, c, f)
+                          -> out(n, oh, ow, g, f)}   (at batch 1 x_t without n: `tap_images`)
+            body: out + fma(x_T, w_T, ... fma(x_1, w_1, x_0 * w_0))
+
+Constant filters only (each tap's filter is its own constant; a filter argument would cost a
+slice copy a tap a call). Every product of the conv is computed once; the sum over (kh, kw, c)
+is taken channel by channel, the taps of a channel fused-multiply-added: an order and rounding
+any conv kernel may choose, under the fast-math contract (finite values).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, math, tensor
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import AffineMapAttr, Float32Type, TensorType
+from xdsl.dialects.linalg import YieldOp
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+
+from fusionopt.dialects.dense import numpy_to_dense
+from fusionopt.dialects.linalg import GenericOp
+from fusionopt.dialects.linalg_conv import WindowOp
+from fusionopt.transforms.linalg.constant_arrays import constant_array
+
+LANES = 16  # f32 lanes of an AVX-512 vector: filled by a group's filters, or by two groups' 8
+PIXEL_TILES = (7, 8)  # register tile pixels; one must divide the output width (no partial tiles)
+MAX_TAPS = 9  # 3x3 windows, the measured ones
+
+
+def taps_pixel_tile(width: int) -> int | None:
+    """The register tile's pixel count for an output row of `width`, None if none divides it."""
+    return next((p for p in PIXEL_TILES if width % p == 0), None)
+
+
+def groups_per_vector(groups: int, filters: int) -> int | None:
+    """How many groups' filters one register tile's vectors hold: 1 for a multiple of 16 filters
+    a group, 2 for 8 (an even group count); None for other widths (ResNeXt's 4-wide groups ran
+    0.671 ms this way at 56x56 against ~0.38 as chained depthwise convs)."""
+    if filters % LANES == 0:
+        return 1
+    return 2 if filters == LANES // 2 and groups % 2 == 0 else None
+
+
+def is_taps_candidate(op: WindowOp) -> bool:
+    """A grouped conv over a constant f32 filter whose groups fill whole vectors
+    (`groups_per_vector`), with at most MAX_TAPS taps and an output width a register tile
+    divides."""
+    weight = op.inputs[1]
+    if not isinstance(weight.type.get_element_type(), Float32Type):  # type: ignore[attr-defined]
+        return False
+    g, f, _, kh, kw = weight.type.get_shape()  # type: ignore[attr-defined]
+    width = op.outputs[0].type.get_shape()[4]  # type: ignore[attr-defined]
+    return (groups_per_vector(g, f) is not None and kh * kw <= MAX_TAPS and taps_pixel_tile(width) is not None
+            and constant_array(weight) is not None)
+
+
+def tap_images(op: WindowOp, image: SSAValue) -> list[Operation]:
+    """One strided N x OH x OW x G x C slice of the padded NHWC `image` per tap (kh, kw); at
+    batch 1 rank-reduced to OH x OW x G x C (IREE 3.13 loads a unit-batch slice rank-reduced and
+    expands it again, which its tiling does not see through: 4x slower in regnet_x_400mf)."""
+    n, g, _, oh, ow = op.outputs[0].type.get_shape()  # type: ignore[attr-defined]
+    c = image.type.get_shape()[4]  # type: ignore[attr-defined]
+    (sh, sw), (dh, dw) = op.stride_values(), op.dilation_values()
+    kh, kw = op.window_sizes()
+    shape = [oh, ow, g, c] if n == 1 else [n, oh, ow, g, c]
+    result_type = TensorType(image.type.get_element_type(), shape)  # type: ignore[attr-defined]
+    return [tensor.ExtractSliceOp(image, [0, i * dh, j * dw, 0, 0], [n, oh, ow, g, c], [1, sh, sw, 1, 1], result_type)
+            for i in range(kh) for j in range(kw)]
+
+
+def tap_filters(op: WindowOp, paired: bool) -> list[Operation]:
+    """The constant G x F x C x KH x KW filter as one G x C x F constant per tap, or C x G x F
+    where two groups share a vector (`paired`: their filters for one input channel contiguous). A
+    group's own filters stay together where it fills vectors alone: read C x G x F, a group's
+    rows lie G*F apart, on few cache sets (ResNeXt50's 32 groups of 16 at 14x14 153 -> 204 us
+    a call)."""
+    weight = op.inputs[1]
+    array = constant_array(weight)
+    _, _, c, kh, kw = weight.type.get_shape()  # type: ignore[attr-defined]
+    g, f = op.outputs[0].type.get_shape()[1:3]  # type: ignore[attr-defined]
+    order, shape = ((2, 0, 1), [c, g, f]) if paired else ((0, 2, 1), [g, c, f])
+    tap_type = TensorType(weight.type.get_element_type(), shape)  # type: ignore[attr-defined]
+    return [ConstantOp(numpy_to_dense(array[:, :, :, i, j].transpose(order).copy(), tap_type))  # type: ignore[index]
+            for i in range(kh) for j in range(kw)]
+
+
+def taps_body(taps: int, element) -> Region:
+    """(x_0 .. x_T-1, w_0 .. w_T-1, out) -> out + fma(x_T-1, w_T-1, ... x_0 * w_0)."""
+    block = Block(arg_types=[element] * (2 * taps + 1))
+    xs, ws, out = block.args[:taps], block.args[taps:2 * taps], block.args[-1]
+    total = arith.MulfOp(xs[0], ws[0])
+    block.add_op(total)
+    for x, w in zip(xs[1:], ws[1:]):
+        total = math.FmaOp(x, w, total.results[0])
+        block.add_op(total)
+    accumulate = arith.AddfOp(out, total.results[0])
+    block.add_ops([accumulate, YieldOp(accumulate.result)])
+    return Region(block)
+
+
+def taps_maps(batched: bool, paired: bool) -> tuple[AffineMap, AffineMap, AffineMap]:
+    """The image slices', filters' and output's maps over loops (n, oh, ow, g, f, c); at batch 1
+    the slices are rank-reduced (`tap_images`) and read without n; filters C x G x F where two
+    groups share a vector (`paired`), else G x C x F."""
+    n, oh, ow, g, f, c = (AffineDimExpr(i) for i in range(6))
+    image = (n, oh, ow, g, c) if batched else (oh, ow, g, c)
+    filters = (c, g, f) if paired else (g, c, f)
+    return AffineMap(6, 0, image), AffineMap(6, 0, filters), AffineMap(6, 0, (n, oh, ow, g, f))
+
+
+def taps_conv(images: list[SSAValue], filters: list[SSAValue], init: SSAValue, paired: bool) -> GenericOp:
+    """Loops (n, oh, ow, g, f, c): the sum over taps and channels into the N x OH x OW x G x F
+    `init`; filters C x G x F where `paired`, else G x C x F."""
+    batched = len(images[0].type.get_shape()) == 5  # type: ignore[attr-defined]
+    image_map, filter_map, output_map = taps_maps(batched, paired)
+    maps = [image_map] * len(images) + [filter_map] * len(filters) + [output_map]
+    element = init.type.get_element_type()  # type: ignore[attr-defined]
+    return GenericOp(
+        [*images, *filters], [init], taps_body(len(images), element), [AffineMapAttr(m) for m in maps],
+        [IteratorTypeAttr.parallel()] * 5 + [IteratorTypeAttr.reduction()], [init.type],
+    )
+
+
+def grouped_taps_conv(op: WindowOp, image: SSAValue, init: SSAValue) -> list[Operation]:
+    """The slices, tap filters and summing generic computing `op` into the channels-last `init`
+    from the padded NHWC `image` (module docstring); the generic last."""
+    g, f = op.outputs[0].type.get_shape()[1:3]  # type: ignore[attr-defined]
+    paired = groups_per_vector(g, f) == 2
+    slices, filters = tap_images(op, image), tap_filters(op, paired)
+    conv = taps_conv([s.results[0] for s in slices], [w.results[0] for w in filters], init, paired)
+    return [*slices, *filters, conv]

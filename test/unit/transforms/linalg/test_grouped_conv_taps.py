@@ -1,0 +1,70 @@
+"""Grouped convs as sums over their taps (`linalg-conv-channels-last{grouped-taps=true}`, the CPU
+pipelines' form, `grouped_conv_taps`): they compute what the NCHW grouped conv computes (random
+and adversarial inputs against a float64 run), the target-neutral pipeline keeps the im2col
+form, and IREE builds every RegNetX-400MF and ResNeXt50 grouped conv shape the form takes at
+224x224 as one dispatch each, computing what its own build of the grouped conv computes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fusionopt.ir_io import parse_module, print_module
+from fusionopt.iree_tools import cpu_flags, flow_dispatch_names, iree_available
+from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.cpu_pipeline_cases import CPU
+from support.grouped_conv_blocks import grouped_block
+from support.iree_pairs import assert_agrees_on_images, build_llvm_cpu
+from support.lit_cases import LIT_TRANSFORMS, lit_functions
+
+TAPS = "linalg-conv-channels-last{grouped-taps=true}"
+CASES = lit_functions(LIT_TRANSFORMS / "linalg" / "linalg-conv-channels-last-grouped-taps.mlir")
+# (groups, filters a group, input size, stride): RegNetX-400MF's grouped 3x3 convs, then
+# ResNeXt50's groups of 8 (paired), 16 and 32, strided and not
+SHAPES = [(2, 16, 112, 2), (4, 16, 56, 2), (4, 16, 28, 1), (10, 16, 28, 2), (10, 16, 14, 1), (25, 16, 14, 2),
+          (25, 16, 7, 1), (32, 8, 56, 2), (32, 8, 28, 1), (32, 16, 28, 2), (32, 16, 14, 1), (32, 32, 14, 2),
+          (32, 32, 7, 1)]
+
+
+def ops_named(module, name: str) -> list:
+    return [op for op in module.walk() if op.name == name]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_form_computes_the_grouped_conv(name: str):
+    assert_pass_preserves_semantics(CASES[name], TAPS)
+
+
+@pytest.mark.parametrize(("groups", "width", "size", "stride"), [(2, 16, 7, 1), (2, 32, 16, 2), (4, 8, 14, 1)])
+def test_the_cpu_pipeline_sums_the_taps_in_one_region(groups: int, width: int, size: int, stride: int):
+    after = assert_pass_preserves_semantics(grouped_block(groups, size, stride, width=width), CPU)
+    assert not ops_named(after, "linalg.conv_2d_ngchw_gfchw") and not ops_named(after, "iree_linalg_ext.im2col")
+    (conv,) = [op for op in ops_named(after, "linalg.generic") if any(o.name == "math.fma" for o in op.walk())]
+    region = conv.parent_op()
+    assert region.name == "flow.dispatch.region"
+    assert sum(op.name == "tensor.extract_slice" for op in region.walk()) >= 9
+    assert "compilation_info" in conv.attributes
+
+
+def test_the_target_neutral_pipeline_keeps_the_im2col_form():
+    after = apply_pipeline(grouped_block(2, 7, 1), "dispatch-creation")
+    assert ops_named(after, "iree_linalg_ext.im2col") and not any(
+        op.name == "math.fma" for op in after.walk())
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")
+def test_iree_builds_each_shape_as_one_dispatch_and_agrees(tmp_path: Path):
+    names = [f"g{g}_w{w}_s{size}_x{stride}" for g, w, size, stride in SHAPES]
+    text = "\n".join(grouped_block(g, size, stride, width=w, name=name)
+                     for (g, w, size, stride), name in zip(SHAPES, names))
+    ours = apply_pipeline(text, CPU)
+    (tmp_path / "ours.mlir").write_text(print_module(ours))
+    dispatches = flow_dispatch_names(tmp_path / "ours.mlir", cpu_flags("host"))
+    for (g, w, size, stride), name in zip(SHAPES, names):
+        out = size // stride
+        own = [d for d in dispatches if d.startswith(f"{name}_")]
+        assert sum(f"reduction_1x{out}x{out}x{g}x{w}x{w}_" in d for d in own) == 1, own
+    vmfbs = build_llvm_cpu({"ours": print_module(ours), "reference": print_module(parse_module(text))}, tmp_path)
+    for (g, w, size, _), name in zip(SHAPES, names):
+        assert_agrees_on_images(vmfbs["ours"], vmfbs["reference"], name, (1, g * w, size, size))
