@@ -33,9 +33,10 @@ def without_pass(pipeline: str, name: str) -> str:
     return ",".join(p for p in PIPELINES[pipeline].spec.split(",") if p != name)
 
 
-def im2col_grouped_convs(pipeline: str) -> str:
-    """The named llvm-cpu pipeline's passes with grouped convs left in the im2col forms
-    (`linalg-conv-channels-last` without grouped-taps), for the tests of those forms' passes."""
+def without_grouped_taps(pipeline: str) -> str:
+    """The named llvm-cpu pipeline's passes with grouped convs left in the forms before their tap
+    sums (`linalg-conv-channels-last` without grouped-taps: IREE's im2col op, the gather, the
+    chained depthwise convs), for the tests of those forms, which convs the sums leave keep."""
     spec = PIPELINES[pipeline].spec
     if "dispatch-creation-llvm-cpu" in spec.split(","):
         spec = spec.replace("dispatch-creation-llvm-cpu", PIPELINES["dispatch-creation-llvm-cpu"].spec)

@@ -13,13 +13,13 @@ import pytest
 
 from fusionopt.iree_tools import iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.cpu_pipeline_cases import assert_tiles_change_no_bit, conv_relu_block, im2col_grouped_convs, runs_on_cpu_only
+from support.cpu_pipeline_cases import assert_tiles_change_no_bit, conv_relu_block, without_grouped_taps, runs_on_cpu_only
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "dispatch-grouped-im2col-cpu-tiles"
 # graph-to-dispatch-llvm-cpu with the grouped convs its tap sums take left in the im2col form
 # (as a filter argument, a 6-wide output or a 5x5 window leave them), then the pass left out
-CPU = im2col_grouped_convs("graph-to-dispatch-llvm-cpu")
+CPU = without_grouped_taps("graph-to-dispatch-llvm-cpu")
 WITHOUT = ",".join(p for p in CPU.split(",") if p != PASS)
 CASES = lit_functions(LIT_TRANSFORMS / "dispatch" / "dispatch-grouped-im2col-cpu-tiles.mlir")
 

@@ -15,13 +15,13 @@ import pytest
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import cpu_flags, flow_dispatch_names, iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.cpu_pipeline_cases import im2col_grouped_convs, regions
+from support.cpu_pipeline_cases import without_grouped_taps, regions
 from support.grouped_conv_blocks import grouped_block
 from support.iree_pairs import assert_agrees_on_images, build_llvm_cpu
 
 # dispatch-creation-llvm-cpu with grouped convs in the im2col form, which the convs its tap sums
 # do not take keep (`test_grouped_conv_taps.py`)
-CPU = im2col_grouped_convs("dispatch-creation-llvm-cpu")
+CPU = without_grouped_taps("dispatch-creation-llvm-cpu")
 # RegNetX-400MF's grouped 3x3 convs (16 channels and filters per group): (groups, input size, stride)
 REGNET_SHAPES = [(2, 112, 2), (4, 56, 2), (4, 28, 1), (10, 28, 2), (10, 14, 1), (25, 14, 2), (25, 7, 1)]
 # ResNeXt50's 32-wide groups at 7x7: IREE 3.13 fails to build them as the im2col op (the gather stays)

@@ -17,7 +17,7 @@ import pytest
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import iree_available
 from fusionopt.testing import apply_pipeline
-from support.cpu_pipeline_cases import CPU, dense, im2col_grouped_convs
+from support.cpu_pipeline_cases import CPU, dense, without_grouped_taps
 from support.iree_pairs import assert_agrees_on_images, build_llvm_cpu
 
 GROUPS, WIDTH, SIZE = 25, 16, 7
@@ -61,7 +61,7 @@ def regnet_block() -> str:
 """
 
 
-IM2COL = im2col_grouped_convs(CPU)  # the form of grouped convs the tap sums leave
+IM2COL = without_grouped_taps(CPU)  # the form of grouped convs the tap sums leave
 
 
 def test_the_im2col_op_reads_the_padded_groups():
