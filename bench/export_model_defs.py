@@ -215,13 +215,15 @@ def inception_v3_299():
 
 # Architectures beyond the held-out ten, for a build sweep at real sizes (every formed region
 # through iree-compile): plain and bottleneck ResNets, Fire modules, Inception's 1x7/7x1 and
-# asymmetric pads, MobileNetV3's hardswish SE, EfficientNet's SiLU SE, RegNetY's grouped SE blocks,
+# asymmetric pads, MobileNetV3's hardswish SE, EfficientNet's SiLU SE, RegNetY's grouped SE blocks
+# (8-wide groups at 400MF, 16-wide at 800MF; RegNetX-1.6GF's 24-wide ones no vector fills),
 # Swin's shifted windows (roll, window partition, relative position bias), DeepLabV3's dilated ASPP.
 UNSEEN_MODELS = {
     **{f"unseen/{name}": (torchvision_224(name, **options), f"torchvision {name}(weights=None), 224x224 input", False)
        for name, options in (("resnet18", {}), ("resnet50", {}), ("squeezenet1_1", {}),
                              ("googlenet", {"aux_logits": False, "init_weights": True}),
                              ("mobilenet_v3_large", {}), ("efficientnet_b0", {}), ("regnet_y_400mf", {}),
+                             ("regnet_y_800mf", {}), ("regnet_x_1_6gf", {}),
                              ("swin_t", {}), ("deeplabv3_mobilenet_v3_large", {"aux_loss": False}))},
     "unseen/inception_v3": (inception_v3_299, "torchvision inception_v3(weights=None, aux_logits=False), "
                             "299x299 input", False),

@@ -166,7 +166,7 @@ _CPU_TILES = ("dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-c
 # dispatch, which the task system runs on every thread (regnet_x_400mf, 23 fills of 6.8 MB a
 # call: 0.95x of the time at one thread, mnasnet1_0 0.96x, resnext50_32x4d 0.99x, at one more
 # dispatch a pad; bench/RESULTS.md, "Seven models on an AMD Zen 5 VM").
-# Grouped convs over constant filters whose groups fill AVX-512 vectors are one sum over their
+# Grouped convs over constant filters of 8k filters a group are one sum over their
 # taps' image slices, which IREE vectorises like a matmul, instead of IREE's im2col op, whose
 # patches it copies element by element (regnet_x_400mf's 22 grouped convs 2.2 -> 0.9 ms a model
 # call at one thread, resnext50_32x4d's strided 8-wide one 2.4 -> 0.35 ms; `grouped_conv_taps.py`).

@@ -222,15 +222,15 @@ GROUPED_IM2COL_BLOCKS = (block_grouped_im2col,)
 
 
 def block_grouped_taps(b):
-    """RegNetX's and ResNeXt's grouped 3x3 convs: 2 groups of 16 channels into 16 filters each,
-    or 4 groups of 8 into 8, over a constant filter, pad 1, batch 1, a 7x7 or 8x8 output (stride
+    """RegNetX's, RegNetY's and ResNeXt's grouped 3x3 convs: 2 groups of 16 channels into 16
+    filters each, 4 groups of 8 into 8 (paired) or 3 (not), over a constant filter, pad 1, batch 1, a 7x7 or 8x8 output (stride
     1, or 2), with a bias and ReLU: the CPU pipelines sum the taps' slices in one generic, which
-    `dispatch-grouped-taps-cpu-tiles` gives 7 (8) pixels x 16 filters a register tile (f32 draws;
+    `dispatch-grouped-taps-cpu-tiles` gives 7 (8) pixels x 16 (8) filters a register tile (f32 draws;
     f64 stays in the im2col form)."""
     if b.element not in ("f32", "f64"):
         return None
     out, stride = b.draw(st.sampled_from((7, 8))), b.draw(st.integers(1, 2))
-    groups, width = b.draw(st.sampled_from(((2, 16), (4, 8))))
+    groups, width = b.draw(st.sampled_from(((2, 16), (4, 8), (3, 8))))
     x = b.new_arg((1, groups * width, out * stride, out * stride), b.element)
     y = _conv(b, x, b.constant((groups * width, width, 3, 3), b.element), 1, groups, stride=stride)
     return _unary(b, "relu", _per_channel(b, y, "add"))

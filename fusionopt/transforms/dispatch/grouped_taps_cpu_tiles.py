@@ -1,7 +1,8 @@
 """`dispatch-grouped-taps-cpu-tiles`: a grouped conv formed as a sum over its window's taps
 (`grouped_conv_taps`, loops (n, oh, ow, g, f, c)) gets an IREE llvm-cpu config with a register
-tile of 7 (8) pixels x 16 (32) filters of one group, one input channel a step, and workgroups of
-one group's whole filters over up to 128 output pixels of whole rows.
+tile of 7 (8) pixels x 16 (32) filters of one group (8 of two groups of 8, or 8 of one group of
+8k: `grouped_conv_taps.register_tile`), one input channel a step, and workgroups of one group's
+(two groups') whole filters over up to 128 output pixels of whole rows.
 
 Without a config IREE 3.13 picks its own tiles for a generic of 2T + 1 operands and leaves
 partial ones; with this one each step loads every tap's filter vector once and broadcasts each
@@ -12,9 +13,10 @@ as single dispatches; the whole-model figures are in bench/RESULTS.md ("Grouped 
 over their taps").
 
 Applied to an unconfigured static f32 generic directly in a `flow.dispatch.region` with the taps
-form's maps and body (T image slices (n, oh, ow, g, c), T filters (g, c, f), out (n, oh, ow, g,
-f); `out + fma(..., x * w)`), F a multiple of 16 and the output width a multiple of 7 or 8. Only
-the tiling changes: each output's sum order is the generic's own. CPU pipelines only.
+form's maps and body (T image slices (n, oh, ow, g, c), T filters (g, c, f), or (c, g, f) for
+paired groups, out (n, oh, ow, g, f); `out + fma(..., x * w)`), groups a register tile holds and
+the output width a multiple of 7 or 8. Only the tiling changes: each output's sum order is the
+generic's own. CPU pipelines only.
 """
 
 from __future__ import annotations
@@ -28,10 +30,9 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.matmul_cpu_tiles import in_region_unconfigured
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import set_cpu_config, static_f32_shape
-from fusionopt.transforms.linalg.grouped_conv_taps import LANES, groups_per_vector, taps_maps, taps_pixel_tile
+from fusionopt.transforms.linalg.grouped_conv_taps import pairs_groups, register_tile, taps_maps, taps_pixel_tile
 
 MAX_WORKGROUP_PIXELS = 128  # output pixels (whole rows) of one group a workgroup takes, at most
-WIDE_FILTERS = 32  # two vectors of filters where a group has a multiple of 32
 
 
 
@@ -72,20 +73,20 @@ def taps_sizes(op: Operation) -> tuple[int, int, int, int] | None:
     if paired is None or not sums_taps(op, taps):
         return None
     _, oh, ow, g, f, _ = du.loop_extents(op)
-    if None in (oh, ow, g, f) or (groups_per_vector(g, f) == 2) != paired:
+    if None in (oh, ow, g, f) or pairs_groups(g, f) != paired:
         return None
     return oh, ow, g, f
 
 
 def taps_tiles(oh: int, ow: int, g: int, f: int) -> dict[str, list[int]] | None:
-    """Loops (n, oh, ow, g, f, c): workgroups of whole rows of one group (two of 8 filters),
-    register tiles of 7 (8) pixels x 16 (32) filters, one channel a step; None where a tile
-    would be partial."""
-    pixels, groups = taps_pixel_tile(ow), groups_per_vector(g, f)
-    if pixels is None or groups is None:
+    """Loops (n, oh, ow, g, f, c): workgroups of whole rows of the register tile's groups, register
+    tiles of 7 (8) pixels x `register_tile`'s filters, one channel a step; None where a tile would
+    be partial."""
+    pixels, tile = taps_pixel_tile(ow), register_tile(g, f)
+    if pixels is None or tile is None:
         return None
+    groups, filters = tile
     rows = max(r for r in range(1, oh + 1) if oh % r == 0 and (r == 1 or r * ow <= MAX_WORKGROUP_PIXELS))
-    filters = WIDE_FILTERS if f % WIDE_FILTERS == 0 else min(f, LANES)
     return {"distribution": [1, rows, ow, groups, f, 0], "vector_common_parallel": [1, 1, pixels, groups, filters, 0],
             "vector_reduction": [0, 0, 0, 0, 0, 1]}
 

@@ -42,7 +42,9 @@ from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.linalg.constant_arrays import constant_array
 
-LANES = 16  # f32 lanes of an AVX-512 vector: filled by a group's filters, or by two groups' 8
+LANES = 16  # f32 lanes of an AVX-512 vector
+HALF = LANES // 2  # an AVX2-wide vector: two groups of 8 filters fill a register, or one of 8k
+WIDE = 2 * LANES  # two vectors of filters where a group has a multiple of 32
 PIXEL_TILES = (7, 8)  # register tile pixels; one must divide the output width (no partial tiles)
 MAX_TAPS = 9  # 3x3 windows, the measured ones
 
@@ -52,25 +54,34 @@ def taps_pixel_tile(width: int) -> int | None:
     return next((p for p in PIXEL_TILES if width % p == 0), None)
 
 
-def groups_per_vector(groups: int, filters: int) -> int | None:
-    """How many groups' filters one register tile's vectors hold: 1 for a multiple of 16 filters
-    a group, 2 for 8 (an even group count); None for other widths (ResNeXt's 4-wide groups ran
-    0.671 ms this way at 56x56 against ~0.38 as chained depthwise convs)."""
+def register_tile(groups: int, filters: int) -> tuple[int, int] | None:
+    """(groups, filters) a register tile holds for convs of `groups` groups of `filters`: one
+    group's 16 or 32 where 16 divide its filters; two groups' 8 where a group has 8 (an even
+    count of groups); else 8 of one group where 8 divide its filters (RegNetY's odd counts of
+    8-wide groups, RegNetX-1.6GF's 24: 10-17 groups of 24 at 14x14 274-294 us a call with 8,
+    641 with a 24-lane tile). None for other widths (ResNeXt's 4-wide groups ran 0.671 ms this
+    way at 56x56 against ~0.38 as chained depthwise convs)."""
     if filters % LANES == 0:
-        return 1
-    return 2 if filters == LANES // 2 and groups % 2 == 0 else None
+        return 1, WIDE if filters % WIDE == 0 else LANES
+    if filters == HALF and groups % 2 == 0:
+        return 2, HALF
+    return (1, HALF) if filters % HALF == 0 else None
+
+
+def pairs_groups(groups: int, filters: int) -> bool:
+    """Two groups share a register tile: their filters are laid out C x G x F (`tap_filters`)."""
+    return register_tile(groups, filters) == (2, HALF)
 
 
 def is_taps_candidate(op: WindowOp) -> bool:
     """A grouped conv over a constant f32 filter whose groups fill whole vectors
-    (`groups_per_vector`), with at most MAX_TAPS taps and an output width a register tile
-    divides."""
+    (`register_tile`), with at most MAX_TAPS taps and an output width a register tile divides."""
     weight = op.inputs[1]
     if not isinstance(weight.type.get_element_type(), Float32Type):  # type: ignore[attr-defined]
         return False
     g, f, _, kh, kw = weight.type.get_shape()  # type: ignore[attr-defined]
     width = op.outputs[0].type.get_shape()[4]  # type: ignore[attr-defined]
-    return (groups_per_vector(g, f) is not None and kh * kw <= MAX_TAPS and taps_pixel_tile(width) is not None
+    return (register_tile(g, f) is not None and kh * kw <= MAX_TAPS and taps_pixel_tile(width) is not None
             and constant_array(weight) is not None)
 
 
@@ -145,7 +156,7 @@ def grouped_taps_conv(op: WindowOp, image: SSAValue, init: SSAValue) -> list[Ope
     """The slices, tap filters and summing generic computing `op` into the channels-last `init`
     from the padded NHWC `image` (module docstring); the generic last."""
     g, f = op.outputs[0].type.get_shape()[1:3]  # type: ignore[attr-defined]
-    paired = groups_per_vector(g, f) == 2
+    paired = pairs_groups(g, f)
     slices, filters = tap_images(op, image), tap_filters(op, paired)
     conv = taps_conv([s.results[0] for s in slices], [w.results[0] for w in filters], init, paired)
     return [*slices, *filters, conv]

@@ -240,10 +240,11 @@ class LinalgConvChannelsLastPass(ModulePass):
                              dispatch (true): faster to run (RegNetX's grouped convs 0.64x),
                              slower to build (about 1 s of iree-compile per conv shape); false:
                              the gather generic (`grouped_conv_channels_last`).
-      grouped-taps        -- such a conv over a constant filter of 16k filters a group, at most
-                             3x3 taps and an output width a multiple of 7 or 8 is one sum over its
-                             taps' strided image slices instead (`grouped_conv_taps`; false;
-                             the CPU pipelines set it, with the tiles IREE needs for it).
+      grouped-taps        -- a grouped conv over a constant f32 filter of 8k filters a group
+                             (any min-group-filters), at most 3x3 taps and an output width a
+                             multiple of 7 or 8 is one sum over its taps' strided image slices
+                             instead (`grouped_conv_taps`; false; the CPU pipelines set it,
+                             with the tiles IREE needs for it).
       max-depthwise-group-channels -- a grouped conv with at most this many channels and fewer
                              than `min-group-filters` filters per group becomes one depthwise conv
                              per channel of a group over the broadcast channel, chained

@@ -232,3 +232,49 @@ func.func @configured(%x0: tensor<7x7x2x16xf32>, %x1: tensor<7x7x2x16xf32>, %w0:
   }
   return %r : tensor<1x7x7x2x16xf32>
 }
+
+// -----
+
+// Three groups of 8 (filters G x C x F): 8 filters of one group a tile, half a vector.
+// CHECK-LABEL: func.func @odd_groups_of_8
+// CHECK:         linalg.generic
+// CHECK-SAME:      compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 7, 7, 1, 8, 0], vector_common_parallel = [1, 1, 7, 1, 8, 0], vector_reduction = [0, 0, 0, 0, 0, 1]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>
+func.func @odd_groups_of_8(%x0: tensor<7x7x3x8xf32>, %x1: tensor<7x7x3x8xf32>, %w0: tensor<3x8x8xf32>, %w1: tensor<3x8x8xf32>) -> tensor<1x7x7x3x8xf32> {
+  %r = flow.dispatch.region -> (tensor<1x7x7x3x8xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x7x7x3x8xf32>
+    %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x3x8xf32>) -> tensor<1x7x7x3x8xf32>
+    %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d5, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d5, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x0, %x1, %w0, %w1 : tensor<7x7x3x8xf32>, tensor<7x7x3x8xf32>, tensor<3x8x8xf32>, tensor<3x8x8xf32>) outs(%init : tensor<1x7x7x3x8xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %b0: f32, %b1: f32, %o: f32):
+        %p0 = arith.mulf %a0, %b0 : f32
+        %p1 = math.fma %a1, %b1, %p0 : f32
+        %s = arith.addf %o, %p1 : f32
+      linalg.yield %s : f32
+    } -> tensor<1x7x7x3x8xf32>
+    flow.return %y : tensor<1x7x7x3x8xf32>
+  }
+  return %r : tensor<1x7x7x3x8xf32>
+}
+
+// -----
+
+// Groups of 24 (RegNetX-1.6GF): 8 of a group's filters a tile.
+// CHECK-LABEL: func.func @groups_of_24
+// CHECK:         linalg.generic
+// CHECK-SAME:      compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [1, 7, 7, 1, 24, 0], vector_common_parallel = [1, 1, 7, 1, 8, 0], vector_reduction = [0, 0, 0, 0, 0, 1]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>
+func.func @groups_of_24(%x0: tensor<7x7x3x24xf32>, %x1: tensor<7x7x3x24xf32>, %w0: tensor<3x24x24xf32>, %w1: tensor<3x24x24xf32>) -> tensor<1x7x7x3x24xf32> {
+  %r = flow.dispatch.region -> (tensor<1x7x7x3x24xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x7x7x3x24xf32>
+    %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x3x24xf32>) -> tensor<1x7x7x3x24xf32>
+    %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d5, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d5, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x0, %x1, %w0, %w1 : tensor<7x7x3x24xf32>, tensor<7x7x3x24xf32>, tensor<3x24x24xf32>, tensor<3x24x24xf32>) outs(%init : tensor<1x7x7x3x24xf32>) {
+    ^bb0(%a0: f32, %a1: f32, %b0: f32, %b1: f32, %o: f32):
+        %p0 = arith.mulf %a0, %b0 : f32
+        %p1 = math.fma %a1, %b1, %p0 : f32
+        %s = arith.addf %o, %p1 : f32
+      linalg.yield %s : f32
+    } -> tensor<1x7x7x3x24xf32>
+    flow.return %y : tensor<1x7x7x3x24xf32>
+  }
+  return %r : tensor<1x7x7x3x24xf32>
+}

@@ -3,7 +3,8 @@
 
 // linalg-conv-channels-last's grouped-taps option (fusionopt/transforms/linalg/grouped_conv_taps.py,
 // set by the CPU pipelines): a grouped conv over a constant f32 filter whose groups fill whole
-// AVX-512 vectors (16k filters, or two groups of 8), with at most 3x3 taps and an output width
+// vectors (8k filters a group: 16k a group's own AVX-512 vectors, two groups of 8 one, 8k half
+// ones), with at most 3x3 taps and an output width
 // a multiple of 7 or 8, becomes one generic summing, per input channel, each tap's strided slice
 // of the padded NHWC image times that tap's filter. Off (prefix OFF) the im2col form stays.
 // RegNetX's groups of 16 at 7x7: nine rank-reduced slices at the taps' offsets, nine G x C x F
@@ -136,10 +137,12 @@ func.func @width_6(%x: tensor<1x32x6x6xf32>) -> tensor<1x32x6x6xf32> {
 
 // -----
 
-// Three groups of 8 cannot pair up, and groups of 4 fill no vector: neither is rewritten here.
+// Three groups of 8 cannot pair up: each group's 8 filters a half vector, filters G x C x F.
 // CHECK-LABEL: func.func @odd_groups_of_8
-// CHECK:         linalg.conv_2d_ngchw_gfchw
-// CHECK-NOT:     math.fma
+// CHECK-COUNT-9: arith.constant dense<1.250000e-01> : tensor<3x8x8xf32>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d3, d5)>,
+// CHECK-SAME:      affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d5, d4)>
+// CHECK-NOT:     linalg.conv_2d_ngchw_gfchw
 func.func @odd_groups_of_8(%x: tensor<1x24x7x7xf32>) -> tensor<1x24x7x7xf32> {
   %z = arith.constant 0.0 : f32
   %pad = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
@@ -158,6 +161,7 @@ func.func @odd_groups_of_8(%x: tensor<1x24x7x7xf32>) -> tensor<1x24x7x7xf32> {
 
 // -----
 
+// Groups of 4 fill no vector: left to the other forms.
 // CHECK-LABEL: func.func @groups_of_4
 // CHECK:         linalg.conv_2d_ngchw_gfchw
 // CHECK-NOT:     math.fma
@@ -219,4 +223,28 @@ func.func @five_by_five(%x: tensor<1x32x9x9xf32>) -> tensor<1x32x7x7xf32> {
   %conv = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xg, %wg : tensor<1x2x16x11x11xf32>, tensor<2x16x16x5x5xf32>) outs(%f : tensor<1x2x16x7x7xf32>) -> tensor<1x2x16x7x7xf32>
   %v = tensor.collapse_shape %conv [[0], [1, 2], [3], [4]] : tensor<1x2x16x7x7xf32> into tensor<1x32x7x7xf32>
   func.return %v : tensor<1x32x7x7xf32>
+}
+
+// -----
+
+// RegNetX-1.6GF's groups of 24: three half vectors of one group, filters G x C x F.
+// CHECK-LABEL: func.func @groups_of_24
+// CHECK-COUNT-9: arith.constant dense<1.250000e-01> : tensor<3x24x24xf32>
+// CHECK:         linalg.generic
+// CHECK-SAME:      affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d5, d4)>
+// CHECK-NOT:     linalg.conv_2d_ngchw_gfchw
+func.func @groups_of_24(%x: tensor<1x72x7x7xf32>) -> tensor<1x72x7x7xf32> {
+  %z = arith.constant 0.0 : f32
+  %pad = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x72x7x7xf32> to tensor<1x72x9x9xf32>
+  %xg = tensor.expand_shape %pad [[0], [1, 2], [3], [4]] output_shape [1, 3, 24, 9, 9] : tensor<1x72x9x9xf32> into tensor<1x3x24x9x9xf32>
+  %w = arith.constant dense<1.250000e-01> : tensor<72x24x3x3xf32>
+  %wg = tensor.expand_shape %w [[0, 1], [2], [3], [4]] output_shape [3, 24, 24, 3, 3] : tensor<72x24x3x3xf32> into tensor<3x24x24x3x3xf32>
+  %e = tensor.empty() : tensor<1x3x24x7x7xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x3x24x7x7xf32>) -> tensor<1x3x24x7x7xf32>
+  %conv = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xg, %wg : tensor<1x3x24x9x9xf32>, tensor<3x24x24x3x3xf32>) outs(%f : tensor<1x3x24x7x7xf32>) -> tensor<1x3x24x7x7xf32>
+  %v = tensor.collapse_shape %conv [[0], [1, 2], [3], [4]] : tensor<1x3x24x7x7xf32> into tensor<1x72x7x7xf32>
+  func.return %v : tensor<1x72x7x7xf32>
 }

@@ -44,11 +44,17 @@ def test_the_cpu_pipelines_configure_and_the_cuda_ones_do_not():
     (56, 2, 16, "distribution = [1, 4, 28, 1, 16, 0], vector_common_parallel = [1, 1, 7, 1, 16, 0]"),
     (8, 1, 32, "distribution = [1, 8, 8, 1, 32, 0], vector_common_parallel = [1, 1, 8, 1, 32, 0]"),
     (14, 1, 8, "distribution = [1, 7, 14, 2, 8, 0], vector_common_parallel = [1, 1, 7, 2, 8, 0]"),
+    (7, 1, 24, "distribution = [1, 7, 7, 1, 24, 0], vector_common_parallel = [1, 1, 7, 1, 8, 0]"),
 ])
 def test_the_cpu_pipeline_tiles_the_tap_sum(size: int, stride: int, width: int, tiles: str):
     [config] = configs(apply_pipeline(grouped_block(size, stride, width), CPU))
     assert tiles in config and "vector_reduction = [0, 0, 0, 0, 0, 1]" in config
     assert configs(apply_pipeline(grouped_block(size, stride, width), WITHOUT)) == []
+
+
+def test_odd_groups_of_8_take_half_vectors_of_one_group():
+    [config] = configs(apply_pipeline(grouped_block(14, 1, 8, groups=3), CPU))
+    assert "distribution = [1, 7, 14, 1, 8, 0], vector_common_parallel = [1, 1, 7, 1, 8, 0]" in config
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -57,7 +63,7 @@ def test_the_config_changes_no_value(name: str):
 
 
 @pytest.mark.skipif(not iree_available(), reason="IREE (iree-compile and its runtime) is not installed")
-@pytest.mark.parametrize(("size", "stride", "width"), [(14, 1, 16), (28, 2, 8)])
+@pytest.mark.parametrize(("size", "stride", "width"), [(14, 1, 16), (28, 2, 8), (14, 1, 24)])
 def test_iree_builds_the_block_and_agrees_with_the_build_without_the_pass(size: int, stride: int, width: int,
                                                                           tmp_path: Path):
     assert_tiles_change_no_bit(grouped_block(size, stride, width), (CPU, WITHOUT), (1, 4 * width, size, size), tmp_path)

@@ -21,10 +21,11 @@ from support.lit_cases import LIT_TRANSFORMS, lit_functions
 TAPS = "linalg-conv-channels-last{grouped-taps=true}"
 CASES = lit_functions(LIT_TRANSFORMS / "linalg" / "linalg-conv-channels-last-grouped-taps.mlir")
 # (groups, filters a group, input size, stride): RegNetX-400MF's grouped 3x3 convs, then
-# ResNeXt50's groups of 8 (paired), 16 and 32, strided and not
+# ResNeXt50's groups of 8 (paired), 16 and 32, strided and not, RegNetY-400MF's odd counts of
+# groups of 8 and RegNetX-1.6GF's groups of 24
 SHAPES = [(2, 16, 112, 2), (4, 16, 56, 2), (4, 16, 28, 1), (10, 16, 28, 2), (10, 16, 14, 1), (25, 16, 14, 2),
           (25, 16, 7, 1), (32, 8, 56, 2), (32, 8, 28, 1), (32, 16, 28, 2), (32, 16, 14, 1), (32, 32, 14, 2),
-          (32, 32, 7, 1)]
+          (32, 32, 7, 1), (13, 8, 28, 1), (55, 8, 7, 1), (7, 24, 56, 2), (17, 24, 14, 1)]
 
 
 def ops_named(module, name: str) -> list:
@@ -36,7 +37,8 @@ def test_the_form_computes_the_grouped_conv(name: str):
     assert_pass_preserves_semantics(CASES[name], TAPS)
 
 
-@pytest.mark.parametrize(("groups", "width", "size", "stride"), [(2, 16, 7, 1), (2, 32, 16, 2), (4, 8, 14, 1)])
+@pytest.mark.parametrize(("groups", "width", "size", "stride"),
+                         [(2, 16, 7, 1), (2, 32, 16, 2), (4, 8, 14, 1), (3, 8, 7, 1), (2, 24, 16, 2)])
 def test_the_cpu_pipeline_sums_the_taps_in_one_region(groups: int, width: int, size: int, stride: int):
     after = assert_pass_preserves_semantics(grouped_block(groups, size, stride, width=width), CPU)
     assert not ops_named(after, "linalg.conv_2d_ngchw_gfchw") and not ops_named(after, "iree_linalg_ext.im2col")
