@@ -35,7 +35,6 @@ from fusionopt.transforms.linalg.grouped_conv_taps import pairs_groups, register
 MAX_WORKGROUP_PIXELS = 128  # output pixels (whole rows) of one group a workgroup takes, at most
 
 
-
 def sums_taps(op: Operation, taps: int) -> bool:
     """The body is `yield out + fma(x_T-1, w_T-1, ... fma(x_1, w_1, x_0 * w_0))`."""
     block = op.regions[0].block

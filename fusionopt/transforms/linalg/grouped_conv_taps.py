@@ -58,8 +58,8 @@ def register_tile(groups: int, filters: int) -> tuple[int, int] | None:
     """(groups, filters) a register tile holds for convs of `groups` groups of `filters`: one
     group's 16 or 32 where 16 divide its filters; two groups' 8 where a group has 8 (an even
     count of groups); else 8 of one group where 8 divide its filters (RegNetY's odd counts of
-    8-wide groups, RegNetX-1.6GF's 24: 10-17 groups of 24 at 14x14 274-294 us a call with 8,
-    641 with a 24-lane tile). None for other widths (ResNeXt's 4-wide groups ran 0.671 ms this
+    8-wide groups, RegNetX-1.6GF's 24: 17 groups of 24 at 14x14 274-294 us a call with 8, 641
+    with a 24-lane tile). None for other widths (ResNeXt's 4-wide groups ran 0.671 ms this
     way at 56x56 against ~0.38 as chained depthwise convs)."""
     if filters % LANES == 0:
         return 1, WIDE if filters % WIDE == 0 else LANES

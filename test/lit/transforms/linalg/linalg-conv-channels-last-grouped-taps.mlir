@@ -248,3 +248,27 @@ func.func @groups_of_24(%x: tensor<1x72x7x7xf32>) -> tensor<1x72x7x7xf32> {
   %v = tensor.collapse_shape %conv [[0], [1, 2], [3], [4]] : tensor<1x3x24x7x7xf32> into tensor<1x72x7x7xf32>
   func.return %v : tensor<1x72x7x7xf32>
 }
+
+// -----
+
+// Dilation 2: the taps' slices start 2 pixels apart.
+// CHECK-LABEL: func.func @dilated
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 2, 0, 0] [1, 7, 7, 2, 16] [1, 1, 1, 1, 1]
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 4, 0, 0] [1, 7, 7, 2, 16] [1, 1, 1, 1, 1]
+// CHECK:         tensor.extract_slice %{{.*}}[0, 2, 0, 0, 0] [1, 7, 7, 2, 16] [1, 1, 1, 1, 1]
+// CHECK-NOT:     linalg.conv_2d_ngchw_gfchw
+func.func @dilated(%x: tensor<1x32x7x7xf32>) -> tensor<1x32x7x7xf32> {
+  %z = arith.constant 0.0 : f32
+  %pad = tensor.pad %x low[0, 0, 2, 2] high[0, 0, 2, 2] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x32x7x7xf32> to tensor<1x32x11x11xf32>
+  %xg = tensor.expand_shape %pad [[0], [1, 2], [3], [4]] output_shape [1, 2, 16, 11, 11] : tensor<1x32x11x11xf32> into tensor<1x2x16x11x11xf32>
+  %w = arith.constant dense<1.250000e-01> : tensor<32x16x3x3xf32>
+  %wg = tensor.expand_shape %w [[0, 1], [2], [3], [4]] output_shape [2, 16, 16, 3, 3] : tensor<32x16x3x3xf32> into tensor<2x16x16x3x3xf32>
+  %e = tensor.empty() : tensor<1x2x16x7x7xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x2x16x7x7xf32>) -> tensor<1x2x16x7x7xf32>
+  %conv = linalg.conv_2d_ngchw_gfchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xg, %wg : tensor<1x2x16x11x11xf32>, tensor<2x16x16x3x3xf32>) outs(%f : tensor<1x2x16x7x7xf32>) -> tensor<1x2x16x7x7xf32>
+  %v = tensor.collapse_shape %conv [[0], [1, 2], [3], [4]] : tensor<1x2x16x7x7xf32> into tensor<1x32x7x7xf32>
+  func.return %v : tensor<1x32x7x7xf32>
+}
