@@ -70,3 +70,14 @@ def test_iree_builds_each_shape_as_one_dispatch_and_agrees(tmp_path: Path):
     vmfbs = build_llvm_cpu({"ours": print_module(ours), "reference": print_module(parse_module(text))}, tmp_path)
     for (g, w, size, _), name in zip(SHAPES, names):
         assert_agrees_on_images(vmfbs["ours"], vmfbs["reference"], name, (1, g * w, size, size))
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")
+@pytest.mark.parametrize(("groups", "width", "size", "stride"), [(4, 16, 14, 1), (4, 8, 28, 2)])
+def test_iree_builds_batch_2_and_agrees(groups: int, width: int, size: int, stride: int, tmp_path: Path):
+    """At batch 2 the slices keep the batch dim (no rank-reduced load)."""
+    text = grouped_block(groups, size, stride, batch=2, width=width)
+    ours = apply_pipeline(text, CPU)
+    assert any(op.name == "math.fma" for op in ours.walk())
+    vmfbs = build_llvm_cpu({"ours": print_module(ours), "reference": print_module(parse_module(text))}, tmp_path)
+    assert_agrees_on_images(vmfbs["ours"], vmfbs["reference"], "block", (2, groups * width, size, size))
