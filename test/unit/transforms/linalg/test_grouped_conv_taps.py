@@ -2,7 +2,8 @@
 pipelines' form, `grouped_conv_taps`): they compute what the NCHW grouped conv computes (random
 and adversarial inputs against a float64 run), the target-neutral pipeline keeps the im2col
 form, and IREE builds every RegNetX-400MF and ResNeXt50 grouped conv shape the form takes at
-224x224 as one dispatch each, computing what its own build of the grouped conv computes."""
+224x224 (and RegNetY's odd counts of 8-wide groups, RegNetX-1.6GF's 24-wide ones, and batch 2) as
+one dispatch each, computing what its own build of the grouped conv computes."""
 
 from __future__ import annotations
 
