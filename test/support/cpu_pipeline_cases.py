@@ -109,3 +109,9 @@ def conv_relu_block(channels: int, filters: int, groups: int, size: int, stride:
   %r = graph.relu %s : {result}
   return %r : {result}
 }}"""
+
+
+def grouped_relu_block(size: int, stride: int, width: int = 16, groups: int = 4) -> str:
+    """A RegNetX-like grouped 3x3 conv (`width` channels and filters a group, constant filter)
+    with a per-channel bias and ReLU, at batch 1 (`conv_relu_block`)."""
+    return conv_relu_block(width * groups, width * groups, groups, size, stride, size + stride, 0.5)

@@ -223,10 +223,10 @@ GROUPED_IM2COL_BLOCKS = (block_grouped_im2col,)
 
 def block_grouped_taps(b):
     """RegNetX's, RegNetY's and ResNeXt's grouped 3x3 convs: 2 groups of 16 channels into 16
-    filters each, 4 groups of 8 into 8 (paired) or 3 (not), over a constant filter, pad 1, batch 1, a 7x7 or 8x8 output (stride
-    1, or 2), with a bias and ReLU: the CPU pipelines sum the taps' slices in one generic, which
-    `dispatch-grouped-taps-cpu-tiles` gives 7 (8) pixels x 16 (8) filters a register tile (f32 draws;
-    f64 stays in the im2col form)."""
+    filters each, 4 groups of 8 into 8 (paired) or 3 (not), over a constant filter, pad 1,
+    batch 1, a 7x7 or 8x8 output (stride 1, or 2), with a bias and ReLU: the CPU pipelines sum
+    the taps' slices in one generic, which `dispatch-grouped-taps-cpu-tiles` gives 7 (8) pixels
+    x 16 (8) filters a register tile (f32 draws; f64 stays in the im2col form)."""
     if b.element not in ("f32", "f64"):
         return None
     out, stride = b.draw(st.sampled_from((7, 8))), b.draw(st.integers(1, 2))

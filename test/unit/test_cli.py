@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 import fusionopt.testing
@@ -25,6 +24,7 @@ from fusionopt.opt_main import main as fusion_opt
 from fusionopt.pass_runner import RunOptions, run_passes
 from fusionopt.pipeline_spec import build_passes, parse_pipeline
 from fusionopt.tools import fusion_run, fusion_stats, fusion_translate
+from support.ir_test_passes import BreakIRPass, NoOpPass
 
 VALID = "func.func @f(%a: f32) -> f32 {\n  func.return %a : f32\n}\n"
 
@@ -118,36 +118,12 @@ def test_version_and_show_dialects():
     assert code == 0 and {"arith", "builtin", "flow", "func", "graph", "linalg", "tensor"} <= set(names)
 
 
-@dataclasses.dataclass(frozen=True)
-class BreakIRPass(ModulePass):
-    """Leaves an arith.addi with an f32 result: invalid IR."""
-
-    name = "test-break-ir"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from xdsl.dialects.builtin import f32
-        from xdsl.dialects.func import FuncOp
-
-        func = next(o for o in op.walk() if isinstance(o, FuncOp))
-        const = arith.ConstantOp(IntegerAttr(1, i32))
-        bad = arith.AddiOp(const.result, const.result, result_type=f32)
-        func.body.block.insert_ops_before([const, bad], func.body.block.first_op)
-
-
 def test_verify_each_names_the_pass_that_broke_the_ir():
     module = parse_module(VALID)
     with pytest.raises(FusionError) as err:
         run_passes([BreakIRPass()], Context(), module, RunOptions(verify=True))
     assert "the IR does not verify after pass 'test-break-ir'" in err.value.format()
     run_passes([BreakIRPass()], Context(), parse_module(VALID), RunOptions(verify=False))
-
-
-@dataclasses.dataclass(frozen=True)
-class NoOpPass(ModulePass):
-    name = "test-no-op"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pass
 
 
 @dataclasses.dataclass(frozen=True)

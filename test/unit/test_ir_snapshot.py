@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, FunctionType, IntegerAttr, ModuleOp, StringAttr, f32, i32
+from xdsl.dialects.builtin import FloatAttr, FunctionType, ModuleOp, StringAttr, f32, i32
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -17,6 +17,7 @@ from fusionopt.diagnostics import FusionError
 from fusionopt.ir_io import parse_module, verify_module
 from fusionopt.ir_snapshot import take_snapshot
 from fusionopt.pass_runner import RunOptions, run_passes
+from support.ir_test_passes import BreakIRPass, NoOpPass
 
 TEXT = """\
 func.func @f(%a: f32) -> f32 {
@@ -30,27 +31,6 @@ func.func @f(%a: f32) -> f32 {
 
 def ops_named(module: ModuleOp, name: str) -> list:
     return [op for op in module.walk() if op.name == name]
-
-
-@dataclasses.dataclass(frozen=True)
-class NoOpPass(ModulePass):
-    name = "test-no-op"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pass
-
-
-@dataclasses.dataclass(frozen=True)
-class BreakIRPass(ModulePass):
-    """An arith.addi with an f32 result: invalid IR."""
-
-    name = "test-break-ir"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        const = arith.ConstantOp(IntegerAttr(1, i32))
-        bad = arith.AddiOp(const.result, const.result, result_type=f32)
-        block = ops_named(op, "func.func")[0].body.block
-        block.insert_ops_before([const, bad], block.first_op)
 
 
 @pytest.fixture

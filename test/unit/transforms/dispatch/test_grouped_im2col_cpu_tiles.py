@@ -13,7 +13,7 @@ import pytest
 
 from fusionopt.iree_tools import iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.cpu_pipeline_cases import assert_tiles_change_no_bit, conv_relu_block, without_grouped_taps, runs_on_cpu_only
+from support.cpu_pipeline_cases import assert_tiles_change_no_bit, grouped_relu_block, without_grouped_taps, runs_on_cpu_only
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "dispatch-grouped-im2col-cpu-tiles"
@@ -22,12 +22,6 @@ PASS = "dispatch-grouped-im2col-cpu-tiles"
 CPU = without_grouped_taps("graph-to-dispatch-llvm-cpu")
 WITHOUT = ",".join(p for p in CPU.split(",") if p != PASS)
 CASES = lit_functions(LIT_TRANSFORMS / "dispatch" / "dispatch-grouped-im2col-cpu-tiles.mlir")
-
-
-def grouped_block(size: int, stride: int, groups: int = 4) -> str:
-    """A RegNetX block's grouped 3x3 conv (groups of 16 channels and filters, constant filter)
-    with a per-channel bias and ReLU, at batch 1."""
-    return conv_relu_block(16 * groups, 16 * groups, groups, size, stride, size + stride, 0.5)
 
 
 def configured(module) -> list[str]:
@@ -42,9 +36,9 @@ def test_the_cpu_pipelines_configure_and_the_cuda_ones_do_not():
 
 @pytest.mark.parametrize(("size", "stride", "rows"), [(14, 1, "196"), (56, 2, "196"), (7, 1, "49"), (8, 2, "16")])
 def test_the_cpu_pipeline_gives_the_grouped_conv_one_group_a_workgroup(size: int, stride: int, rows: str):
-    [config] = configured(apply_pipeline(grouped_block(size, stride), CPU))
+    [config] = configured(apply_pipeline(grouped_relu_block(size, stride), CPU))
     assert f"distribution = [1, {rows}, 16, 0]" in config
-    assert configured(apply_pipeline(grouped_block(size, stride), WITHOUT)) == []
+    assert configured(apply_pipeline(grouped_relu_block(size, stride), WITHOUT)) == []
 
 
 @pytest.mark.parametrize("name", sorted(name for name in CASES if name.startswith("regnet")))
@@ -55,4 +49,4 @@ def test_the_config_changes_no_value(name: str):
 @pytest.mark.skipif(not iree_available(), reason="IREE (iree-compile and its runtime) is not installed")
 @pytest.mark.parametrize(("size", "stride"), [(14, 1), (56, 2)])
 def test_iree_builds_the_block_and_agrees_with_the_build_without_the_pass(size: int, stride: int, tmp_path: Path):
-    assert_tiles_change_no_bit(grouped_block(size, stride), (CPU, WITHOUT), (1, 64, size, size), tmp_path)
+    assert_tiles_change_no_bit(grouped_relu_block(size, stride), (CPU, WITHOUT), (1, 64, size, size), tmp_path)

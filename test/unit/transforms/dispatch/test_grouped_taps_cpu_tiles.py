@@ -13,7 +13,7 @@ import pytest
 from fusionopt.iree_tools import iree_available
 from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.cpu_pipeline_cases import assert_tiles_change_no_bit, conv_relu_block, runs_on_cpu_only, without_pass
+from support.cpu_pipeline_cases import assert_tiles_change_no_bit, grouped_relu_block, runs_on_cpu_only, without_pass
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "dispatch-grouped-taps-cpu-tiles"
@@ -21,12 +21,6 @@ CPU = "graph-to-dispatch-llvm-cpu"
 # the same, the pass left out (graph-to-dispatch-llvm-cpu ends with dispatch-creation-llvm-cpu)
 WITHOUT = PIPELINES[CPU].spec.replace("dispatch-creation-llvm-cpu", without_pass("dispatch-creation-llvm-cpu", PASS))
 CASES = lit_functions(LIT_TRANSFORMS / "dispatch" / "dispatch-grouped-taps-cpu-tiles.mlir")
-
-
-def grouped_block(size: int, stride: int, width: int = 16, groups: int = 4) -> str:
-    """A grouped 3x3 conv (`width` channels and filters a group, constant filter) with a
-    per-channel bias and ReLU, at batch 1."""
-    return conv_relu_block(width * groups, width * groups, groups, size, stride, size + stride, 0.5)
 
 
 def configs(module) -> list[str]:
@@ -47,13 +41,13 @@ def test_the_cpu_pipelines_configure_and_the_cuda_ones_do_not():
     (7, 1, 24, "distribution = [1, 7, 7, 1, 24, 0], vector_common_parallel = [1, 1, 7, 1, 8, 0]"),
 ])
 def test_the_cpu_pipeline_tiles_the_tap_sum(size: int, stride: int, width: int, tiles: str):
-    [config] = configs(apply_pipeline(grouped_block(size, stride, width), CPU))
+    [config] = configs(apply_pipeline(grouped_relu_block(size, stride, width), CPU))
     assert tiles in config and "vector_reduction = [0, 0, 0, 0, 0, 1]" in config
-    assert configs(apply_pipeline(grouped_block(size, stride, width), WITHOUT)) == []
+    assert configs(apply_pipeline(grouped_relu_block(size, stride, width), WITHOUT)) == []
 
 
 def test_odd_groups_of_8_take_half_vectors_of_one_group():
-    [config] = configs(apply_pipeline(grouped_block(14, 1, 8, groups=3), CPU))
+    [config] = configs(apply_pipeline(grouped_relu_block(14, 1, 8, groups=3), CPU))
     assert "distribution = [1, 7, 14, 1, 8, 0], vector_common_parallel = [1, 1, 7, 1, 8, 0]" in config
 
 
@@ -66,4 +60,4 @@ def test_the_config_changes_no_value(name: str):
 @pytest.mark.parametrize(("size", "stride", "width"), [(14, 1, 16), (28, 2, 8), (14, 1, 24)])
 def test_iree_builds_the_block_and_agrees_with_the_build_without_the_pass(size: int, stride: int, width: int,
                                                                           tmp_path: Path):
-    assert_tiles_change_no_bit(grouped_block(size, stride, width), (CPU, WITHOUT), (1, 4 * width, size, size), tmp_path)
+    assert_tiles_change_no_bit(grouped_relu_block(size, stride, width), (CPU, WITHOUT), (1, 4 * width, size, size), tmp_path)
