@@ -5,7 +5,7 @@ with an A/A noise figure, after checking that they compute the same numbers.
 
     python bench/iree_runtime.py [--models bert_mini,gpt2_mini,mlp_towers] [--variants ...]
         [--targets llvm-cpu[,cuda]] [--families random,constant,...] [--rounds 15]
-        [--iterations 50] [--seed 0] [--threads 1[,2]] [--build-repeats 1] [--no-reference] [--write]
+        [--iterations 50] [--seed 0] [--threads 1[,2]] [--sched-batch] [--build-repeats 1] [--no-reference] [--write]
         [--json OUT]
     python bench/iree_runtime.py --targets cuda --build-only --out DIR   # GPU bundle (below)
     python bench/iree_runtime.py --gpu-results RESULTS [--write]         # read the GPU run back
@@ -39,7 +39,8 @@ thread count in the same rounds (N > 1: `--device=local-task --task_topology_max
 onnxruntime with N intra-op threads); `ort` is timed in those rounds too and checked with the
 others; each IREE build's seconds end to end (front end + `iree-compile`) are recorded. The
 deployment table: per (model, threads) ms of each variant with its ratio to ort (the headline)
-and to iree-default, the A/A, and build seconds with their ratio to iree-default's. The form that
+and to iree-default, the A/A, and build seconds with their ratio to iree-default's.
+`--sched-batch` runs all of it under Linux's SCHED_BATCH (why: bench/iree_bench_timing.py). The form that
 counts is an ONNX file with weights inline (`bench/export_models.py --forms inline`):
 
     python bench/iree_runtime.py --models M.inline.onnx --families random --no-reference \
@@ -81,7 +82,7 @@ from iree_bench_deploy import (  # noqa: E402
 )
 from iree_bench_inputs import FAMILIES, model_inputs  # noqa: E402,F401
 from iree_bench_report import SECTION, section, summarize, timing_table, write_section  # noqa: E402
-from iree_bench_timing import interleaved, iree_ms_per_call, timed_rounds  # noqa: E402,F401
+from iree_bench_timing import batch_scheduling, interleaved, iree_ms_per_call, timed_rounds  # noqa: E402,F401
 
 from fusionopt.iree_tools import TARGETS, iree_version, save_inputs  # noqa: E402
 
@@ -181,6 +182,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="inputs and the per-round order")
     parser.add_argument("--threads", type=lambda text: [int(t) for t in split(text)], default=[1],
                         help="thread counts, e.g. 1,2 (1: local-sync; N: local-task with N workers)")
+    parser.add_argument("--sched-batch", action="store_true",
+                        help="run everything (onnxruntime too) under Linux's SCHED_BATCH: no wake-up "
+                             "preemption, so IREE's waiting caller does not spin against its own worker "
+                             "(bench/iree_bench_timing.py)")
     parser.add_argument("--build-repeats", type=int, default=1,
                         help="time each front end and iree-compile this many times, keep the least")
     parser.add_argument("--json", type=Path, help="write the timing rows (every round's ms, build seconds) here")
@@ -219,6 +224,8 @@ def build_bundles(args) -> None:
 
 def main(argv=None) -> None:
     args = parse_args(argv)
+    if args.sched_batch:
+        batch_scheduling()
     command = "python bench/iree_runtime.py " + shlex.join(sys.argv[1:] if argv is None else argv)
     if args.gpu_results:
         timing, agree = gpu_results(args.gpu_results, args)

@@ -10,6 +10,8 @@ conv, 1 and 2 threads, two rounds), skipped without IREE.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -71,6 +73,17 @@ def test_options_accept_ort_dt_and_threads(capsys) -> None:
         with pytest.raises(SystemExit):
             iree_runtime.parse_args(bad)
     assert "unknown: aa-dt" in capsys.readouterr().err
+    assert not args.sched_batch and iree_runtime.parse_args(["--sched-batch"]).sched_batch
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="SCHED_BATCH is a Linux scheduling policy")
+def test_batch_scheduling_reaches_the_processes_the_harness_starts() -> None:
+    child = "import os; print(os.sched_getscheduler(0))"
+    code = ("import os, subprocess, sys; sys.path.insert(0, sys.argv[1]); import iree_bench_timing as t; "
+            f"before = os.sched_getscheduler(0); t.batch_scheduling(); print(before, os.sched_getscheduler(0), "
+            f"subprocess.run([sys.executable, '-c', {child!r}], capture_output=True, text=True).stdout.strip())")
+    run = subprocess.run([sys.executable, "-c", code, str(BENCH)], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == [str(os.SCHED_OTHER), str(os.SCHED_BATCH), str(os.SCHED_BATCH)]
 
 
 def test_thread_counts_map_to_iree_devices() -> None:
