@@ -2,9 +2,10 @@
 
 
 def main() -> None:
-    from fusionopt.cli import exit_process
+    from fusionopt.cli import collect_cycles_rarely, exit_process
     from fusionopt.opt_main import main as run
 
+    collect_cycles_rarely()
     exit_process(run())
 
 

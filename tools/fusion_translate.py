@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 
 from fusionopt.cli import (
-    EXIT_USER_ERROR, ToolArgumentParser, UsageError, exit_process,
+    EXIT_USER_ERROR, ToolArgumentParser, UsageError, collect_cycles_rarely, exit_process,
     report_internal_error, report_usage_error,
 )
 from fusionopt.diagnostics import FusionError
@@ -87,6 +87,8 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    if argv is None:  # the console script: this process is the one run
+        collect_cycles_rarely()
     code = run(argv)
     if argv is None:  # the console script: nothing in this process needs the IR any more
         exit_process(code)

@@ -225,3 +225,26 @@ def test_readme_quick_start_uses_the_comparison():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert ("bash bootstrap-venv.sh && .venv/bin/fusion-opt examples/mlp_towers.mlir -p graph-to-dispatch"
             " | .venv/bin/fusion-stats examples/mlp_towers.mlir -") in readme
+
+
+
+def test_console_tools_collect_cycles_rarely_in_their_own_process_only(tmp_path):
+    """fusion-translate called in-process (argv given, as here) leaves the caller's cycle
+    collector alone; `collect_cycles_rarely`, which the console scripts call, freezes what
+    exists and raises the young threshold (checked in a fresh process)."""
+    import gc
+    import subprocess
+    import sys
+
+    before = gc.get_threshold()
+    onnx_file = Path(__file__).parents[1] / "data" / "onnx" / "conv_affine.onnx"
+    with pytest.raises(SystemExit) as done:
+        fusion_translate.main(["--import-onnx", str(onnx_file), "-o", str(tmp_path / "m.mlir")])
+    assert done.value.code == 0 and (tmp_path / "m.mlir").stat().st_size > 0
+    assert gc.get_threshold() == before
+    probe = ("import gc; from fusionopt.cli import YOUNG_COLLECTION_OBJECTS, collect_cycles_rarely; "
+             "print(gc.get_threshold()[0] == YOUNG_COLLECTION_OBJECTS, gc.get_freeze_count() > 0); "
+             "collect_cycles_rarely(); "
+             "print(gc.get_threshold()[0] == YOUNG_COLLECTION_OBJECTS, gc.get_freeze_count() > 0)")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["False", "False", "True", "True"]
