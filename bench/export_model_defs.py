@@ -224,7 +224,10 @@ UNSEEN_MODELS = {
                              ("googlenet", {"aux_logits": False, "init_weights": True}),
                              ("mobilenet_v3_large", {}), ("efficientnet_b0", {}), ("regnet_y_400mf", {}),
                              ("regnet_y_800mf", {}), ("regnet_x_1_6gf", {}),
-                             ("swin_t", {}), ("deeplabv3_mobilenet_v3_large", {"aux_loss": False}))},
+                             ("swin_t", {}), ("deeplabv3_mobilenet_v3_large", {"aux_loss": False}),
+                             ("alexnet", {}), ("resnext101_32x8d", {}), ("wide_resnet50_2", {}),
+                             ("regnet_y_1_6gf", {}), ("shufflenet_v2_x0_5", {}), ("mnasnet0_5", {}),
+                             ("mobilenet_v3_small", {}), ("fcn_resnet50", {"aux_loss": False}))},
     "unseen/inception_v3": (inception_v3_299, "torchvision inception_v3(weights=None, aux_logits=False), "
                             "299x299 input", False),
 }

@@ -8,6 +8,7 @@ from xdsl.irdl import operand_def, prop_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from fusionopt.dialects.graph_base import (
+    GraphCanonicalization,
     GraphOp,
     ReduceOp,
     check_result_element,
@@ -89,7 +90,7 @@ class GatherOp(GraphOp):
     indices = operand_def(TensorType)
     axis = prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), GraphCanonicalization())
     assembly_format = ("$table `,` $indices `axis` `=` $axis attr-dict `:` `(` type($table) `,` "
                        "type($indices) `)` `->` type($result)")
 

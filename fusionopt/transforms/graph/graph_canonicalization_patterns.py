@@ -2,7 +2,8 @@
 `canonicalize`, through the `GraphCanonicalization` trait the graph ops carry).
 
 Identities (each pattern's docstring states it; every rewrite is exact unless noted):
-- views: transpose(transpose(x)) -> one transpose; reshape(reshape(x)) -> one reshape;
+- views: transpose(transpose(x)) -> one transpose; reshape(reshape(x)) -> one reshape; a
+  transpose moving only unit axes -> a reshape;
   broadcast(broadcast(x)) -> one broadcast; slice(slice(x)) -> one slice; no-op transpose /
   reshape / broadcast / slice / one-operand concat -> x;
 - transpose / reshape / broadcast / slice of a splat constant -> a splat constant (bytes reused,
@@ -12,8 +13,9 @@ Identities (each pattern's docstring states it; every rewrite is exact unless no
   -> slice(v)[a:c] (the inverse of a horizontal split); a concat of v's blocks in another order,
   some negated (RoPE's rotate_half, torch.roll) -> one gather of v (x a sign): see
   `concat_of_permuted_slices.py`;
-- slice(broadcast(x)) -> broadcast(slice(x)); slice(transpose(x)) -> transpose(slice(x)) when
-  only slices read the transpose; slice(dot(a, b)) of a single-use dot ->
+- slice(broadcast(x)) -> broadcast(slice(x)); slice(transpose(x)) -> transpose(slice(x)) and
+  slice(reshape(x)) -> reshape(slice(x)) (`slice_of_reshape.py`) when only slices read the view;
+  gather(x, k) of one constant index -> reshape(slice(x)) (`gather_at_constant_index.py`); slice(dot(a, b)) of a single-use dot ->
   dot(slice(a), slice(b)) (MIGraphX `find_dot_slice`); a slice of a constant -> a constant, so
   a cut of a constant weight after its dot ends up folded into the weight;
 - x + 0, x - 0, 0 + x -> x; x * 1, 1 * x -> x. For floats `-0.0 + 0.0` is `+0.0`, so `x + 0`
@@ -26,7 +28,6 @@ Identities (each pattern's docstring states it; every rewrite is exact unless no
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects.arith import ConstantOp
@@ -39,7 +40,9 @@ from fusionopt.dialects.dense import dense_to_numpy, is_compact_splat
 from fusionopt.dialects.graph_base import shape_of
 from fusionopt.transforms.graph.graph_propagate_constants import DEFAULT_MAX_BYTES, fold_to_attr
 from fusionopt.transforms.graph.concat_of_permuted_slices import ConcatOfPermutedSlices
-from fusionopt.transforms.graph.graph_ir import dense_constant
+from fusionopt.transforms.graph.gather_at_constant_index import GatherAtConstantIndex
+from fusionopt.transforms.graph.graph_ir import dense_constant, make_slice, moves_only_unit_axes, slice_bounds
+from fusionopt.transforms.graph.slice_of_reshape import SliceOfReshape
 
 # ---- views ----------------------------------------------------------------------------------
 
@@ -77,6 +80,17 @@ class ComposeTransposes(RewritePattern):
         rewriter.replace(op, graph.TransposeOp(inner.input, [p1[j] for j in p2]))
 
 
+class UnitAxesTransposeToReshape(RewritePattern):
+    """A transpose that keeps its non-unit axes in order moves only unit axes: a reshape (the
+    same elements in the same order), which composes with the reshapes around it."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: graph.TransposeOp, rewriter: PatternRewriter) -> None:
+        perm = list(op.perm_values)
+        if moves_only_unit_axes(shape_of(op.input), perm) and perm != sorted(perm):
+            rewriter.replace(op, graph.ReshapeOp(op.input, op.result.type))
+
+
 class ComposeReshapes(RewritePattern):
     """reshape(reshape(x)) -> reshape(x): a reshape only re-describes the row-major buffer."""
 
@@ -97,21 +111,6 @@ class ComposeBroadcasts(RewritePattern):
             return
         d1, d2 = inner.dims_values, op.dims_values
         rewriter.replace(op, graph.BroadcastOp(inner.input, [d2[d] for d in d1], op.result.type))
-
-
-def slice_bounds(op: graph.SliceOp) -> list[tuple[int, int]]:
-    """(start, end) on every axis of the operand (full range where the slice does not cut)."""
-    bounds = [(0, size) for size in shape_of(op.input)]
-    for a, s, e in zip(op.axes_values, op.starts_values, op.ends_values):
-        bounds[a] = (s, e)
-    return bounds
-
-
-def make_slice(value: SSAValue, bounds: Sequence[tuple[int, int]]) -> graph.SliceOp:
-    """A slice with one entry per axis that is actually cut."""
-    shape = shape_of(value)
-    axes = [a for a, (s, e) in enumerate(bounds) if (s, e) != (0, shape[a])]
-    return graph.SliceOp(value, axes, [bounds[a][0] for a in axes], [bounds[a][1] for a in axes])
 
 
 class ComposeSlices(RewritePattern):
@@ -377,15 +376,16 @@ class ReassociateConstantAdds(RewritePattern):
 
 _VIEW_PATTERNS = (FoldNoOpView(), FoldViewOfConstant())
 _PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
-    graph.TransposeOp: (*_VIEW_PATTERNS, ComposeTransposes()),
+    graph.TransposeOp: (*_VIEW_PATTERNS, ComposeTransposes(), UnitAxesTransposeToReshape()),
     graph.ReshapeOp: (*_VIEW_PATTERNS, ComposeReshapes()),
     graph.BroadcastOp: (*_VIEW_PATTERNS, ComposeBroadcasts()),
     graph.SliceOp: (FoldNoOpView(), FoldViewOfConstant(), ComposeSlices(), SliceOfConcat(),
-                    SliceOfBroadcast(), SliceOfTranspose(), SliceOfDot()),
+                    SliceOfBroadcast(), SliceOfTranspose(), SliceOfReshape(), SliceOfDot()),
     graph.ConcatOp: (FoldNoOpView(), ConcatOfAdjacentSlices(), ConcatOfPermutedSlices()),
     graph.AddOp: (FoldIdentityOperand(), ReassociateConstantAdds()),
     graph.SubOp: (FoldIdentityOperand(),),
     graph.MulOp: (FoldIdentityOperand(),),
+    graph.GatherOp: (GatherAtConstantIndex(),),
 }
 
 

@@ -26,6 +26,31 @@ from xdsl.traits import Pure
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import element_of, shape_of, tensor
 
+# ---- slices --------------------------------------------------------------------------------
+
+
+def slice_bounds(op: graph.SliceOp) -> list[tuple[int, int]]:
+    """(start, end) on every axis of the operand (full range where the slice does not cut)."""
+    bounds = [(0, size) for size in shape_of(op.input)]
+    for a, s, e in zip(op.axes_values, op.starts_values, op.ends_values):
+        bounds[a] = (s, e)
+    return bounds
+
+
+def make_slice(value: SSAValue, bounds: Sequence[tuple[int, int]]) -> graph.SliceOp:
+    """A slice with one entry per axis that is actually cut."""
+    shape = shape_of(value)
+    axes = [a for a, (s, e) in enumerate(bounds) if (s, e) != (0, shape[a])]
+    return graph.SliceOp(value, axes, [bounds[a][0] for a in axes], [bounds[a][1] for a in axes])
+
+
+def moves_only_unit_axes(shape: Sequence[int], perm: Sequence[int]) -> bool:
+    """Whether a transpose of an operand of `shape` by `perm` keeps the non-unit axes in order
+    (it moves unit axes only, so it is a reshape)."""
+    kept = [a for a in perm if shape[a] != 1]
+    return kept == sorted(kept)
+
+
 # ---- constants as bytes ------------------------------------------------------------------
 
 

@@ -2,7 +2,8 @@
 // Upstream `canonicalize` picks the same patterns up through the ops' GraphCanonicalization trait.
 // RUN: fusion-opt %s --split-input-file -p canonicalize | filecheck %s
 // The pass's helper modules these cases exercise: graph/graph_canonicalization_patterns.py,
-// graph/graph_ir.py, graph/concat_of_permuted_slices.py.
+// graph/graph_ir.py, graph/concat_of_permuted_slices.py, graph/gather_at_constant_index.py,
+// graph/slice_of_reshape.py.
 
 // CHECK-LABEL: func.func @views
 // CHECK-SAME:    (%[[X:.*]]: tensor<2x3x4xf32>, %[[V:.*]]: tensor<4xf32>)
@@ -339,3 +340,121 @@ func.func @blocks_kept(%x: tensor<2x8xf32>, %y: tensor<2x8xf32>) -> (tensor<2x8x
   func.return %twice, %two, %rows, %signed : tensor<2x8xf32>, tensor<2x8xf32>, tensor<1x8xf32>, tensor<2x8xf32>
 }
 
+
+// -----
+
+// PyTorch's MultiheadAttention splits its packed QKV projection with unflatten -> transpose ->
+// select(0, i), exported as a Gather of one constant index: as slices (the last index is -1,
+// counted from the end), moved above the squeeze, the transpose (which then moves unit axes
+// only: a reshape) and the unflatten, each head reads its columns of the projection.
+// CHECK-LABEL: func.func @qkv_select
+// CHECK-SAME:    (%[[X:.*]]: tensor<5x1x12xf32>)
+// CHECK-NEXT:    %[[Q:.*]] = graph.slice %[[X]] axes = [2] starts = [0] ends = [4] : tensor<5x1x12xf32> -> tensor<5x1x4xf32>
+// CHECK-NEXT:    %[[K:.*]] = graph.slice %[[X]] axes = [2] starts = [4] ends = [8] : tensor<5x1x12xf32> -> tensor<5x1x4xf32>
+// CHECK-NEXT:    %[[V:.*]] = graph.slice %[[X]] axes = [2] starts = [8] ends = [12] : tensor<5x1x12xf32> -> tensor<5x1x4xf32>
+// CHECK-NEXT:    func.return %[[Q]], %[[K]], %[[V]]
+func.func @qkv_select(%x: tensor<5x1x12xf32>) -> (tensor<5x1x4xf32>, tensor<5x1x4xf32>, tensor<5x1x4xf32>) {
+  %u = graph.reshape %x : tensor<5x1x12xf32> -> tensor<1x5x1x3x4xf32>
+  %t = graph.transpose %u perm = [3, 1, 2, 0, 4] : tensor<1x5x1x3x4xf32> -> tensor<3x5x1x1x4xf32>
+  %s = graph.reshape %t : tensor<3x5x1x1x4xf32> -> tensor<3x5x1x4xf32>
+  %c0 = arith.constant dense<0> : tensor<i64>
+  %c1 = arith.constant dense<1> : tensor<i64>
+  %cm1 = arith.constant dense<-1> : tensor<i64>
+  %q = graph.gather %s, %c0 axis = 0 : (tensor<3x5x1x4xf32>, tensor<i64>) -> tensor<5x1x4xf32>
+  %k = graph.gather %s, %c1 axis = 0 : (tensor<3x5x1x4xf32>, tensor<i64>) -> tensor<5x1x4xf32>
+  %v = graph.gather %s, %cm1 axis = 0 : (tensor<3x5x1x4xf32>, tensor<i64>) -> tensor<5x1x4xf32>
+  func.return %q, %k, %v : tensor<5x1x4xf32>, tensor<5x1x4xf32>, tensor<5x1x4xf32>
+}
+
+// -----
+
+// A transpose that keeps its non-unit axes (4, 3) in order only moves unit axes: a reshape.
+// CHECK-LABEL: func.func @unit_axes_transpose
+// CHECK-NEXT:    %[[R:.*]] = graph.reshape %x : tensor<1x4x1x3xf32> -> tensor<4x1x1x3xf32>
+// CHECK-NEXT:    %[[T:.*]] = graph.transpose %x perm = [0, 3, 2, 1]
+// CHECK-NEXT:    func.return %[[R]], %[[T]]
+func.func @unit_axes_transpose(%x: tensor<1x4x1x3xf32>) -> (tensor<4x1x1x3xf32>, tensor<1x3x1x4xf32>) {
+  %t = graph.transpose %x perm = [1, 0, 2, 3] : tensor<1x4x1x3xf32> -> tensor<4x1x1x3xf32>
+  %u = graph.transpose %x perm = [0, 3, 2, 1] : tensor<1x4x1x3xf32> -> tensor<1x3x1x4xf32>
+  func.return %t, %u : tensor<4x1x1x3xf32>, tensor<1x3x1x4xf32>
+}
+
+// -----
+
+// A one-element index vector along an inner axis keeps that axis (size 1).
+// CHECK-LABEL: func.func @gather_one_index_inner_axis
+// CHECK-NEXT:    %[[S:.*]] = graph.slice %x axes = [1] starts = [2] ends = [3] : tensor<4x6xf32> -> tensor<4x1xf32>
+// CHECK-NEXT:    func.return %[[S]]
+func.func @gather_one_index_inner_axis(%x: tensor<4x6xf32>) -> tensor<4x1xf32> {
+  %i = arith.constant dense<[2]> : tensor<1xi32>
+  %g = graph.gather %x, %i axis = 1 : (tensor<4x6xf32>, tensor<1xi32>) -> tensor<4x1xf32>
+  func.return %g : tensor<4x1xf32>
+}
+
+// -----
+
+// Negative: two indices stay a gather (an index out of range or not a constant stays one
+// too: test_graph_simplify, as the interpreter cannot run those on any input).
+// CHECK-LABEL: func.func @gathers_kept
+// CHECK:         graph.gather
+// CHECK-NOT:     graph.slice
+func.func @gathers_kept(%x: tensor<4x6xf32>) -> tensor<2x6xf32> {
+  %two = arith.constant dense<[0, 3]> : tensor<2xi64>
+  %b = graph.gather %x, %two axis = 0 : (tensor<4x6xf32>, tensor<2xi64>) -> tensor<2x6xf32>
+  func.return %b : tensor<2x6xf32>
+}
+
+// -----
+
+// A row of a 6x2 -> 2x6 reshape is rows 3..6 of its operand: sliced there, then reshaped.
+// CHECK-LABEL: func.func @slice_of_reshape_rows
+// CHECK-NEXT:    %[[S:.*]] = graph.slice %y axes = [0] starts = [3] ends = [6] : tensor<6x2xf32> -> tensor<3x2xf32>
+// CHECK-NEXT:    %[[R:.*]] = graph.reshape %[[S]] : tensor<3x2xf32> -> tensor<1x6xf32>
+// CHECK-NEXT:    func.return %[[R]]
+func.func @slice_of_reshape_rows(%y: tensor<6x2xf32>) -> tensor<1x6xf32> {
+  %q = graph.reshape %y : tensor<6x2xf32> -> tensor<2x6xf32>
+  %b = graph.slice %q axes = [0] starts = [1] ends = [2] : tensor<2x6xf32> -> tensor<1x6xf32>
+  func.return %b : tensor<1x6xf32>
+}
+
+// -----
+
+// Negative: slices of a reshape that are no contiguous block of whole rows of its operand (a
+// cut inside the 4-wide rows of 12 -> 3x4; the second row of 3x4 -> 2x6 starts mid-row), and a
+// reshape that is also read whole: unchanged.
+// CHECK-LABEL: func.func @slices_of_reshape_kept
+// CHECK-NEXT:    %[[R:.*]] = graph.reshape %x
+// CHECK-NEXT:    graph.slice %[[R]]
+// CHECK-NEXT:    %[[Q:.*]] = graph.reshape %y
+// CHECK-NEXT:    graph.slice %[[Q]]
+// CHECK-NEXT:    %[[W:.*]] = graph.reshape %z
+// CHECK-NEXT:    graph.slice %[[W]]
+func.func @slices_of_reshape_kept(%x: tensor<12xf32>, %y: tensor<3x4xf32>, %z: tensor<2x6xf32>) -> (tensor<3x2xf32>, tensor<1x6xf32>, tensor<2x2xf32>, tensor<6x2xf32>) {
+  %r = graph.reshape %x : tensor<12xf32> -> tensor<3x4xf32>
+  %a = graph.slice %r axes = [1] starts = [0] ends = [2] : tensor<3x4xf32> -> tensor<3x2xf32>
+  %q = graph.reshape %y : tensor<3x4xf32> -> tensor<2x6xf32>
+  %b = graph.slice %q axes = [0] starts = [1] ends = [2] : tensor<2x6xf32> -> tensor<1x6xf32>
+  %w = graph.reshape %z : tensor<2x6xf32> -> tensor<6x2xf32>
+  %c = graph.slice %w axes = [0] starts = [1] ends = [3] : tensor<6x2xf32> -> tensor<2x2xf32>
+  func.return %a, %b, %c, %w : tensor<3x2xf32>, tensor<1x6xf32>, tensor<2x2xf32>, tensor<6x2xf32>
+}
+
+// -----
+
+// Negative: ShuffleNetV2's channel shuffle (split the channels in two groups, swap, merge),
+// then cut in halves. Moved above the merge, the cut would reach a transpose that stays one:
+// each half would copy its strided part (1.22x slower at two threads); unchanged.
+// CHECK-LABEL: func.func @channel_shuffle_halves
+// CHECK-NEXT:    %[[S:.*]] = graph.reshape %x
+// CHECK-NEXT:    %[[T:.*]] = graph.transpose %[[S]] perm = [0, 2, 1, 3]
+// CHECK-NEXT:    %[[M:.*]] = graph.reshape %[[T]]
+// CHECK-NEXT:    graph.slice %[[M]] axes = [1] starts = [0] ends = [4]
+// CHECK-NEXT:    graph.slice %[[M]] axes = [1] starts = [4] ends = [8]
+func.func @channel_shuffle_halves(%x: tensor<1x8x3xf32>) -> (tensor<1x4x3xf32>, tensor<1x4x3xf32>) {
+  %s = graph.reshape %x : tensor<1x8x3xf32> -> tensor<1x2x4x3xf32>
+  %t = graph.transpose %s perm = [0, 2, 1, 3] : tensor<1x2x4x3xf32> -> tensor<1x4x2x3xf32>
+  %m = graph.reshape %t : tensor<1x4x2x3xf32> -> tensor<1x8x3xf32>
+  %a = graph.slice %m axes = [1] starts = [0] ends = [4] : tensor<1x8x3xf32> -> tensor<1x4x3xf32>
+  %b = graph.slice %m axes = [1] starts = [4] ends = [8] : tensor<1x8x3xf32> -> tensor<1x4x3xf32>
+  func.return %a, %b : tensor<1x4x3xf32>, tensor<1x4x3xf32>
+}

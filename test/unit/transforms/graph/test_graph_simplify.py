@@ -390,3 +390,56 @@ def test_permuted_blocks_compute_the_same_and_are_counted(name: str, gathers: in
     assert sum(op.name == "graph.gather" for op in after.walk()) == gathers
     counted = dict(stats.runs[0][1]).get("concats of permuted slices made one gather", 0) if stats.runs else 0
     assert counted == (2 if name == "permuted_blocks" else 1)
+
+
+# ---- views: one-index gathers, slices of reshapes, unit-axis transposes -----------------------
+
+VIEW_CASES = {  # lit function -> (statistic, count)
+    "qkv_select": ("gathers at one constant index made slices", 3),
+    "gather_one_index_inner_axis": ("gathers at one constant index made slices", 1),
+    "slice_of_reshape_rows": ("slices moved above reshapes", 1),
+    "unit_axes_transpose": ("gathers at one constant index made slices", 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VIEW_CASES))
+def test_views_compute_the_same_and_are_counted(name: str):
+    """Each rewrite keeps the values on random and adversarial inputs (inf, NaN, signed zeros:
+    views move elements only), leaves no gather and no transpose of unit axes, and is counted."""
+    stats = pass_statistics.PassStatistics()
+    with pass_statistics.collecting("graph-canonicalize", stats):
+        after = assert_pass_preserves_semantics(lit_functions(CANON_LIT)[name], "graph-canonicalize")
+    assert not any(op.name == "graph.gather" for op in after.walk())
+    transposes = [op for op in after.walk() if op.name == "graph.transpose"]
+    assert len(transposes) == (1 if name == "unit_axes_transpose" else 0)
+    statistic, count = VIEW_CASES[name]
+    assert dict(stats.runs[0][1]).get(statistic, 0) == count if stats.runs else count == 0
+    if name == "qkv_select":
+        assert dict(stats.runs[0][1])["slices moved above reshapes"] == 6
+
+
+@pytest.mark.parametrize("index, expected", [(4, None), (-5, None), (-4, 0), (3, 3)])
+def test_a_constant_index_out_of_range_stays_a_gather(index: int, expected):
+    """ONNX leaves an index outside [-4, 4) undefined for 4 rows: the gather keeps it."""
+    from fusionopt.transforms.graph.gather_at_constant_index import constant_scalar_index
+
+    text = f"""
+    func.func @g(%x: tensor<4x6xf32>) -> tensor<6xf32> {{
+      %i = arith.constant dense<{index}> : tensor<i64>
+      %g = graph.gather %x, %i axis = 0 : (tensor<4x6xf32>, tensor<i64>) -> tensor<6xf32>
+      func.return %g : tensor<6xf32>
+    }}"""
+    gather = next(op for op in parse_module(text).walk() if op.name == "graph.gather")
+    assert constant_scalar_index(gather) == expected
+    after = apply_pipeline(text, "graph-canonicalize")  # out of range: no interpreter run
+    assert any(op.name == "graph.gather" for op in after.walk()) == (expected is None)
+
+
+def test_an_index_that_is_no_constant_stays_a_gather():
+    text = """
+    func.func @g(%x: tensor<4x6xf32>, %i: tensor<i64>) -> tensor<6xf32> {
+      %g = graph.gather %x, %i axis = 0 : (tensor<4x6xf32>, tensor<i64>) -> tensor<6xf32>
+      func.return %g : tensor<6xf32>
+    }"""
+    after = apply_pipeline(text, "graph-canonicalize")  # any runtime index: no interpreter run
+    assert [op.name for op in after.walk() if op.name.startswith("graph.")] == ["graph.gather"]
