@@ -91,6 +91,17 @@ def _decode(raw: np.ndarray, element_type: Attribute) -> np.ndarray:
     return raw
 
 
+def _viewed_bytes(array: np.ndarray, storage: np.dtype) -> bytes | None:
+    """The bytes object `array` is a whole view of, in the attribute's storage layout: stored as
+    it is (immutable), not copied; an ONNX weight imported by `np.frombuffer` is one."""
+    base = array.base
+    while isinstance(base, np.ndarray):  # a reshape's view of the frombuffer array
+        base = base.base
+    if isinstance(base, bytes) and array.dtype == storage and array.flags.c_contiguous and array.nbytes == len(base):
+        return base  # contiguous and as long as the buffer: the buffer itself
+    return None
+
+
 def _encode(array: np.ndarray, element_type: Attribute) -> bytes:
     if isinstance(element_type, BFloat16Type):
         bits = np.ascontiguousarray(array, dtype=np.float32).view(np.uint32)
@@ -100,7 +111,9 @@ def _encode(array: np.ndarray, element_type: Attribute) -> bytes:
     if isinstance(element_type, IntegerType) and element_type.width.data == 1:
         # xDSL normalises signless i1 `true` to -1 (0xFF); match it so equal constants compare equal.
         return np.where(np.asarray(array, dtype=bool), -1, 0).astype("<i1").tobytes()
-    return np.ascontiguousarray(array, dtype=_storage_dtype(element_type)).tobytes()
+    storage = _storage_dtype(element_type)
+    shared = _viewed_bytes(array, storage)
+    return shared if shared is not None else np.ascontiguousarray(array, dtype=storage).tobytes()
 
 
 def is_compact_splat(attr: DenseIntOrFPElementsAttr) -> bool:
@@ -157,9 +170,10 @@ def numpy_to_dense(
         raise ValueError(f"array shape {array.shape} does not match {type}")
     element_type = type.get_element_type()
     flat = array.reshape(-1)
-    if flat.size >= 1 and (flat.size == 1 or bool(np.all(flat == flat[0]))):
+    if flat.size >= 1 and (flat.size == 1 or (flat[1] == flat[0] and bool(np.all(flat == flat[0])))):
         flat = flat[:1]
     return DenseIntOrFPElementsAttr(type, BytesAttr(_encode(flat, element_type)))
+
 
 
 def splat_dense(value: float | int | bool, type: RankedStructure) -> DenseIntOrFPElementsAttr:

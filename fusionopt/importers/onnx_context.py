@@ -158,7 +158,7 @@ class ImportContext:
             return value
         key = (id(value), like)
         if key not in self._constants:  # the array is stored too, so its id stays unique
-            array = value if like is None else value.astype(numpy_dtype_of(like))
+            array = value if like is None else value.astype(numpy_dtype_of(like), copy=False)
             attr = numpy_to_dense(np.ascontiguousarray(array), self._tensor_type(array, like))
             self._constants[key] = (value, self.emit(arith.ConstantOp(attr)))
         return self._constants[key][1]

@@ -204,3 +204,15 @@ def test_hex_literal_mixed_with_numbers_is_read_per_element():
 def test_hex_literal_too_wide_for_the_element_is_an_error():
     with pytest.raises(FusionError, match="does not fit in 16 bits"):
         parse_module("%c = arith.constant dense<[0x7FC00000, 1.0]> : tensor<2xf16>\n")
+
+
+def test_a_whole_view_of_bytes_is_stored_without_a_copy():
+    """numpy_to_dense keeps the bytes object an array views whole (ONNX weights imported with
+    np.frombuffer); a partial or strided view, or another dtype, is copied; values alike."""
+    data = np.arange(12, dtype="<f4").tobytes()
+    whole = np.frombuffer(data, dtype="<f4").reshape(3, 4)
+    assert numpy_to_dense(whole, TensorType(f32, [3, 4])).data.data is data
+    for view, shape in ((whole[1:], [2, 4]), (whole.T, [4, 3]), (whole.astype("<f8"), [3, 4])):
+        attr = numpy_to_dense(view, TensorType(f32, list(shape)))
+        assert attr.data.data is not data
+        np.testing.assert_array_equal(dense_to_numpy(attr), np.asarray(view, dtype=np.float32))

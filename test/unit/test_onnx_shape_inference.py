@@ -58,3 +58,30 @@ def test_inference_never_sees_the_weights(monkeypatch):
     printed = imported(model)
     assert seen == [16]  # the shape's two int64s; the weight's 8 KB stayed in Python
     assert f'dense<"0x{weight.hex().upper()}">' in printed  # and came back
+
+
+def test_a_model_read_from_a_file_imports_the_same(tmp_path):
+    """From a path the model is the importer's own: its weights stay apart (not put back in
+    either model) and are read as views; the module is the one the ModelProto gives."""
+    model = reshape_then_add(1024)
+    path = tmp_path / "m.onnx"
+    onnx.save(model, str(path))
+    assert print_module(import_onnx(str(path))) == imported(model)
+
+
+@pytest.mark.parametrize("dtype, onnx_type", [(np.uint8, TensorProto.UINT8), (np.bool_, TensorProto.BOOL)])
+def test_weights_of_other_element_types_are_converted_by_onnx(dtype, onnx_type):
+    """An initializer over WEIGHT_BYTES whose bytes are not its array as they are (uint8 has no
+    view here, bool is stored as i1) goes back into its tensor and through numpy_helper."""
+    values = (np.arange(8192) % 3 == 1).astype(dtype)
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [8192])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [8192])
+    table = numpy_helper.from_array(values, "t")
+    nodes = [helper.make_node("Cast", ["t"], ["c"], to=TensorProto.FLOAT), helper.make_node("Add", ["x", "c"], ["y"])]
+    model = helper.make_model(helper.make_graph(nodes, "g", [x], [y], [table]), opset_imports=[helper.make_opsetid("", 17)])
+    assert table.data_type == onnx_type and len(table.raw_data) > onnx_import.WEIGHT_BYTES
+    from fusionopt.interpreter.runner import run_function
+
+    xs = np.linspace(-1, 1, 8192, dtype=np.float32)
+    (out,) = run_function(import_onnx(model), [xs])
+    np.testing.assert_array_equal(np.asarray(out), xs + values.astype(np.float32))
