@@ -6,7 +6,6 @@ import subprocess
 import sys
 import textwrap
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
 import pytest
