@@ -55,6 +55,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "dispatch-grouped-im2col-cpu-tiles": ("fusionopt.transforms.dispatch.grouped_im2col_cpu_tiles", "DispatchGroupedIm2colCpuTilesPass"),
     "dispatch-grouped-taps-cpu-tiles": ("fusionopt.transforms.dispatch.grouped_taps_cpu_tiles", "DispatchGroupedTapsCpuTilesPass"),
     "dispatch-conv-kxk-cpu-tiles": ("fusionopt.transforms.dispatch.conv_kxk_cpu_tiles", "DispatchConvKxkCpuTilesPass"),
+    "dispatch-hoist-dense-constants": ("fusionopt.transforms.dispatch.hoist_dense_constants", "DispatchHoistDenseConstantsPass"),
     "dispatch-matmul-cpu-tiles": ("fusionopt.transforms.dispatch.matmul_cpu_tiles", "DispatchMatmulCpuTilesPass"),
     "dispatch-attention-cpu-tiles": ("fusionopt.transforms.dispatch.attention_cpu_tiles", "DispatchAttentionCpuTilesPass"),
     "linalg-fold-transpose-into-matmul": ("fusionopt.transforms.linalg.linalg_fold_transpose_into_matmul", "LinalgFoldTransposeIntoMatmulPass"),

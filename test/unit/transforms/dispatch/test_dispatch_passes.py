@@ -36,6 +36,7 @@ PASS_FILES = {
     "linalg-merge-sibling-reductions": "linalg/linalg-merge-sibling-reductions.mlir",
     "linalg-merge-sibling-reductions{rewrite-variance=true}": "linalg/linalg-merge-sibling-reductions.mlir",
     "dispatch-creation": "dispatch/form-dispatch-regions.mlir",
+    "dispatch-hoist-dense-constants": "dispatch/dispatch-hoist-dense-constants.mlir",
 }
 
 
@@ -164,3 +165,68 @@ def test_contiguity_rule(sizes, full, expected):
 
 def test_strided_slice_is_never_contiguous():
     assert not du.is_contiguous_slice(([0, 0], [2, 16], [2, 1]), (4, 16))
+
+
+TWO_BIASES = """
+func.func @two_biases(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %r0 = flow.dispatch.region -> (tensor<8x64xf32>) {
+    %b = arith.constant dense<BIAS0> : tensor<64xf32>
+    %e = tensor.empty() : tensor<8x64xf32>
+    %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<8x64xf32>, tensor<64xf32>) outs(%e : tensor<8x64xf32>) {
+    ^bb0(%a: f32, %c: f32, %o: f32):
+      %s = arith.addf %a, %c : f32
+      linalg.yield %s : f32
+    } -> tensor<8x64xf32>
+    flow.return %y : tensor<8x64xf32>
+  }
+  %r1 = flow.dispatch.region -> (tensor<8x64xf32>) {
+    %b = arith.constant dense<BIAS1> : tensor<64xf32>
+    %e = tensor.empty() : tensor<8x64xf32>
+    %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%r0, %b : tensor<8x64xf32>, tensor<64xf32>) outs(%e : tensor<8x64xf32>) {
+    ^bb0(%a: f32, %c: f32, %o: f32):
+      %s = arith.addf %a, %c : f32
+      linalg.yield %s : f32
+    } -> tensor<8x64xf32>
+    flow.return %y : tensor<8x64xf32>
+  }
+  func.return %r1 : tensor<8x64xf32>
+}
+"""
+
+
+@pytest.mark.skipif(IREE_COMPILE is None, reason="iree-compile is not on PATH")
+def test_regions_equal_but_for_their_biases_build_one_executable(tmp_path: Path):
+    """Two bias adds with 64 different values each (256 bytes: IREE would clone them into
+    their dispatches): two executables as formed, one after the pass with its IREE flag, and
+    the module still computes the same (IREE's run against the interpreter's)."""
+    import subprocess
+
+    import numpy as np
+
+    from fusionopt import registry
+    from fusionopt.interpreter.runner import run_function
+    from fusionopt.ir_io import print_module
+    from fusionopt.iree_tools import compile_vmfb, iree_available, run_vmfb
+    from fusionopt.pipeline_spec import build_passes, parse_pipeline
+
+    rng = np.random.default_rng(0)
+    text = TWO_BIASES
+    for name in ("BIAS0", "BIAS1"):
+        text = text.replace(name, "[" + ", ".join(f"{v:.6f}" for v in rng.standard_normal(64)) + "]")
+    hoisted = apply_pipeline(text, "dispatch-hoist-dense-constants")
+    pipeline = parse_pipeline("dispatch-hoist-dense-constants", registry.PIPELINES)
+    flags = registry.iree_flags_for(build_passes(pipeline, registry.get_all_passes()))
+    counts = []
+    for module_text, extra in ((text, []), (print_module(hoisted), flags)):
+        source = tmp_path / f"m{len(counts)}.mlir"
+        source.write_text(module_text)
+        flow = subprocess.run([IREE_COMPILE, str(source), *GENERIC_CPU, *extra, "--compile-to=flow"],
+                              capture_output=True, text=True, check=True).stdout
+        counts.append(flow.count("flow.executable private"))
+    assert counts == [2, 1]
+    if iree_available():
+        x = rng.standard_normal((8, 64)).astype(np.float32)
+        vmfb = compile_vmfb(tmp_path / "m1.mlir", tmp_path / "m1.vmfb", [*GENERIC_CPU, *flags])
+        (got,) = run_vmfb(vmfb, [x], "two_biases")
+        (want,) = run_function(parse_module(text), [x])
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)

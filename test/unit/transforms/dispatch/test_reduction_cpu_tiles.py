@@ -117,7 +117,9 @@ def test_the_cpu_pipelines_configure_and_the_cuda_ones_do_not():
 
 
 def test_the_cpu_pipelines_ask_for_reassociation_and_the_others_for_nothing():
-    assert flags_of(CPU) == [FLAG] and flags_of("graph-to-dispatch-llvm-cpu-fewest") == [FLAG]
+    """(and, after it, for no constants cloned back into regions: dispatch-hoist-dense-constants)"""
+    no_inlining = "--iree-flow-inline-constants-max-byte-length=0"
+    assert flags_of(CPU) == [FLAG, no_inlining] and flags_of("graph-to-dispatch-llvm-cpu-fewest") == [FLAG, no_inlining]
     assert flags_of("dispatch-creation") == [] and flags_of("graph-to-dispatch-cuda") == []
 
 
