@@ -73,7 +73,8 @@ from support.graph_strategies import graph_programs  # noqa: E402
 # attention regions formed as the llvm-cpu builds form them, with a NaN
 # guard's reduction of V inside, then given CPU tiles; 1 row x 1 key, so drawn sizes fit them;
 # and the CPU tiles of depthwise convs, of row reductions, of grouped convs' im2col matmuls and
-# tap sums (grouped convs summed over their taps, as the llvm-cpu builds do) and of k x k convs)
+# tap sums (grouped convs summed over their taps, as the llvm-cpu builds do) and of k x k convs,
+# and the regions' float constants read from outside them)
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-conv-channels-last,", "linalg-conv-channels-last{grouped-taps=true},").replace(
     "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,"
@@ -82,7 +83,7 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
 ).replace(",form-dispatch-regions,", ",linalg-collapse-transpose-dims,form-dispatch-regions{guards-into-attention=true},"
           ) + (",dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
                "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
-               "dispatch-conv-kxk-cpu-tiles")
+               "dispatch-conv-kxk-cpu-tiles,dispatch-hoist-dense-constants")
 # dispatch-creation with the other opt-in passes (row-major copies of NT contraction
 # operands; batch-1 depthwise convs as rank-3 generics; sibling 1x1 convs of one input and filter
 # count as one rank-3 contraction; sibling matmuls of one activation, then
