@@ -133,7 +133,7 @@ def is_splat(attr: DenseIntOrFPElementsAttr) -> bool:
     values = _decode(values, attr.get_element_type())
     if values.size <= 1:
         return values.size == 1
-    return bool((values == values[0]).all())
+    return bool(values[1] == values[0]) and bool((values == values[0]).all())  # most weights: 2 looks
 
 
 def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:

@@ -168,8 +168,13 @@ class MlirPrinter(Printer):
             self.print_attribute(attribute.type)
             return
         if isinstance(attribute, DenseIntOrFPElementsAttr) and _prints_as_hex(attribute):
-            # xDSL's own text for it, without unpacking every element to look for a splat
-            self.print_string(f'dense<"0x{attribute.data.data.hex().upper()}"> : ')
+            # xDSL's own text for it, without unpacking every element to look for a splat; the
+            # hex (tens of MB) goes to the stream as it is: no newline to look for, no copy
+            digits = attribute.data.data.hex().upper()
+            self.print_string('dense<"0x')
+            self.stream.write(digits)
+            self._current_column += len(digits)
+            self.print_string('"> : ')
             self.print_attribute(attribute.type)
             return
         super().print_attribute(attribute)
