@@ -167,31 +167,19 @@ def test_strided_slice_is_never_contiguous():
     assert not du.is_contiguous_slice(([0, 0], [2, 16], [2, 1]), (4, 16))
 
 
-TWO_BIASES = """
-func.func @two_biases(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
-  %r0 = flow.dispatch.region -> (tensor<8x64xf32>) {
-    %b = arith.constant dense<BIAS0> : tensor<64xf32>
+def bias_add_region(result: str, source: str, bias: str) -> str:
+    """A region adding a 64-value bias (`bias`, literal values) to `source`, an 8x64 tensor."""
+    return f"""
+  %{result} = flow.dispatch.region -> (tensor<8x64xf32>) {{
+    %b = arith.constant dense<{bias}> : tensor<64xf32>
     %e = tensor.empty() : tensor<8x64xf32>
-    %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<8x64xf32>, tensor<64xf32>) outs(%e : tensor<8x64xf32>) {
+    %y = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}} ins(%{source}, %b : tensor<8x64xf32>, tensor<64xf32>) outs(%e : tensor<8x64xf32>) {{
     ^bb0(%a: f32, %c: f32, %o: f32):
       %s = arith.addf %a, %c : f32
       linalg.yield %s : f32
-    } -> tensor<8x64xf32>
+    }} -> tensor<8x64xf32>
     flow.return %y : tensor<8x64xf32>
-  }
-  %r1 = flow.dispatch.region -> (tensor<8x64xf32>) {
-    %b = arith.constant dense<BIAS1> : tensor<64xf32>
-    %e = tensor.empty() : tensor<8x64xf32>
-    %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%r0, %b : tensor<8x64xf32>, tensor<64xf32>) outs(%e : tensor<8x64xf32>) {
-    ^bb0(%a: f32, %c: f32, %o: f32):
-      %s = arith.addf %a, %c : f32
-      linalg.yield %s : f32
-    } -> tensor<8x64xf32>
-    flow.return %y : tensor<8x64xf32>
-  }
-  func.return %r1 : tensor<8x64xf32>
-}
-"""
+  }}"""
 
 
 @pytest.mark.skipif(IREE_COMPILE is None, reason="iree-compile is not on PATH")
@@ -210,9 +198,10 @@ def test_regions_equal_but_for_their_biases_build_one_executable(tmp_path: Path)
     from fusionopt.pipeline_spec import build_passes, parse_pipeline
 
     rng = np.random.default_rng(0)
-    text = TWO_BIASES
-    for name in ("BIAS0", "BIAS1"):
-        text = text.replace(name, "[" + ", ".join(f"{v:.6f}" for v in rng.standard_normal(64)) + "]")
+    biases = ["[" + ", ".join(f"{v:.6f}" for v in rng.standard_normal(64)) + "]" for _ in range(2)]
+    text = ("func.func @two_biases(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {"
+            + bias_add_region("r0", "x", biases[0]) + bias_add_region("r1", "r0", biases[1])
+            + "\n  func.return %r1 : tensor<8x64xf32>\n}\n")
     hoisted = apply_pipeline(text, "dispatch-hoist-dense-constants")
     pipeline = parse_pipeline("dispatch-hoist-dense-constants", registry.PIPELINES)
     flags = registry.iree_flags_for(build_passes(pipeline, registry.get_all_passes()))
