@@ -33,11 +33,11 @@ def is_1x1_conv(op: Operation) -> bool:
 
 
 DEPTHWISE_NHWC = "linalg.depthwise_conv_2d_nhwc_hwc"
-PAD_INSIDE_MAX_WINDOW = 3
+PAD_INSIDE_MAX_WINDOW = 5
 
 
 def takes_its_pad_inside(op: Operation) -> bool:
-    """A static channels-last depthwise conv with a window of at most 3x3 (any stride, any
+    """A static channels-last depthwise conv with a window of at most 5x5 (any stride, any
     dilation): on llvm-cpu its input pad is computed in its own dispatch
     (`form-dispatch-regions{pads-into-depthwise}`, `padded_depthwise.py`), so the pad stays
     where that pass finds it (`linalg-sink-reshapes` leaves it above a collapse)."""

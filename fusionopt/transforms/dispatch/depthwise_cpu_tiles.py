@@ -35,6 +35,10 @@ from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import set_cpu_config
 DEPTHWISE = "linalg.depthwise_conv_2d_nhwc_hwc"
 VECTOR_CHANNELS = 32  # two registers of channels per register tile
 PIXEL_TILES = (8, 7)  # pixels along a row per register tile, the first that divides the width
+# Window widths whose taps along a row are one reduction step: with its pad computed in the
+# conv's dispatch (`padded_depthwise.py`), a 5x5 conv stepping one tap at a time ran ~2x slower
+# than with its pad apart; a whole row of 5 taps a step, as fast (mnasnet1_0, bench/RESULTS.md).
+WHOLE_ROW_WINDOWS = (3, 5)
 
 
 def row_pixels(width: int) -> int | None:
@@ -65,7 +69,7 @@ def depthwise_tiles(op: Operation, max_workgroups: int) -> dict[str, list[int]] 
     rows = workgroup_rows(oh, channels // per_group, max_workgroups)
     return {"distribution": [0, rows, ow, per_group, 0, 0],
             "vector_common_parallel": [1, 1, pixels, min(VECTOR_CHANNELS, per_group), 0, 0],
-            "vector_reduction": [0, 0, 0, 0, 1, kw if kw == 3 else 1]}
+            "vector_reduction": [0, 0, 0, 0, 1, kw if kw in WHOLE_ROW_WINDOWS else 1]}
 
 
 @dataclass

@@ -24,9 +24,9 @@ func.func @mnasnet_first_depthwise(%x: tensor<1x114x114x32xf32>, %w: tensor<3x3x
 // -----
 
 // A 5x5 stride-2 conv at 14x14 over 480 channels: 7 pixels a register tile (14 = 2 x 7), 32
-// channels of 15 groups of 32 a workgroup, one tap a step.
+// channels of 15 groups of 32 a workgroup, a row of 5 taps a step.
 // CHECK-LABEL: func.func @strided_5x5
-// CHECK:         linalg.depthwise_conv_2d_nhwc_hwc {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [0, 14, 14, 32, 0, 0], vector_common_parallel = [1, 1, 7, 32, 0, 0], vector_reduction = [0, 0, 0, 0, 1, 1]>
+// CHECK:         linalg.depthwise_conv_2d_nhwc_hwc {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [0, 14, 14, 32, 0, 0], vector_common_parallel = [1, 1, 7, 32, 0, 0], vector_reduction = [0, 0, 0, 0, 1, 5]>
 func.func @strided_5x5(%x: tensor<1x31x31x480xf32>, %w: tensor<5x5x480xf32>) -> tensor<1x14x14x480xf32> {
   %r = flow.dispatch.region -> (tensor<1x14x14x480xf32>) {
     %z = arith.constant 0.0 : f32
