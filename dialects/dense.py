@@ -91,6 +91,12 @@ def _decode(raw: np.ndarray, element_type: Attribute) -> np.ndarray:
     return raw
 
 
+def _all_equal(values: np.ndarray) -> bool:
+    """Every element of a flat array of two or more equals the first (a NaN equals nothing);
+    most weights differ in their first two, so those are looked at before all."""
+    return bool(values[1] == values[0]) and bool((values == values[0]).all())
+
+
 def _viewed_bytes(array: np.ndarray, storage: np.dtype) -> bytes | None:
     """The bytes object `array` is a whole view of, in the attribute's storage layout: stored as
     it is (immutable), not copied; an ONNX weight imported by `np.frombuffer` is one."""
@@ -133,7 +139,7 @@ def is_splat(attr: DenseIntOrFPElementsAttr) -> bool:
     values = _decode(values, attr.get_element_type())
     if values.size <= 1:
         return values.size == 1
-    return bool(values[1] == values[0]) and bool((values == values[0]).all())  # most weights: 2 looks
+    return _all_equal(values)
 
 
 def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
@@ -170,7 +176,7 @@ def numpy_to_dense(
         raise ValueError(f"array shape {array.shape} does not match {type}")
     element_type = type.get_element_type()
     flat = array.reshape(-1)
-    if flat.size >= 1 and (flat.size == 1 or (flat[1] == flat[0] and bool(np.all(flat == flat[0])))):
+    if flat.size >= 1 and (flat.size == 1 or _all_equal(flat)):
         flat = flat[:1]
     return DenseIntOrFPElementsAttr(type, BytesAttr(_encode(flat, element_type)))
 

@@ -25,10 +25,8 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.rewriter import InsertPoint
 
 from fusionopt import pass_statistics
+from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.transforms.common import dispatch_utils as du
-
-REGION = "flow.dispatch.region"
-
 
 def is_dense_float_constant(op: Operation) -> bool:
     """An `arith.constant` float tensor that stores more than one value."""
@@ -40,7 +38,7 @@ def is_dense_float_constant(op: Operation) -> bool:
 class HoistDenseConstant(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         region_op = op.parent_op()
-        if region_op is None or region_op.name != REGION or not is_dense_float_constant(op):
+        if not isinstance(region_op, DispatchRegionOp) or not is_dense_float_constant(op):
             return
         hoisted = op.clone()
         rewriter.insert_op(hoisted, InsertPoint.before(region_op))

@@ -41,7 +41,9 @@ from fusionopt.dialects.graph_base import shape_of
 from fusionopt.transforms.graph.graph_propagate_constants import DEFAULT_MAX_BYTES, fold_to_attr
 from fusionopt.transforms.graph.concat_of_permuted_slices import ConcatOfPermutedSlices
 from fusionopt.transforms.graph.gather_at_constant_index import GatherAtConstantIndex
-from fusionopt.transforms.graph.graph_ir import dense_constant, make_slice, moves_only_unit_axes, slice_bounds
+from fusionopt.transforms.graph.graph_ir import (
+    dense_constant, make_slice, moves_only_unit_axes, on_operand_axes, read_only_by_slices, slice_bounds,
+)
 from fusionopt.transforms.graph.slice_of_reshape import SliceOfReshape
 
 # ---- views ----------------------------------------------------------------------------------
@@ -235,14 +237,10 @@ class SliceOfTranspose(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: graph.SliceOp, rewriter: PatternRewriter) -> None:
         transpose = op.input.owner
-        if not isinstance(transpose, graph.TransposeOp) or not all(
-                isinstance(use.operation, graph.SliceOp) for use in transpose.result.uses):
+        if not isinstance(transpose, graph.TransposeOp) or not read_only_by_slices(transpose.result):
             return
-        perm, bounds = transpose.perm_values, slice_bounds(op)
-        inner = [(0, size) for size in shape_of(transpose.input)]
-        for axis, source_axis in enumerate(perm):  # result axis i is operand axis perm[i]
-            inner[source_axis] = bounds[axis]
-        cut = make_slice(transpose.input, inner)
+        perm = transpose.perm_values
+        cut = make_slice(transpose.input, on_operand_axes(perm, slice_bounds(op)))
         rewriter.replace(op, [cut, graph.TransposeOp(cut.results[0], perm)])
 
 

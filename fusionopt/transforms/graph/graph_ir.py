@@ -44,6 +44,20 @@ def make_slice(value: SSAValue, bounds: Sequence[tuple[int, int]]) -> graph.Slic
     return graph.SliceOp(value, axes, [bounds[a][0] for a in axes], [bounds[a][1] for a in axes])
 
 
+def read_only_by_slices(value: SSAValue) -> bool:
+    """Every reader of `value` is a slice: a view moved below them is not left twice."""
+    return all(isinstance(use.operation, graph.SliceOp) for use in value.uses)
+
+
+def on_operand_axes(perm: Sequence[int], per_result_axis: Sequence) -> list:
+    """Values given per result axis of a transpose by `perm`, placed on its operand's axes
+    (result axis i is operand axis perm[i])."""
+    placed: list = [None] * len(perm)
+    for axis, source_axis in enumerate(perm):
+        placed[source_axis] = per_result_axis[axis]
+    return placed
+
+
 def moves_only_unit_axes(shape: Sequence[int], perm: Sequence[int]) -> bool:
     """Whether a transpose of an operand of `shape` by `perm` keeps the non-unit axes in order
     (it moves unit axes only, so it is a reshape)."""

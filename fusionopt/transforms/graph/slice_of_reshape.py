@@ -20,7 +20,9 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from fusionopt import pass_statistics
 from fusionopt.dialects import graph
 from fusionopt.dialects.graph_base import shape_of
-from fusionopt.transforms.graph.graph_ir import make_slice, moves_only_unit_axes, slice_bounds
+from fusionopt.transforms.graph.graph_ir import (
+    make_slice, moves_only_unit_axes, on_operand_axes, read_only_by_slices, slice_bounds,
+)
 
 Group = tuple[list[int], list[int]]  # (source axes, result axes)
 
@@ -86,10 +88,7 @@ def frees_its_transpose(producer, bounds: Sequence[tuple[int, int]]) -> bool:
     if not isinstance(producer, graph.TransposeOp):
         return True
     sizes = [end - start for start, end in bounds]
-    shape = [0] * len(sizes)
-    for axis, source_axis in enumerate(producer.perm_values):  # result axis i is operand axis perm[i]
-        shape[source_axis] = sizes[axis]
-    return moves_only_unit_axes(shape, producer.perm_values)
+    return moves_only_unit_axes(on_operand_axes(producer.perm_values, sizes), producer.perm_values)
 
 
 class SliceOfReshape(RewritePattern):
@@ -98,8 +97,7 @@ class SliceOfReshape(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: graph.SliceOp, rewriter: PatternRewriter) -> None:
         reshape = op.input.owner
-        if not isinstance(reshape, graph.ReshapeOp) or not all(
-                isinstance(use.operation, graph.SliceOp) for use in reshape.result.uses):
+        if not isinstance(reshape, graph.ReshapeOp) or not read_only_by_slices(reshape.result):
             return
         source, result = shape_of(reshape.input), shape_of(reshape.result)
         groups = reassociation(source, result)
