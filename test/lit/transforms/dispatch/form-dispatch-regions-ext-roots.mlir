@@ -421,6 +421,43 @@ func.func @guard_reduction_also_returned(%q: tensor<4x2x8xf32>, %k: tensor<4x2x8
 
 // -----
 
+// Negative: 512 keys of a 32-wide head, 64 KB of V per head: IREE's CPU codegen would vectorise
+// the reduction in the attention's region whole per head, a vector it refuses ("large vector
+// sizes", 32 KB), so it keeps its own dispatch, which IREE tiles.
+// GUARD-LABEL: func.func @long_guard_reduction_stays_apart
+// GUARD:         flow.dispatch.region -> (tensor<2x32xf32>)
+// GUARD:           iterator_types = ["parallel", "parallel", "reduction"]
+// GUARD:         flow.dispatch.region -> (tensor<4x2x32xf32>)
+// GUARD-NOT:       iterator_types = ["parallel", "parallel", "reduction"]
+// GUARD:           iree_linalg_ext.attention
+func.func @long_guard_reduction_stays_apart(%q: tensor<4x2x32xf32>, %k: tensor<512x2x32xf32>, %v: tensor<512x2x32xf32>) -> tensor<4x2x32xf32> {
+  %s = arith.constant 0.17 : f32
+  %e = tensor.empty() : tensor<4x2x32xf32>
+  %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%q, %k, %v, %s : tensor<4x2x32xf32>, tensor<512x2x32xf32>, tensor<512x2x32xf32>, f32) outs(%e : tensor<4x2x32xf32>) {
+  ^bb0(%x: f32):
+    iree_linalg_ext.yield %x : f32
+  } -> tensor<4x2x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %ez = tensor.empty() : tensor<2x32xf32>
+  %fz = linalg.fill ins(%zero : f32) outs(%ez : tensor<2x32xf32>) -> tensor<2x32xf32>
+  %z = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%v : tensor<512x2x32xf32>) outs(%fz : tensor<2x32xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %p = arith.subf %in, %in : f32
+    %t = arith.addf %acc, %p : f32
+    linalg.yield %t : f32
+  } -> tensor<2x32xf32>
+  %eg = tensor.empty() : tensor<4x2x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %z : tensor<4x2x32xf32>, tensor<2x32xf32>) outs(%eg : tensor<4x2x32xf32>) {
+  ^bb0(%in: f32, %zin: f32, %o: f32):
+    %nan = arith.cmpf une, %in, %in : f32
+    %r = arith.select %nan, %zin, %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4x2x32xf32>
+  return %g : tensor<4x2x32xf32>
+}
+
+// -----
+
 // Negative: a reduction of another operand (here K) that the epilogue reads is not the guard's
 // sum over V: it keeps its own dispatch.
 // CHECK-LABEL: func.func @reduction_of_keys_stays_apart
