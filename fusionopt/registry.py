@@ -173,7 +173,16 @@ _CPU_TILES = ("dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-c
 # taps' image slices, which IREE vectorises like a matmul, instead of IREE's im2col op, whose
 # patches it copies element by element (regnet_x_400mf's 22 grouped convs 2.2 -> 0.9 ms a model
 # call at one thread, resnext50_32x4d's strided 8-wide one 2.4 -> 0.35 ms; `grouped_conv_taps.py`).
+# Attention whose scores (all heads' Q.K^T) take 16 MB or more is raised to one op, which IREE runs
+# as an online softmax over key blocks (with the CPU tile above): the decomposed form writes the
+# scores and reads them back three times, from memory once they outgrow the caches. Llama
+# (8 heads) at one thread: 512 tokens (8 MB of scores) 1.12x slower raised, 768 (19 MB) 0.77x,
+# 1024 0.67x, 2048 0.74x (bench/RESULTS.md, "Decoders at long sequences"). Shorter ones stay
+# decomposed, faster on CPU (linalg_raise_attention.py).
+_CPU_RAISE_MIN_SCORES_BYTES = 16 * 1024 * 1024
 _CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv-channels-last{grouped-taps=true}",
+                       "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,"
+                       f"linalg-raise-attention{{min-scores-bytes={_CPU_RAISE_MIN_SCORES_BYTES}}}",
                        "linalg-fuse-elementwise{aggressive=false}":
                        "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,linalg-pack-conv-filters,"
                        "linalg-pad-matmul-weights,linalg-pack-matmul-weights",

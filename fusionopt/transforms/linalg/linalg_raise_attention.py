@@ -63,7 +63,11 @@ IREE 3.13 llvm-cpu, `--iree-llvmcpu-target-cpu=host`, `--device=local-sync`:
   IREE default 0.710 (0.621) / 0.694 (0.607); outputs agree on all three families.
 Most of that is IREE's CPU tile for the op: with `dispatch-attention-cpu-tiles`' (in the CPU
 pipelines) the raised models take 1.09x-1.12x of the decomposed CPU pipeline's time (bench/RESULTS.md
-"Attention on CPU: register tiles"), still slower, so the CPU pipelines do not raise either.
+"Attention on CPU: register tiles"), still slower, so the CPU pipelines do not raise those.
+Long sequences are the other way round: the decomposed form writes the scores and reads them
+back, from memory once they outgrow the caches, so the llvm-cpu pipelines raise attention whose
+scores take 16 MB or more (`min-scores-bytes`; Llama's 8 heads at 768 tokens and up, 0.67x-0.77x
+of the decomposed time at one thread; bench/RESULTS.md, "Decoders at long sequences").
 On CUDA (sm_80 PTX on an H100, bench/RESULTS.md "IREE runtime: CUDA (H100)") the raised form is
 not slower: bert_mini 1.00x (ours 1.03x), gpt2_mini 0.89x (ours 0.95x) of IREE default, so
 `dispatch-creation-cuda` runs this pass.
@@ -86,6 +90,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt import pass_statistics
+from fusionopt.cost_model import tensor_bytes
 from fusionopt.dialects.iree_linalg_ext import AttentionOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand
@@ -270,11 +275,20 @@ class LinalgRaiseAttentionPass(ModulePass):
       shared-kv-heads -- grouped-query attention reads its shared K/V heads in place of their
                     repeat (true): the query heads split into (kv head, group), the group an
                     M dim of the op (attention_groups.py).
+      min-scores-bytes -- raise only attentions whose scores (Q.K^T, all heads) take at least
+                    this many bytes (0, default: all; static shapes).
     """
 
     name = "linalg-raise-attention"
     nan_guards: bool = True
     shared_kv_heads: bool = True
+    min_scores_bytes: int = 0
+
+    def _takes(self, found: AttentionMatch) -> bool:
+        scores = found.qk.results[0]
+        return (self.nan_guards or not found.nan_guard) and (
+            self.min_scores_bytes == 0
+            or (du.is_static_tensor(scores) and tensor_bytes(scores) >= self.min_scores_bytes))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         memo: dict[SSAValue, SSAValue] = {}
@@ -286,7 +300,7 @@ class LinalgRaiseAttentionPass(ModulePass):
                 if candidate.parent is None:
                     continue
                 found = match_attention(candidate)
-                if found is not None and (self.nan_guards or not found.nan_guard):
+                if found is not None and self._takes(found):
                     if found.mask is not None and (owner := owner_op(found.mask)) is not None:
                         replaced.add(owner)
                     narrow = isinstance(found.query.type.get_element_type(), Float16Type | BFloat16Type)  # type: ignore[attr-defined]

@@ -1,6 +1,8 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-raise-attention | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p linalg-raise-attention | fusion-opt - --split-input-file > /dev/null
 // RUN: fusion-opt %s --split-input-file -p 'linalg-raise-attention{nan-guards=false}' | filecheck %s --check-prefix=KEEP
+// RUN: fusion-opt %s --split-input-file -p 'linalg-raise-attention{min-scores-bytes=128}' | filecheck %s --check-prefix=AT-MIN
+// RUN: fusion-opt %s --split-input-file -p 'linalg-raise-attention{min-scores-bytes=129}' | filecheck %s --check-prefix=UNDER-MIN
 // The pass's helper modules these cases exercise: linalg/attention_match.py (its pieces in
 // linalg/attention_pieces.py; linalg/attention_groups.py: linalg-raise-attention-shared-kv-heads.mlir),
 // linalg/attention_mask.py, linalg/attention_operands.py, linalg/attention_guard.py,
@@ -13,6 +15,14 @@
 // bert_mini's form: Q, K, V read as [seq, head, dim] through transposed maps (no copies), a
 // runtime mask over the keys (clamped so IREE's mask * log2 e cannot overflow), torch's argmax
 // result on the max (unused), and the transpose after A.V folded into the output map.
+// With min-scores-bytes (the llvm-cpu pipelines raise only large scores) bert_like's 2 x 4 x 4
+// f32 scores, 128 bytes, are raised at a minimum of 128 and kept decomposed at 129.
+// AT-MIN-LABEL:    func.func @bert_like
+// AT-MIN:            iree_linalg_ext.attention
+// UNDER-MIN-LABEL: func.func @bert_like
+// UNDER-MIN-NOT:     iree_linalg_ext.attention
+// UNDER-MIN:         math.exp
+// UNDER-MIN:         func.return
 // CHECK-LABEL: func.func @bert_like
 // CHECK-SAME:    (%[[Q:.*]]: tensor<4x2x8xf32>, %[[K:.*]]: tensor<4x2x8xf32>, %[[V:.*]]: tensor<4x2x8xf32>, %[[M:.*]]: tensor<4xf32>)
 // CHECK:         %[[MC:.*]] = linalg.generic {{.*}} ins(%[[M]] : tensor<4xf32>)
