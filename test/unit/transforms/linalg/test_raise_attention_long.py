@@ -8,8 +8,6 @@ random and adversarial inputs.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -19,22 +17,12 @@ from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, parse_module
 from support.iree_pairs import assert_agrees, build_llvm_cpu
-from support.lit_cases import lit_functions
+from support.long_attention import bert_like_at
 
-LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "linalg" / "linalg-raise-attention.mlir"
 PIPELINE = "dispatch-creation-llvm-cpu"
 # `extreme` overflows Q.K, which IREE's exp2 form scales by log2 e first (the op's documented
 # limit, dialects/iree_linalg_ext.py), raised or not in our pipeline.
 FAMILIES_EXACT = tuple(f for f in FAMILIES if f != "extreme")
-
-
-def bert_like_at(seq: int, heads: int) -> str:
-    """`bert_like` (4 tokens, 2 heads, head dim 8) with `seq` tokens and `heads` heads."""
-    text = lit_functions(LIT)["bert_like"]
-    for small, large in (("2x4x4", f"{heads}x{seq}x{seq}"), ("2x4x8", f"{heads}x{seq}x8"), ("4x2x8", f"{seq}x{heads}x8"),
-                         ("2x4xf32", f"{heads}x{seq}xf32"), ("2x4xi64", f"{heads}x{seq}xi64"), ("<4xf32>", f"<{seq}xf32>")):
-        text = text.replace(small, large)
-    return text
 
 
 def configured_attentions(text: str) -> list[bool]:
@@ -50,9 +38,11 @@ def test_cpu_pipeline_raises_large_scores_only(seq, heads, raised):
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
 def test_iree_builds_the_long_raised_attention_and_agrees_with_float64(tmp_path):
+    """Raised, its V ([keys, heads, dim]) copied into [heads, keys, dim] rows
+    (linalg-attention-value-rows), tiled for the CPU."""
     text = bert_like_at(1024, 8)
     formed = print_module(apply_pipeline(text, PIPELINE))
-    assert "iree_linalg_ext.attention" in formed
+    assert "iree_linalg_ext.attention" in formed and "(d0, d1, d2, d3, d4) -> (d0, d2, d4)" in formed
     vmfb = build_llvm_cpu({"formed": formed}, tmp_path)["formed"]
     module = parse_module(text)
     func = find_entry(module)

@@ -1,0 +1,100 @@
+"""`linalg-attention-value-rows`: an `iree_linalg_ext.attention` that reads its value operand V
+with a batch dim (a head) inside the key dim gets V as a copy with its batch dims outermost
+([keys, heads, dim] -> [heads, keys, dim]).
+
+IREE's online attention walks one head's keys in blocks (`dispatch-attention-cpu-tiles`: 16 keys
+a step at head dim 32) and reads each key's row of V. Read where `linalg-raise-attention` finds
+it, V can be [keys, heads, columns] (GPT-NeoX's fused QKV projection, a slice of [seq, heads,
+3 x dim]): a head's consecutive key rows are then a whole row of all heads apart. The op alone,
+8 heads x 2048 queries x 2048 keys x head dim 32 with a causal mask, on one zen5 core: 71 ms with
+V [keys, heads, 32] (a slice of [keys, heads, 96] or not), 57 ms with V [heads, keys, 32]; the
+copy is one pass over V (2 MB there). Q and K are read as they are (their rows are the op's M
+and K2 rows already in these models).
+
+For the llvm-cpu pipelines, after the raise, on the attention whose scores take at least
+`min-scores-bytes` (the pipeline gives the raise's bound: a short attention the input brings
+keeps its V, no copy dispatch added). Only a static V read through a projected permutation; the op's value is unchanged (a copy). Keys and columns keep their
+order: a V of [heads, dim, keys] is left as it is (not measured).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp
+from xdsl.ir import Operation
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.rewriter import InsertPoint
+
+from fusionopt import pass_statistics
+from fusionopt.cost_model import element_bytes
+from fusionopt.dialects.iree_linalg_ext import AttentionOp
+from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
+
+def value_row_order(op: AttentionOp) -> list[int] | None:
+    """The permutation of V's dims that puts its batch dims outermost (each group keeping its
+    order: keys and columns as they are), None when they are outermost already or V is not read
+    through a static projected permutation."""
+    value_map = op.operand_maps()["value"]
+    if not du.is_static_tensor(op.value) or not value_map.is_projected_permutation():
+        return None
+    if not all(isinstance(e, AffineDimExpr) for e in value_map.results):
+        return None
+    classes = op.dim_classes()
+    roles = [classes.get(e.position) for e in value_map.results]  # type: ignore[union-attr]
+    if None in roles:
+        return None
+    order = [i for i, r in enumerate(roles) if r == "batch"] + [i for i, r in enumerate(roles) if r != "batch"]
+    if order == list(range(len(roles))):
+        return None
+    return order
+
+
+def scores_bytes(op: AttentionOp) -> int | None:
+    """Bytes of the op's scores (batch x M x K2 elements of the query's type), None if dynamic."""
+    classes, sizes = op.dim_classes(), op.loop_sizes()
+    extents = [sizes[d] for d, role in classes.items() if role in ("batch", "m", "k2")]
+    if any(e < 0 for e in extents):
+        return None
+    return math.prod(extents) * element_bytes(op.query.type.get_element_type())
+
+
+@dataclass
+class CopyValueIntoRows(RewritePattern):
+    min_scores_bytes: int
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, AttentionOp) or (order := value_row_order(op)) is None:
+            return
+        if (scores_bytes(op) or 0) < self.min_scores_bytes:
+            return
+        ops, rows = transpose_copy(op.value, order)
+        rewriter.insert(ops, InsertPoint.before(op))
+        maps = op.maps()
+        index = 2  # query, key, value, ...
+        maps[index] = AffineMap(maps[index].num_dims, 0, tuple(maps[index].results[i] for i in order))
+        op.operands[index] = rows
+        op.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
+        rewriter.handle_operation_modification(op)
+        pass_statistics.count("attention values copied with their batch dims outermost")
+
+
+@dataclass(frozen=True)
+class LinalgAttentionValueRowsPass(ModulePass):
+    """An attention's V read with a head inside the key dim -> a copy with its batch dims
+    outermost (module docstring).
+
+    Options:
+      min-scores-bytes -- only attention whose scores take at least this many bytes (0: all).
+    """
+
+    name = "linalg-attention-value-rows"
+    min_scores_bytes: int = 0
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(CopyValueIntoRows(self.min_scores_bytes), apply_recursively=False).rewrite_module(op)
