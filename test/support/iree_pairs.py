@@ -62,6 +62,25 @@ def assert_bit_equal_on_families(ours_vmfb: Path, reference_vmfb: Path, text: st
             np.testing.assert_array_equal(one, other, err_msg=family)
 
 
+def assert_iree_build_agrees_with_float64(text: str, formed: str, folder: Path, families: tuple[str, ...],
+                                         seed: int = 0, rtol: float = 1e-4) -> None:
+    """IREE's llvm-cpu build of `formed` (a rewrite of the module `text`) computes, on inputs of
+    each family, what a float64 run of `text`'s entry function does (`assert_agrees`)."""
+    from fusionopt.interpreter import find_entry, run_function
+    from fusionopt.interpreter.input_families import family_inputs
+    from fusionopt.ir_io import parse_module
+    from fusionopt.iree_tools import run_vmfb
+
+    vmfb = build_llvm_cpu({"formed": formed}, folder)["formed"]
+    module = parse_module(text)
+    func = find_entry(module)
+    for family in families:
+        args = family_inputs(func, family, seed=seed)
+        references = run_function(module, args, func, float64=True)
+        for got, reference in zip(run_vmfb(vmfb, args, func.sym_name.data), references, strict=True):
+            assert_agrees(got, np.asarray(reference, np.float32), family, rtol=rtol)
+
+
 def assert_builds_together(modules: list[ModuleOp], folder: Path, flags: list[str]) -> None:
     """Every module of `modules` builds with `flags`. They are built as few modules as their
     symbols allow (one `iree-compile` start instead of one a case: most of a small case's build

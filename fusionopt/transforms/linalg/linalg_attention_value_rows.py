@@ -23,18 +23,20 @@ import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
-from xdsl.rewriter import InsertPoint
 
 from fusionopt import pass_statistics
 from fusionopt.cost_model import element_bytes
 from fusionopt.dialects.iree_linalg_ext import AttentionOp
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
+from fusionopt.transforms.linalg.linalg_transpose_nt_operands import read_through_copy
+
+VALUE_OPERAND = 2  # query, key, value, scale, [mask], output
+
 
 def value_row_order(op: AttentionOp) -> list[int] | None:
     """The permutation of V's dims that puts its batch dims outermost (each group keeping its
@@ -73,14 +75,7 @@ class CopyValueIntoRows(RewritePattern):
             return
         if (scores_bytes(op) or 0) < self.min_scores_bytes:
             return
-        ops, rows = transpose_copy(op.value, order)
-        rewriter.insert(ops, InsertPoint.before(op))
-        maps = op.maps()
-        index = 2  # query, key, value, ...
-        maps[index] = AffineMap(maps[index].num_dims, 0, tuple(maps[index].results[i] for i in order))
-        op.operands[index] = rows
-        op.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
-        rewriter.handle_operation_modification(op)
+        read_through_copy(op, VALUE_OPERAND, op.maps(), order, rewriter)
         pass_statistics.count("attention values copied with their batch dims outermost")
 
 

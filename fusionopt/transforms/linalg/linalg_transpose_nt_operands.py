@@ -88,6 +88,20 @@ def transpose_copy(value: SSAValue, order: list[int]) -> tuple[list[Operation], 
     return [empty, copy], copy.results[0]
 
 
+def read_through_copy(op: Operation, index: int, maps: list[AffineMap], order: list[int],
+                      rewriter: PatternRewriter) -> None:
+    """Operand `index` of `op` (whose operands' maps `maps` are its `indexing_maps` property)
+    read from a copy with its dims permuted to `order`, inserted before `op`; its map permuted
+    alike, so `op` computes the same value."""
+    ops, copy = transpose_copy(op.operands[index], order)
+    rewriter.insert(ops, InsertPoint.before(op))
+    maps = list(maps)
+    maps[index] = AffineMap(maps[index].num_dims, 0, tuple(maps[index].results[i] for i in order))
+    op.operands[index] = copy
+    op.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
+    rewriter.handle_operation_modification(op)
+
+
 class TransposeNTOperand(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if "indexing_maps" not in op.properties or not du.is_contraction(op):
@@ -96,13 +110,7 @@ class TransposeNTOperand(RewritePattern):
             order = nt_operand_order(op, index) if is_computed(value) else None
             if order is None:
                 continue
-            ops, copy = transpose_copy(value, order)
-            rewriter.insert(ops, InsertPoint.before(op))
-            maps = du.indexing_maps(op)
-            maps[index] = AffineMap(maps[index].num_dims, 0, tuple(maps[index].results[i] for i in order))
-            op.operands[index] = copy
-            op.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
-            rewriter.handle_operation_modification(op)
+            read_through_copy(op, index, du.indexing_maps(op), order, rewriter)
             pass_statistics.count("NT operands transposed")
 
 

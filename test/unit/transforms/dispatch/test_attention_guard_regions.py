@@ -11,16 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from fusionopt.interpreter import find_entry, run_function
-from fusionopt.interpreter.input_families import FAMILIES, family_inputs
+from fusionopt.interpreter.input_families import FAMILIES
 from fusionopt.ir_io import print_module
-from fusionopt.iree_tools import iree_available, run_vmfb
-from fusionopt.testing import apply_pipeline, parse_module
+from fusionopt.iree_tools import iree_available
+from fusionopt.testing import apply_pipeline
 from fusionopt.transforms.common import dispatch_utils as du
-from support.iree_pairs import assert_agrees, build_llvm_cpu
+from support.iree_pairs import assert_iree_build_agrees_with_float64
 from support.lit_cases import lit_functions
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "dispatch" / "form-dispatch-regions-ext-roots.mlir"
@@ -48,11 +46,4 @@ def test_short_guard_joins_long_guard_stays_apart():
 def test_long_guard_builds_and_agrees_with_float64(tmp_path):
     text = lit_functions(LIT)["long_guard_reduction_stays_apart"]
     formed = print_module(apply_pipeline(text, FORMATION))
-    vmfb = build_llvm_cpu({"formed": formed}, tmp_path)["formed"]
-    module = parse_module(text)
-    func = find_entry(module)
-    for family in FAMILIES_EXACT:
-        args = family_inputs(func, family, seed=5)
-        (reference,) = run_function(module, args, func, float64=True)
-        (got,) = run_vmfb(vmfb, args, "long_guard_reduction_stays_apart")
-        assert_agrees(got, np.asarray(reference, np.float32), family, rtol=1e-4)
+    assert_iree_build_agrees_with_float64(text, formed, tmp_path, FAMILIES_EXACT, seed=5)

@@ -8,15 +8,13 @@ random and adversarial inputs.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from fusionopt.interpreter import find_entry, run_function
-from fusionopt.interpreter.input_families import FAMILIES, family_inputs
+from fusionopt.interpreter.input_families import FAMILIES
 from fusionopt.ir_io import print_module
-from fusionopt.iree_tools import iree_available, run_vmfb
-from fusionopt.testing import apply_pipeline, parse_module
-from support.iree_pairs import assert_agrees, build_llvm_cpu
+from fusionopt.iree_tools import iree_available
+from fusionopt.testing import apply_pipeline
+from support.iree_pairs import assert_iree_build_agrees_with_float64
 from support.long_attention import bert_like_at
 
 PIPELINE = "dispatch-creation-llvm-cpu"
@@ -43,11 +41,4 @@ def test_iree_builds_the_long_raised_attention_and_agrees_with_float64(tmp_path)
     text = bert_like_at(1024, 8)
     formed = print_module(apply_pipeline(text, PIPELINE))
     assert "iree_linalg_ext.attention" in formed and "(d0, d1, d2, d3, d4) -> (d0, d2, d4)" in formed
-    vmfb = build_llvm_cpu({"formed": formed}, tmp_path)["formed"]
-    module = parse_module(text)
-    func = find_entry(module)
-    for family in FAMILIES_EXACT:
-        args = family_inputs(func, family, seed=6)
-        (reference,) = run_function(module, args, func, float64=True)
-        (got,) = run_vmfb(vmfb, args, "bert_like")
-        assert_agrees(got, np.asarray(reference, np.float32), family, rtol=1e-4)
+    assert_iree_build_agrees_with_float64(text, formed, tmp_path, FAMILIES_EXACT, seed=6)
