@@ -247,17 +247,23 @@ def block_projected_attention(b):
     return _attention(b, projected_k=True)
 
 
-def _attention(b, projected_k: bool):
+def block_keys_outer_attention(b):
+    """Attention whose V comes as [keys, heads, dv] (GPT-NeoX's fused QKV) transposed to [heads,
+    keys, dv]: the raise reads it in place, linalg-attention-value-rows copies it heads-outer."""
+    return _attention(b, projected_k=False, keys_outer=True)
+
+
+def _attention(b, projected_k: bool, keys_outer: bool = False):
     element = _float_element(b)
     if element is None:
         return None
-    batch = _batch(b) or ((2,) if projected_k else ())
+    batch = _batch(b) or ((2,) if projected_k or keys_outer else ())
     s, t, d, dv = _dims(b, 4)
     q = _activation(b, (*batch, s, d), element)
     k = b.new_arg((*batch, t, d), element)
     if projected_k:  # a projection's result, not a weight (linalg-transpose-nt-operands)
         k = _unary(b, "neg", k)
-    v = b.new_arg((*batch, t, dv), element)
+    v = _keys_outer_values(b, batch, t, dv, element) if keys_outer else b.new_arg((*batch, t, dv), element)
     scores = _dot(b, q, _transpose_last(b, k))
     if b.draw(st.booleans()):
         scores = _binary(b, "mul", scores, b.constant(scores.shape, element))
@@ -268,6 +274,13 @@ def _attention(b, projected_k: bool):
     e = _unary(b, "exp", _binary(b, "sub", scores, top))
     p = _binary(b, "div", e, _expand(b, _reduce(b, "reduce_sum", e, axis), e.shape))
     return _dot(b, p, v)
+
+
+def _keys_outer_values(b, batch, t, dv, element):
+    raw = b.new_arg((t, *batch, dv), element)
+    perm = [*range(1, len(batch) + 1), 0, len(batch) + 1]
+    r = b.fresh([raw.shape[p] for p in perm], element)
+    return b.emit(f"graph.transpose {raw.name} perm = {perm} : {raw.type} -> {r.type}", r, raw)
 
 
 def block_position_embedding(b):
@@ -385,3 +398,4 @@ RESHAPED_ROOT_BLOCKS = (block_grouped_conv, block_rows_split_dot)
 ASSERTED_BLOCKS = (block_asserted_reciprocal,)
 WIDE_GROUPED_BLOCKS = (block_wide_grouped_conv,)
 ROW_SOFTMAX_BLOCKS = (block_row_softmax,)
+KEYS_OUTER_ATTENTION_BLOCKS = (block_keys_outer_attention,)
