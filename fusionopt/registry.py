@@ -131,8 +131,8 @@ def _dispatch_creation_with(changes: dict[str, str]) -> str:
 
 # dispatch-creation for IREE's llvm-cpu backend only: matmul regions get an IREE CPU lowering
 # config with a wide register tile (IREE's own 8 x 16 tile leaves the FMA units idle), and
-# attention ops the input brings (the pipeline raises none: on CPU the decomposed form is
-# faster) one over whole head dims (IREE's own walks 4 keys x 16 columns at a time, 2.6x-33x
+# attention ops (those the input brings, and the long ones the pipeline raises, below) one over
+# whole head dims (IREE's own walks 4 keys x 16 columns at a time, 2.6x-33x
 # slower), channels-last 1x1 convs whose filter count IREE splits into 2-lane vectors the
 # matmul tile, and depthwise convs 8 (7) pixels x 32 channels (IREE's own keeps 4 accumulators:
 # mnasnet1_0's depthwise convs 0.75x of the time), and a softmax's row reductions whole rows

@@ -269,11 +269,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--args", action="store_true", help="weights as graph inputs")
+    parser.add_argument("--only", action="append", default=[], metavar="NAME", help="these blocks (repeatable)")
+    parser.add_argument("--size", action="append", default=[], metavar="KEY=N",
+                        help="a size of the blocks' builder (e.g. past=2047 for llama_decode), in the file's name")
     opts = parser.parse_args(argv)
+    sizes = {key: int(value) for key, _, value in (text.partition("=") for text in opts.size)}
+    suffix = "".join(f".{key}{value}" for key, value in sizes.items())
     opts.folder.mkdir(parents=True, exist_ok=True)
-    for name in BLOCKS:
-        path = opts.folder / (f"{name}.args.onnx" if opts.args else f"{name}.onnx")
-        onnx.save(build(name, opts.args), str(path))
+    for name in opts.only or BLOCKS:
+        path = opts.folder / (f"{name}{suffix}.args.onnx" if opts.args else f"{name}{suffix}.onnx")
+        onnx.save(build(name, opts.args, **sizes), str(path))
         print(path)
 
 
