@@ -85,8 +85,8 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
           ) + (",dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
                "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
                "dispatch-conv-kxk-cpu-tiles,dispatch-hoist-dense-constants")
-# dispatch-creation with the other opt-in passes (row-major copies of NT contraction
-# operands; batch-1 depthwise convs as rank-3 generics; sibling 1x1 convs of one input and filter
+# dispatch-creation with the other opt-in passes (contractions reading grouped-query attention's
+# shared K/V heads, as the llvm-cpu builds do; row-major copies of NT contraction operands; batch-1 depthwise convs as rank-3 generics; sibling 1x1 convs of one input and filter
 # count as one rank-3 contraction; sibling matmuls of one activation, then
 # same-shaped ones of different activations, as one multi-result contraction; matmul regions with CPU register tiles, then as pack + batch_mmt4d)
 # and the NCHW forms of convs (no linalg-conv-channels-last, which takes most drawn convs by
@@ -98,6 +98,7 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
 # (Small drawn shapes: the depthwise rewrite at every output size, min-pixels=1; CPU register
 # tiles of 1 x 16, so that drawn widths fit them; mmt4d at every output width, min-n=16.)
 _OPT_IN = registry.PIPELINES["dispatch-creation"].spec.replace("linalg-conv-channels-last,", "").replace(
+    "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-contract-shared-heads,").replace(
     "linalg-fold-transpose-into-matmul,", "linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands,"
 ).replace("linalg-depthwise-conv-drop-batch,", "linalg-depthwise-conv-drop-batch{min-pixels=1},").replace(
     "linalg-strided-conv-to-im2col,", "linalg-strided-conv-to-im2col{im2col-op=false},").replace(

@@ -179,12 +179,14 @@ _CPU_TILES = ("dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-c
 # (8 heads) at one thread: 512 tokens (8 MB of scores) 1.12x slower raised, 768 (19 MB) 0.77x,
 # 1024 0.67x, 2048 0.74x (bench/RESULTS.md, "Decoders at long sequences"). Shorter ones stay
 # decomposed, faster on CPU (linalg_raise_attention.py). A V read with its heads inside its keys
-# (GPT-NeoX's fused QKV) is copied into [heads, keys, dim] rows for the op's key walk.
+# (GPT-NeoX's fused QKV) is copied into [heads, keys, dim] rows for the op's key walk. A decomposed
+# grouped-query contraction reads the shared K/V heads, not their repeat (the decode step 0.61x).
 _CPU_RAISE_MIN_SCORES_BYTES = 16 * 1024 * 1024
 _CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv-channels-last{grouped-taps=true}",
                        "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,"
                        f"linalg-raise-attention{{min-scores-bytes={_CPU_RAISE_MIN_SCORES_BYTES}}},"
-                       f"linalg-attention-value-rows{{min-scores-bytes={_CPU_RAISE_MIN_SCORES_BYTES}}}",
+                       f"linalg-attention-value-rows{{min-scores-bytes={_CPU_RAISE_MIN_SCORES_BYTES}}},"
+                       "linalg-contract-shared-heads",
                        "linalg-fuse-elementwise{aggressive=false}":
                        "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,linalg-pack-conv-filters,"
                        "linalg-pad-matmul-weights,linalg-pack-matmul-weights",

@@ -66,6 +66,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-interchange-for-fusion": ("fusionopt.transforms.linalg.linalg_interchange_for_fusion", "LinalgInterchangeForFusionPass"),
     "linalg-transpose-nt-operands": ("fusionopt.transforms.linalg.linalg_transpose_nt_operands", "LinalgTransposeNTOperandsPass"),
     "linalg-attention-value-rows": ("fusionopt.transforms.linalg.linalg_attention_value_rows", "LinalgAttentionValueRowsPass"),
+    "linalg-contract-shared-heads": ("fusionopt.transforms.linalg.linalg_contract_shared_heads", "LinalgContractSharedHeadsPass"),
     "linalg-fold-constant-gather-indices": ("fusionopt.transforms.linalg.linalg_fold_constant_gather_indices", "LinalgFoldConstantGatherIndicesPass"),
     "linalg-fold-constants": ("fusionopt.transforms.linalg.linalg_fold_constants", "LinalgFoldConstantsPass"),
     "linalg-collapse-transpose-dims": ("fusionopt.transforms.linalg.linalg_collapse_transpose_dims", "LinalgCollapseTransposeDimsPass"),

@@ -20,6 +20,7 @@ from fusionopt import registry
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
+from support.graph_blocks_gqa import REPEATED_KV_BLOCKS  # noqa: E402
 from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
     ASSERTED_BLOCKS,
     DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_DEPTHWISE_BLOCKS, PADDED_FILTER_BLOCKS, PADDED_WEIGHT_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
@@ -169,6 +170,10 @@ ROW_SOFTMAX_FLOORS = {"dispatch-reduction-cpu-tiles": 0.3}
 # the dispatch-attention run (raised at every size) the copy puts V's heads outermost.
 KEYS_OUTER_ATTENTION_COUNT, KEYS_OUTER_ATTENTION_OPS = 6, 1
 KEYS_OUTER_ATTENTION_FLOORS = {"linalg-attention-value-rows": 0.3}
+# Grouped-query attention with its K/V heads repeated (`graph_blocks_gqa.REPEATED_KV_BLOCKS`): in
+# the opt-in run both contractions read the shared heads.
+REPEATED_KV_COUNT, REPEATED_KV_OPS = 6, 1
+REPEATED_KV_FLOORS = {"linalg-contract-shared-heads": 0.25}
 # A 1x1 conv or a Linear layer into 96, 128 or 192 outputs over constant weights
 # (`graph_blocks.PACKED_WEIGHT_BLOCKS`, f32 draws only): the dispatch-attention run reads the
 # weights packed in panels. Its seed gives 0.125 and 0.375 (1 conv and 3 Linear layers of 8).
@@ -258,7 +263,7 @@ def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
               PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, PADDED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS,
-              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS)
+              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, REPEATED_KV_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -290,6 +295,7 @@ BLOCK_SET_RUNS = {
     "padded_depthwise": (PADDED_DEPTHWISE_COUNT, PADDED_DEPTHWISE_OPS, PADDED_DEPTHWISE_BLOCKS, PADDED_DEPTHWISE_FLOORS),
     "tiled_depthwise": (TILED_DEPTHWISE_COUNT, TILED_DEPTHWISE_OPS, TILED_DEPTHWISE_BLOCKS, TILED_DEPTHWISE_FLOORS),
     "row_softmax": (ROW_SOFTMAX_COUNT, ROW_SOFTMAX_OPS, ROW_SOFTMAX_BLOCKS, ROW_SOFTMAX_FLOORS),
+    "repeated_kv": (REPEATED_KV_COUNT, REPEATED_KV_OPS, REPEATED_KV_BLOCKS, REPEATED_KV_FLOORS),
     "keys_outer_attention": (KEYS_OUTER_ATTENTION_COUNT, KEYS_OUTER_ATTENTION_OPS, KEYS_OUTER_ATTENTION_BLOCKS,
                              KEYS_OUTER_ATTENTION_FLOORS),
     "grouped_im2col": (GROUPED_IM2COL_COUNT, GROUPED_IM2COL_OPS, GROUPED_IM2COL_BLOCKS, GROUPED_IM2COL_FLOORS),
