@@ -1,7 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-contract-shared-heads | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p linalg-contract-shared-heads | fusion-opt - --split-input-file -o %t.mlir
 // RUN: fusion-opt %s --split-input-file -p linalg-contract-shared-heads --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
-// STATS-COUNT-2: (contractions reading shared K/V heads) : 1
+// STATS-COUNT-3: (contractions reading shared K/V heads) : 1
 // STATS-NOT:     contractions reading shared
 
 // The decode step's Q.K^T (Llama, grouped-query attention: 2 K/V heads for 8 query heads): the
@@ -56,6 +56,31 @@ func.func @probs_times_scaled_values(%p: tensor<8x3x16xf32>, %v: tensor<1x2x16x3
   %fo = linalg.fill ins(%z : f32) outs(%eo : tensor<8x3x32xf32>) -> tensor<8x3x32xf32>
   %o = linalg.batch_matmul ins(%p, %v8 : tensor<8x3x16xf32>, tensor<8x16x32xf32>) outs(%fo : tensor<8x3x32xf32>) -> tensor<8x3x32xf32>
   func.return %o : tensor<8x3x32xf32>
+}
+
+// -----
+
+// f16 operands accumulated in f32 (the named op widens its inputs): the new contraction widens
+// them in its body.
+// CHECK-LABEL: func.func @f16_decode_scores
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x4x1x32xf16>, tensor<2x16x32xf16>) outs(%{{.*}} : tensor<2x4x1x16xf32>)
+// CHECK:           arith.extf {{.*}} : f16 to f32
+// CHECK:           arith.extf {{.*}} : f16 to f32
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK-NOT:     linalg.batch_matmul
+func.func @f16_decode_scores(%q: tensor<8x1x32xf16>, %k: tensor<1x2x16x32xf16>) -> tensor<8x1x16xf32> {
+  %e = tensor.empty() : tensor<1x2x4x16x32xf16>
+  %rep = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x2x16x32xf16>) outs(%e : tensor<1x2x4x16x32xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    linalg.yield %a : f16
+  } -> tensor<1x2x4x16x32xf16>
+  %k8 = tensor.collapse_shape %rep [[0, 1, 2], [3], [4]] : tensor<1x2x4x16x32xf16> into tensor<8x16x32xf16>
+  %z = arith.constant 0.000000e+00 : f32
+  %es = tensor.empty() : tensor<8x1x16xf32>
+  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<8x1x16xf32>) -> tensor<8x1x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k8 : tensor<8x1x32xf16>, tensor<8x16x32xf16>) outs(%fs : tensor<8x1x16xf32>) -> tensor<8x1x16xf32>
+  func.return %s : tensor<8x1x16xf32>
 }
 
 // -----
