@@ -56,12 +56,14 @@ from fusionopt.transforms.linalg.linalg_shrink_broadcast_generics import loops_t
 
 @dataclass(frozen=True)
 class SharedHeads:
-    """The repeat generic, the loop it ignores (its result's dim `group_dim`), kv and g."""
+    """The repeat generic, the loop it ignores (its result's dim `group_dim`), kv and g, and the
+    collapses from its result to the contraction's operand."""
 
     repeat: Operation
     group_dim: int
     kv: int
     groups: int
+    collapses: list[Operation]
 
 
 def collapse_chain_source(value: SSAValue) -> tuple[SSAValue, list[Operation]] | None:
@@ -81,7 +83,7 @@ def repeated_heads(value: SSAValue) -> SharedHeads | None:
     found = collapse_chain_source(value)
     if found is None or du.use_count(found[0]) != 1 or not isinstance(found[0].owner, Operation):
         return None
-    repeat = found[0].owner
+    repeat, collapses = found[0].owner, found[1]
     if (repeat.name != "linalg.generic" or len(repeat.results) != 1 or not du.is_all_parallel(repeat)
             or reads_its_init(repeat)):
         return None
@@ -95,7 +97,7 @@ def repeated_heads(value: SSAValue) -> SharedHeads | None:
     kv, groups = source[lead], source[lead + 1]
     if groups == 1 or target[0] != kv * groups or (lead + 1) in loops_the_value_depends_on(repeat):
         return None
-    return SharedHeads(repeat, lead + 1, kv, groups)
+    return SharedHeads(repeat, lead + 1, kv, groups, collapses)
 
 
 def batch_contraction(op: Operation) -> bool:
@@ -180,7 +182,6 @@ class ReadSharedHeads(RewritePattern):
         if len(found) != 1:
             return
         index, heads = found[0]
-        chain = collapse_chain_source(inputs[index])[1]  # type: ignore[index]
         shrunk, _ = shrunk_generic(heads.repeat, [heads.group_dim], rewriter)
         kept = unrepeated(shrunk, rewriter)
         made: list[Operation] = []
@@ -203,7 +204,7 @@ class ReadSharedHeads(RewritePattern):
                           op.results[0].type)
         rewriter.insert([*made, contraction, result], InsertPoint.before(op))
         rewriter.replace_op(op, [], [result.results[0]])
-        for reshape in chain:
+        for reshape in heads.collapses:
             rewriter.erase_op(reshape)
         init_of_repeat = du.dps_inits(heads.repeat)[0].owner
         rewriter.erase_op(heads.repeat)
