@@ -13,8 +13,11 @@ and K2 rows already in these models).
 
 For the llvm-cpu pipelines, after the raise, on the attention whose scores take at least
 `min-scores-bytes` (the pipeline gives the raise's bound: a short attention the input brings
-keeps its V, no copy dispatch added). Only a static V read through a projected permutation; the op's value is unchanged (a copy). Keys and columns keep their
-order: a V of [heads, dim, keys] is left as it is (not measured).
+keeps its V, no copy dispatch added). The scores are counted in the type the op computes them
+in (f32 for f16 and bf16 operands), never narrower than the decomposed scores the raise counted,
+so every attention the raise took at that bound is copied here. Only a static V read through a
+projected permutation; the op's value is unchanged (a copy). Keys and columns keep their order:
+a V of [heads, dim, keys] is left as it is (not measured).
 """
 
 from __future__ import annotations
@@ -57,13 +60,17 @@ def value_row_order(op: AttentionOp) -> list[int] | None:
     return order
 
 
+SCORE_BYTES_AT_LEAST = 4  # IREE computes an attention's scores in f32 at least (f16, bf16 operands)
+
+
 def scores_bytes(op: AttentionOp) -> int | None:
-    """Bytes of the op's scores (batch x M x K2 elements of the query's type), None if dynamic."""
+    """Bytes of the op's scores (batch x M x K2 elements of the type it computes them in: the
+    query's, f32 at least), None if dynamic."""
     classes, sizes = op.dim_classes(), op.loop_sizes()
     extents = [sizes[d] for d, role in classes.items() if role in ("batch", "m", "k2")]
     if any(e < 0 for e in extents):
         return None
-    return math.prod(extents) * element_bytes(op.query.type.get_element_type())
+    return math.prod(extents) * max(SCORE_BYTES_AT_LEAST, element_bytes(op.query.type.get_element_type()))
 
 
 @dataclass

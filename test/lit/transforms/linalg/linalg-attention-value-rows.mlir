@@ -3,7 +3,7 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-attention-value-rows --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
 // RUN: fusion-opt %s --split-input-file -p 'linalg-attention-value-rows{min-scores-bytes=128}' | filecheck %s --check-prefix=AT-MIN
 // RUN: fusion-opt %s --split-input-file -p 'linalg-attention-value-rows{min-scores-bytes=129}' | filecheck %s --check-prefix=UNDER-MIN
-// STATS-COUNT-2: (attention values copied with their batch dims outermost) : 1
+// STATS-COUNT-3: (attention values copied with their batch dims outermost) : 1
 // STATS-NOT:     attention values copied
 
 // GPT-NeoX's V, [keys, heads, dim] (read where the fused QKV projection wrote it): copied into
@@ -45,6 +45,24 @@ func.func @keys_between_batch_dims(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf
     iree_linalg_ext.yield %x : f32
   } -> tensor<1x2x4x8xf32>
   return %a : tensor<1x2x4x8xf32>
+}
+
+// -----
+
+// f16 operands: the op computes its scores in f32, so 2 heads x 4 x 4 of them are 128 bytes, as
+// the raise counts the decomposed form's f32 scores: copied at a minimum of 128.
+// AT-MIN-LABEL:    func.func @f16_keys_outside_heads
+// AT-MIN:            linalg.generic {{.*}} ins(%{{.*}} : tensor<4x2x8xf16>) outs(%{{.*}} : tensor<2x4x8xf16>)
+// CHECK-LABEL: func.func @f16_keys_outside_heads
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : tensor<4x2x8xf16>) outs(%{{.*}} : tensor<2x4x8xf16>)
+func.func @f16_keys_outside_heads(%q: tensor<2x4x8xf16>, %k: tensor<2x4x8xf16>, %v: tensor<4x2x8xf16>) -> tensor<4x2x8xf16> {
+  %s = arith.constant 0.35 : f16
+  %e = tensor.empty() : tensor<4x2x8xf16>
+  %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%q, %k, %v, %s : tensor<2x4x8xf16>, tensor<2x4x8xf16>, tensor<4x2x8xf16>, f16) outs(%e : tensor<4x2x8xf16>) {
+  ^bb0(%x: f32):
+    iree_linalg_ext.yield %x : f32
+  } -> tensor<4x2x8xf16>
+  return %a : tensor<4x2x8xf16>
 }
 
 // -----

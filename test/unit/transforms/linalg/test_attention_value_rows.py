@@ -21,7 +21,7 @@ PASS = "linalg-attention-value-rows"
 
 
 @pytest.mark.parametrize("name, copies", [("keys_outside_heads", 1), ("keys_between_batch_dims", 1),
-                                          ("rows_already", 0), ("columns_before_keys", 0)])
+                                          ("f16_keys_outside_heads", 1), ("rows_already", 0), ("columns_before_keys", 0)])
 def test_copy_preserves_values(name, copies):
     after = assert_pass_preserves_semantics(lit_functions(LIT)[name], PASS, seeds=(0,), rtol=0.0, atol=0.0)
     assert sum(op.name == "linalg.generic" for op in after.walk()) == copies
