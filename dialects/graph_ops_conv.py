@@ -18,6 +18,8 @@ Numpy semantics: `fusionopt.graph_numpy`.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import I64, BoolAttr, IntegerAttr, StringAttr, TensorType, i1
@@ -65,6 +67,8 @@ def _bool_attr(value: bool) -> IntegerAttr:
 class WindowOp(GraphOp):
     """Shared accessors and checks of `conv` and `pool`."""
 
+    MAX_SPATIAL_RANK: ClassVar[int] = 2  # 1-D and 2-D windows
+
     @property
     def strides_values(self) -> tuple[int, ...]:
         return self.strides.get_values()
@@ -88,9 +92,10 @@ class WindowOp(GraphOp):
     def _check_window(self, kernel: Sequence[int], ceil_mode: bool = False) -> list[int]:
         """Checks shared by conv and pool; returns the expected spatial output sizes."""
         shape = shape_of(self.input)
-        if len(shape) not in (3, 4):
-            fail(self, f"input must be N x C x W (rank 3) or N x C x H x W (rank 4), got rank "
-                 f"{len(shape)}")
+        ranks = ("N x C x W (rank 3)", "N x C x H x W (rank 4)", "N x C x D x H x W (rank 5)")
+        if not 1 <= len(shape) - 2 <= self.MAX_SPATIAL_RANK:
+            allowed = ranks[:self.MAX_SPATIAL_RANK]
+            fail(self, f"input must be {', '.join(allowed[:-1])} or {allowed[-1]}, got rank {len(shape)}")
         n = len(shape) - 2
         for name, values, size in (("strides", self.strides_values, n),
                                    ("dilations", self.dilations_values, n),
@@ -132,6 +137,7 @@ def conv_shape(x: Sequence[int], w: Sequence[int], strides, dilations, pads) -> 
 class ConvOp(WindowOp):
     """ONNX Conv without bias: NC(H)W input, F x C/group x k.. weights."""
 
+    MAX_SPATIAL_RANK: ClassVar[int] = 3  # and 3-D, plain or depthwise (video models)
     name = "graph.conv"
     input = operand_def(TensorType)
     filter = operand_def(TensorType)
@@ -161,11 +167,14 @@ class ConvOp(WindowOp):
 
     def verify_semantics(self) -> None:
         x, w, group = shape_of(self.input), shape_of(self.filter), self.group_value
-        if len(x) not in (3, 4):
-            fail(self, f"input must be N x C x W (rank 3) or N x C x H x W (rank 4), got rank "
-                 f"{len(x)}")
+        if not 3 <= len(x) <= 5:
+            fail(self, f"input must be N x C x W (rank 3), N x C x H x W (rank 4) or N x C x D x H x W "
+                 f"(rank 5), got rank {len(x)}")
         if len(w) != len(x):
             fail(self, f"filter rank {len(w)} must equal the input rank {len(x)}")
+        if len(x) == 5 and group not in (1, x[1]):
+            fail(self, f"a 3-D conv is plain (group 1) or depthwise (group = {x[1]} channels), "
+                 f"got group {group}")
         if element_of(self.filter) != element_of(self.input):
             fail(self, f"operand element types differ: {element_of(self.input)} and "
                  f"{element_of(self.filter)}")

@@ -68,7 +68,7 @@ _DISPATCH_CREATION_STAGES = (
     # Grouped convs become a per-group patch gather and a batched matmul: IREE's CPU kernel for
     # a grouped conv runs at 3-5 GFLOP/s in every form; those left become generics with the
     # same maps, IREE's own form (the named op with an epilogue in a pre-formed region
-    # overflows IREE's 32 KB CPU stack at real sizes).
+    # overflows IREE's 32 KB CPU stack at real sizes; video models' 3-D convs likewise).
     "linalg-grouped-conv-to-im2col",
     "linalg-generalize-grouped-convs",
     # Weight transposes/broadcasts and the Q/K/V head transposes become contraction

@@ -2,8 +2,8 @@
 the activations / padding CNN exporters write.
 
 Canonical forms:
-- Conv becomes one `graph.conv` (N = 1 or 2 spatial dims, explicit `pads`; `auto_pad` is
-  resolved here), its bias a `graph.add` of `graph.broadcast %b dims = [1]`, so a fusion sees
+- Conv becomes one `graph.conv` (N = 1, 2 or 3 spatial dims, 3-D ones plain or depthwise;
+  explicit `pads`; `auto_pad` is resolved here), its bias a `graph.add` of `graph.broadcast %b dims = [1]`, so a fusion sees
   one convolution plus a per-channel epilogue.
 - MaxPool / AveragePool become `graph.pool`; GlobalAveragePool / GlobalMaxPool become
   `graph.reduce_mean` / `graph.reduce_max` over the spatial dims (kept as 1).
@@ -52,11 +52,12 @@ def _elem_of(ctx: ImportContext, *values: Value) -> Attribute:
     return element(ssa[0] if ssa else values[0])
 
 
-def _spatial_input(ctx: ImportContext, x: Value) -> tuple[int, ...]:
+def _spatial_input(ctx: ImportContext, x: Value, max_spatial: int = 2) -> tuple[int, ...]:
     xs = shape(x)
-    if len(xs) not in (3, 4):
+    if not 1 <= len(xs) - 2 <= max_spatial:
+        dims = "1-D and 2-D" if max_spatial == 2 else "1-D, 2-D and 3-D"
         raise ctx.error(f"{ctx.node.op_type} with {len(xs) - 2} spatial dims is not supported "
-                        f"(input shape {list(xs)}; only 1-D and 2-D)")
+                        f"(input shape {list(xs)}; only {dims})")
     return xs
 
 
@@ -110,7 +111,7 @@ def _channel_broadcast(ctx: ImportContext, vec: Value, out_shape, elem) -> SSAVa
 def conv(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     x, w = ins[0], ins[1]
     bias = ins[2] if len(ins) > 2 else None
-    xs, ws = _spatial_input(ctx, x), shape(w)
+    xs, ws = _spatial_input(ctx, x, max_spatial=3), shape(w)
     n = len(xs) - 2
     if len(ws) != len(xs):
         raise ctx.error(f"Conv: weight shape {list(ws)} must have rank {len(xs)}")
@@ -128,6 +129,9 @@ def conv(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     if group < 1 or xs[1] % group or ws[0] % group:
         raise ctx.error(f"Conv: input channels {xs[1]} and output channels {ws[0]} must be "
                         f"divisible by group {group}")
+    if n == 3 and group not in (1, xs[1]):
+        raise ctx.error(f"Conv: a 3-D conv with {group} groups of {xs[1] // group} channels is not "
+                        "supported (only group 1 and depthwise)")
     y = _checked(ctx, graph.ConvOp(xv, wv, strides, dilations, pads, group))
     if bias is None:
         return [y]

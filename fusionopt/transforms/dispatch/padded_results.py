@@ -54,6 +54,7 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.common import dispatch_utils as du
@@ -258,11 +259,21 @@ def is_transposing_channels_last_region(region_op: DispatchRegionOp) -> bool:
         for op in region_op.body.block.ops if du.is_elementwise_linalg(op) for m in du.indexing_maps(op))
 
 
+def is_windowed_generic(op: Operation) -> bool:
+    """A generic reduction reading an input through a sliding window (a map result that adds
+    loop dims, e.g. `d2 * 2 + d6`): a convolution generalized from its named op."""
+    if op.name != "linalg.generic" or not du.has_reduction_loops(op):
+        return False
+    maps = du.indexing_maps(op)[:len(du.dps_inputs(op))]
+    return any(not isinstance(e, (AffineDimExpr, AffineConstantExpr)) for m in maps for e in m.results)
+
+
 def pad_limit(region_op: DispatchRegionOp, max_elements: int) -> int:
     """How large a result `region_op` writes its pad for: `max_elements` for contraction
     regions, any size for channels-last conv regions that keep their layout, none for others
-    (module docstring)."""
-    if region_op.result_dims:
+    (module docstring) nor for a generalized conv's (r3d_18's 3-D convs: IREE 3.13 fails, "slice
+    along dimension 4 runs out-of-bounds")."""
+    if region_op.result_dims or any(is_windowed_generic(op) for op in region_op.body.block.ops):
         return 0
     if is_channels_last_conv_region(region_op):
         return 0 if is_transposing_channels_last_region(region_op) else ANY_SIZE

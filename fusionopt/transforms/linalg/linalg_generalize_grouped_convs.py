@@ -12,7 +12,8 @@ The same holds for an NCHW depthwise conv over a batch other than 1 (static or d
 batch-1 stages (channels last, `linalg-depthwise-conv-drop-batch`) leave it named, and with its
 ReLU6 in the region IREE's CPU codegen failed on mobilenet_v2 at batch 2 ("Got 200704 bytes")
 and at a dynamic batch ("Got 7340032 bytes"), where IREE's own build generalizes it and builds;
-the generic builds at both. Batch-1 depthwise convs the stages before left named (outputs under
+the generic builds at both. The same again for the NCDHW 3-D convs of video models (r3d_18's 3x7x7 stem at 16 x 112 x 112:
+"Got 802816 bytes"; IREE's own build generalizes them too). Batch-1 depthwise convs the stages before left named (outputs under
 4x4) and ungrouped convs stay named ops: IREE builds those.
 
 The generic reads exactly what the named op reads (the op's own indexing maps, strides and
@@ -34,6 +35,7 @@ from fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch import DEPTHWI
 from fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch import is_batch1_depthwise
 
 GROUPED_CONVS = frozenset({"linalg.conv_2d_ngchw_gfchw", "linalg.conv_2d_ngchw_fgchw"})
+CONVS_3D = frozenset({"linalg.conv_3d_ncdhw_fcdhw", "linalg.depthwise_conv_3d_ncdhw_cdhw"})
 
 
 def is_batched_depthwise(op: Operation) -> bool:
@@ -42,7 +44,7 @@ def is_batched_depthwise(op: Operation) -> bool:
 
 
 def needs_generic(op: Operation) -> bool:
-    return (op.name in GROUPED_CONVS and bool(op.results)) or is_batched_depthwise(op)
+    return (op.name in GROUPED_CONVS | CONVS_3D and bool(op.results)) or is_batched_depthwise(op)
 
 
 class GeneralizeGroupedConv(RewritePattern):
@@ -58,14 +60,15 @@ class GeneralizeGroupedConv(RewritePattern):
             list(op.get_iterator_types()),  # type: ignore[attr-defined]
             [r.type for r in op.results],
         )
-        depthwise = op.name == DEPTHWISE_NCHW
+        kind = ("batched depthwise convs" if op.name == DEPTHWISE_NCHW else "3-D convs" if op.name in CONVS_3D
+                else "grouped convs")
         rewriter.replace(op, [generic], list(generic.results))
-        pass_statistics.count("batched depthwise convs generalized" if depthwise else "grouped convs generalized")
+        pass_statistics.count(f"{kind} generalized")
 
 
 class LinalgGeneralizeGroupedConvsPass(ModulePass):
-    """Rewrite grouped conv named ops, and NCHW depthwise convs over a batch other than 1, as
-    generics with the same maps and payload (module docstring). No options."""
+    """Rewrite grouped conv named ops, NCHW depthwise convs over a batch other than 1 and NCDHW
+    3-D convs as generics with the same maps and payload (module docstring). No options."""
 
     name = "linalg-generalize-grouped-convs"
 

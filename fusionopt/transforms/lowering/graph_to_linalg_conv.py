@@ -12,7 +12,10 @@ them (`fusionopt.dialects.linalg_conv`):
   kernel's shape; avg pool: `linalg.pooling_nchw_sum` into a zero fill, then one elementwise
   generic divides by the window size (a scalar), or by a constant [OH, OW] count tensor where
   padding is not counted or `ceil_mode` windows run past the end padding;
-- 1-D ops run as 2-D ops over a unit H (expand, then collapse the result).
+- 1-D ops run as 2-D ops over a unit H (expand, then collapse the result);
+- 3-D convs (video models): `linalg.conv_3d_ncdhw_fcdhw`, depthwise
+  `linalg.depthwise_conv_3d_ncdhw_cdhw`, as torch-mlir writes them; the CNN passes, written for
+  2-D windows, leave them to IREE's own conv kernels.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from fusionopt.dialects import graph
 from fusionopt.dialects.dense import numpy_to_dense
+from fusionopt.dialects.linalg_conv_nd import CONV_ND_OPS
 from fusionopt.dialects.linalg_conv import (
     Conv2DNchwFchwOp,
     Conv2DNgchwGfchwOp,
@@ -84,7 +88,30 @@ def _window_params(op, kernel):
     return kernel, strides, dilations, begin, end
 
 
+_CONV_3D = {cls.name: cls for cls in CONV_ND_OPS}
+CONV_3D_NAME, DEPTHWISE_3D_NAME = "linalg.conv_3d_ncdhw_fcdhw", "linalg.depthwise_conv_3d_ncdhw_cdhw"
+
+
+def lower_conv_3d(op: graph.ConvOp) -> Lowered:
+    """A plain (group 1) or depthwise 3-D conv; the verifier admits no other grouping."""
+    result = tensor_type(op.result)
+    ops: list[Operation] = []
+    strides, dilations = list(op.strides_values), list(op.dilations_values)
+    begin, end = op.pads_begin_end()
+    x, w = _pad(ops, op.input, begin, end, 0.0), op.filter
+    f, _, *kernel = tensor_type(w).get_shape()
+    name = CONV_3D_NAME
+    if op.group_value > 1:
+        w, name = _reshaped(ops, w, [[0, 1], [2], [3], [4]], [f, *kernel], fold=True), DEPTHWISE_3D_NAME
+    ops += filled(result.get_shape(), compute_type(result.element_type), 0)
+    ops.append(_CONV_3D[name]([x, w], [ops[-1].results[0]], strides, dilations))
+    cast_ops, value = cast_result(ops[-1].results[0], result.element_type)
+    return ops + cast_ops, value
+
+
 def lower_conv(op: graph.ConvOp) -> Lowered:
+    if op.spatial_rank == 3:
+        return lower_conv_3d(op)
     result = tensor_type(op.result)
     out_shape = list(result.get_shape())
     one_d = len(out_shape) == 3

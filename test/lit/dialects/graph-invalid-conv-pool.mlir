@@ -63,3 +63,19 @@ func.func @pool_int(%x: tensor<1x4x8x8xi32>) {
   %0 = graph.pool %x kind = "max" kernel = [2, 2] strides = [2, 2] pads = [0, 0, 0, 0] dilations = [1, 1] ceil_mode = false count_include_pad = false : tensor<1x4x8x8xi32> -> tensor<1x4x4x4xi32>
   func.return
 }
+
+// -----
+
+func.func @conv_3d_grouped(%x: tensor<1x8x4x6x6xf32>, %w: tensor<8x2x1x3x3xf32>) {
+  // expected-error@+1 {{a 3-D conv is plain (group 1) or depthwise (group = 8 channels), got group 4}}
+  %0 = graph.conv %x, %w strides = [1, 1, 1] dilations = [1, 1, 1] pads = [0, 0, 0, 0, 0, 0] group = 4 : (tensor<1x8x4x6x6xf32>, tensor<8x2x1x3x3xf32>) -> tensor<1x8x4x4x4xf32>
+  func.return
+}
+
+// -----
+
+func.func @pool_3d(%x: tensor<1x4x4x8x8xf32>) {
+  // expected-error@+1 {{input must be N x C x W (rank 3) or N x C x H x W (rank 4), got rank 5}}
+  %0 = graph.pool %x kind = "max" kernel = [2, 2, 2] strides = [2, 2, 2] pads = [0, 0, 0, 0, 0, 0] dilations = [1, 1, 1] ceil_mode = false count_include_pad = false : tensor<1x4x4x8x8xf32> -> tensor<1x4x2x4x4xf32>
+  func.return
+}

@@ -253,6 +253,32 @@ func.func @conv_then_pad(%x: tensor<1x4x2x2xf32>, %w: tensor<8x4x1x1xf32>) -> te
 
 // -----
 
+// A generalized conv (a video model's 3-D conv as a generic reading its input through windows,
+// `linalg-generalize-grouped-convs`) keeps the copy too: IREE 3.13 fails to build its store into
+// the padded buffer ("slice along dimension 4 runs out-of-bounds", r3d_18).
+// CHECK-LABEL: func.func @generic_conv_3d_then_pad
+// CHECK:         %[[R:.*]] = flow.dispatch.region -> (tensor<1x4x2x2x2xf32>)
+// CHECK-NOT:       tensor.insert_slice
+// CHECK:         tensor.pad %[[R]] low[0, 0, 1, 1, 1] high[0, 0, 1, 1, 1]
+func.func @generic_conv_3d_then_pad(%x: tensor<1x2x4x4x4xf32>, %w: tensor<4x2x3x3x3xf32>) -> tensor<1x4x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x2x2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x2x2x2xf32>) -> tensor<1x4x2x2x2xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 + d6, d3 + d7, d4 + d8)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x2x4x4x4xf32>, tensor<4x2x3x3x3xf32>) outs(%f : tensor<1x4x2x2x2xf32>) {
+  ^bb0(%i: f32, %k: f32, %o: f32):
+    %m = arith.mulf %i, %k : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x2x2x2xf32>
+  %padded = tensor.pad %c low[0, 0, 1, 1, 1] high[0, 0, 1, 1, 1] {
+  ^bb0(%a: index, %b: index, %d: index, %g: index, %h: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x2x2x2xf32> to tensor<1x4x4x4x4xf32>
+  func.return %padded : tensor<1x4x4x4x4xf32>
+}
+
+// -----
+
 // A channels-last conv root (linalg-conv-channels-last) writes its pad, at any size (no element
 // cap: 1x16x16x8 here is 2048, the 32x32x16 convs of resnet_mini 16384); a second reader of the
 // same result keeps the copy (IREE 3.13 computed wrong values when it read the padded buffer's

@@ -222,3 +222,18 @@ func.func @rotary(%x: tensor<4x8xf32>, %cos: tensor<4x8xf32>, %sin: tensor<4x8xf
   %o = graph.add %a, %b : tensor<4x8xf32>
   return %o : tensor<4x8xf32>
 }
+
+// -----
+
+// 3-D convs (video models): the input padded, then MLIR's NCDHW named ops as torch-mlir writes
+// them; a depthwise one reads its filter as C x kd x kh x kw.
+// CHECK-LABEL: func.func @conv_3d(
+// CHECK:         tensor.pad %{{.*}} low[0, 0, 1, 1, 1] high[0, 0, 1, 1, 1]
+// CHECK:         linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : vector<3xi64>, strides = dense<[1, 2, 2]> : vector<3xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x3x6x10x10xf32>, tensor<8x3x3x3x3xf32>) outs(%{{.*}} : tensor<1x8x4x4x4xf32>)
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2], [3], [4]] : tensor<8x1x3x3x3xf32> into tensor<8x3x3x3xf32>
+// CHECK:         linalg.depthwise_conv_3d_ncdhw_cdhw {dilations = dense<1> : vector<3xi64>, strides = dense<1> : vector<3xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x8x4x4x4xf32>, tensor<8x3x3x3xf32>) outs(%{{.*}} : tensor<1x8x2x2x2xf32>)
+func.func @conv_3d(%x: tensor<1x3x4x8x8xf32>, %w: tensor<8x3x3x3x3xf32>, %d: tensor<8x1x3x3x3xf32>) -> tensor<1x8x2x2x2xf32> {
+  %c = graph.conv %x, %w strides = [1, 2, 2] dilations = [1, 1, 1] pads = [1, 1, 1, 1, 1, 1] group = 1 : (tensor<1x3x4x8x8xf32>, tensor<8x3x3x3x3xf32>) -> tensor<1x8x4x4x4xf32>
+  %g = graph.conv %c, %d strides = [1, 1, 1] dilations = [1, 1, 1] pads = [0, 0, 0, 0, 0, 0] group = 8 : (tensor<1x8x4x4x4xf32>, tensor<8x1x3x3x3xf32>) -> tensor<1x8x2x2x2xf32>
+  return %g : tensor<1x8x2x2x2xf32>
+}
