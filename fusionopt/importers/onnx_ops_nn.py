@@ -129,8 +129,37 @@ def layer_norm(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     return [y, mean, rstd]
 
 
+def _reduce_min(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
+    """min(x) = -max(-x): exact, NaN and infinities included."""
+    return ctx.emit(graph.NegOp(reduce(ctx, graph.ReduceMaxOp, ctx.emit(graph.NegOp(x)), axes)))
+
+
+def _sum_squares(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
+    return reduce(ctx, graph.ReduceSumOp, ctx.emit(graph.MulOp(x, x)), axes)
+
+
+def _reduce_l1(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
+    return reduce(ctx, graph.ReduceSumOp, ctx.emit(graph.AbsOp(x)), axes)
+
+
+def _reduce_l2(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
+    """sqrt(sum(x^2)) scaled by s = max(max|x|, smallest normal): s * sqrt(sum((x / s)^2)), so
+    no square overflows (|x| ~ 1e20 gives the norm, not inf, as a float64 run does) nor
+    vanishes; an infinite |x| gives inf (x / s would be NaN there), a NaN gives NaN."""
+    full = shape(x)
+    peak = reduce(ctx, graph.ReduceMaxOp, ctx.emit(graph.AbsOp(x)), axes)
+    dtype = numpy_dtype_of(element(x))
+    scale = binary(ctx, graph.MaxOp, peak, np.array(np.finfo(dtype).tiny, dtype=dtype))
+    unit = ctx.emit(graph.DivOp(x, broadcast_to(ctx, scale, full)))
+    norm = ctx.emit(graph.MulOp(scale, ctx.emit(graph.SqrtOp(_sum_squares(ctx, unit, axes)))))
+    infinite = binary(ctx, graph.EqualOp, peak, np.array(np.inf, dtype=dtype))
+    return ctx.emit(graph.WhereOp(infinite, peak, norm))
+
+
 REDUCE_OPS = {"ReduceMean": graph.ReduceMeanOp, "ReduceSum": graph.ReduceSumOp,
               "ReduceMax": graph.ReduceMaxOp}
+COMPOSED_REDUCTIONS = {"ReduceMin": _reduce_min, "ReduceSumSquare": _sum_squares, "ReduceL1": _reduce_l1,
+                       "ReduceL2": _reduce_l2}
 
 
 def reduction(ctx: ImportContext, ins: list[Value]) -> list[Value]:
@@ -141,7 +170,10 @@ def reduction(ctx: ImportContext, ins: list[Value]) -> list[Value]:
         if ctx.attr("noop_with_empty_axes", 0):
             return [x]
         axes = list(range(rank))
-    y = reduce(ctx, REDUCE_OPS[ctx.node.op_type], x, axes)
+    if ctx.node.op_type in COMPOSED_REDUCTIONS:
+        y = COMPOSED_REDUCTIONS[ctx.node.op_type](ctx, x, sorted(axes))
+    else:
+        y = reduce(ctx, REDUCE_OPS[ctx.node.op_type], x, axes)
     if ctx.attr("keepdims", 1):
         return [y]
     return [reshape(ctx, y, [d for i, d in enumerate(shape(y)) if i not in axes])]
@@ -182,5 +214,5 @@ def gather_nd(ctx: ImportContext, ins: list[Value]) -> list[Value]:
 
 HANDLERS = {
     "Gemm": gemm, "MatMul": matmul, "Softmax": softmax, "LayerNormalization": layer_norm,
-    "Gather": gather, "GatherND": gather_nd, **{k: reduction for k in REDUCE_OPS},
+    "Gather": gather, "GatherND": gather_nd, **{k: reduction for k in [*REDUCE_OPS, *COMPOSED_REDUCTIONS]},
 }
