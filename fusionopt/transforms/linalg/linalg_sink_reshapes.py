@@ -294,13 +294,23 @@ def _is_root_result(value: SSAValue) -> bool:
 
 
 class SinkReshapeBelowConsumer(RewritePattern):
-    """generic(reshape(root), V...) -> reshape(generic over root's shape(root, V'...))."""
+    """generic(reshape(root), V...) -> reshape(generic over root's shape(root, V'...)).
+
+    A reshape this pattern built for an operand of a moved consumer (`Read.build`) is never
+    moved itself: moving it would undo the move before (Swin V2's post-norm residual add, a
+    layer norm's epilogue over a projection's heads beside a flat operand, flipped between the
+    two layouts forever)."""
+
+    def __init__(self) -> None:
+        self.built_for_reads: set[Operation] = set()
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name != "linalg.generic":
             return
         for value in du.dps_inputs(op):
             reshape = value.owner
+            if reshape in self.built_for_reads:
+                continue
             if isinstance(reshape, Operation) and is_sinkable_reshape(reshape) and is_sinkable_consumer(op, value):
                 if self._sink(op, reshape, rewriter):
                     return
@@ -326,6 +336,7 @@ class SinkReshapeBelowConsumer(RewritePattern):
         for read in reads:
             ops, value = read.build()
             new_ops += ops
+            self.built_for_reads.update(ops)
             inputs.append(value)
             maps.append(read.map)
         result_type: TensorType = op.results[0].type  # type: ignore[assignment]

@@ -324,3 +324,52 @@ func.func @argument_split_then_merged(%m: tensor<4x2x4xf32>, %b: tensor<8xf32>) 
   } -> tensor<1x2x2x8xf32>
   func.return %r : tensor<1x2x2x8xf32>
 }
+
+// -----
+
+// Two roots' epilogues in two layouts meet in a residual add (Swin V2's post-norm residual):
+// the expand moves below the add, which then reads the other epilogue through a collapse the
+// move built; that collapse is not moved back (it would restore the expand: the pass never ended).
+// CHECK-LABEL: func.func @residual_of_two_layouts
+// CHECK:         %[[X2:.*]] = linalg.generic {{.*}} ins(%{{[a-z0-9_]+}} : tensor<1x4x4x2x8xf32>)
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[X2]] {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x4x4x2x8xf32> into tensor<1x4x4x16xf32>
+// CHECK:         %[[S:.*]] = linalg.generic
+// CHECK-SAME:      ins(%{{.*}}, %[[C]] : tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>)
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[S]]
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         return %[[E]]
+func.func @residual_of_two_layouts(%a: tensor<1x4x4x16x3xf32>, %b: tensor<1x4x4x2x8x3xf32>) -> tensor<1x4x4x2x8xf32> {
+  %z = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e4 = tensor.empty() : tensor<1x4x4x16xf32>
+  %f4 = linalg.fill ins(%z : f32) outs(%e4 : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  %r1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a : tensor<1x4x4x16x3xf32>) outs(%f4 : tensor<1x4x4x16xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %s = arith.addf %o, %i : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4x16xf32>
+  %x1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%r1 : tensor<1x4x4x16xf32>) outs(%e4 : tensor<1x4x4x16xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %s = arith.addf %i, %one : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4x16xf32>
+  %e5 = tensor.empty() : tensor<1x4x4x2x8xf32>
+  %f5 = linalg.fill ins(%z : f32) outs(%e5 : tensor<1x4x4x2x8xf32>) -> tensor<1x4x4x2x8xf32>
+  %r2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%b : tensor<1x4x4x2x8x3xf32>) outs(%f5 : tensor<1x4x4x2x8xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %s = arith.addf %o, %i : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4x2x8xf32>
+  %x2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%r2 : tensor<1x4x4x2x8xf32>) outs(%e5 : tensor<1x4x4x2x8xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %s = arith.mulf %i, %i : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4x2x8xf32>
+  %x1e = tensor.expand_shape %x1 [[0], [1], [2], [3, 4]] output_shape [1, 4, 4, 2, 8] : tensor<1x4x4x16xf32> into tensor<1x4x4x2x8xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%x1e, %x2 : tensor<1x4x4x2x8xf32>, tensor<1x4x4x2x8xf32>) outs(%e5 : tensor<1x4x4x2x8xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4x2x8xf32>
+  func.return %sum : tensor<1x4x4x2x8xf32>
+}

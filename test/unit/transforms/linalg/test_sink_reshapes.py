@@ -22,10 +22,11 @@ SINK = LIT_TRANSFORMS / "linalg" / "linalg-sink-reshapes.mlir"
 GENERALIZE = LIT_TRANSFORMS / "linalg" / "linalg-generalize-grouped-convs.mlir"
 SUNK = {"matmul_rows_split": 1, "grouped_conv_collapse": 1, "partial_group_read": 0, "unit_and_elementwise_sources": 0,
         "two_roots_two_layouts": 0, "unit_batch_gate": 1, "collapse_read_transposed": 1, "two_roots_collapsed_alike": 1,
-        "grouped_matmul_split_then_merged": 2, "argument_split_then_merged": 0}
+        "grouped_matmul_split_then_merged": 2, "argument_split_then_merged": 0, "residual_of_two_layouts": 1}
 GENERALIZED = {"grouped_conv": ("grouped convs generalized", 1), "plain_convs": ("grouped convs generalized", 0),
                "batched_depthwise": ("batched depthwise convs generalized", 1),
-               "dynamic_batch_depthwise": ("batched depthwise convs generalized", 1)}
+               "dynamic_batch_depthwise": ("batched depthwise convs generalized", 1),
+               "conv_3d": ("3-D convs generalized", 2)}
 
 
 def _counted(text: str, pipeline: str, counter: str, families=FAMILIES) -> int:
