@@ -213,11 +213,22 @@ def inception_v3_299():
     return inception_v3(weights=None, aux_logits=False, init_weights=True), _image(299), None
 
 
+def video_clip(name: str):
+    """A torchvision video classifier (3D convs) on one 16-frame 112x112 clip."""
+    def build():
+        import torchvision.models.video as video
+        return getattr(video, name)(weights=None), {"input": torch.randn(1, 3, 16, 112, 112)}, None
+    return build
+
+
 # Architectures beyond the held-out ten, for a build sweep at real sizes (every formed region
 # through iree-compile): plain and bottleneck ResNets, Fire modules, Inception's 1x7/7x1 and
 # asymmetric pads, MobileNetV3's hardswish SE, EfficientNet's SiLU SE, RegNetY's grouped SE blocks
 # (8-wide groups at 400MF, 16-wide at 800MF; RegNetX-1.6GF's 24-wide ones no vector fills),
-# Swin's shifted windows (roll, window partition, relative position bias), DeepLabV3's dilated ASPP.
+# Swin's shifted windows (roll, window partition, relative position bias), DeepLabV3's dilated ASPP;
+# then MaxViT (Einsum attention, MBConv), Swin V2 (cosine attention: ReduceL2), ViT-B/16 at full
+# size, SqueezeNet 1.0, EfficientNet-B3, VGG11-BN (531 MB of weights), DeepLabV3-ResNet50 and the
+# video ResNets r3d_18 / r2plus1d_18 (3-D convs over 16 frames).
 UNSEEN_MODELS = {
     **{f"unseen/{name}": (torchvision_224(name, **options), f"torchvision {name}(weights=None), 224x224 input", False)
        for name, options in (("resnet18", {}), ("resnet50", {}), ("squeezenet1_1", {}),
@@ -230,4 +241,10 @@ UNSEEN_MODELS = {
                              ("mobilenet_v3_small", {}), ("fcn_resnet50", {"aux_loss": False}))},
     "unseen/inception_v3": (inception_v3_299, "torchvision inception_v3(weights=None, aux_logits=False), "
                             "299x299 input", False),
+    **{f"unseen/{name}": (torchvision_224(name), f"torchvision {name}(weights=None), 224x224 input", False)
+       for name in ("maxvit_t", "swin_v2_t", "vit_b_16", "squeezenet1_0", "efficientnet_b3", "vgg11_bn",
+                    "deeplabv3_resnet50")},
+    "unseen/r3d_18": (video_clip("r3d_18"), "torchvision video r3d_18(weights=None), 16 frames of 112x112", False),
+    "unseen/r2plus1d_18": (video_clip("r2plus1d_18"), "torchvision video r2plus1d_18(weights=None), 16 frames "
+                           "of 112x112", False),
 }
