@@ -18,9 +18,8 @@ Numpy semantics: `fusionopt.graph_numpy`.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import I64, BoolAttr, IntegerAttr, StringAttr, TensorType, i1
 from xdsl.ir import SSAValue

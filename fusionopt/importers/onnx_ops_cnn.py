@@ -3,8 +3,8 @@ the activations / padding CNN exporters write.
 
 Canonical forms:
 - Conv becomes one `graph.conv` (N = 1, 2 or 3 spatial dims, 3-D ones plain or depthwise;
-  explicit `pads`; `auto_pad` is resolved here), its bias a `graph.add` of `graph.broadcast %b dims = [1]`, so a fusion sees
-  one convolution plus a per-channel epilogue.
+  explicit `pads`; `auto_pad` is resolved here), its bias a `graph.add` of
+  `graph.broadcast %b dims = [1]`, so a fusion sees one convolution plus a per-channel epilogue.
 - MaxPool / AveragePool become `graph.pool`; GlobalAveragePool / GlobalMaxPool become
   `graph.reduce_mean` / `graph.reduce_max` over the spatial dims (kept as 1).
 - BatchNormalization (inference) is a per-channel affine, computed as onnxruntime does:

@@ -13,6 +13,7 @@ Canonical forms chosen for the graph-level passes (see `graph-horizontal-fuse-do
 from __future__ import annotations
 
 import numpy as np
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, f32
 from xdsl.ir import SSAValue
 
 from fusionopt.dialects import graph
@@ -145,10 +146,20 @@ def _reduce_l1(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
 def _reduce_l2(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
     """sqrt(sum(x^2)) scaled by s = max(max|x|, smallest normal): s * sqrt(sum((x / s)^2)), so
     no square overflows (|x| ~ 1e20 gives the norm, not inf, as a float64 run does) nor
-    vanishes; an infinite |x| gives inf (x / s would be NaN there), a NaN gives NaN."""
-    full = shape(x)
+    vanishes; an infinite |x| gives inf (x / s would be NaN there), a NaN gives NaN. f16 and
+    bf16 are computed in f32 and rounded once, as onnxruntime does."""
+    elem = element(x)
+    if numpy_dtype_of(elem).kind != "f":
+        raise ctx.error(f"ReduceL2 of {elem} is not supported (float types only)")
+    if isinstance(elem, (Float16Type, BFloat16Type)):
+        wide = _scaled_l2(ctx, ctx.emit(graph.ConvertOp(x, f32)), axes)
+        return ctx.emit(graph.ConvertOp(wide, elem))
+    return _scaled_l2(ctx, x, axes)
+
+
+def _scaled_l2(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
+    full, dtype = shape(x), numpy_dtype_of(element(x))
     peak = reduce(ctx, graph.ReduceMaxOp, ctx.emit(graph.AbsOp(x)), axes)
-    dtype = numpy_dtype_of(element(x))
     scale = binary(ctx, graph.MaxOp, peak, np.array(np.finfo(dtype).tiny, dtype=dtype))
     unit = ctx.emit(graph.DivOp(x, broadcast_to(ctx, scale, full)))
     norm = ctx.emit(graph.MulOp(scale, ctx.emit(graph.SqrtOp(_sum_squares(ctx, unit, axes)))))

@@ -87,3 +87,14 @@ def test_reduce_l2_of_inf_and_nan_rows():
     rows = np.array([[np.inf, 1, 0], [-np.inf, np.inf, 2], [np.nan, 1, 0]], np.float32)
     out = l2_rows(rows)
     assert out[0] == np.inf and out[1] == np.inf and np.isnan(out[2])
+
+
+def test_reduce_l2_of_float16_matches_onnxruntime():
+    runtime = {"x": (f32(3, 8) * 30).astype(np.float16)}
+    check_against_ort(make_model("ReduceL2", runtime, {"axes": np.array([1], np.int64)}), runtime)
+
+
+def test_reduce_l2_of_integers_is_a_located_error():
+    runtime = {"x": np.arange(6, dtype=np.int64).reshape(2, 3)}
+    with pytest.raises(OnnxImportError, match=r"ReduceL2 of i64 is not supported .*node_reducel2"):
+        import_onnx(make_model("ReduceL2", runtime, {"axes": np.array([1], np.int64)}))

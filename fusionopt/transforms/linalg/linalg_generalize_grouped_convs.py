@@ -12,9 +12,10 @@ The same holds for an NCHW depthwise conv over a batch other than 1 (static or d
 batch-1 stages (channels last, `linalg-depthwise-conv-drop-batch`) leave it named, and with its
 ReLU6 in the region IREE's CPU codegen failed on mobilenet_v2 at batch 2 ("Got 200704 bytes")
 and at a dynamic batch ("Got 7340032 bytes"), where IREE's own build generalizes it and builds;
-the generic builds at both. The same again for the NCDHW 3-D convs of video models (r3d_18's 3x7x7 stem at 16 x 112 x 112:
-"Got 802816 bytes"; IREE's own build generalizes them too). Batch-1 depthwise convs the stages before left named (outputs under
-4x4) and ungrouped convs stay named ops: IREE builds those.
+the generic builds at both. The same again for the NCDHW 3-D convs of video models (r3d_18's
+3x7x7 stem at 16 x 112 x 112: "Got 802816 bytes"; IREE's own build generalizes them too).
+Batch-1 depthwise convs the stages before left named (outputs under 4x4) and ungrouped 2-D convs
+stay named ops: IREE builds those.
 
 The generic reads exactly what the named op reads (the op's own indexing maps, strides and
 dilations included, and its payload): exact.
