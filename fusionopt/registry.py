@@ -271,8 +271,10 @@ _CUDA_CHANGES = {
     # 64 tokens a projection keeps 2-24 SMs busy. Split K so more of the GPU works.
     "linalg-interchange-for-fusion": "linalg-interchange-for-fusion,linalg-split-k-contractions",
     # A reduction's region ends in one op: IREE's sm_80 codegen cannot distribute a fork
-    # (GPT-NeoX's two LayerNorms of one input, sharing one normalisation).
-    "form-dispatch-regions": "form-dispatch-regions{reduction-chains=all reduction-forks=false}",
+    # (GPT-NeoX's two LayerNorms of one input, sharing one normalisation); a copy region
+    # transposes on one side of a reshape only (MaxViT's window partitions overflowed shared memory).
+    "form-dispatch-regions": "form-dispatch-regions{reduction-chains=all reduction-forks=false "
+                             "transposes-across-reshapes=false}",
 }
 PIPELINES["dispatch-creation-cuda"] = Pipeline(
     "dispatch-creation in the forms IREE's CUDA backend runs fastest (convs as convs, attention "

@@ -176,7 +176,8 @@ def form_regions_in_block(block: Block, options: FormDispatchRegionsPass, split_
 
         if split := split_sliced_roots(block, trial):
             pass_statistics.count("roots split per slice", split)
-    analysis = decide_fusion_groups(block, options.aggressive, options.reduction_chains, options.reduction_forks)
+    analysis = decide_fusion_groups(block, options.aggressive, options.reduction_chains, options.reduction_forks,
+                                    options.transposes_across_reshapes)
     if analysis.forks_left and split_slices:  # counted once, not in split_sliced_roots' trials
         pass_statistics.count("reduction region ends kept out (reduction-forks=false)", len(analysis.forks_left))
     leave_padded_1x1_to_iree(analysis, options)
@@ -229,6 +230,10 @@ class FormDispatchRegionsPass(ModulePass):
                          region keeps one end and each other starts a region of its own,
                          as in IREE's formation (one use fused per op): IREE 3.13's sm_80
                          codegen fails on the fork ("failed to distribute").
+      transposes-across-reshapes -- an elementwise-only region may transpose on both sides
+                         of a reshape that splits or merges dims (MaxViT's window partitions);
+                         default true (llvm-cpu builds it). false (CUDA): it transposes on one
+                         side only; IREE 3.13's sm_80 codegen ran out of shared memory.
       padded-min-pixels -- a 1x1 conv (with its epilogue) that only a tensor.pad reads, over
                          at least this many output pixels, gets no region: IREE forms it and
                          writes the pad in its dispatch instead of a copy (16; 0: off).
@@ -277,6 +282,7 @@ class FormDispatchRegionsPass(ModulePass):
     convert_to_flow: bool = True
     reduction_chains: str = "normalization"
     reduction_forks: bool = True
+    transposes_across_reshapes: bool = True
     padded_min_pixels: int = MIN_PIXELS
     padded_kxk_min_pixels: int = 1
     padded_strided_kxk: bool = False

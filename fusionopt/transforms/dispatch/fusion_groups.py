@@ -65,9 +65,13 @@ class FusionGroup:
 class FusionAnalysis:
     """Use/def facts about one block, computed once, plus the groups decided so far."""
 
-    def __init__(self, block: Block, aggressive: bool, reduction_forks: bool = True):
+    def __init__(self, block: Block, aggressive: bool, reduction_forks: bool = True,
+                 transposes_across_reshapes: bool = True):
         self.block = block
         self.aggressive = aggressive
+        # False: an elementwise-only region transposes on one side of a reshape only
+        # (`transposes_twice_across_reshape`).
+        self.transposes_across_reshapes = transposes_across_reshapes
         # False: a reduction's region ends in one op (`forks_reduction_group`); the consumers
         # left out for that are recorded in `forks_left`.
         self.reduction_forks = reduction_forks
@@ -180,7 +184,7 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
         return pack_joins_producer(consumer) and analysis.keeps_group_convex(group, consumer)
     if consumer.name == "iree_encoding.set_encoding":
         return encoding_joins_producer(consumer) and analysis.keeps_group_convex(group, consumer)
-    if not is_consumer_kind(consumer, group):
+    if not is_consumer_kind(consumer, group) or transposes_twice_across_reshape(analysis, group, consumer):
         return False
     if not group.is_elementwise_only and du.is_reshape(consumer) and moves_non_unit_dims(consumer):
         # A root's value split or merged on its way to a consumer: IREE 3.13 cannot tile the
@@ -226,6 +230,23 @@ def _values_from_group(analysis: FusionAnalysis, group: FusionGroup, op: Operati
     ]
 
 
+def is_transposing(op: Operation) -> bool:
+    return du.is_elementwise_linalg(op) and not all(du.reads_dims_in_order(m) for m in du.indexing_maps(op))
+
+
+def transposes_twice_across_reshape(analysis: FusionAnalysis, group: FusionGroup, op: Operation) -> bool:
+    """`op` transposes, and the elementwise-only `group` already holds a transpose and a reshape
+    that splits or merges dims: one region would transpose on both sides of the reshape.
+    IREE 3.13's sm_80 codegen stages such a region's whole tensor in shared memory (MaxViT's
+    block-to-grid partition, three transposes between reshapes: "uses 802816 bytes of shared
+    memory; exceeded the limit of 166912 bytes"); llvm-cpu builds it."""
+    if analysis.transposes_across_reshapes or not group.is_elementwise_only or not is_transposing(op):
+        return False
+    members = [*group.ops, group.root]
+    return (any(is_transposing(m) for m in members)
+            and any(du.is_reshape(m) and moves_non_unit_dims(m) for m in members))
+
+
 def is_fusable_with_producer(
     analysis: FusionAnalysis, group: FusionGroup, producer: Operation, consumer: Operation
 ) -> bool:
@@ -237,6 +258,8 @@ def is_fusable_with_producer(
         return False
     if clones_into_consumers(producer):
         return False  # cloned into each consumer's region instead (iree_rules)
+    if transposes_twice_across_reshape(analysis, group, producer):
+        return False
     if consumer.name in du.EXT_ROOT_NAMES and consumer.name != "iree_linalg_ext.attention":
         return _ext_root_takes(analysis, group, producer, consumer)
     if producer.name == "iree_encoding.unset_encoding":
