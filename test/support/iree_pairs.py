@@ -129,3 +129,33 @@ def _merged(modules: list[ModuleOp]) -> ModuleOp:
             op.detach()
             merged.body.block.add_op(op)
     return merged
+
+
+def assert_cuda_rule_needed(graph: str, pipeline: str, without_rule: str, folder: Path, error: str) -> None:
+    """`pipeline`'s output of `graph` builds for CUDA sm_80 (no GPU needed) and `without_rule`'s
+    fails with `error` in IREE's message: why the rule exists (if IREE learns to build the other
+    form, the rule can go)."""
+    import subprocess
+
+    from fusionopt.iree_tools import COMPILE, cuda_flags
+    from fusionopt.testing import apply_pipeline
+
+    ours = folder / "ours.mlir"
+    ours.write_text(print_module(apply_pipeline(graph, pipeline)))
+    compile_vmfb(ours, folder / "ours.vmfb", cuda_flags("sm_80"))
+    other = folder / "without_rule.mlir"
+    other.write_text(print_module(apply_pipeline(graph, without_rule)))
+    result = subprocess.run([COMPILE, str(other), *cuda_flags("sm_80"), "-o", str(folder / "without_rule.vmfb")],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode != 0 and error in result.stderr
+
+
+def cuda_pipeline_without(rule: str, instead: str) -> str:
+    """graph-to-dispatch-cuda as it was before `rule` (an option its dispatch-creation stage sets),
+    with `instead` in its place."""
+    from fusionopt.registry import PIPELINES
+
+    cuda = PIPELINES["dispatch-creation-cuda"].spec
+    assert rule in cuda
+    return PIPELINES["graph-to-dispatch-cuda"].spec.replace("dispatch-creation-cuda", cuda.replace(rule, instead))
+

@@ -19,8 +19,8 @@ from fusionopt import pass_statistics
 from fusionopt.importers.onnx_import import import_onnx
 from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import COMPILE, compile_vmfb, cuda_flags, iree_available
-from fusionopt.registry import PIPELINES
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.iree_pairs import assert_cuda_rule_needed, cuda_pipeline_without
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "dispatch" / "form-dispatch-regions-reduction-forks.mlir"
 OPTIONS = ("form-dispatch-regions", "form-dispatch-regions{reduction-forks=false}")
@@ -51,10 +51,7 @@ def parallel_layer_norms(width: int = 64, rows: int = 8) -> onnx.ModelProto:
 
 def forked_pipeline() -> str:
     """graph-to-dispatch-cuda as it was: reduction regions may fork."""
-    cuda = PIPELINES["dispatch-creation-cuda"].spec
-    assert "reduction-forks=false" in cuda
-    return PIPELINES["graph-to-dispatch-cuda"].spec.replace(
-        "dispatch-creation-cuda", cuda.replace("reduction-forks=false", "reduction-forks=true"))
+    return cuda_pipeline_without("reduction-forks=false", "reduction-forks=true")
 
 
 def regions(module) -> int:
@@ -74,15 +71,7 @@ def test_cuda_pipeline_keeps_one_end_and_counts_it():
 @pytest.mark.skipif(not iree_available(), reason="IREE is not installed")
 def test_cuda_pipeline_builds_where_the_fork_does_not(tmp_path: Path):
     graph = print_module(import_onnx(parallel_layer_norms()))
-    ours = tmp_path / "ours.mlir"
-    ours.write_text(print_module(apply_pipeline(graph, "graph-to-dispatch-cuda")))
-    compile_vmfb(ours, tmp_path / "ours.vmfb", cuda_flags("sm_80"))  # builds without a GPU
-    forked = tmp_path / "forked.mlir"
-    forked.write_text(print_module(apply_pipeline(graph, forked_pipeline())))
-    # Why the rule exists: if IREE learns to build the fork, the rule can go.
-    result = subprocess.run([COMPILE, str(forked), *cuda_flags("sm_80"), "-o", str(tmp_path / "forked.vmfb")],
-                            capture_output=True, text=True, timeout=600)
-    assert result.returncode != 0 and "failed to distribute" in result.stderr
+    assert_cuda_rule_needed(graph, "graph-to-dispatch-cuda", forked_pipeline(), tmp_path, "failed to distribute")
 
 
 def channels_last_layer_norm(channels: int = 96, size: int = 56) -> onnx.ModelProto:

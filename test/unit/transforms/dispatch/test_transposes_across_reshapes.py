@@ -7,7 +7,6 @@ one region it formed before ran out of shared memory in IREE 3.13."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -17,19 +16,26 @@ from onnx import TensorProto, helper, numpy_helper
 
 from fusionopt.importers.onnx_import import import_onnx
 from fusionopt.ir_io import print_module
-from fusionopt.iree_tools import COMPILE, compile_vmfb, cuda_flags, iree_available
-from fusionopt.registry import PIPELINES
-from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from fusionopt.iree_tools import iree_available
+from fusionopt.testing import assert_pass_preserves_semantics
+from support.iree_pairs import assert_cuda_rule_needed, cuda_pipeline_without
+from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
-LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "dispatch" / "form-dispatch-regions-transposes-across-reshapes.mlir"
-OPTIONS = ("form-dispatch-regions", "form-dispatch-regions{transposes-across-reshapes=false}")
-CASES = [chunk for chunk in LIT.read_text().split("// -----") if "func.func" in chunk]
+LIT = LIT_TRANSFORMS / "dispatch" / "form-dispatch-regions-transposes-across-reshapes.mlir"
+ONE_SIDE = "form-dispatch-regions{transposes-across-reshapes=false}"
+REGIONS = {"two_transposes_across_a_reshape": (1, 2), "one_transpose_between_reshapes": (1, 1)}
 
 
-@pytest.mark.parametrize("pipeline", OPTIONS)
-@pytest.mark.parametrize("index", range(len(CASES)))
-def test_lit_case_preserves_semantics(pipeline: str, index: int):
-    assert_pass_preserves_semantics(CASES[index], pipeline, seeds=(0, 1))
+def test_every_lit_case_is_pinned():
+    assert sorted(lit_functions(LIT)) == sorted(REGIONS)
+
+
+@pytest.mark.parametrize("name", sorted(REGIONS))
+def test_lit_case_preserves_semantics_and_splits(name: str):
+    counts = [sum(op.name == "flow.dispatch.region" for op in
+                  assert_pass_preserves_semantics(lit_functions(LIT)[name], pipeline, seeds=(0, 1)).walk())
+              for pipeline in ("form-dispatch-regions", ONE_SIDE)]
+    assert tuple(counts) == REGIONS[name]
 
 
 def grid_partition(size: int = 56, channels: int = 64, window: int = 7) -> onnx.ModelProto:
@@ -57,10 +63,7 @@ def grid_partition(size: int = 56, channels: int = 64, window: int = 7) -> onnx.
 
 def across_pipeline() -> str:
     """graph-to-dispatch-cuda as it was: copy regions transpose across reshapes."""
-    cuda = PIPELINES["dispatch-creation-cuda"].spec
-    assert "transposes-across-reshapes=false" in cuda
-    return PIPELINES["graph-to-dispatch-cuda"].spec.replace(
-        "dispatch-creation-cuda", cuda.replace("transposes-across-reshapes=false", "transposes-across-reshapes=true"))
+    return cuda_pipeline_without("transposes-across-reshapes=false", "transposes-across-reshapes=true")
 
 
 def test_cuda_pipeline_computes_the_partition():
@@ -70,12 +73,4 @@ def test_cuda_pipeline_computes_the_partition():
 @pytest.mark.skipif(not iree_available(), reason="IREE is not installed")
 def test_cuda_pipeline_builds_where_one_region_does_not(tmp_path: Path):
     graph = print_module(import_onnx(grid_partition()))
-    ours = tmp_path / "ours.mlir"
-    ours.write_text(print_module(apply_pipeline(graph, "graph-to-dispatch-cuda")))
-    compile_vmfb(ours, tmp_path / "ours.vmfb", cuda_flags("sm_80"))  # builds without a GPU
-    across = tmp_path / "across.mlir"
-    across.write_text(print_module(apply_pipeline(graph, across_pipeline())))
-    # Why the rule exists: if IREE learns to build the region, the rule can go.
-    result = subprocess.run([COMPILE, str(across), *cuda_flags("sm_80"), "-o", str(tmp_path / "across.vmfb")],
-                            capture_output=True, text=True, timeout=600)
-    assert result.returncode != 0 and "shared memory" in result.stderr
+    assert_cuda_rule_needed(graph, "graph-to-dispatch-cuda", across_pipeline(), tmp_path, "shared memory")
