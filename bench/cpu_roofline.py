@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from statistics import median
 
 import onnx
 from onnx import shape_inference
@@ -110,12 +111,6 @@ def model_macs(path: str) -> int:
     return sum(_node_macs(node, shapes) for node in model.graph.node)
 
 
-def _median(values: list[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-
-
 def roofline_rows(rows: list[dict], peak: float, variants: list[str]) -> list[str]:
     macs: dict[str, int] = {}
     lines = []
@@ -125,9 +120,9 @@ def roofline_rows(rows: list[dict], peak: float, variants: list[str]) -> list[st
         floor_ms = gmac / (peak * threads) * 1e3
         cells = []
         for variant in variants:
-            ms = _median(row["times"][variant]) if variant in row["times"] else None
+            ms = median(row["times"][variant]) if variant in row["times"] else None
             cells.append("-" if ms is None else f"{ms:.2f} ({gmac / ms * 1e3:.0f}, {floor_ms / ms:.0%})")
-        ort = _median(row["times"]["ort"]) if "ort" in row["times"] else None
+        ort = median(row["times"]["ort"]) if "ort" in row["times"] else None
         bound = "-" if ort is None else f"{floor_ms / ort:.2f}x"
         lines.append(f"| {Path(model).stem.split('.')[0]} | {threads} | {gmac:.2f} | {floor_ms:.2f} | "
                      + " | ".join(cells) + f" | {bound} |")

@@ -88,13 +88,17 @@ class WindowOp(GraphOp):
         pads, n = self.pads_values, self.spatial_rank
         return pads[:n], pads[n:]
 
+    def _check_rank(self) -> None:
+        rank = len(shape_of(self.input))
+        if not 1 <= rank - 2 <= self.MAX_SPATIAL_RANK:
+            ranks = ("N x C x W (rank 3)", "N x C x H x W (rank 4)", "N x C x D x H x W (rank 5)")
+            allowed = ranks[:self.MAX_SPATIAL_RANK]
+            fail(self, f"input must be {', '.join(allowed[:-1])} or {allowed[-1]}, got rank {rank}")
+
     def _check_window(self, kernel: Sequence[int], ceil_mode: bool = False) -> list[int]:
         """Checks shared by conv and pool; returns the expected spatial output sizes."""
+        self._check_rank()
         shape = shape_of(self.input)
-        ranks = ("N x C x W (rank 3)", "N x C x H x W (rank 4)", "N x C x D x H x W (rank 5)")
-        if not 1 <= len(shape) - 2 <= self.MAX_SPATIAL_RANK:
-            allowed = ranks[:self.MAX_SPATIAL_RANK]
-            fail(self, f"input must be {', '.join(allowed[:-1])} or {allowed[-1]}, got rank {len(shape)}")
         n = len(shape) - 2
         for name, values, size in (("strides", self.strides_values, n),
                                    ("dilations", self.dilations_values, n),
@@ -166,9 +170,7 @@ class ConvOp(WindowOp):
 
     def verify_semantics(self) -> None:
         x, w, group = shape_of(self.input), shape_of(self.filter), self.group_value
-        if not 3 <= len(x) <= 5:
-            fail(self, f"input must be N x C x W (rank 3), N x C x H x W (rank 4) or N x C x D x H x W "
-                 f"(rank 5), got rank {len(x)}")
+        self._check_rank()
         if len(w) != len(x):
             fail(self, f"filter rank {len(w)} must equal the input rank {len(x)}")
         if len(x) == 5 and group not in (1, x[1]):

@@ -79,6 +79,11 @@ def reshape(ctx: ImportContext, value: Value, new_shape: Sequence[int]) -> Value
     return ctx.emit(graph.ReshapeOp(value, TensorType(element(value), list(new_shape))))
 
 
+def squeezed(ctx: ImportContext, value: Value, axes: Sequence[int]) -> Value:
+    """`value` without its dims `axes` (each of size 1: a reduction's kept dims, Squeeze)."""
+    return reshape(ctx, value, [d for i, d in enumerate(shape(value)) if i not in axes])
+
+
 def transpose(ctx: ImportContext, value: Value, perm: Sequence[int]) -> Value:
     """Constants (e.g. a Gemm weight with transB = 1) are transposed at import time."""
     perm = [int(p) for p in perm]

@@ -20,6 +20,7 @@ from fusionopt.importers.onnx_builders import (
     normalize_axis,
     reshape,
     slice_value,
+    squeezed,
     transpose,
 )
 from fusionopt.importers.onnx_context import (
@@ -212,7 +213,7 @@ def squeeze(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     axes = axes if axes is not None else [i for i, d in enumerate(in_shape) if d == 1]
     if any(in_shape[a] != 1 for a in axes):
         raise ctx.error(f"Squeeze: axes {axes} of shape {list(in_shape)} are not all 1")
-    return [reshape(ctx, ins[0], [d for i, d in enumerate(in_shape) if i not in axes])]
+    return [squeezed(ctx, ins[0], axes)]
 
 
 def flatten(ctx: ImportContext, ins: list[Value]) -> list[Value]:

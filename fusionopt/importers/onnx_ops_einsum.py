@@ -21,7 +21,7 @@ import math
 from collections.abc import Sequence
 
 from fusionopt.dialects import graph
-from fusionopt.importers.onnx_builders import reduce, reshape, transpose
+from fusionopt.importers.onnx_builders import reduce, reshape, squeezed, transpose
 from fusionopt.importers.onnx_context import ImportContext, Value, shape
 
 
@@ -61,7 +61,7 @@ def _sum_away(ctx: ImportContext, value: Value, term: str, keep: set[str]) -> tu
         return value, term
     summed = reduce(ctx, graph.ReduceSumOp, ctx.ssa(value), gone)
     kept = "".join(letter for letter in term if letter in keep)
-    return reshape(ctx, summed, [d for i, d in enumerate(shape(summed)) if i not in gone]), kept
+    return squeezed(ctx, summed, gone), kept
 
 
 def _arranged(ctx: ImportContext, value: Value, term: str, order: str) -> Value:

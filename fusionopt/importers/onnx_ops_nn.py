@@ -24,6 +24,7 @@ from fusionopt.importers.onnx_builders import (
     reduce,
     reshape,
     scaled,
+    squeezed,
     transpose,
 )
 from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
@@ -187,7 +188,7 @@ def reduction(ctx: ImportContext, ins: list[Value]) -> list[Value]:
         y = reduce(ctx, REDUCE_OPS[ctx.node.op_type], x, axes)
     if ctx.attr("keepdims", 1):
         return [y]
-    return [reshape(ctx, y, [d for i, d in enumerate(shape(y)) if i not in axes])]
+    return [squeezed(ctx, y, axes)]
 
 
 def _checked_indices(ctx: ImportContext, indices: np.ndarray, dim: int) -> np.ndarray:

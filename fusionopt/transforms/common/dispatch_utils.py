@@ -209,6 +209,11 @@ def reads_dims_in_order(m: AffineMap) -> bool:
 # --- how a consumer walks a producer's loops (IREE: compatible outer parallel loops) ------
 
 
+def is_transposing(op: Operation) -> bool:
+    """An elementwise linalg op one of whose maps does not read its loop dims in order."""
+    return is_elementwise_linalg(op) and not all(reads_dims_in_order(m) for m in indexing_maps(op))
+
+
 def outer_parallel_loops(root: Operation) -> int:
     """Number of leading parallel loops of the root (the loops tile+fuse distributes)."""
     count = 0

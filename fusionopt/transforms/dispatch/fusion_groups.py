@@ -230,20 +230,16 @@ def _values_from_group(analysis: FusionAnalysis, group: FusionGroup, op: Operati
     ]
 
 
-def is_transposing(op: Operation) -> bool:
-    return du.is_elementwise_linalg(op) and not all(du.reads_dims_in_order(m) for m in du.indexing_maps(op))
-
-
 def transposes_twice_across_reshape(analysis: FusionAnalysis, group: FusionGroup, op: Operation) -> bool:
     """`op` transposes, and the elementwise-only `group` already holds a transpose and a reshape
     that splits or merges dims: one region would transpose on both sides of the reshape.
     IREE 3.13's sm_80 codegen stages such a region's whole tensor in shared memory (MaxViT's
     block-to-grid partition, three transposes between reshapes: "uses 802816 bytes of shared
     memory; exceeded the limit of 166912 bytes"); llvm-cpu builds it."""
-    if analysis.transposes_across_reshapes or not group.is_elementwise_only or not is_transposing(op):
+    if analysis.transposes_across_reshapes or not group.is_elementwise_only or not du.is_transposing(op):
         return False
     members = [*group.ops, group.root]
-    return (any(is_transposing(m) for m in members)
+    return (any(du.is_transposing(m) for m in members)
             and any(du.is_reshape(m) and moves_non_unit_dims(m) for m in members))
 
 

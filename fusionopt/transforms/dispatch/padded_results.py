@@ -254,9 +254,7 @@ def conv_store_builds(region_op: DispatchRegionOp, pad: Operation) -> bool:
 def is_transposing_channels_last_region(region_op: DispatchRegionOp) -> bool:
     """A channels-last conv region in which an elementwise op transposes (a map that does not read
     its loop dims in order): no padded store (module docstring)."""
-    return is_channels_last_conv_region(region_op) and not all(
-        du.reads_dims_in_order(m)
-        for op in region_op.body.block.ops if du.is_elementwise_linalg(op) for m in du.indexing_maps(op))
+    return is_channels_last_conv_region(region_op) and any(du.is_transposing(op) for op in region_op.body.block.ops)
 
 
 def is_windowed_generic(op: Operation) -> bool:

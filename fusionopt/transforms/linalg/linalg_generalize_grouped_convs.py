@@ -34,9 +34,10 @@ from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch import DEPTHWISE_NAME as DEPTHWISE_NCHW
 from fusionopt.transforms.linalg.linalg_depthwise_conv_drop_batch import is_batch1_depthwise
+from fusionopt.transforms.lowering.graph_to_linalg_conv import CONV_3D_NAME, DEPTHWISE_3D_NAME
 
 GROUPED_CONVS = frozenset({"linalg.conv_2d_ngchw_gfchw", "linalg.conv_2d_ngchw_fgchw"})
-CONVS_3D = frozenset({"linalg.conv_3d_ncdhw_fcdhw", "linalg.depthwise_conv_3d_ncdhw_cdhw"})
+CONVS_3D = frozenset({CONV_3D_NAME, DEPTHWISE_3D_NAME})  # what the 3-D conv lowering writes
 
 
 def is_batched_depthwise(op: Operation) -> bool:
