@@ -15,6 +15,15 @@ plain Llama):
 - phi3: fused qkv and gate/up projections (sliced in the graph), no GQA;
 - gemma: (1 + w) RMSNorm, GeGLU (tanh GELU), embeddings scaled by sqrt(hidden), tied head;
 - gpt_neox: LayerNorm, partial rotary (8 of 32 head dims), parallel attention and MLP, GELU.
+
+`MORE_DECODERS`, the build sweep's further families at the same size: learned positions (gpt2,
+opt, gpt_bigcode with one KV head), ALiBi biases (bloom, mpt), rotary variants (gptj and codegen's
+interleaved pairs, phi's partial rotary with a parallel block, falcon's multi-query parallel block,
+stablelm, starcoder2, olmo's parameter-free LayerNorm, cohere's parallel block with a bias-free
+LayerNorm), query/key RMSNorms (qwen3, olmo2, gemma3_text), gemma2's tanh soft-capped logits and
+alternating sliding windows, granite's scaling multipliers. Mixtral is not among them: torch.export cannot trace its expert
+routing statically (the default grouped-matmul kernel is a custom op the ONNX exporter lacks; the
+eager experts loop over data-dependent token counts).
 """
 
 from __future__ import annotations
@@ -76,4 +85,19 @@ DECODER_MODELS = {
     "decoder/gpt_neox": (causal_lm("gpt_neox", intermediate_size=1024, rotary_pct=0.25),
                          "GPTNeoXForCausalLM: LayerNorm, rotary on 8 of 32 head dims, parallel "
                          "attention and MLP", False),
+}
+
+TOKENS = {"pad_token_id": 0, "bos_token_id": 1, "eos_token_id": 2}
+FFN = {"intermediate_size": 688}
+
+MORE_DECODERS = {
+    f"decoder/{family}": (causal_lm(family, **TOKENS, **options), f"{family} causal LM at the decoders' size", False)
+    for family, options in (
+        ("gpt2", {}), ("opt", {"ffn_dim": 1024, "word_embed_proj_dim": 256}), ("gpt_bigcode", {"multi_query": True}),
+        ("bloom", {}), ("mpt", {}), ("gptj", {"rotary_dim": 16}), ("codegen", {"rotary_dim": 16}),
+        ("phi", {**FFN, "partial_rotary_factor": 0.5}), ("falcon", {}), ("stablelm", {**FFN, **GQA}),
+        ("starcoder2", {**FFN, **GQA}), ("olmo", FFN), ("cohere", {**FFN, **GQA}), ("qwen3", {**FFN, **GQA}),
+        ("olmo2", FFN), ("gemma3_text", {**FFN, **GQA, "head_dim": 32, "sliding_window": 32}),
+        ("gemma2", {**FFN, **GQA, "head_dim": 32, "sliding_window": 32}), ("granite", {**FFN, **GQA}),
+    )
 }

@@ -73,7 +73,8 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from export_decoders import DECODER_MODELS, DYNAMIC_AXES, Logits  # noqa: E402
+from export_decoders import DECODER_MODELS, DYNAMIC_AXES, MORE_DECODERS, Logits  # noqa: E402
+from export_encoders import ENCODER_MODELS  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 OUT_ROOT = REPO_ROOT / "test" / "data" / "models"
@@ -90,7 +91,8 @@ IREE_BEST = ["--iree-dispatch-creation-enable-aggressive-fusion",
 from export_model_defs import CHECK_MODELS, HELDOUT_MODELS, MODELS, UNSEEN_MODELS, _declare_torchvision_ops  # noqa: E402
 
 
-ALL_MODELS = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS, **UNSEEN_MODELS, **DECODER_MODELS}
+ALL_MODELS = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS, **UNSEEN_MODELS, **DECODER_MODELS,
+              **MORE_DECODERS, **ENCODER_MODELS}
 
 
 # -- export -----------------------------------------------------------------------------------
@@ -289,7 +291,7 @@ def export(name: str, out_root: Path, forms: str = "args") -> dict:
         if forms != "args":
             onnx.checker.check_model(onnx_model)
             onnx.save(onnx_model, str(out / f"{stem}.inline.onnx"))
-            if name in DECODER_MODELS:
+            if name in DECODER_MODELS or name in MORE_DECODERS:
                 export_dynamic(model, inputs, output, out / f"{stem}.dynamic.onnx")
                 export_half(model, inputs, output, out / f"{stem}.f16.onnx")
         if forms == "inline":

@@ -13,7 +13,7 @@ Canonical forms chosen for the graph-level passes (see `graph-horizontal-fuse-do
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, f32
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, TensorType, f32, i1, i64
 from xdsl.ir import SSAValue
 
 from fusionopt.dialects import graph
@@ -118,17 +118,38 @@ def layer_norm(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     x = ctx.ssa(ins[0])
     full = shape(x)
     axis = normalize_axis(ctx, ctx.attr("axis", -1), len(full))
-    axes = list(range(axis, len(full)))
+    y, mean, rstd = _normalized(ctx, x, list(range(axis, len(full))))
+    y = ctx.emit(graph.MulOp(y, broadcast_to(ctx, ins[1], full, element(x))))
+    if len(ins) > 2 and ins[2] is not None:
+        y = ctx.emit(graph.AddOp(y, broadcast_to(ctx, ins[2], full, element(x))))
+    return [y, mean, rstd]
+
+
+def _normalized(ctx: ImportContext, x: SSAValue, axes: list[int]) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """((x - mean) * rstd, mean, rstd) over `axes`, rstd = rsqrt(var + epsilon). The variance is
+    the mean of the centered squares (two passes): E[x^2] - E[x]^2 cancels on rows with a large
+    common offset."""
+    full = shape(x)
     mean = reduce(ctx, graph.ReduceMeanOp, x, axes)
     centered = ctx.emit(graph.SubOp(x, broadcast_to(ctx, mean, full)))
     var = reduce(ctx, graph.ReduceMeanOp, ctx.emit(graph.MulOp(centered, centered)), axes)
     eps = np.array(ctx.attr("epsilon", 1e-5), dtype=numpy_dtype_of(element(x)))
     rstd = ctx.emit(graph.RsqrtOp(binary(ctx, graph.AddOp, var, eps)))
-    y = ctx.emit(graph.MulOp(centered, broadcast_to(ctx, rstd, full)))
-    y = ctx.emit(graph.MulOp(y, broadcast_to(ctx, ins[1], full, element(x))))
-    if len(ins) > 2 and ins[2] is not None:
-        y = ctx.emit(graph.AddOp(y, broadcast_to(ctx, ins[2], full, element(x))))
-    return [y, mean, rstd]
+    return ctx.emit(graph.MulOp(centered, broadcast_to(ctx, rstd, full))), mean, rstd
+
+
+def instance_norm(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    """y = (x - mean) * rsqrt(var + eps) * scale[c] + bias[c], statistics per (n, c) over the
+    spatial dims (also what torch exports GroupNorm with one channel per group as)."""
+    x = ctx.ssa(ins[0])
+    full = shape(x)
+    if len(full) < 3:
+        raise ctx.error(f"InstanceNormalization input must have rank >= 3, got {list(full)}")
+    y, _, _ = _normalized(ctx, x, list(range(2, len(full))))
+    per_channel = (full[1],) + (1,) * (len(full) - 2)
+    for param, op in ((ins[1], graph.MulOp), (ins[2], graph.AddOp)):
+        y = ctx.emit(op(y, broadcast_to(ctx, reshape(ctx, param, per_channel), full, element(x))))
+    return [y]
 
 
 def _reduce_min(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
@@ -224,7 +245,51 @@ def gather_nd(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     return [ctx.emit(graph.GatherOp(ctx.ssa(flat), ctx.ssa(linear), 0))]
 
 
+def gather_elements(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    """out[i] = data[i with i[axis] replaced by indices[i]] as one `graph.gather` from the
+    flattened data: linear index = indices * stride(axis) + the other dims' fixed offsets.
+    Negative indices wrap (ONNX); runtime indices must be in range, as for Gather."""
+    data, indices = ctx.ssa(ins[0]), ins[1]
+    ds, ts = shape(data), shape(indices)
+    axis = normalize_axis(ctx, ctx.attr("axis", 0), len(ds))
+    if len(ts) != len(ds) or any(t > d for i, (t, d) in enumerate(zip(ts, ds)) if i != axis):
+        raise ctx.error(f"GatherElements indices {list(ts)} do not fit data {list(ds)}")
+    strides = np.cumprod((*ds[1:], 1)[::-1])[::-1].astype(np.int64)
+    grid = np.indices(ts, dtype=np.int64)
+    offsets = sum((grid[d] * strides[d] for d in range(len(ds)) if d != axis), np.zeros(ts, np.int64))
+    if isinstance(indices, np.ndarray):
+        linear = _checked_indices(ctx, indices, ds[axis]) * strides[axis] + offsets
+    else:
+        wide = indices if element(indices) == i64 else ctx.emit(graph.ConvertOp(indices, i64))
+        negative = binary(ctx, graph.LessOp, wide, np.array(0, np.int64))
+        wrapped = ctx.emit(graph.WhereOp(negative, binary(ctx, graph.AddOp, wide, np.array(ds[axis], np.int64)), wide))
+        linear = binary(ctx, graph.AddOp, binary(ctx, graph.MulOp, wrapped, np.array(strides[axis])), offsets)
+    flat = reshape(ctx, data, (int(np.prod(ds)),))
+    return [ctx.emit(graph.GatherOp(ctx.ssa(flat), ctx.ssa(linear), 0))]
+
+
+def cumsum(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    """CumSum along `axis` as a masked sum: out[.., i, ..] = sum over k of where(keep(i, k),
+    x[.., k, ..], 0), keep = k <= i (k < i exclusive; k >= i, k > i reversed). The work is
+    quadratic in the axis, which models use for positions (RoBERTa's ids from a padding mask:
+    one sequence), and a where (not a 0/1 product) keeps an inf after i out of out[i]. Exact for
+    integers; floats sum in the reduction's order, as a sequential scan's rounding."""
+    x = ctx.ssa(ins[0])
+    full = shape(x)
+    axis = normalize_axis(ctx, int(ctx.constant_input(ins[1], "CumSum's axis").reshape(-1)[0]), len(full))
+    n = full[axis]
+    i, k = np.indices((n, n))
+    keep = {(0, 0): k <= i, (1, 0): k < i, (0, 1): k >= i, (1, 1): k > i}[
+        (ctx.attr("exclusive", 0), ctx.attr("reverse", 0))]
+    pairs = (*full[:axis], n, *full[axis:])
+    rows = broadcast_to(ctx, reshape(ctx, x, (*full[:axis], 1, *full[axis:])), pairs)
+    mask = ctx.emit(graph.BroadcastOp(ctx.ssa(keep, i1), [axis, axis + 1], TensorType(i1, list(pairs))))
+    kept = ctx.emit(graph.WhereOp(mask, rows, ctx.splat(0, pairs, element(x))))
+    return [squeezed(ctx, reduce(ctx, graph.ReduceSumOp, kept, [axis + 1]), [axis + 1])]
+
+
 HANDLERS = {
     "Gemm": gemm, "MatMul": matmul, "Softmax": softmax, "LayerNormalization": layer_norm,
+    "InstanceNormalization": instance_norm, "GatherElements": gather_elements, "CumSum": cumsum,
     "Gather": gather, "GatherND": gather_nd, **{k: reduction for k in [*REDUCE_OPS, *COMPOSED_REDUCTIONS]},
 }
