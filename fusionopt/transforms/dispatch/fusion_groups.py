@@ -204,6 +204,8 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
     for value in _values_from_group(analysis, group, consumer):
         if not du.is_linalg(consumer):
             continue
+        if gathers_group_value(consumer, value):
+            return False
         operand_map = du.operand_map(consumer, value)
         if operand_map is None:
             return False  # only read inside the payload (e.g. tensor.extract): not tileable
@@ -303,6 +305,18 @@ def gathers_from(consumer: Operation, producer: Operation) -> bool:
         for result in producer.results
         for use in result.uses
     )
+
+
+def gathers_group_value(consumer: Operation, value: SSAValue) -> bool:
+    """The consumer reads the group's `value` inside its payload (`tensor.extract`) as well as
+    through an operand, or reads a value too big for the stack there (`gathers_from`'s rule).
+    Read both ways, IREE 3.13's CPU codegen tiles the producer into the consumer's loop and
+    leaves the payload's read of the whole value behind ("operand #0 does not dominate this
+    use": Gemma 3's query norm feeding a rotary rotate-half, which reads the normed heads at
+    rotated indices and in place)."""
+    if value not in set(du.values_captured_by(consumer)):
+        return False
+    return value in consumer.operands or not fits_on_stack(value)
 
 
 def fits_on_stack(value: SSAValue) -> bool:

@@ -280,3 +280,45 @@ func.func @mixed(%x: tensor<1x256xf32>, %w: tensor<256x256xf32>) -> tensor<1x4x1
   }
   return %r : tensor<1x4x1x64xf32>
 }
+
+// -----
+
+// A row norm whose result a rotate-half reads both in place (an operand) and at rotated columns
+// (tensor.extract), in one region (Gemma 3's query norm before rotary): IREE's codegen rejects it
+// even at 8 x 64 f32, far under the stack limit (form-dispatch-regions' gathers_group_value).
+// CHECK-LABEL: func.func @gather_and_operand_of_one_value
+// CHECK-NOT:     flow.dispatch.region
+// CHECK:         tensor.extract
+// STATS:       {{^}}dispatch-verify-with-iree{{$}}
+// STATS:         (regions unwrapped)      : 1
+func.func @gather_and_operand_of_one_value(%x: tensor<8x64xf32>, %idx: tensor<64xi64>) -> tensor<8x64xf32> {
+  %r = flow.dispatch.region -> (tensor<8x64xf32>) {
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<8xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+    // expected-remark@+1 {{unwrapped the region of linalg.generic: iree-compile (llvm-cpu) rejects it: 'vector.store' op write affecting operations on global resources are restricted to workgroup distributed contexts}}
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%f : tensor<8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.mulf %a, %a : f32
+      %t = arith.addf %o, %m : f32
+      linalg.yield %t : f32
+    } -> tensor<8xf32>
+    %e2 = tensor.empty() : tensor<8x64xf32>
+    %n = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<8x64xf32>, tensor<8xf32>) outs(%e2 : tensor<8x64xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %q = math.rsqrt %b : f32
+      %y = arith.mulf %a, %q : f32
+      linalg.yield %y : f32
+    } -> tensor<8x64xf32>
+    %rot = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%n, %idx : tensor<8x64xf32>, tensor<64xi64>) outs(%e2 : tensor<8x64xf32>) {
+    ^bb0(%a: f32, %i: i64, %o: f32):
+      %row = linalg.index 0 : index
+      %col = arith.index_cast %i : i64 to index
+      %v = tensor.extract %n[%row, %col] : tensor<8x64xf32>
+      %y = arith.addf %a, %v : f32
+      linalg.yield %y : f32
+    } -> tensor<8x64xf32>
+    flow.return %rot : tensor<8x64xf32>
+  }
+  return %r : tensor<8x64xf32>
+}
