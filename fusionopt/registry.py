@@ -364,9 +364,10 @@ PIPELINES["graph-to-dispatch-llvm-cpu-fewest"] = Pipeline(
 )
 # The ONNX route for IREE's CUDA backend: graph-to-dispatch's graph stages, then
 # dispatch-creation-cuda (convs as convs, attention raised, split-K matmuls).
+# Its means keep f32 accumulators (IREE 3.13's sm_80 codegen fails to distribute an f64 one).
 PIPELINES["graph-to-dispatch-cuda"] = Pipeline(
     "graph-to-dispatch with dispatch-creation-cuda as its last stage (CUDA)",
-    ",".join(_GRAPH_TO_DISPATCH_STAGES[:-1] + ("dispatch-creation-cuda",)),
+    ",".join(_GRAPH_TO_DISPATCH_STAGES[:-2] + ("convert-graph-to-linalg{wide-means-from=0}", "dispatch-creation-cuda")),
 )
 
 
@@ -396,8 +397,9 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 def iree_flags_for(passes: list[ModulePass]) -> list[str]:
     """The iree-compile flags a module these passes produced is built with: each pass's
-    `iree_flags` (a class attribute of the passes whose IREE configs pay only with them), once."""
-    return list(dict.fromkeys(flag for p in passes for flag in getattr(type(p), "iree_flags", ())))
+    `iree_flags` (an attribute of the passes whose IREE configs pay only with them, or need the
+    flag to build as written), once."""
+    return list(dict.fromkeys(flag for p in passes for flag in getattr(p, "iree_flags", ())))
 
 
 def make_context(allow_unregistered: bool = False) -> Context:

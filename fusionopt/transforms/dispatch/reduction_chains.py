@@ -104,9 +104,10 @@ def tiles_with_rows(analysis: FusionAnalysis, op: Operation, first: Operation, l
 
 
 def is_sum_reduction(op: Operation) -> bool:
-    """A reduction whose payload only adds (a sum or mean: the first step of a normalization)."""
+    """A reduction whose payload only adds (a sum or mean: the first step of a normalization),
+    possibly after widening its input (a long mean accumulates in f64)."""
     body = [o for o in op.regions[0].block.ops] if op.regions and op.regions[0].blocks else []
-    return bool(body) and all(o.name in ("arith.addf", "linalg.yield") for o in body)
+    return bool(body) and all(o.name in ("arith.addf", "arith.extf", "linalg.yield") for o in body)
 
 
 def any_reduction(op: Operation) -> bool:

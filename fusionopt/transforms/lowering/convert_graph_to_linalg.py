@@ -32,7 +32,7 @@ from fusionopt.transforms.lowering.graph_to_linalg_builders import (
     identity,
     tensor_type,
 )
-from fusionopt.transforms.lowering.graph_to_linalg_compute import COMPUTE_LOWERINGS
+from fusionopt.transforms.lowering.graph_to_linalg_compute import COMPUTE_LOWERINGS, WIDE_MEAN_MIN_COUNT, lower_mean
 from fusionopt.transforms.lowering.graph_to_linalg_conv import CONV_LOWERINGS
 from fusionopt.transforms.lowering.graph_to_linalg_scalar import (
     binary_body,
@@ -93,8 +93,15 @@ def lowering_for(op: Operation):
 class LowerGraphOp(RewritePattern):
     """Replace one `graph` op by its linalg/tensor lowering."""
 
+    def __init__(self, wide_means_from: int):
+        self.wide_means_from = wide_means_from
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not op.name.startswith("graph."):
+            return
+        if isinstance(op, graph.ReduceMeanOp):
+            new_ops, value = lower_mean(op, self.wide_means_from)
+            rewriter.replace(op, new_ops, [value])
             return
         lower = lowering_for(op)
         if lower is None:
@@ -105,7 +112,7 @@ class LowerGraphOp(RewritePattern):
 
 @dataclass(frozen=True)
 class ConvertGraphToLinalg(ModulePass):
-    """Lower every `graph` op to linalg, tensor, arith and math (no options).
+    """Lower every `graph` op to linalg, tensor, arith and math.
 
     Elementwise -> identity-map parallel `linalg.generic`; broadcast/transpose -> generic with
     the view in its input map; dot -> `linalg.matmul`/`linalg.batch_matmul` on a zero
@@ -114,9 +121,25 @@ class ConvertGraphToLinalg(ModulePass):
     `tensor.concat`; pad -> `tensor.pad`; gather -> generic with `tensor.extract`; conv / pool
     -> `tensor.pad` + `linalg.conv_2d_nchw_fchw` / `depthwise_conv_2d_nchw_chw` /
     `conv_2d_ngchw_gfchw` / `pooling_nchw_max` / `pooling_nchw_sum` (graph_to_linalg_conv.py).
+
+    `wide-means-from` (default 256, 0: never): a float mean over that many values or more (not a
+    mean of squares) accumulates in f64 and rounds once (graph_to_linalg_compute.py,
+    `WIDE_MEAN_MIN_COUNT`: IREE's lane-wise f32 sums of long rows drift by more than a
+    normalisation after them tolerates); IREE demotes f64 to f32 unless told not to, so the
+    module is built with `--iree-input-demote-f64-to-f32=false` (`iree_flags`). The CUDA
+    pipeline sets 0: IREE 3.13's sm_80 codegen fails to distribute an f64 reduction.
     """
 
     name = "convert-graph-to-linalg"
+    wide_means_from: int = WIDE_MEAN_MIN_COUNT
+
+    @property
+    def iree_flags(self) -> tuple[str, ...]:
+        return ("--iree-input-demote-f64-to-f32=false",) if self.wide_means_from > 0 else ()
+
+    def __post_init__(self) -> None:
+        if self.wide_means_from < 0:
+            raise ValueError(f"wide-means-from must be 0 (off) or a value count, not {self.wide_means_from}")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(LowerGraphOp(), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(LowerGraphOp(self.wide_means_from), apply_recursively=False).rewrite_module(op)

@@ -38,7 +38,6 @@ from fusionopt.dialects.linalg_conv import (
 )
 from fusionopt.graph_numpy import pad_spatial, window_view
 from fusionopt.transforms.lowering.graph_to_linalg_builders import (
-    BodyBuilder,
     build_generic,
     compute_type,
     empty,

@@ -578,6 +578,71 @@ func.func @layer_norm(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
+// The same layer norm with its mean accumulated in f64 (convert-graph-to-linalg widens long
+// means: extf in the sum, the mean truncated back in the centring): still one region; without
+// the chain (reduction-chains=none) each reduction is a root.
+// CHECK-LABEL: func.func @layer_norm_wide_mean
+// CHECK:         flow.dispatch.region -> (tensor<4x8xf32>) {
+// CHECK:           arith.extf
+// CHECK:           arith.truncf
+// CHECK:           math.rsqrt
+// CHECK:           flow.return
+// CHECK-NOT:     flow.dispatch.region
+// CHECK:         func.return
+// NONE-LABEL: func.func @layer_norm_wide_mean
+// NONE-COUNT-2:  flow.dispatch.region
+// ALL-LABEL: func.func @layer_norm_wide_mean
+// ALL-COUNT-1:   flow.dispatch.region
+// ALL-NOT:       flow.dispatch.region
+#id2w = affine_map<(d0, d1) -> (d0, d1)>
+#rowsw = affine_map<(d0, d1) -> (d0)>
+func.func @layer_norm_wide_mean(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %zero64 = arith.constant 0.0 : f64
+  %n64 = arith.constant 8.0 : f64
+  %n = arith.constant 8.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e1 = tensor.empty() : tensor<4xf64>
+  %f64 = linalg.fill ins(%zero64 : f64) outs(%e1 : tensor<4xf64>) -> tensor<4xf64>
+  %s = linalg.generic {indexing_maps = [#id2w, #rowsw], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf32>) outs(%f64 : tensor<4xf64>) {
+  ^bb0(%in: f32, %acc: f64):
+    %w = arith.extf %in : f32 to f64
+    %a = arith.addf %acc, %w : f64
+    linalg.yield %a : f64
+  } -> tensor<4xf64>
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %d = linalg.generic {indexing_maps = [#id2w, #rowsw, #id2w], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<4x8xf32>, tensor<4xf64>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %sum: f64, %out: f32):
+    %m = arith.divf %sum, %n64 : f64
+    %m32 = arith.truncf %m : f64 to f32
+    %c = arith.subf %in, %m32 : f32
+    linalg.yield %c : f32
+  } -> tensor<4x8xf32>
+  %q = linalg.generic {indexing_maps = [#id2w, #id2w, #id2w], iterator_types = ["parallel", "parallel"]} ins(%d, %d : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%i: f32, %j: f32, %out: f32):
+    %p = arith.mulf %i, %j : f32
+    linalg.yield %p : f32
+  } -> tensor<4x8xf32>
+  %e3 = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4xf32>) -> tensor<4xf32>
+  %v = linalg.generic {indexing_maps = [#id2w, #rowsw], iterator_types = ["parallel", "reduction"]} ins(%q : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<4xf32>
+  %norm = linalg.generic {indexing_maps = [#id2w, #rowsw, #id2w], iterator_types = ["parallel", "parallel"]} ins(%d, %v : tensor<4x8xf32>, tensor<4xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %var: f32, %out: f32):
+    %mv = arith.divf %var, %n : f32
+    %ve = arith.addf %mv, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %y = arith.mulf %in, %r : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  func.return %norm : tensor<4x8xf32>
+}
+
+// -----
+
 // Negative: the second sum reduces the columns, not the rows, so it cannot be tiled along the
 // first one's rows: two regions in every mode.
 // CHECK-LABEL: func.func @sums_over_other_dims

@@ -2,6 +2,9 @@
 // RUN: fusion-opt %s --split-input-file -p convert-graph-to-linalg | iree-opt --split-input-file > /dev/null
 // RUN: fusion-opt %s --split-input-file -p convert-graph-to-linalg,linalg-fuse-elementwise | filecheck %s --check-prefix=FUSED
 // RUN: fusion-opt %s --split-input-file -p convert-graph-to-linalg,linalg-fuse-elementwise | iree-opt --split-input-file > /dev/null
+// RUN: fusion-opt %s --split-input-file -p 'convert-graph-to-linalg{wide-means-from=0}' | filecheck %s --check-prefix=NARROW
+// RUN: not fusion-opt %s -p 'convert-graph-to-linalg{wide-means-from=-1}' 2>&1 | filecheck %s --check-prefix=BADOPT
+// BADOPT: wide-means-from must be 0 (off) or a value count, not -1
 // The pass's helper modules these cases exercise: lowering/graph_to_linalg_builders.py,
 // lowering/graph_to_linalg_compute.py, lowering/graph_to_linalg_scalar.py,
 // lowering/graph_to_linalg_shape.py, lowering/graph_to_linalg_conv.py.
@@ -137,6 +140,39 @@ func.func @reductions(%a: tensor<4x8xf32>) -> (tensor<4x1xf32>, tensor<1x8xf32>,
   %1 = graph.reduce_max %a axes = [0] : tensor<4x8xf32> -> tensor<1x8xf32>
   %2 = graph.reduce_mean %a axes = [1] : tensor<4x8xf32> -> tensor<4x1xf32>
   return %0, %1, %2 : tensor<4x1xf32>, tensor<1x8xf32>, tensor<4x1xf32>
+}
+
+// -----
+
+// A float mean over >= 256 elements accumulates in f64 (extf, then divf in f64, then truncf);
+// a mean of squares (x * x, x ** 2: a variance, RMSNorm), a shorter mean and an integer mean keep
+// their own accumulators.
+// CHECK-LABEL: func.func @wide_means
+// CHECK-SAME:    %[[X:.*]]: tensor<2x256xf32>
+// CHECK:         %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<2x256xf32>) outs(%{{.*}} : tensor<2x1xf64>)
+// CHECK:           arith.extf %{{.*}} : f32 to f64
+// CHECK:           arith.addf %{{.*}}, %{{.*}} : f64
+// CHECK:         linalg.generic {{.*}} ins(%[[SUM]] : tensor<2x1xf64>)
+// CHECK:           arith.divf %{{.*}}, %{{.*}} : f64
+// CHECK:           arith.truncf %{{.*}} : f64 to f32
+// CHECK-NOT:     f64
+// CHECK:         return
+// FUSED-LABEL: func.func @wide_means
+// With wide-means-from=0 (the CUDA pipeline) no mean is widened.
+// NARROW-LABEL: func.func @wide_means
+// NARROW-NOT:     f64
+// NARROW:         return
+// FUSED:         linalg.generic {{.*}} outs(%{{.*}} : tensor<2x1xf64>)
+func.func @wide_means(%x: tensor<2x256xf32>, %short: tensor<2x255xf32>, %ids: tensor<2x256xi64>) -> (tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xi64>) {
+  %m = graph.reduce_mean %x axes = [1] : tensor<2x256xf32> -> tensor<2x1xf32>
+  %sq = graph.mul %x, %x : tensor<2x256xf32>
+  %v = graph.reduce_mean %sq axes = [1] : tensor<2x256xf32> -> tensor<2x1xf32>
+  %two = arith.constant dense<2.0> : tensor<2x256xf32>
+  %pw = graph.pow %x, %two : tensor<2x256xf32>
+  %ms = graph.reduce_mean %pw axes = [1] : tensor<2x256xf32> -> tensor<2x1xf32>
+  %s = graph.reduce_mean %short axes = [1] : tensor<2x255xf32> -> tensor<2x1xf32>
+  %i = graph.reduce_mean %ids axes = [1] : tensor<2x256xi64> -> tensor<2x1xi64>
+  return %m, %v, %ms, %s, %i : tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xf32>, tensor<2x1xi64>
 }
 
 // -----

@@ -117,9 +117,13 @@ def test_the_cpu_pipelines_configure_and_the_cuda_ones_do_not():
 
 
 def test_the_cpu_pipelines_ask_for_reassociation_and_the_others_for_nothing():
-    """(and, after it, for no constants cloned back into regions: dispatch-hoist-dense-constants)"""
+    """(and, after it, for no constants cloned back into regions: dispatch-hoist-dense-constants;
+    in the graph pipelines before it, for f64 kept f64: convert-graph-to-linalg's wide means,
+    off in the CUDA pipeline)"""
     no_inlining = "--iree-flow-inline-constants-max-byte-length=0"
-    assert flags_of(CPU) == [FLAG, no_inlining] and flags_of("graph-to-dispatch-llvm-cpu-fewest") == [FLAG, no_inlining]
+    wide = "--iree-input-demote-f64-to-f32=false"
+    assert flags_of(CPU) == [FLAG, no_inlining]
+    assert flags_of("graph-to-dispatch-llvm-cpu-fewest") == [wide, FLAG, no_inlining]
     assert flags_of("dispatch-creation") == [] and flags_of("graph-to-dispatch-cuda") == []
 
 
