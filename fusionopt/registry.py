@@ -267,6 +267,9 @@ _CUDA_CHANGES = {
     # its shared K/V heads. Both built for sm_80 (six decoder families, f32 and f16), untimed
     # (bench variants ours-cuda-no-nan-guards, ours-onnx-cuda-no-nan-guards).
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",
+    # A reduction reads a unit-dim collapse rather than its source at constant indices: IREE's
+    # sm_80 codegen cannot distribute the latter (ConvNeXt's head LayerNorm, read channels last).
+    "linalg-fold-unit-reshapes": "linalg-fold-unit-reshapes{constants-into-reductions=false}",
     # IREE's sm_80 f32 matmuls give a 64x64 output tile one workgroup that walks all of K: at
     # 64 tokens a projection keeps 2-24 SMs busy. Split K so more of the GPU works.
     "linalg-interchange-for-fusion": "linalg-interchange-for-fusion,linalg-split-k-contractions",

@@ -21,7 +21,8 @@ The converse on results: a `linalg.generic` writing through constant-0 output ma
 tensor instead and re-expands it with a unit `tensor.expand_shape`, which its consumers then
 fold away. IREE's CPU backend cannot tile+fuse a reduction whose output map holds a constant
 (measured: the region fails to compile), but handles the rank-reduced form. Not when every
-output dim is constant: the rank-0 form needs an `expand_shape` that xDSL cannot verify. No options.
+output dim is constant: the rank-0 form needs an `expand_shape` that xDSL cannot verify.
+Option `constants-into-reductions` (the pass class).
 """
 
 from __future__ import annotations
@@ -94,6 +95,9 @@ def _all_loops_mentioned(maps: list[AffineMap]) -> bool:
 
 
 class FoldUnitReshapeIntoConsumer(RewritePattern):
+    def __init__(self, constants_into_reductions: bool = True):
+        self.constants_into_reductions = constants_into_reductions
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name not in ("linalg.generic", "linalg.transpose"):
             return
@@ -101,6 +105,7 @@ class FoldUnitReshapeIntoConsumer(RewritePattern):
         inputs = list(du.dps_inputs(op))
         new_inputs: list[SSAValue] = list(inputs)
         is_contraction = du.is_contraction(op)
+        keeps_constants_out = is_contraction or (not self.constants_into_reductions and du.has_reduction_loops(op))
         for index, value in enumerate(inputs):
             reshape = value.owner
             if not isinstance(reshape, Operation) or not du.is_reshape(reshape):
@@ -108,7 +113,7 @@ class FoldUnitReshapeIntoConsumer(RewritePattern):
             if not isinstance(reshape.operands[0].type, TensorType):
                 continue
             exprs = unit_reshape_source_exprs(reshape, list(maps[index].results))
-            if exprs is None or (is_contraction and has_constant_result(exprs)):
+            if exprs is None or (keeps_constants_out and has_constant_result(exprs)):
                 continue
             candidate = list(maps)
             candidate[index] = AffineMap(maps[index].num_dims, 0, tuple(exprs))
@@ -230,11 +235,19 @@ def _erase_dead_init_chain(ops: list, rewriter: PatternRewriter) -> None:
 
 @dataclass(frozen=True)
 class LinalgFoldUnitReshapesPass(ModulePass):
-    """Make linalg ops read the source of unit-dim reshapes through adjusted maps. No options."""
+    """Make linalg ops read the source of unit-dim reshapes through adjusted maps.
+
+    `constants-into-reductions` (default true): a collapse folds into a reduction's input map as
+    constant-0 results. The CUDA pipelines set false, as for contractions: IREE 3.13's sm_80
+    codegen fails to distribute a reduction reading its input that way ("'func.func' op failed
+    to distribute": ConvNeXt's head LayerNorm over 1 x 768 x 1 x 1 channels read channels last),
+    and builds it reading the collapse."""
 
     name = "linalg-fold-unit-reshapes"
+    constants_into_reductions: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([DropConstantOutputDims(), FoldUnitReshapeIntoConsumer()])
+            GreedyRewritePatternApplier([DropConstantOutputDims(),
+                                         FoldUnitReshapeIntoConsumer(self.constants_into_reductions)])
         ).rewrite_module(op)

@@ -1,4 +1,5 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-fold-unit-reshapes | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p "linalg-fold-unit-reshapes{constants-into-reductions=false}" | filecheck %s --check-prefix=KEEP
 
 // A unit-dim expand_shape between ops: the consumer reads the source, dropping the unit dim.
 // CHECK-LABEL: func.func @expand_consumer
@@ -119,4 +120,39 @@ func.func @contraction_keeps_collapse(%x: tensor<1x64x128xf32>, %w: tensor<128x5
     linalg.yield %s : f32
   } -> tensor<64x512xf32>
   func.return %m : tensor<64x512xf32>
+}
+
+// -----
+
+// A reduction (ConvNeXt's head LayerNorm mean, its 1 x 768 x 1 x 1 input read channels last):
+// by default it reads the collapse's source with constant-0 indices; with
+// constants-into-reductions=false (the CUDA pipelines: IREE's sm_80 codegen fails to distribute
+// that) it keeps reading the collapse. An elementwise reader of the same collapse folds either way.
+// CHECK-LABEL: func.func @reduction_reads_collapse
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x768x1x1xf32>)
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1, 0, 0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<1x768x1x1xf32>)
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1, 0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[X]] : tensor<1x768x1x1xf32>)
+// KEEP-LABEL: func.func @reduction_reads_collapse
+// KEEP-SAME:    (%[[X:.*]]: tensor<1x768x1x1xf32>)
+// KEEP:         %[[C:.*]] = tensor.collapse_shape %[[X]]
+// KEEP:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%[[C]] : tensor<1x768xf32>)
+// KEEP:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1, 0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[X]] : tensor<1x768x1x1xf32>)
+func.func @reduction_reads_collapse(%x: tensor<1x768x1x1xf32>) -> (tensor<1xf32>, tensor<1x768xf32>) {
+  %c = tensor.collapse_shape %x [[0], [1, 2, 3]] : tensor<1x768x1x1xf32> into tensor<1x768xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1xf32>) -> tensor<1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%c : tensor<1x768xf32>) outs(%f : tensor<1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %acc, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<1xf32>
+  %e2 = tensor.empty() : tensor<1x768xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : tensor<1x768xf32>) outs(%e2 : tensor<1x768xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %y = arith.negf %in : f32
+    linalg.yield %y : f32
+  } -> tensor<1x768xf32>
+  func.return %s, %n : tensor<1xf32>, tensor<1x768xf32>
 }
