@@ -441,3 +441,71 @@ func.func @dynamic_rows(%x: tensor<?x256xf32>, %w: tensor<256x688xf32>, %x3: ten
   }
   func.return %r, %r3 : tensor<?x688xf32>, tensor<1x?x688xf32>
 }
+
+// -----
+
+// A 2-D matmul written as a generic with linalg.matmul's maps (a 1-D conv's im2col contraction,
+// filters x patches: wav2vec2's 512 x 1536 . 1536 x 199) gets the matmul's tile, peeled where N
+// leaves a partial tile (here 8 x 16 . 16 x 80); a full-tile one the same tile unpeeled. A
+// generic with the maps but another body (a scaled product) or fewer columns than one register
+// tile gets nothing.
+// CHECK-LABEL: func.func @generic_matmul
+// CHECK:       linalg.generic {{.*}} attrs = {{ *}}{compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [8, 64, 0], vector_common_parallel = [4, 64, 0], vector_reduction = [0, 0, 16]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {enable_loop_peeling = true}>>}
+// CHECK:       linalg.generic {{.*}} attrs = {{ *}}{compilation_info = {{.*}}vector_common_parallel = [4, 64, 0]{{.*}}pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>}
+// CHECK-NOT:   compilation_info
+// NOPEEL-LABEL: func.func @generic_matmul
+// NOPEEL:      linalg.generic {{.*}} attrs = {{ *}}{compilation_info = {{.*}}pipeline = #iree_cpu.pipeline<DoubleTilingExpert>>>}
+// NOPEEL-NOT:  compilation_info
+#mm_lhs = affine_map<(d0, d1, d2) -> (d0, d2)>
+#mm_rhs = affine_map<(d0, d1, d2) -> (d2, d1)>
+#mm_out = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @generic_matmul(%w: tensor<8x16xf32>, %x80: tensor<16x80xf32>, %x64: tensor<16x64xf32>, %x32: tensor<16x32xf32>) -> (tensor<8x80xf32>, tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %partial = flow.dispatch.region -> (tensor<8x80xf32>) {
+    %e = tensor.empty() : tensor<8x80xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x80xf32>) -> tensor<8x80xf32>
+    %c = linalg.generic {indexing_maps = [#mm_lhs, #mm_rhs, #mm_out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x80 : tensor<8x16xf32>, tensor<16x80xf32>) outs(%f : tensor<8x80xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<8x80xf32>
+    flow.return %c : tensor<8x80xf32>
+  }
+  %full = flow.dispatch.region -> (tensor<8x64xf32>) {
+    %e = tensor.empty() : tensor<8x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+    %c = linalg.generic {indexing_maps = [#mm_lhs, #mm_rhs, #mm_out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x64 : tensor<8x16xf32>, tensor<16x64xf32>) outs(%f : tensor<8x64xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<8x64xf32>
+    flow.return %c : tensor<8x64xf32>
+  }
+  %scaled = flow.dispatch.region -> (tensor<8x64xf32>) {
+    %e = tensor.empty() : tensor<8x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+    %c = linalg.generic {indexing_maps = [#mm_lhs, #mm_rhs, #mm_out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x64 : tensor<8x16xf32>, tensor<16x64xf32>) outs(%f : tensor<8x64xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %t = arith.mulf %m, %two : f32
+      %s = arith.addf %o, %t : f32
+      linalg.yield %s : f32
+    } -> tensor<8x64xf32>
+    flow.return %c : tensor<8x64xf32>
+  }
+  %narrow = flow.dispatch.region -> (tensor<8x32xf32>) {
+    %e = tensor.empty() : tensor<8x32xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+    %c = linalg.generic {indexing_maps = [#mm_lhs, #mm_rhs, #mm_out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x32 : tensor<8x16xf32>, tensor<16x32xf32>) outs(%f : tensor<8x32xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<8x32xf32>
+    flow.return %c : tensor<8x32xf32>
+  }
+  func.return %partial, %full, %scaled, %narrow : tensor<8x80xf32>, tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x32xf32>
+}
