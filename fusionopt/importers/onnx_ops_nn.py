@@ -273,7 +273,7 @@ def cumsum(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     x[.., k, ..], 0), keep = k <= i (k < i exclusive; k >= i, k > i reversed). The work is
     quadratic in the axis, which models use for positions (RoBERTa's ids from a padding mask:
     one sequence), and a where (not a 0/1 product) keeps an inf after i out of out[i]. Exact for
-    integers; floats sum in the reduction's order, as a sequential scan's rounding."""
+    integers; floats round as a sum in the reduction's order does, not as a sequential scan."""
     x = ctx.ssa(ins[0])
     full = shape(x)
     axis = normalize_axis(ctx, int(ctx.constant_input(ins[1], "CumSum's axis").reshape(-1)[0]), len(full))

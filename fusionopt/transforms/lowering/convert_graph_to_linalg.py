@@ -32,7 +32,7 @@ from fusionopt.transforms.lowering.graph_to_linalg_builders import (
     identity,
     tensor_type,
 )
-from fusionopt.transforms.lowering.graph_to_linalg_compute import COMPUTE_LOWERINGS, WIDE_MEAN_MIN_COUNT, lower_mean
+from fusionopt.transforms.lowering.graph_to_linalg_compute import COMPUTE_LOWERINGS, WIDE_MEAN_MIN_COUNT, lower_reduce
 from fusionopt.transforms.lowering.graph_to_linalg_conv import CONV_LOWERINGS
 from fusionopt.transforms.lowering.graph_to_linalg_scalar import (
     binary_body,
@@ -100,7 +100,7 @@ class LowerGraphOp(RewritePattern):
         if not op.name.startswith("graph."):
             return
         if isinstance(op, graph.ReduceMeanOp):
-            new_ops, value = lower_mean(op, self.wide_means_from)
+            new_ops, value = lower_reduce(op, self.wide_means_from)
             rewriter.replace(op, new_ops, [value])
             return
         lower = lowering_for(op)

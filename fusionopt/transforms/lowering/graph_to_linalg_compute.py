@@ -15,7 +15,6 @@ from __future__ import annotations
 from math import prod
 
 import numpy as np
-
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import IndexType, IntegerType, TensorType, f64, i64
 from xdsl.dialects.linalg.ops import IndexOp
@@ -25,6 +24,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from fusionopt.dialects import graph
 from fusionopt.dialects.dense import dense_to_numpy
 from fusionopt.dialects.linalg import BatchMatmulOp, MatmulOp
+from fusionopt.transforms.graph.graph_ir import dense_constant
 from fusionopt.transforms.lowering.graph_to_linalg_builders import (
     BodyBuilder,
     build_generic,
@@ -34,9 +34,9 @@ from fusionopt.transforms.lowering.graph_to_linalg_builders import (
     identity,
     tensor_type,
 )
-from fusionopt.transforms.graph.graph_ir import dense_constant
 from fusionopt.transforms.lowering.graph_to_linalg_scalar import convert_body
 from fusionopt.transforms.lowering.graph_to_linalg_shape import Lowered, collapse, expand
+
 
 def accumulator_type(element: Attribute) -> Attribute:
     if isinstance(element, IntegerType):
@@ -96,7 +96,7 @@ def reduction_init(op: graph.ReduceOp, acc: Attribute) -> float | int:
 
 
 # convert-graph-to-linalg's default `wide-means-from`: a float mean over at least this many
-# elements accumulates in f64 (`lower_mean`). IREE's CPU codegen sums a reduction in vector
+# elements accumulates in f64 (`lower_reduce`). IREE's CPU codegen sums a reduction in vector
 # lanes, each a sequential sum of count / 16 values, so an f32 sum's error grows with the count,
 # and a normalisation after it amplifies that error by the ratio of the values' offset to their
 # spread: wav2vec2's GroupNorm over 3199 frames of audio at 1000.5 + 0.01 N(0, 1) came out 0.68
@@ -106,13 +106,9 @@ def reduction_init(op: graph.ReduceOp, acc: Attribute) -> float | int:
 WIDE_MEAN_MIN_COUNT = 256
 
 
-def lower_mean(op: graph.ReduceMeanOp, wide_from: int) -> Lowered:
-    """A mean; a float one over `wide_from` or more values (0: none), not of squares,
-    accumulates in f64 and rounds once."""
-    return lower_reduce(op, wide_from)
-
-
 def lower_reduce(op: graph.ReduceOp, wide_from: int = 0) -> Lowered:
+    """A reduction; a float mean over `wide_from` or more values (0: none), not of squares,
+    accumulates in f64 and rounds once (`wide_mean`)."""
     source, result = op.input, tensor_type(op.result)
     element = result.element_type
     is_max = isinstance(op, graph.ReduceMaxOp)
