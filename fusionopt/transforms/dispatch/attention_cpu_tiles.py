@@ -12,11 +12,12 @@ measured one attention op per module (bench/RESULTS.md, "Attention on CPU: regis
 2.6x-7.8x faster at head dims 32 and 64, 33x at 128, 1.2x at 16.
 
 The tile, by the larger head dim D (of Q.K^T and of P.V): keys per step k2 = 16 for D <= 32, else
-8; query rows m = min(8, 4096 / (k2 * D)), so the m x k2 x D product vector stays within 16 KB
-(IREE refuses vectors of 32 KB: "One or more operations with large vector sizes"). Measured
-against neighbours: D = 32, m 8 x k2 16 against 4 x 16, 8 x 8, 4 x 32, 16 x 8 (0.39x of IREE's
-time against 0.49x-0.84x); D = 64, 8 x 8 against 4 x 16, 2 x 16, 16 x 4 (0.12x against
-0.14x-0.21x); D = 128, 4 x 8 against 8 x 4, 2 x 16, 4 x 4 (0.030x against 0.035x-0.050x).
+8; query rows m = min(8, 4096 / (k2 * D)) (where that leaves a partial tile of M or K2 but another
+tile of up to 12 rows divides both, that one: `dividing_tile`), so the m x k2 x D product vector
+stays within 16 KB (IREE refuses vectors of 32 KB: "One or more operations with large vector
+sizes"). Measured against neighbours: D = 32, m 8 x k2 16 against 4 x 16, 8 x 8, 4 x 32, 16 x 8
+(0.39x of IREE's time against 0.49x-0.84x); D = 64, 8 x 8 against 4 x 16, 2 x 16, 16 x 4 (0.12x
+against 0.14x-0.21x); D = 128, 4 x 8 against 8 x 4, 2 x 16, 4 x 4 (0.030x against 0.035x-0.050x).
 
 Applied to a static f32 attention op directly in a `flow.dispatch.region`, without a config of its
 own, with one k1, k2 and n dim (any batch dims; of several m dims, the largest is tiled and
@@ -41,6 +42,8 @@ from fusionopt.dialects.iree_linalg_ext import AttentionOp
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
 
 VECTOR_ELEMENTS = 4096  # 16 KB of f32: half of IREE llvm-cpu's largest vector
+MAX_DIVIDING_ROWS = 12  # most query rows of a tile chosen to divide M (`dividing_tile`)
+MIN_KEYS = 4  # fewest keys per step of such a tile (3 keys a step: 2.7x slower, Whisper)
 MAX_HEAD_DIM = 256
 ROLES = ("m", "k1", "k2", "n")
 
@@ -76,6 +79,30 @@ def is_configurable(op: AttentionOp) -> bool:
     return all(static_f32_shape(v) is not None for v in (op.query, op.key, op.value, op.output))
 
 
+def dividing_tile(tile: AttentionTile, head_dim: int, m: int, k2: int) -> AttentionTile:
+    """`tile` where it divides M and K2 or does not fit them once; else the tile of at least
+    `tile.rows` and at most MAX_DIVIDING_ROWS query rows and at least MIN_KEYS keys that divides
+    both, within the vector budget, with the most rows x keys (then the most keys); else `tile` (a
+    prime length such as a ViT's 197 tokens keeps the partial tiles). A partial tile leaves a
+    partial workgroup too, which IREE runs slowly: Whisper's encoder attention (8 heads, 1500 x 64)
+    took 122 ms a layer with 8 x 8 (64-row workgroups), 75 ms with 10 x 6 (60-row workgroups), one
+    thread; 12 x 5 83 ms, 15 x 4 91 ms, 20 x 3 201 ms, 16 x 4 (64-row workgroups again) 232 ms."""
+    if not (m % tile.rows or k2 % tile.keys) or m < tile.rows or k2 < tile.keys:
+        return tile
+    candidates = [AttentionTile(rows, keys)
+                  for rows in range(tile.rows, MAX_DIVIDING_ROWS + 1) if m % rows == 0
+                  for keys in range(MIN_KEYS, VECTOR_ELEMENTS // (rows * head_dim) + 1) if k2 % keys == 0]
+    return max(candidates, key=lambda t: (t.rows * t.keys, t.keys), default=tile)
+
+
+def workgroup_rows(m: int, rows: int, workgroup: int) -> int:
+    """Query rows per workgroup: the most whole register tiles up to `workgroup` that divide M
+    (no partial workgroup), else as many as fit `workgroup`."""
+    fitting = max(rows, min(m, workgroup) // rows * rows)
+    dividing = [r for r in range(rows, fitting + 1, rows) if m % r == 0]
+    return max(dividing, default=fitting)
+
+
 def attention_tiles(op: AttentionOp, workgroup: int, chosen: AttentionTile,
                     partial: bool = False) -> dict[str, list[int]] | None:
     """IREE CPU tile lists for `op`, or None where the tile does not divide it (with `partial`:
@@ -86,13 +113,15 @@ def attention_tiles(op: AttentionOp, workgroup: int, chosen: AttentionTile,
     if dims is None:
         return None
     head_dim = max(sizes[dims["k1"]], sizes[dims["n"]])
-    tile = AttentionTile.for_head_dim(head_dim)
-    tile = AttentionTile(chosen.rows or tile.rows, chosen.keys or tile.keys)
     m, k2 = sizes[dims["m"]], sizes[dims["k2"]]
+    tile = AttentionTile.for_head_dim(head_dim)
+    if not (chosen.rows or chosen.keys):
+        tile = dividing_tile(tile, head_dim, m, k2)
+    tile = AttentionTile(chosen.rows or tile.rows, chosen.keys or tile.keys)
     fits = m >= tile.rows and k2 >= tile.keys if partial else not (m % tile.rows or k2 % tile.keys)
     if head_dim > MAX_HEAD_DIM or not fits:
         return None
-    rows_per_group = max(tile.rows, min(m, workgroup) // tile.rows * tile.rows)
+    rows_per_group = workgroup_rows(m, tile.rows, workgroup)
     distribution, parallel, reduction = [], [], []
     for dim, role in sorted(classes.items()):
         role = "batch" if role == "m" and dim != dims["m"] else role  # other m dims: one at a time
@@ -104,10 +133,12 @@ def attention_tiles(op: AttentionOp, workgroup: int, chosen: AttentionTile,
 
 @dataclass(frozen=True)
 class DispatchAttentionCpuTilesPass(ModulePass):
-    """f32 attention regions -> IREE llvm-cpu tile of up to 8 query rows x 8-16 keys x whole head dims.
+    """f32 attention regions -> IREE llvm-cpu tile of up to 8 query rows x 8-16 keys x whole head
+    dims (up to 12 rows and 4-16 keys where those divide the lengths and 8 x 8 does not).
 
     Options:
-      workgroup -- query rows per workgroup (64; rounded down to whole register tiles).
+      workgroup -- query rows per workgroup (64; rounded down to whole register tiles, then to
+                   the most that divide M, if any do).
       rows      -- query rows per register tile (0: by the head dim, as above).
       keys      -- keys per online-softmax step (0: by the head dim).
       partial-tiles -- also where M or K2 leaves a partial tile (a ViT's 197 tokens), at least

@@ -25,7 +25,7 @@ from support.lit_cases import lit_functions
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "dispatch" / "dispatch-attention-cpu-tiles.mlir"
 PASS = "dispatch-attention-cpu-tiles"
-CONFIGURED = ("bert_layer", "two_batch_dims_head_dim_32", "head_dim_128_causal", "grouped_query_two_m_dims")
+CONFIGURED = ("bert_layer", "two_batch_dims_head_dim_32", "head_dim_128_causal", "grouped_query_two_m_dims", "dividing_tiles")
 # `extreme` makes Q.K overflow, and IREE's exp2 form scales the scores by log2 e first: a score in
 # (FLT_MAX / log2 e, FLT_MAX] is inf there and finite in the float64 run (the op's documented
 # limit, see dialects/iree_linalg_ext.py), whatever the tile.
@@ -73,7 +73,7 @@ def float64_runs(text: str, args: list[np.ndarray]) -> list[np.ndarray]:
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
 @pytest.mark.parametrize("name, configs", [("bert_layer", 1), ("two_batch_dims_head_dim_32", 1), ("partial_tiles", 2),
-                                           ("grouped_query_two_m_dims", 1)])
+                                           ("grouped_query_two_m_dims", 1), ("dividing_tiles", 1)])
 def test_iree_builds_and_agrees(name, configs, tmp_path):
     """Partial tiles too: IREE masks the rows and keys past the last whole tile."""
     text = cases()[name]
