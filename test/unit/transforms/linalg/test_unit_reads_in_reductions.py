@@ -11,6 +11,7 @@ import pytest
 
 from fusionopt.iree_tools import iree_available
 from fusionopt.testing import assert_pass_preserves_semantics
+from support.graph_norms import normalised_lines
 from support.iree_pairs import assert_cuda_rule_needed, cuda_pipeline_without
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
@@ -18,25 +19,15 @@ LIT = LIT_TRANSFORMS / "linalg" / "linalg-fold-unit-reshapes.mlir"
 RULE = "linalg-fold-unit-reshapes{constants-into-reductions=false}"
 
 # ConvNeXt's head: LayerNorm2d over the pooled 1 x 768 x 1 x 1 features, channels last.
-HEAD_LAYER_NORM = """
-func.func @main(%x: tensor<1x768x1x1xf32>, %w: tensor<768xf32>, %b: tensor<768xf32>) -> tensor<1x1x1x768xf32> {
+HEAD_LAYER_NORM = f"""
+func.func @main(%x: tensor<1x768x1x1xf32>, %w: tensor<768xf32>, %b: tensor<768xf32>) -> tensor<1x1x1x768xf32> {{
   %t = graph.transpose %x perm = [0, 2, 3, 1] : tensor<1x768x1x1xf32> -> tensor<1x1x1x768xf32>
-  %m = graph.reduce_mean %t axes = [3] : tensor<1x1x1x768xf32> -> tensor<1x1x1x1xf32>
-  %mb = graph.broadcast %m dims = [0, 1, 2, 3] : tensor<1x1x1x1xf32> -> tensor<1x1x1x768xf32>
-  %c = graph.sub %t, %mb : tensor<1x1x1x768xf32>
-  %sq = graph.mul %c, %c : tensor<1x1x1x768xf32>
-  %v = graph.reduce_mean %sq axes = [3] : tensor<1x1x1x768xf32> -> tensor<1x1x1x1xf32>
-  %eps = arith.constant dense<1.0e-6> : tensor<1x1x1x1xf32>
-  %ve = graph.add %v, %eps : tensor<1x1x1x1xf32>
-  %r = graph.rsqrt %ve : tensor<1x1x1x1xf32>
-  %rb = graph.broadcast %r dims = [0, 1, 2, 3] : tensor<1x1x1x1xf32> -> tensor<1x1x1x768xf32>
-  %y = graph.mul %c, %rb : tensor<1x1x1x768xf32>
-  %wb = graph.broadcast %w dims = [3] : tensor<768xf32> -> tensor<1x1x1x768xf32>
+{normalised_lines("%t", (1, 1, 1, 768), 1e-6)}  %wb = graph.broadcast %w dims = [3] : tensor<768xf32> -> tensor<1x1x1x768xf32>
   %y2 = graph.mul %y, %wb : tensor<1x1x1x768xf32>
   %bb = graph.broadcast %b dims = [3] : tensor<768xf32> -> tensor<1x1x1x768xf32>
   %y3 = graph.add %y2, %bb : tensor<1x1x1x768xf32>
   return %y3 : tensor<1x1x1x768xf32>
-}
+}}
 """
 
 

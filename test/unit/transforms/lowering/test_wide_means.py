@@ -19,22 +19,13 @@ from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import compile_vmfb, iree_available, run_vmfb, target_flags
 from fusionopt.pipeline_spec import build_passes, parse_pipeline
 from fusionopt.testing import apply_pipeline
+from support.graph_norms import normalised_lines
 
 PIPELINE = "graph-to-dispatch-llvm-cpu"
-INSTANCE_NORM = """
-func.func @main(%x: tensor<2x65536xf32>) -> tensor<2x65536xf32> {
-  %m = graph.reduce_mean %x axes = [1] : tensor<2x65536xf32> -> tensor<2x1xf32>
-  %mb = graph.broadcast %m dims = [0, 1] : tensor<2x1xf32> -> tensor<2x65536xf32>
-  %c = graph.sub %x, %mb : tensor<2x65536xf32>
-  %sq = graph.mul %c, %c : tensor<2x65536xf32>
-  %v = graph.reduce_mean %sq axes = [1] : tensor<2x65536xf32> -> tensor<2x1xf32>
-  %eps = arith.constant dense<1.0e-5> : tensor<2x1xf32>
-  %ve = graph.add %v, %eps : tensor<2x1xf32>
-  %r = graph.rsqrt %ve : tensor<2x1xf32>
-  %rb = graph.broadcast %r dims = [0, 1] : tensor<2x1xf32> -> tensor<2x65536xf32>
-  %y = graph.mul %c, %rb : tensor<2x65536xf32>
-  return %y : tensor<2x65536xf32>
-}
+INSTANCE_NORM = f"""
+func.func @main(%x: tensor<2x65536xf32>) -> tensor<2x65536xf32> {{
+{normalised_lines("%x", (2, 65536), 1e-5)}  return %y : tensor<2x65536xf32>
+}}
 """
 
 
