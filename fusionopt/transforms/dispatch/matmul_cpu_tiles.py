@@ -95,9 +95,16 @@ MATMUL_LOOPS = ["parallel", "parallel", "reduction"]  # (m, n, k)
 
 def generic_matmul_sizes(op: Operation) -> tuple[int, int, int] | None:
     """(M, K, N) of a 2-D matmul written as a generic with `linalg.matmul`'s maps (out += lhs *
-    rhs): a 1-D conv's im2col contraction, filters x patches (wav2vec2's feature encoder)."""
+    rhs): a 1-D conv's im2col contraction, filters x patches (wav2vec2's feature encoder), both
+    operands loaded from outside its region. One whose patches an `iree_linalg_ext.im2col` in
+    the same region computes keeps IREE's tile: IREE 3.13 fails to build that region with ours
+    ("failed to run translation": inception_mini's 5x5 branch under `-fewest`)."""
     if (op.name != "linalg.generic" or len(op.results) != 1 or len(du.dps_inputs(op)) != 2
             or du.iterator_kinds(op) != MATMUL_LOOPS or tuple(du.indexing_maps(op)) != MATMUL_MAPS):
+        return None
+    region = op.parent_op()
+    if any(isinstance(v.owner, Operation) and region is not None and region.is_ancestor(v.owner)
+           for v in du.dps_inputs(op)):
         return None
     shapes = [static_f32_shape(v) for v in (*du.dps_inputs(op), *du.dps_inits(op))]
     if None in shapes or not multiplies_into_accumulator(op):

@@ -509,3 +509,29 @@ func.func @generic_matmul(%w: tensor<8x16xf32>, %x80: tensor<16x80xf32>, %x64: t
   }
   func.return %partial, %full, %scaled, %narrow : tensor<8x80xf32>, tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x32xf32>
 }
+
+// -----
+
+// Negative: a generic matmul whose patches an im2col op computes in the same region (IREE's
+// im2col form of inception_mini's 5x5 conv under -fewest) keeps IREE's tile: IREE 3.13 fails
+// to build that region with ours.
+// CHECK-LABEL: func.func @generic_matmul_after_im2col
+// CHECK-NOT:   compilation_info
+// CHECK:       func.return
+func.func @generic_matmul_after_im2col(%x: tensor<8x12x12xf32>, %w: tensor<16x200xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = flow.dispatch.region -> (tensor<16x64xf32>) {
+    %ep = tensor.empty() : tensor<200x64xf32>
+    %e = tensor.empty() : tensor<16x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+    %p = iree_linalg_ext.im2col strides = [1, 1] dilations = [1, 1] kernel_size = [5, 5] offsets = [0, 0] output_sizes = [[8, 8], [8, 5, 5]] batch_pos = [] m_pos = [1, 2] k_pos = [0] input_k_perm = [0, 1, 2] output_perm = [1, 0] ins(%x : tensor<8x12x12xf32>) outs(%ep : tensor<200x64xf32>) -> tensor<200x64xf32>
+    %c = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %p : tensor<16x200xf32>, tensor<200x64xf32>) outs(%f : tensor<16x64xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<16x64xf32>
+    flow.return %c : tensor<16x64xf32>
+  }
+  func.return %r : tensor<16x64xf32>
+}
