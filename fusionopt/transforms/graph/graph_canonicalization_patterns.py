@@ -29,20 +29,19 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from fusionopt.dialects import graph
-from fusionopt.dialects.dense import dense_to_numpy, is_compact_splat
+from fusionopt.dialects.dense import is_compact_splat
 from fusionopt.dialects.graph_base import shape_of
 from fusionopt.transforms.graph.graph_propagate_constants import DEFAULT_MAX_BYTES, fold_to_attr
 from fusionopt.transforms.graph.concat_of_permuted_slices import ConcatOfPermutedSlices
 from fusionopt.transforms.graph.gather_at_constant_index import GatherAtConstantIndex
 from fusionopt.transforms.graph.graph_ir import (
-    dense_constant, make_slice, moves_only_unit_axes, on_operand_axes, read_only_by_slices, slice_bounds,
+    constant_splat_value, dense_constant, make_slice, moves_only_unit_axes, on_operand_axes, read_only_by_slices, slice_bounds,
 )
 from fusionopt.transforms.graph.slice_of_reshape import SliceOfReshape
 
@@ -297,20 +296,6 @@ class FoldViewOfConstant(RewritePattern):
             folded = fold_to_attr(op, DEFAULT_MAX_BYTES)
             if folded is not None:
                 rewriter.replace(op, ConstantOp(folded))
-
-
-def constant_splat_value(value: SSAValue) -> float | int | None:
-    """The value every element of a constant (or broadcast of a constant) has, else None."""
-    owner = value.owner
-    if isinstance(owner, graph.BroadcastOp):
-        value = owner.input
-    attr = dense_constant(value)
-    if attr is None:
-        return None
-    array = dense_to_numpy(attr).reshape(-1)
-    if array.size == 0 or not bool(np.all(array == array[0])):
-        return None
-    return array[0].item()
 
 
 class FoldIdentityOperand(RewritePattern):

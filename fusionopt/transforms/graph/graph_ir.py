@@ -24,6 +24,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import Pure
 
 from fusionopt.dialects import graph
+from fusionopt.dialects.dense import dense_to_numpy
 from fusionopt.dialects.graph_base import element_of, shape_of, tensor
 
 # ---- slices --------------------------------------------------------------------------------
@@ -74,6 +75,20 @@ def dense_constant(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
     if isinstance(owner, ConstantOp) and isinstance(owner.value, DenseIntOrFPElementsAttr):
         return owner.value
     return None
+
+
+def constant_splat_value(value: SSAValue) -> float | int | None:
+    """The value every element of a constant (or broadcast of a constant) has, else None."""
+    owner = value.owner
+    if isinstance(owner, graph.BroadcastOp):
+        value = owner.input
+    attr = dense_constant(value)
+    if attr is None:
+        return None
+    array = dense_to_numpy(attr).reshape(-1)
+    if array.size == 0 or not bool(np.all(array == array[0])):
+        return None
+    return array[0].item()
 
 
 def is_constant(value: SSAValue) -> bool:

@@ -32,7 +32,12 @@ from fusionopt.transforms.lowering.graph_to_linalg_builders import (
     identity,
     tensor_type,
 )
-from fusionopt.transforms.lowering.graph_to_linalg_compute import COMPUTE_LOWERINGS, WIDE_MEAN_MIN_COUNT, lower_reduce
+from fusionopt.transforms.lowering.graph_to_linalg_compute import (
+    COMPUTE_LOWERINGS,
+    WIDE_MEAN_MIN_COUNT,
+    is_wide_mean,
+    lower_reduce,
+)
 from fusionopt.transforms.lowering.graph_to_linalg_conv import CONV_LOWERINGS
 from fusionopt.transforms.lowering.graph_to_linalg_scalar import (
     binary_body,
@@ -93,14 +98,14 @@ def lowering_for(op: Operation):
 class LowerGraphOp(RewritePattern):
     """Replace one `graph` op by its linalg/tensor lowering."""
 
-    def __init__(self, wide_means_from: int):
-        self.wide_means_from = wide_means_from
+    def __init__(self, wide_means: set[Operation]):
+        self.wide_means = wide_means
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not op.name.startswith("graph."):
             return
-        if isinstance(op, graph.ReduceMeanOp):
-            new_ops, value = lower_reduce(op, self.wide_means_from)
+        if op in self.wide_means:
+            new_ops, value = lower_reduce(op, wide=True)  # type: ignore[arg-type]
             rewriter.replace(op, new_ops, [value])
             return
         lower = lowering_for(op)
@@ -142,4 +147,5 @@ class ConvertGraphToLinalg(ModulePass):
             raise ValueError(f"wide-means-from must be 0 (off) or a value count, not {self.wide_means_from}")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(LowerGraphOp(self.wide_means_from), apply_recursively=False).rewrite_module(op)
+        wide_means = {o for o in op.walk() if is_wide_mean(o, self.wide_means_from)}
+        PatternRewriteWalker(LowerGraphOp(wide_means), apply_recursively=False).rewrite_module(op)

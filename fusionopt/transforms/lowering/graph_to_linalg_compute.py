@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from math import prod
 
-import numpy as np
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import IndexType, IntegerType, TensorType, f64, i64
 from xdsl.dialects.linalg.ops import IndexOp
@@ -22,9 +21,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from fusionopt.dialects import graph
-from fusionopt.dialects.dense import dense_to_numpy
 from fusionopt.dialects.linalg import BatchMatmulOp, MatmulOp
-from fusionopt.transforms.graph.graph_ir import dense_constant
+from fusionopt.transforms.graph.graph_ir import constant_splat_value
 from fusionopt.transforms.lowering.graph_to_linalg_builders import (
     BodyBuilder,
     build_generic,
@@ -96,7 +94,7 @@ def reduction_init(op: graph.ReduceOp, acc: Attribute) -> float | int:
 
 
 # convert-graph-to-linalg's default `wide-means-from`: a float mean over at least this many
-# elements accumulates in f64 (`lower_reduce`). IREE's CPU codegen sums a reduction in vector
+# elements accumulates in f64 (`is_wide_mean`). IREE's CPU codegen sums a reduction in vector
 # lanes, each a sequential sum of count / 16 values, so an f32 sum's error grows with the count,
 # and a normalisation after it amplifies that error by the ratio of the values' offset to their
 # spread: wav2vec2's GroupNorm over 3199 frames of audio at 1000.5 + 0.01 N(0, 1) came out 0.68
@@ -106,18 +104,14 @@ def reduction_init(op: graph.ReduceOp, acc: Attribute) -> float | int:
 WIDE_MEAN_MIN_COUNT = 256
 
 
-def lower_reduce(op: graph.ReduceOp, wide_from: int = 0) -> Lowered:
-    """A reduction; a float mean over `wide_from` or more values (0: none), not of squares,
-    accumulates in f64 and rounds once (`wide_mean`)."""
+def lower_reduce(op: graph.ReduceOp, wide: bool = False) -> Lowered:
+    """A reduction; `wide` (a mean `is_wide_mean` chose): accumulated in f64, rounded once."""
     source, result = op.input, tensor_type(op.result)
     element = result.element_type
     is_max = isinstance(op, graph.ReduceMaxOp)
-    axes = set(op.axes_values)
-    count = prod(tensor_type(source).get_shape()[a] for a in axes)
-    acc = compute_type(element) if is_max else accumulator_type(element)
-    if isinstance(op, graph.ReduceMeanOp) and wide_mean(op, acc, count, wide_from):
-        acc = f64
+    acc = f64 if wide else (compute_type(element) if is_max else accumulator_type(element))
     rank = len(result.get_shape())
+    axes = set(op.axes_values)
     ops = filled(result.get_shape(), acc, reduction_init(op, acc))
     out_map = AffineMap(rank, 0, tuple(
         AffineExpr.constant(0) if d in axes else AffineExpr.dimension(d) for d in range(rank)))
@@ -133,49 +127,29 @@ def lower_reduce(op: graph.ReduceOp, wide_from: int = 0) -> Lowered:
     ops.append(generic)
     value = generic.results[0]
     if isinstance(op, graph.ReduceMeanOp):
+        count = prod(tensor_type(source).get_shape()[a] for a in axes)
         mean_ops, value = divide_by(value, count)
         ops += mean_ops
     cast_ops, value = cast_result(value, element)
     return ops + cast_ops, value
 
 
-def wide_mean(op: graph.ReduceMeanOp, acc: Attribute, count: int, wide_from: int) -> bool:
-    """A long float mean, not of squares: a square has no offset a normalisation would then
-    cancel (a variance's centred squares), and its sum's error stays relative to the sum."""
-    if isinstance(acc, IntegerType) or acc == f64 or not 0 < wide_from <= count:
+def is_wide_mean(op: Operation, wide_from: int) -> bool:
+    """A float mean over `wide_from` or more values (0: none), not of squares: a square has no
+    offset a normalisation would then cancel (a variance's centred squares, RMSNorm's x ** 2),
+    and its sum's error stays relative to the sum. Decided on the graph ops, before lowering."""
+    if not isinstance(op, graph.ReduceMeanOp) or isinstance(tensor_type(op.result).element_type, IntegerType):
         return False
-    return not is_square(op.input)
+    count = prod(tensor_type(op.input).get_shape()[a] for a in op.axes_values)
+    return 0 < wide_from <= count and not is_square(op.input)
 
 
 def is_square(value: SSAValue) -> bool:
-    """`value` is x * x or x ** 2 (RMSNorm's Pow), as the generic it lowered to (ops are
-    lowered in order, so a reduction sees its producer already lowered)."""
+    """`value` is x * x or x ** 2."""
     op = value.owner
-    if not isinstance(op, Operation) or op.name != "linalg.generic" or len(op.results) != 1:
-        return False
-    *body, yielded = op.regions[0].block.ops
-    if len(body) != 1 or yielded.operands[0] != body[0].results[0]:
-        return False
-    reads = [_input_read(op, v) for v in body[0].operands]
-    if None in reads:
-        return False
-    if body[0].name == "math.powf":
-        return _is_splat_of(reads[1][0], 2.0)
-    return body[0].name == "arith.mulf" and reads[0] == reads[1]
-
-
-def _input_read(generic: Operation, arg: SSAValue) -> tuple | None:
-    """(input value, indexing map) a payload argument reads, or None for another value."""
-    args = generic.regions[0].block.args
-    if arg not in args:
-        return None
-    index = args.index(arg)
-    return generic.operands[index], generic.indexing_maps.data[index]
-
-
-def _is_splat_of(value: SSAValue, number: float) -> bool:
-    attr = dense_constant(value)
-    return attr is not None and bool(np.all(dense_to_numpy(attr) == number))
+    if isinstance(op, graph.MulOp):
+        return op.lhs == op.rhs
+    return isinstance(op, graph.PowOp) and constant_splat_value(op.rhs) == 2
 
 
 def divide_by(value: SSAValue, count: int) -> Lowered:
@@ -223,5 +197,6 @@ COMPUTE_LOWERINGS = {
     graph.DotOp: lower_dot,
     graph.ReduceSumOp: lower_reduce,
     graph.ReduceMaxOp: lower_reduce,
+    graph.ReduceMeanOp: lower_reduce,
     graph.GatherOp: lower_gather,
 }
