@@ -39,6 +39,7 @@ from xdsl.passes import ModulePass
 from fusionopt import pass_statistics
 from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.dialects.iree_linalg_ext import AttentionOp
+from fusionopt.transforms.dispatch.matmul_cpu_tiles import whole_or_dividing
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
 
 VECTOR_ELEMENTS = 4096  # 16 KB of f32: half of IREE llvm-cpu's largest vector
@@ -98,9 +99,7 @@ def dividing_tile(tile: AttentionTile, head_dim: int, m: int, k2: int) -> Attent
 def workgroup_rows(m: int, rows: int, workgroup: int) -> int:
     """Query rows per workgroup: the most whole register tiles up to `workgroup` that divide M
     (no partial workgroup), else as many as fit `workgroup`."""
-    fitting = max(rows, min(m, workgroup) // rows * rows)
-    dividing = [r for r in range(rows, fitting + 1, rows) if m % r == 0]
-    return max(dividing, default=fitting)
+    return whole_or_dividing(m, rows, workgroup, otherwise=max(rows, min(m, workgroup) // rows * rows))
 
 
 def attention_tiles(op: AttentionOp, workgroup: int, chosen: AttentionTile,

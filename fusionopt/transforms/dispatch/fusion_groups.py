@@ -299,12 +299,12 @@ def gathers_from(consumer: Operation, producer: Operation) -> bool:
     tile such a read along the consumer's loops, so in one region it keeps the whole producer
     on the stack (a bilinear Resize's two separable passes at 32x32 -> 256x256: 688128 bytes >
     32 KB). A small one (BERT's 64-token mask) is cheaper in the region than as a dispatch."""
-    return any(
-        use.operation is not consumer and consumer.is_ancestor(use.operation)
-        and not fits_on_stack(result)
-        for result in producer.results
-        for use in result.uses
-    )
+    return any(read_in_payload(consumer, result) and not fits_on_stack(result) for result in producer.results)
+
+
+def read_in_payload(consumer: Operation, value: SSAValue) -> bool:
+    """`value` is used inside the consumer's payload (not only as its operand)."""
+    return any(use.operation is not consumer and consumer.is_ancestor(use.operation) for use in value.uses)
 
 
 def gathers_group_value(consumer: Operation, value: SSAValue) -> bool:
@@ -314,9 +314,7 @@ def gathers_group_value(consumer: Operation, value: SSAValue) -> bool:
     leaves the payload's read of the whole value behind ("operand #0 does not dominate this
     use": Gemma 3's query norm feeding a rotary rotate-half, which reads the normed heads at
     rotated indices and in place)."""
-    if value not in set(du.values_captured_by(consumer)):
-        return False
-    return value in consumer.operands or not fits_on_stack(value)
+    return read_in_payload(consumer, value) and (value in consumer.operands or not fits_on_stack(value))
 
 
 def fits_on_stack(value: SSAValue) -> bool:

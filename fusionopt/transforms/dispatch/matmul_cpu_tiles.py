@@ -145,11 +145,12 @@ def multiplies_into_accumulator(op: Operation) -> bool:
     return set(mul.operands) == {lhs, rhs} and mul.operands[0] is not mul.operands[1] and set(add.operands) == {acc, mul.results[0]}
 
 
-def whole_or_dividing(extent: int, step: int, cap: int) -> int:
-    """The largest multiple of `step` up to `cap` that divides `extent`, else all of `extent`:
-    a workgroup tile with no remainder (IREE's remainder workgroup has dynamic sizes)."""
+def whole_or_dividing(extent: int, step: int, cap: int, otherwise: int | None = None) -> int:
+    """The largest multiple of `step` up to `cap` that divides `extent`, else `otherwise` (all of
+    `extent` by default): a workgroup tile with no remainder (IREE's remainder workgroup has
+    dynamic sizes)."""
     fitting = [d for d in range(step, min(extent, cap) + 1, step) if extent % d == 0]
-    return max(fitting, default=extent)
+    return max(fitting, default=extent if otherwise is None else otherwise)
 
 
 @dataclass(frozen=True)
