@@ -28,7 +28,6 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from fusionopt.dialects import graph
 from fusionopt.dialects.dense import numpy_to_dense
-from fusionopt.dialects.linalg_conv_nd import CONV_ND_OPS
 from fusionopt.dialects.linalg_conv import (
     Conv2DNchwFchwOp,
     Conv2DNgchwGfchwOp,
@@ -36,6 +35,7 @@ from fusionopt.dialects.linalg_conv import (
     PoolingNchwMaxOp,
     PoolingNchwSumOp,
 )
+from fusionopt.dialects.linalg_conv_nd import CONV_ND_OPS
 from fusionopt.graph_numpy import pad_spatial, window_view
 from fusionopt.transforms.lowering.graph_to_linalg_builders import (
     build_generic,
