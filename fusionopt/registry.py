@@ -147,7 +147,11 @@ def _dispatch_creation_with(changes: dict[str, str]) -> str:
 # Last, small float constants (biases) leave their regions, and IREE is told not to clone them
 # back, so kernels equal but for their constants are one executable: `iree-compile` builds
 # fewer (ShuffleNetV2 45 -> 38, 0.9x of its time), the run time the same.
-_CPU_TILES = ("dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
+# First of all, a region's generic reads no operand's unit dims through constant 0s (a 1-D
+# conv's [1, C, 1, W] result, a [C, 1] scale): IREE does not vectorise such a read (Whisper's
+# conv epilogue 13 -> 2.5 ms, wav2vec2's GroupNorm 19 -> 2.7 ms, one Zen 4 core) and fails to
+# build a conv region with one (`unit_dim_reads.py`).
+_CPU_TILES = ("dispatch-unit-dim-reads,dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
               "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
               "dispatch-conv-kxk-cpu-tiles,dispatch-hoist-dense-constants")
 # Channels-last convs over constant filters compute a multiple of 16 filters (zeros added, the
@@ -181,10 +185,17 @@ _CPU_TILES = ("dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-c
 # decomposed, faster on CPU (linalg_raise_attention.py). A V read with its heads inside its keys
 # (GPT-NeoX's fused QKV) is copied into [heads, keys, dim] rows for the op's key walk. A decomposed
 # grouped-query contraction reads the shared K/V heads, not their repeat (the decode step 0.61x).
+# A raised attention reads K with its keys innermost, K and V padded to whole blocks of 32 (16)
+# keys and the pads masked, so IREE's online softmax computes each block's scores as vectors
+# over the keys with no partial block (Whisper's encoder attention, 1500 keys: 116 -> 62 ms a
+# layer; `linalg_attention_key_blocks.py`). After the convs' im2col, the reshapes that only add
+# unit dims are read through again, so a 1-D conv's epilogue (Whisper's GELU) joins its matmul.
 _CPU_RAISE_MIN_SCORES_BYTES = 16 * 1024 * 1024
 _CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv-channels-last{grouped-taps=true}",
+                       "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col,linalg-fold-unit-reshapes",
                        "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,"
                        f"linalg-raise-attention{{min-scores-bytes={_CPU_RAISE_MIN_SCORES_BYTES}}},"
+                       f"linalg-attention-key-blocks{{min-scores-bytes={_CPU_RAISE_MIN_SCORES_BYTES}}},"
                        f"linalg-attention-value-rows{{min-scores-bytes={_CPU_RAISE_MIN_SCORES_BYTES}}},"
                        "linalg-contract-shared-heads",
                        "linalg-fuse-elementwise{aggressive=false}":

@@ -12,12 +12,20 @@ from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import compile_vmfb, target_flags
 
 
-def build_llvm_cpu(sources: dict[str, str], folder: Path) -> dict[str, Path]:
-    """name -> vmfb of each module text, built for llvm-cpu in `folder`."""
+def pipeline_flags(pipeline: str) -> tuple[str, ...]:
+    """The iree-compile flags `pipeline`'s output is built with (`fusion-opt --print-iree-flags`)."""
+    from fusionopt import registry
+    from fusionopt.pipeline_spec import build_passes, parse_pipeline
+
+    return tuple(registry.iree_flags_for(build_passes(parse_pipeline(pipeline, registry.PIPELINES), registry.get_all_passes())))
+
+
+def build_llvm_cpu(sources: dict[str, str], folder: Path, flags: tuple[str, ...] = ()) -> dict[str, Path]:
+    """name -> vmfb of each module text, built for llvm-cpu in `folder` (with `flags` too)."""
     vmfbs = {}
     for name, text in sources.items():
         (folder / f"{name}.mlir").write_text(text)
-        vmfbs[name] = compile_vmfb(folder / f"{name}.mlir", folder / f"{name}.vmfb", target_flags("llvm-cpu"))
+        vmfbs[name] = compile_vmfb(folder / f"{name}.mlir", folder / f"{name}.vmfb", [*target_flags("llvm-cpu"), *flags])
     return vmfbs
 
 
@@ -63,15 +71,16 @@ def assert_bit_equal_on_families(ours_vmfb: Path, reference_vmfb: Path, text: st
 
 
 def assert_iree_build_agrees_with_float64(text: str, formed: str, folder: Path, families: tuple[str, ...],
-                                         seed: int = 0, rtol: float = 1e-4) -> None:
-    """IREE's llvm-cpu build of `formed` (a rewrite of the module `text`) computes, on inputs of
-    each family, what a float64 run of `text`'s entry function does (`assert_agrees`)."""
+                                         seed: int = 0, rtol: float = 1e-4, flags: tuple[str, ...] = ()) -> None:
+    """IREE's llvm-cpu build of `formed` (a rewrite of the module `text`; with `flags`, those a
+    pipeline asks for) computes, on inputs of each family, what a float64 run of `text`'s entry
+    function does (`assert_agrees`)."""
     from fusionopt.interpreter import find_entry, run_function
     from fusionopt.interpreter.input_families import family_inputs
     from fusionopt.ir_io import parse_module
     from fusionopt.iree_tools import run_vmfb
 
-    vmfb = build_llvm_cpu({"formed": formed}, folder)["formed"]
+    vmfb = build_llvm_cpu({"formed": formed}, folder, flags)["formed"]
     module = parse_module(text)
     func = find_entry(module)
     for family in families:

@@ -60,6 +60,23 @@ class AttentionTile:
         return AttentionTile(max(1, min(8, VECTOR_ELEMENTS // (keys * head_dim))), keys)
 
 
+KEY_BLOCK_HEAD_DIMS = (32, 128)  # head dims read over key blocks, as measured (`key_block`)
+
+
+def key_block(head_dim: int) -> int | None:
+    """Keys a step where K is read with its keys innermost (`linalg-attention-key-blocks`): 32 at
+    head dims 32-64, 16 up to 128 (two query rows then fill the vector budget), None outside."""
+    if not KEY_BLOCK_HEAD_DIMS[0] <= head_dim <= KEY_BLOCK_HEAD_DIMS[1]:
+        return None
+    return 32 if head_dim <= 64 else 16
+
+
+def keys_innermost(op: AttentionOp, k2: int) -> bool:
+    """K is read with the key dim innermost."""
+    last = op.operand_maps()["key"].results[-1]
+    return getattr(last, "position", None) == k2
+
+
 def role_dims(classes: dict[int, str], sizes: list[int]) -> dict[str, int] | None:
     """The one iteration dim of each of m, k1, k2 and n; of several m dims (grouped-query
     attention's query group and rows) the largest, the last of equals; None if another role
@@ -114,7 +131,10 @@ def attention_tiles(op: AttentionOp, workgroup: int, chosen: AttentionTile,
     head_dim = max(sizes[dims["k1"]], sizes[dims["n"]])
     m, k2 = sizes[dims["m"]], sizes[dims["k2"]]
     tile = AttentionTile.for_head_dim(head_dim)
-    if not (chosen.rows or chosen.keys):
+    block = key_block(head_dim) if keys_innermost(op, dims["k2"]) else None
+    if block is not None and k2 % block == 0:
+        tile = AttentionTile(max(1, min(m, VECTOR_ELEMENTS // (block * head_dim))), block)
+    elif not (chosen.rows or chosen.keys):
         tile = dividing_tile(tile, head_dim, m, k2)
     tile = AttentionTile(chosen.rows or tile.rows, chosen.keys or tile.keys)
     fits = m >= tile.rows and k2 >= tile.keys if partial else not (m % tile.rows or k2 % tile.keys)

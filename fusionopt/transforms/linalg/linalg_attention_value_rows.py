@@ -23,7 +23,9 @@ a V of [heads, dim, keys] is left as it is (not measured).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -87,7 +89,19 @@ class CopyValueIntoRows(RewritePattern):
 
 
 @dataclass(frozen=True)
-class LinalgAttentionValueRowsPass(ModulePass):
+class LargeScoresPass(ModulePass):
+    """A pass rewriting, with `pattern`, the attention ops whose scores take at least
+    `min-scores-bytes` (the llvm-cpu pipelines give the raise's bound)."""
+
+    min_scores_bytes: int = 0
+    pattern: ClassVar[Callable[[int], RewritePattern]]
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(self.pattern(self.min_scores_bytes), apply_recursively=False).rewrite_module(op)
+
+
+@dataclass(frozen=True)
+class LinalgAttentionValueRowsPass(LargeScoresPass):
     """An attention's V read with a head inside the key dim -> a copy with its batch dims
     outermost (module docstring).
 
@@ -96,7 +110,4 @@ class LinalgAttentionValueRowsPass(ModulePass):
     """
 
     name = "linalg-attention-value-rows"
-    min_scores_bytes: int = 0
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(CopyValueIntoRows(self.min_scores_bytes), apply_recursively=False).rewrite_module(op)
+    pattern = CopyValueIntoRows

@@ -8,6 +8,7 @@
 // STATS-COUNT-3: (attention ops given a CPU register tile) : 1
 // STATS:         (attention ops given a CPU register tile) : 2
 // STATS-COUNT-2: (attention ops given a CPU register tile) : 1
+// STATS:         (attention ops given a CPU register tile) : 3
 // STATS-NOT:     attention ops given
 
 // bert_mini's attention region as linalg-raise-attention and form-dispatch-regions leave it: Q,
@@ -229,4 +230,44 @@ func.func @grouped_query_two_m_dims(%q: tensor<2x4x64x32xf32>, %k: tensor<64x2x3
     flow.return %a : tensor<1x2x4x32xf32>
   }
   func.return %r, %d : tensor<64x2x4x32xf32>, tensor<1x2x4x32xf32>
+}
+
+// -----
+
+// K read with its keys innermost, as linalg-attention-key-blocks leaves a long attention
+// (Whisper's, 1504 padded keys here 64, 2 heads, 120 query rows, head dim 64): 2 query rows
+// x 32 keys a step, the scores vectors over the keys; 60 rows a workgroup divide the 120.
+// At head dim 128: 2 rows x 16 keys. Where the block does not divide the keys (40), the tile
+// by the head dim (8 x 8), 40 rows a workgroup.
+// CHECK-LABEL: func.func @keys_innermost
+// CHECK:       distribution = [1, 60, 0, 0, 64], vector_common_parallel = [1, 2, 0, 0, 64], vector_reduction = [0, 0, 32, 0, 0]
+// CHECK:       distribution = [1, 64, 0, 0, 128], vector_common_parallel = [1, 2, 0, 0, 128], vector_reduction = [0, 0, 16, 0, 0]
+// CHECK:       distribution = [1, 40, 0, 0, 64], vector_common_parallel = [1, 8, 0, 0, 64], vector_reduction = [0, 0, 8, 0, 0]
+func.func @keys_innermost(%q: tensor<120x2x64xf32>, %k: tensor<2x64x64xf32>, %v: tensor<2x64x64xf32>, %mask: tensor<64xf32>, %q2: tensor<64x1x128xf32>, %k2: tensor<1x128x32xf32>, %v2: tensor<1x32x128xf32>, %k3: tensor<2x64x40xf32>, %v3: tensor<2x40x64xf32>) -> (tensor<120x2x64xf32>, tensor<64x1x128xf32>, tensor<120x2x64xf32>) {
+  %s = arith.constant 0.125 : f32
+  %r = flow.dispatch.region -> (tensor<120x2x64xf32>) {
+    %e = tensor.empty() : tensor<120x2x64xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%q, %k, %v, %s, %mask : tensor<120x2x64xf32>, tensor<2x64x64xf32>, tensor<2x64x64xf32>, f32, tensor<64xf32>) outs(%e : tensor<120x2x64xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<120x2x64xf32>
+    flow.return %a : tensor<120x2x64xf32>
+  }
+  %r2 = flow.dispatch.region -> (tensor<64x1x128xf32>) {
+    %e = tensor.empty() : tensor<64x1x128xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%q2, %k2, %v2, %s : tensor<64x1x128xf32>, tensor<1x128x32xf32>, tensor<1x32x128xf32>, f32) outs(%e : tensor<64x1x128xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<64x1x128xf32>
+    flow.return %a : tensor<64x1x128xf32>
+  }
+  %r3 = flow.dispatch.region -> (tensor<120x2x64xf32>) {
+    %e = tensor.empty() : tensor<120x2x64xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%q, %k3, %v3, %s : tensor<120x2x64xf32>, tensor<2x64x40xf32>, tensor<2x40x64xf32>, f32) outs(%e : tensor<120x2x64xf32>) {
+    ^bb0(%score: f32):
+      iree_linalg_ext.yield %score : f32
+    } -> tensor<120x2x64xf32>
+    flow.return %a : tensor<120x2x64xf32>
+  }
+  func.return %r, %r2, %r3 : tensor<120x2x64xf32>, tensor<64x1x128xf32>, tensor<120x2x64xf32>
 }

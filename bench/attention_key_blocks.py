@@ -1,0 +1,100 @@
+"""One long attention op built two ways by `dispatch-creation-llvm-cpu`: as it was (K read as
+[keys, heads, dim], the tile by head dim) and over key blocks (`linalg-attention-key-blocks`: K
+transposed, K and V padded to whole blocks, masked), timed interleaved with an A/A copy; prints
+ms per call and each build's ratio to the one as it was.
+
+    python bench/attention_key_blocks.py [--shapes 8x1500x64,4x1500x128,16x1500x32,8x1024x64]
+                                         [--rounds 5] [--iterations 3] [--threads 1]
+
+A shape is heads x tokens x head dim (self-attention: as many keys as queries, no mask, Q, K, V
+as [tokens, heads, dim], as Whisper's encoder leaves them). Why: the pass's measured claim
+(bench/RESULTS.md, "Attention over key blocks").
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from iree_bench_timing import interleaved, iree_ms_per_call  # noqa: E402
+
+from fusionopt import registry  # noqa: E402
+from fusionopt.ir_io import print_module  # noqa: E402
+from fusionopt.iree_tools import compile_vmfb, save_inputs, target_flags  # noqa: E402
+from fusionopt.pipeline_spec import build_passes, parse_pipeline  # noqa: E402
+from fusionopt.testing import apply_pipeline  # noqa: E402
+
+PIPELINE = "dispatch-creation-llvm-cpu"
+KEY_BLOCKS = "linalg-attention-key-blocks"
+
+
+def attention_program(heads: int, tokens: int, head_dim: int) -> str:
+    t = f"tensor<{tokens}x{heads}x{head_dim}xf32>"
+    maps = ", ".join(f"affine_map<(d0, d1, d2, d3, d4) -> {m}>" for m in
+                     ("(d1, d0, d3)", "(d2, d0, d3)", "(d2, d0, d4)", "()", "(d1, d0, d4)"))
+    return (f"func.func @main_graph(%q: {t}, %k: {t}, %v: {t}) -> {t} {{\n"
+            f"  %s = arith.constant {head_dim ** -0.5} : f32\n  %e = tensor.empty() : {t}\n"
+            f"  %a = iree_linalg_ext.attention <indexing_maps = [{maps}]> ins(%q, %k, %v, %s : {t}, {t}, {t}, f32) "
+            f"outs(%e : {t}) {{\n  ^bb0(%x: f32):\n    iree_linalg_ext.yield %x : f32\n  }} -> {t}\n"
+            f"  return %a : {t}\n}}\n")
+
+
+def pipeline_without_key_blocks() -> str:
+    spec = registry.PIPELINES[PIPELINE].spec
+    stage = next(p for p in spec.split(",") if p.startswith(KEY_BLOCKS))
+    return spec.replace(stage + ",", "")
+
+
+def builds(shape: str, folder: Path) -> dict[str, Path]:
+    """variant -> vmfb of the op at `shape` (HxTxD): `as-it-was`, `key-blocks`, `aa`."""
+    heads, tokens, head_dim = (int(n) for n in shape.split("x"))
+    text = attention_program(heads, tokens, head_dim)
+    pipelines = {"as-it-was": pipeline_without_key_blocks(), "key-blocks": PIPELINE}
+    vmfbs = {}
+    for name, pipeline in pipelines.items():
+        source = folder / f"{shape}.{name}.mlir"
+        source.write_text(print_module(apply_pipeline(text, pipeline)))
+        flags = registry.iree_flags_for(build_passes(parse_pipeline(pipeline, registry.PIPELINES), registry.get_all_passes()))
+        vmfbs[name] = compile_vmfb(source, source.with_suffix(".vmfb"), [*target_flags("llvm-cpu"), *flags])
+    vmfbs["aa"] = Path(shutil.copyfile(vmfbs["as-it-was"], folder / f"{shape}.aa.vmfb"))
+    return vmfbs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shapes", default="8x1500x64,4x1500x128,16x1500x32,8x1024x64")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--iterations", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args(argv)
+    print(f"median (min) ms per call of {args.rounds} interleaved rounds, {args.threads} thread(s)")
+    print("| heads x tokens x head dim | as it was | key blocks | key blocks / as it was | A/A |")
+    print("|---|---:|---:|---:|---:|")
+    rng = np.random.default_rng(0)
+    for shape in args.shapes.split(","):
+        with tempfile.TemporaryDirectory() as name:
+            folder = Path(name)
+            heads, tokens, head_dim = (int(n) for n in shape.split("x"))
+            inputs = save_inputs([rng.standard_normal((tokens, heads, head_dim), dtype=np.float32) for _ in range(3)], folder)
+            runners = {v: partial(iree_ms_per_call, path, inputs, args.iterations, args.threads)
+                       for v, path in builds(shape, folder).items()}
+            times = interleaved(runners, args.rounds)
+        med = {v: statistics.median(t) for v, t in times.items()}
+        low = {v: min(t) for v, t in times.items()}
+        print(f"| {shape} | {med['as-it-was']:.2f} ({low['as-it-was']:.2f}) | {med['key-blocks']:.2f} "
+              f"({low['key-blocks']:.2f}) | **{med['key-blocks'] / med['as-it-was']:.2f}x** | "
+              f"{med['aa'] / med['as-it-was']:.2f}x |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

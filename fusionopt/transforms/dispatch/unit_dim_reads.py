@@ -1,0 +1,143 @@
+"""`dispatch-unit-dim-reads`: a generic in a dispatch region that reads an operand's unit dims
+through constant-0 map results (`(d0, d1, d2) -> (d0, d1, 0, d2)`) reads a reshape without them.
+
+`linalg-fold-unit-reshapes` reads through a `collapse_shape` that drops unit dims by putting a
+constant 0 at each (a 1-D conv computed as a 2-D one leaves its 1 x W rows so; a [C, 1] scale
+likewise). IREE 3.13's llvm-cpu backend does not vectorise such a read: the generic runs one
+scalar at a time, GELU's erf included (Whisper's 512 x 3000 conv epilogue 13 ms, 2.5 ms reading
+the rank-reduced value; wav2vec2's GroupNorm over 512 x 3199 19 ms), and a conv's region with
+such an epilogue fails to build ("failed to run translation"). Measured on one Zen 4 core
+(bench/RESULTS.md, "Unit dims read through constant 0s").
+
+The operand becomes, where that is free, the same elements without those dims:
+- defined outside the region: a `flow.tensor.reshape` before the region (a view, no copy);
+- a dense constant in the region (a [C, 1] scale): the constant reshaped;
+- a `tensor.expand_shape` in the region that only adds unit dims: its source, read as
+  `linalg-fold-unit-reshapes` reads one.
+Elsewhere (a value computed in the region: a conv's [1, 1, W, F] result its epilogue reads
+through `(d0, 0, d2, d3)`) each constant 0 becomes a loop of extent 1 the read does not use,
+where there are enough. Only static operands, only constant 0s at size-1 dims, never all of an
+operand's dims. The generic computes the same value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from fusionopt import pass_statistics
+from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
+from fusionopt.dialects.flow import DispatchRegionOp, TensorReshapeOp
+from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
+from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import unit_reshape_source_exprs
+
+
+def unit_zero_positions(value_map: AffineMap, shape: tuple[int, ...]) -> list[int]:
+    """Results of `value_map` that are constant 0 at a size-1 dim of `shape`, none when every
+    result is one (a rank-0 read is left as it is)."""
+    zeros = [i for i, e in enumerate(value_map.results)
+             if isinstance(e, AffineConstantExpr) and e.value == 0 and shape[i] == 1]
+    return [] if len(zeros) == len(shape) else zeros
+
+
+def region_of(op: Operation) -> DispatchRegionOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, DispatchRegionOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def reshaped_outside(value: SSAValue, drop: list[int], region: DispatchRegionOp) -> SSAValue | None:
+    """`value`, defined outside `region`, without its dims `drop` (all size 1): a
+    `flow.tensor.reshape` before the region; None inside a region of a region."""
+    if region_of(region) is not None:
+        return None
+    shape = value.type.get_shape()  # type: ignore[attr-defined]
+    reduced = TensorType(value.type.get_element_type(), [d for i, d in enumerate(shape) if i not in drop])  # type: ignore[attr-defined]
+    reshape = TensorReshapeOp(value, reduced)
+    Rewriter.insert_op(reshape, InsertPoint.before(region))
+    return reshape.result
+
+
+def reshaped_constant(value: SSAValue, drop: list[int]) -> SSAValue:
+    """A dense constant `value` without its dims `drop`: a new constant beside it."""
+    owner = value.owner
+    shape = [d for i, d in enumerate(value.type.get_shape()) if i not in drop]  # type: ignore[attr-defined]
+    array = np.asarray(dense_to_numpy(owner.value)).reshape(shape)  # type: ignore[union-attr]
+    constant = ConstantOp(numpy_to_dense(array, TensorType(value.type.get_element_type(), shape)))  # type: ignore[attr-defined]
+    Rewriter.insert_op(constant, InsertPoint.before(owner))  # type: ignore[arg-type]
+    return constant.result
+
+
+def rank_reduced_read(value: SSAValue, value_map: AffineMap, region: DispatchRegionOp
+                      ) -> tuple[SSAValue, AffineMap] | None:
+    """The operand and map that read `value`'s elements without its constant-0 unit dims, where
+    that is free (module docstring), else None."""
+    drop = unit_zero_positions(value_map, tuple(value.type.get_shape()))  # type: ignore[attr-defined]
+    if not drop:
+        return None
+    owner = value.owner
+    kept = AffineMap(value_map.num_dims, 0, tuple(e for i, e in enumerate(value_map.results) if i not in drop))
+    if not (isinstance(owner, Operation) and region.is_ancestor(owner)):
+        reduced = reshaped_outside(value, drop, region)
+        return None if reduced is None else (reduced, kept)
+    if is_dense_constant(value):
+        return reshaped_constant(value, drop), kept
+    if owner.name != "tensor.expand_shape":
+        return None
+    exprs = unit_reshape_source_exprs(owner, list(value_map.results))
+    return None if exprs is None else (owner.operands[0], AffineMap(value_map.num_dims, 0, tuple(exprs)))
+
+
+def unit_loop_read(value_map: AffineMap, shape: tuple[int, ...], extents: list[int]) -> AffineMap | None:
+    """`value_map` with each constant 0 at a size-1 dim replaced by a loop of extent 1 it does
+    not use (the same element, read through a projected permutation), None if too few."""
+    drop = unit_zero_positions(value_map, shape)
+    used = {e.position for e in value_map.results if isinstance(e, AffineDimExpr)}
+    spare = [d for d, extent in enumerate(extents) if extent == 1 and d not in used]
+    if not drop or len(spare) < len(drop):
+        return None
+    results = list(value_map.results)
+    for position, loop in zip(drop, spare):
+        results[position] = AffineDimExpr(loop)
+    return AffineMap(value_map.num_dims, 0, tuple(results))
+
+
+def drop_unit_reads(generic: Operation, region: DispatchRegionOp) -> int:
+    """Rewrite `generic`'s constant-0 unit reads; the number of operands rewritten."""
+    maps = du.indexing_maps(generic)
+    changed = 0
+    for index, value in enumerate(du.dps_inputs(generic)):
+        if not du.is_static_tensor(value):
+            continue
+        read = rank_reduced_read(value, maps[index], region)
+        if read is None:
+            by_loops = unit_loop_read(maps[index], tuple(value.type.get_shape()), du.loop_extents(generic))  # type: ignore[attr-defined]
+            read = None if by_loops is None else (value, by_loops)
+        if read is None:
+            continue
+        generic.operands[index], maps[index] = read
+        changed += 1
+    if changed:
+        generic.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
+    return changed
+
+
+class DispatchUnitDimReadsPass(ModulePass):
+    """Generics in dispatch regions read unit dims' constant-0 operands through a reshape without
+    them (module docstring)."""
+
+    name = "dispatch-unit-dim-reads"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for generic in [o for o in op.walk() if o.name == "linalg.generic"]:
+            region = region_of(generic)
+            if region is not None and (rewritten := drop_unit_reads(generic, region)):
+                pass_statistics.count("unit dims read through constant 0s dropped", rewritten)

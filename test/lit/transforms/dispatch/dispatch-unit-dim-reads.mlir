@@ -1,0 +1,89 @@
+// RUN: fusion-opt %s --split-input-file -p dispatch-unit-dim-reads | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p dispatch-unit-dim-reads | fusion-opt - --split-input-file -o %t.mlir
+// RUN: fusion-opt %s --split-input-file -p dispatch-unit-dim-reads --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
+// STATS:         (unit dims read through constant 0s dropped) : 3
+// STATS:         (unit dims read through constant 0s dropped) : 1
+// STATS-NOT:     unit dims read
+
+// A 1-D conv's result computed as the 2-D conv's [1, C, 1, W] and its bias [C, 1], read by the
+// GELU epilogue through constant 0s: the conv result (a region result) as a flow.tensor.reshape
+// to [1, C, W] before the region, the bias as [C]; the scale, an expand_shape in the region, as
+// its source. The generic keeps its loops.
+// CHECK-LABEL: func.func @conv1d_epilogue
+// CHECK-SAME:    (%[[Y:.*]]: tensor<1x8x1x40xf32>, %[[B:.*]]: tensor<8x1xf32>, %[[S:.*]]: tensor<8x40xf32>)
+// CHECK:         %[[Y3:.*]] = flow.tensor.reshape %[[Y]] : tensor<1x8x1x40xf32> -> tensor<1x8x40xf32>
+// CHECK:         %[[B1:.*]] = flow.tensor.reshape %[[B]] : tensor<8x1xf32> -> tensor<8xf32>
+// CHECK:         flow.dispatch.region
+// CHECK:           linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[Y3]], %[[B1]], %[[S]] : tensor<1x8x40xf32>, tensor<8xf32>, tensor<8x40xf32>)
+func.func @conv1d_epilogue(%y: tensor<1x8x1x40xf32>, %b: tensor<8x1xf32>, %s: tensor<8x40xf32>) -> tensor<1x8x40xf32> {
+  %r = flow.dispatch.region -> (tensor<1x8x40xf32>) {
+    %e = tensor.empty() : tensor<1x8x40xf32>
+    %s4 = tensor.expand_shape %s [[0, 1], [2, 3]] output_shape [1, 8, 1, 40] : tensor<8x40xf32> into tensor<1x8x1x40xf32>
+    %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, 0, d2)>, affine_map<(d0, d1, d2) -> (d1, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%y, %b, %s4 : tensor<1x8x1x40xf32>, tensor<8x1xf32>, tensor<1x8x1x40xf32>) outs(%e : tensor<1x8x40xf32>) {
+    ^bb0(%x: f32, %bias: f32, %scale: f32, %o: f32):
+      %t = arith.addf %x, %bias : f32
+      %u = arith.mulf %t, %scale : f32
+      %v = math.erf %u : f32
+      linalg.yield %v : f32
+    } -> tensor<1x8x40xf32>
+    flow.return %g : tensor<1x8x40xf32>
+  }
+  func.return %r : tensor<1x8x40xf32>
+}
+
+// -----
+
+// A conv's result computed in the region ([1, 1, W, F]), its epilogue reading it through
+// (d0, 0, d2, d3) while its own loop d1 has extent 1: read through d1 (no reshape in a region).
+// CHECK-LABEL: func.func @conv_epilogue_in_region
+// CHECK-NOT:     flow.tensor.reshape
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+func.func @conv_epilogue_in_region(%x: tensor<1x1x42x8xf32>, %w: tensor<1x3x8x16xf32>) -> tensor<1x1x40x16xf32> {
+  %r = flow.dispatch.region -> (tensor<1x1x40x16xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x1x40x16xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x40x16xf32>) -> tensor<1x1x40x16xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x42x8xf32>, tensor<1x3x8x16xf32>) outs(%f : tensor<1x1x40x16xf32>) -> tensor<1x1x40x16xf32>
+    %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<1x1x40x16xf32>) outs(%e : tensor<1x1x40x16xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %t = math.erf %a : f32
+      linalg.yield %t : f32
+    } -> tensor<1x1x40x16xf32>
+    flow.return %g : tensor<1x1x40x16xf32>
+  }
+  func.return %r : tensor<1x1x40x16xf32>
+}
+
+// -----
+
+// Left: a value computed in the region (no free reshape there, and the loop of extent 1 the read
+// could take, d0, is one it reads already), a read whose every dim is a unit
+// dim (a rank-0 read), and a generic outside any region.
+// CHECK-LABEL: func.func @left_as_they_are
+// CHECK-NOT:     flow.tensor.reshape
+// CHECK:         affine_map<(d0, d1, d2) -> (d0, d1, 0, d2)>, affine_map<(d0, d1, d2) -> (0, 0)>
+// CHECK:         affine_map<(d0, d1) -> (0, d0, 0, d1)>
+func.func @left_as_they_are(%x: tensor<1x8x1x40xf32>, %c: tensor<1x1xf32>) -> (tensor<1x8x40xf32>, tensor<8x40xf32>) {
+  %r = flow.dispatch.region -> (tensor<1x8x40xf32>) {
+    %e4 = tensor.empty() : tensor<1x8x1x40xf32>
+    %n = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x1x40xf32>) outs(%e4 : tensor<1x8x1x40xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.negf %a : f32
+      linalg.yield %m : f32
+    } -> tensor<1x8x1x40xf32>
+    %e = tensor.empty() : tensor<1x8x40xf32>
+    %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, 0, d2)>, affine_map<(d0, d1, d2) -> (0, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%n, %c : tensor<1x8x1x40xf32>, tensor<1x1xf32>) outs(%e : tensor<1x8x40xf32>) {
+    ^bb0(%a: f32, %k: f32, %o: f32):
+      %m = arith.mulf %a, %k : f32
+      linalg.yield %m : f32
+    } -> tensor<1x8x40xf32>
+    flow.return %g : tensor<1x8x40xf32>
+  }
+  %e2 = tensor.empty() : tensor<8x40xf32>
+  %h = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d0, 0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1x8x1x40xf32>) outs(%e2 : tensor<8x40xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<8x40xf32>
+  func.return %r, %h : tensor<1x8x40xf32>, tensor<8x40xf32>
+}

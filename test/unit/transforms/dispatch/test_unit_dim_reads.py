@@ -1,0 +1,142 @@
+"""`dispatch-unit-dim-reads`: reading an operand without its constant-0 unit dims changes no value
+(interpreter, every input family); the llvm-cpu pipeline leaves no such read in a region of a
+Whisper-like 1-D conv stem (conv + GELU, a GroupNorm over the conv's rows as wav2vec2's), and
+IREE builds what it forms and computes what a float64 run of the input does, on random inputs
+within 1e-4, on adversarial ones no further from it than onnxruntime (but `offset`, open).
+
+The lit cases are the `// -----` functions of test/lit/transforms/dispatch/dispatch-unit-dim-reads.mlir.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from fusionopt.importers.onnx_import import import_onnx
+from fusionopt.interpreter import find_entry, run_function
+from fusionopt.interpreter.input_families import FAMILIES, family_inputs
+from fusionopt.ir_io import parse_module, print_module
+from fusionopt.iree_tools import iree_available, run_vmfb
+from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.iree_pairs import assert_agrees, build_llvm_cpu, pipeline_flags
+from support.lit_cases import lit_functions
+
+LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "dispatch" / "dispatch-unit-dim-reads.mlir"
+PASS = "dispatch-unit-dim-reads"
+PIPELINE = "graph-to-dispatch-llvm-cpu"
+# A read through a constant 0 in a region's generic: `-> (..., 0, ...)` in an indexing map.
+ZERO_READ = re.compile(r"affine_map<\([^)]*\) -> \([^)]*\b0\b[^)]*\)>")
+
+
+@pytest.mark.parametrize("name, reshapes", [("conv1d_epilogue", 2), ("conv_epilogue_in_region", 0)])
+def test_rank_reduced_reads_preserve_values(name, reshapes):
+    after = assert_pass_preserves_semantics(lit_functions(LIT)[name], PASS, seeds=(0, 1))
+    assert sum(op.name == "flow.tensor.reshape" for op in after.walk()) == reshapes
+    assert not ZERO_READ.search(print_module(after))
+
+
+def gelu(nodes: list, x: str, out: str) -> None:
+    """x * 0.5 * (1 + erf(x / sqrt 2)), as torch exports nn.GELU."""
+    nodes += [helper.make_node("Div", [x, "sqrt2"], [f"{out}_s"]), helper.make_node("Erf", [f"{out}_s"], [f"{out}_e"]),
+              helper.make_node("Add", [f"{out}_e", "one"], [f"{out}_p"]), helper.make_node("Mul", [x, f"{out}_p"], [f"{out}_m"]),
+              helper.make_node("Mul", [f"{out}_m", "half"], [out])]
+
+
+def conv1d_stem(channels: int = 160, width: int = 96) -> onnx.ModelProto:
+    """Whisper's stem (conv k3 + GELU, conv k3 stride 2 + GELU) with wav2vec2's GroupNorm (one
+    group a channel, as InstanceNormalization) after the first conv, 8 input channels. At 160
+    channels the second conv's filter (77k elements) is past linalg-conv-channels-last's limit:
+    an im2col matmul, as Whisper's 512-channel convs."""
+    rng = np.random.default_rng(0)
+    weights = {"w1": 0.2 * rng.standard_normal((channels, 8, 3)), "b1": rng.standard_normal(channels),
+               "w2": 0.2 * rng.standard_normal((channels, channels, 3)), "b2": rng.standard_normal(channels),
+               "gamma": 1 + 0.1 * rng.standard_normal(channels), "beta": rng.standard_normal(channels),
+               "sqrt2": np.float32(np.sqrt(2)), "one": np.float32(1), "half": np.float32(0.5)}
+    inits = [numpy_helper.from_array(np.asarray(v, np.float32), k) for k, v in weights.items()]
+    nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1]),
+             helper.make_node("InstanceNormalization", ["c1", "gamma", "beta"], ["n1"], epsilon=1e-5)]
+    gelu(nodes, "n1", "g1")
+    nodes.append(helper.make_node("Conv", ["g1", "w2", "b2"], ["c2"], pads=[1, 1], strides=[2]))
+    gelu(nodes, "c2", "y")
+    graph = helper.make_graph(nodes, "conv1d_stem", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, width])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, channels, width // 2])], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+
+
+def regions_of(module) -> list[str]:
+    return [print_module(op) for op in module.walk() if op.name == "flow.dispatch.region"]
+
+
+def test_cpu_pipeline_leaves_no_constant_zero_reads_in_a_conv1d_stem():
+    """The GroupNorm's scale and shift ([C, 1]) and the first conv's [1, C, 1, W] result read
+    without their unit dims; the second conv's GELU in its im2col matmul's region (read through
+    the matmul's result, not the conv's [1, C, 1, W] view of it)."""
+    for channels in (16, 160):
+        formed = print_module(apply_pipeline(import_onnx(conv1d_stem(channels)), PIPELINE))
+        assert "flow.dispatch.region" in formed
+        assert not ZERO_READ.search(formed), ZERO_READ.search(formed)
+    regions = regions_of(apply_pipeline(import_onnx(conv1d_stem(160)), PIPELINE))
+    assert any("math.erf" in r and "outs(%3 : tensor<160x48xf32>)" in r for r in regions)
+
+
+def worst_error(got: np.ndarray, reference: np.ndarray) -> float:
+    """The largest |got - reference| where the reference is finite (NaN where got is not)."""
+    finite = np.isfinite(reference)
+    return float(np.abs(got[finite].astype(np.float64) - reference[finite]).max(initial=0.0))
+
+
+# `offset` (1000.5 + N(0, 1)) at 64 channels, where the second conv is channels last (IREE's
+# conv_2d_nhwc_hwcf): our build is 1.9e-3 from float64 at its output (scale 132), onnxruntime
+# 2.8e-4; the GroupNorm + GELU before it is closer than onnxruntime's (1.6e-4 against 2.5e-4),
+# and IREE's own conv tile gives the same 1.9e-3. At 160 channels (an im2col matmul) within
+# onnxruntime's. Open.
+OFFSET_GAP = pytest.mark.xfail(strict=True, reason="channels-last conv over a 1000-offset image: 1.9e-3 from "
+                               "float64, onnxruntime 2.8e-4 (open)")
+
+
+@pytest.fixture(scope="module", params=[64, 160])
+def conv1d_stem_runs(request, tmp_path_factory):
+    """(float64 reference, ours, onnxruntime's) per family, for the stem at 64 or 160 channels x
+    3000 frames."""
+    ort = pytest.importorskip("onnxruntime")
+    model = conv1d_stem(request.param, width=3000)
+    graph = print_module(import_onnx(model))
+    formed = print_module(apply_pipeline(graph, PIPELINE))
+    assert not ZERO_READ.search(formed)
+    vmfb = build_llvm_cpu({"formed": formed}, tmp_path_factory.mktemp("stem"), pipeline_flags(PIPELINE))["formed"]
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    module = parse_module(graph)
+    func = find_entry(module)
+    runs = {}
+    for family in FAMILIES:
+        args = family_inputs(func, family, seed=2)
+        (reference,) = run_function(module, args, func, float64=True)
+        runs[family] = (np.asarray(reference, np.float64), run_vmfb(vmfb, args, "main_graph")[0],
+                        session.run(None, {"x": args[0]})[0])
+    return runs
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
+def test_iree_builds_the_conv1d_stem_and_agrees_with_float64(conv1d_stem_runs):
+    reference, ours, _ = conv1d_stem_runs["random"]
+    assert_agrees(ours, np.asarray(reference, np.float32), "random")
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
+@pytest.mark.parametrize("family", FAMILIES)
+def test_iree_build_is_as_close_to_float64_as_onnxruntime(conv1d_stem_runs, family, request):
+    """A near-constant row (`constant`, `zeros`) makes the normalisation divide rounding noise by a
+    tiny deviation, where no f32 run is within 1e-4 of float64 (onnxruntime 3e-3 off on
+    `constant`; ours, its means in f64, 5e-5): the bar is onnxruntime's own error, or a few f32
+    ulps (1e-6) of the largest value."""
+    if family == "offset" and "64" in request.node.callspec.id:
+        request.applymarker(OFFSET_GAP)
+    reference, ours, theirs = conv1d_stem_runs[family]
+    np.testing.assert_array_equal(np.isnan(ours), np.isnan(reference), err_msg=family)
+    ulps = 1e-6 * float(np.abs(reference[np.isfinite(reference)]).max(initial=0.0))
+    assert worst_error(ours, reference) <= max(worst_error(theirs, reference), ulps)
