@@ -70,19 +70,20 @@ from support.graph_strategies import graph_programs  # noqa: E402
 # (and conv filters padded to multiples of 16, matmul weights to whole panels, and constant 1x1
 # filters and matmul weights packed in panels and transposes over collapsed dims as the llvm-cpu
 # builds do, and the raised
-# attention (its V copied with its heads outermost, as the llvm-cpu builds do for long ones:
-# here at every size) regions formed as the llvm-cpu builds form them, with a NaN
-# guard's reduction of V inside, then given CPU tiles; 1 row x 1 key, so drawn sizes fit them;
+# attention (read over key blocks, its V copied with its heads outermost, as the llvm-cpu builds
+# do for long ones: here at every size) regions formed as the llvm-cpu builds form them, with a NaN
+# guard's reduction of V inside, their unit dims read without constant 0s, then given CPU tiles; 1 row x 1 key, so drawn sizes fit them;
 # and the CPU tiles of depthwise convs, of row reductions, of grouped convs' im2col matmuls and
 # tap sums (grouped convs summed over their taps, as the llvm-cpu builds do) and of k x k convs,
 # and the regions' float constants read from outside them)
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-conv-channels-last,", "linalg-conv-channels-last{grouped-taps=true},").replace(
-    "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,linalg-attention-value-rows,"
+    "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,linalg-attention-key-blocks,"
+    "linalg-attention-value-rows,"
 ).replace("linalg-fuse-elementwise{aggressive=false},", "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,"
     "linalg-pack-conv-filters,linalg-pad-matmul-weights,linalg-pack-matmul-weights,"
 ).replace(",form-dispatch-regions,", ",linalg-collapse-transpose-dims,form-dispatch-regions{guards-into-attention=true},"
-          ) + (",dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
+          ) + (",dispatch-unit-dim-reads,dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
                "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
                "dispatch-conv-kxk-cpu-tiles,dispatch-hoist-dense-constants")
 # dispatch-creation with the other opt-in passes (contractions reading grouped-query attention's

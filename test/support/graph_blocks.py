@@ -253,12 +253,22 @@ def block_keys_outer_attention(b):
     return _attention(b, projected_k=False, keys_outer=True)
 
 
-def _attention(b, projected_k: bool, keys_outer: bool = False):
+def block_key_block_attention(b):
+    """f32 attention at head dim 32 over 33, 40 or 64 keys, V sometimes keys-outer:
+    linalg-attention-key-blocks reads K transposed, padded to whole blocks of 32 keys but at 64."""
+    if b.element != "f32":
+        return None
+    keys = b.draw(st.sampled_from((33, 40, 64)))
+    return _attention(b, projected_k=False, keys_outer=b.draw(st.booleans()), sizes=(b.draw(st.integers(1, 3)), keys, 32, 32))
+
+
+def _attention(b, projected_k: bool, keys_outer: bool = False, sizes: tuple[int, int, int, int] | None = None):
+    """Decomposed attention; `sizes`: queries, keys, head dim and V's dim (drawn small if None)."""
     element = _float_element(b)
     if element is None:
         return None
     batch = _batch(b) or ((2,) if projected_k or keys_outer else ())
-    s, t, d, dv = _dims(b, 4)
+    s, t, d, dv = sizes or _dims(b, 4)
     q = _activation(b, (*batch, s, d), element)
     k = b.new_arg((*batch, t, d), element)
     if projected_k:  # a projection's result, not a weight (linalg-transpose-nt-operands)
@@ -399,3 +409,4 @@ ASSERTED_BLOCKS = (block_asserted_reciprocal,)
 WIDE_GROUPED_BLOCKS = (block_wide_grouped_conv,)
 ROW_SOFTMAX_BLOCKS = (block_row_softmax,)
 KEYS_OUTER_ATTENTION_BLOCKS = (block_keys_outer_attention,)
+KEY_BLOCK_ATTENTION_BLOCKS = (block_key_block_attention,)

@@ -26,6 +26,7 @@ from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on th
     DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_DEPTHWISE_BLOCKS, PADDED_FILTER_BLOCKS, PADDED_WEIGHT_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
     TILED_DEPTHWISE_BLOCKS,
     KEYS_OUTER_ATTENTION_BLOCKS,
+    KEY_BLOCK_ATTENTION_BLOCKS,
     ROW_SOFTMAX_BLOCKS,
     GROUPED_IM2COL_BLOCKS,
     GROUPED_TAPS_BLOCKS,
@@ -58,6 +59,8 @@ FLOORS = {
     "linalg-interchange-for-fusion": 0.17,
     "linalg-merge-sibling-reductions": 0.33,
     "linalg-raise-attention": 0.05,
+    # a generic in a region reading unit dims through constant 0s (this seed: 0.0375, 3 of 80)
+    "dispatch-unit-dim-reads": 0.025,
     # every raised attention (1 x 1 tiles in the run: any drawn size fits)
     "dispatch-attention-cpu-tiles": 0.05,
     "linalg-shrink-broadcast-generics": 0.09,
@@ -170,6 +173,11 @@ ROW_SOFTMAX_FLOORS = {"dispatch-reduction-cpu-tiles": 0.3}
 # the dispatch-attention run (raised at every size) the copy puts V's heads outermost.
 KEYS_OUTER_ATTENTION_COUNT, KEYS_OUTER_ATTENTION_OPS = 6, 1
 KEYS_OUTER_ATTENTION_FLOORS = {"linalg-attention-value-rows": 0.3}
+# f32 attention at head dim 32 over 33, 40 or 64 keys (`graph_blocks.KEY_BLOCK_ATTENTION_BLOCKS`;
+# the other draws' element types give no block): in the dispatch-attention run (raised at every
+# size) K is read transposed, padded to whole blocks of 32 but at 64. Its seed gives 0.25 (3 of 12).
+KEY_BLOCK_ATTENTION_COUNT, KEY_BLOCK_ATTENTION_OPS = 12, 1
+KEY_BLOCK_ATTENTION_FLOORS = {"linalg-attention-key-blocks": 0.15}
 # Grouped-query attention with its K/V heads repeated (`graph_blocks_gqa.REPEATED_KV_BLOCKS`): in
 # the opt-in run both contractions read the shared heads.
 REPEATED_KV_COUNT, REPEATED_KV_OPS = 6, 1
@@ -263,7 +271,7 @@ def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
               PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, PADDED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS,
-              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, REPEATED_KV_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS)
+              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, KEY_BLOCK_ATTENTION_FLOORS, REPEATED_KV_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -298,6 +306,8 @@ BLOCK_SET_RUNS = {
     "repeated_kv": (REPEATED_KV_COUNT, REPEATED_KV_OPS, REPEATED_KV_BLOCKS, REPEATED_KV_FLOORS),
     "keys_outer_attention": (KEYS_OUTER_ATTENTION_COUNT, KEYS_OUTER_ATTENTION_OPS, KEYS_OUTER_ATTENTION_BLOCKS,
                              KEYS_OUTER_ATTENTION_FLOORS),
+    "key_block_attention": (KEY_BLOCK_ATTENTION_COUNT, KEY_BLOCK_ATTENTION_OPS, KEY_BLOCK_ATTENTION_BLOCKS,
+                            KEY_BLOCK_ATTENTION_FLOORS),
     "grouped_im2col": (GROUPED_IM2COL_COUNT, GROUPED_IM2COL_OPS, GROUPED_IM2COL_BLOCKS, GROUPED_IM2COL_FLOORS),
     "grouped_taps": (GROUPED_TAPS_COUNT, GROUPED_TAPS_OPS, GROUPED_TAPS_BLOCKS, GROUPED_TAPS_FLOORS),
     "kxk_conv": (KXK_CONV_COUNT, KXK_CONV_OPS, KXK_CONV_BLOCKS, KXK_CONV_FLOORS),
