@@ -10,8 +10,8 @@ such an epilogue fails to build ("failed to run translation"). Measured on one Z
 (bench/RESULTS.md, "Unit dims read through constant 0s").
 
 The operand becomes, where that is free, the same elements without those dims:
-- defined outside the region: a `flow.tensor.reshape` before the region (a view, no copy);
-- a dense constant in the region (a [C, 1] scale): the constant reshaped;
+- a dense constant (a [C, 1] scale, in the region or outside): the constant reshaped;
+- another value defined outside the region: a `flow.tensor.reshape` before it (a view);
 - a `tensor.expand_shape` in the region that only adds unit dims: its source, read as
   `linalg-fold-unit-reshapes` reads one.
 Elsewhere (a value computed in the region: a conv's [1, 1, W, F] result its epilogue reads
@@ -85,11 +85,11 @@ def rank_reduced_read(value: SSAValue, value_map: AffineMap, region: DispatchReg
         return None
     owner = value.owner
     kept = AffineMap(value_map.num_dims, 0, tuple(e for i, e in enumerate(value_map.results) if i not in drop))
+    if is_dense_constant(value):
+        return reshaped_constant(value, drop), kept
     if not (isinstance(owner, Operation) and region.is_ancestor(owner)):
         reduced = reshaped_outside(value, drop, region)
         return None if reduced is None else (reduced, kept)
-    if is_dense_constant(value):
-        return reshaped_constant(value, drop), kept
     if owner.name != "tensor.expand_shape":
         return None
     exprs = unit_reshape_source_exprs(owner, list(value_map.results))
@@ -124,6 +124,8 @@ def drop_unit_reads(generic: Operation, region: DispatchRegionOp) -> int:
         if read is None:
             continue
         generic.operands[index], maps[index] = read
+        if isinstance(value.owner, ConstantOp) and not value.uses:
+            Rewriter.erase_op(value.owner)
         changed += 1
     if changed:
         generic.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
