@@ -30,7 +30,6 @@ from iree_bench_timing import interleaved, iree_ms_per_call  # noqa: E402
 from fusionopt import registry  # noqa: E402
 from fusionopt.ir_io import print_module  # noqa: E402
 from fusionopt.iree_tools import compile_vmfb, save_inputs, target_flags  # noqa: E402
-from fusionopt.pipeline_spec import build_passes, parse_pipeline  # noqa: E402
 from fusionopt.testing import apply_pipeline  # noqa: E402
 
 PIPELINE = "dispatch-creation-llvm-cpu"
@@ -63,8 +62,8 @@ def builds(shape: str, folder: Path) -> dict[str, Path]:
     for name, pipeline in pipelines.items():
         source = folder / f"{shape}.{name}.mlir"
         source.write_text(print_module(apply_pipeline(text, pipeline)))
-        flags = registry.iree_flags_for(build_passes(parse_pipeline(pipeline, registry.PIPELINES), registry.get_all_passes()))
-        vmfbs[name] = compile_vmfb(source, source.with_suffix(".vmfb"), [*target_flags("llvm-cpu"), *flags])
+        vmfbs[name] = compile_vmfb(source, source.with_suffix(".vmfb"),
+                                   [*target_flags("llvm-cpu"), *registry.iree_flags_of(pipeline)])
     vmfbs["aa"] = Path(shutil.copyfile(vmfbs["as-it-was"], folder / f"{shape}.aa.vmfb"))
     return vmfbs
 

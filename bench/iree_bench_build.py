@@ -62,7 +62,6 @@ from iree_bench_variants import ONNX_PIPELINES, OURS_PIPELINES
 from fusionopt import registry
 from fusionopt.corpus import model_file, model_stem
 from fusionopt.iree_tools import IreeError, compile_vmfb, flow_dispatch_names, target_flags
-from fusionopt.pipeline_spec import build_passes, parse_pipeline
 from fusionopt.transforms.dispatch.verify_with_iree import first_error_line
 
 MODELS = ("bert_mini", "gpt2_mini", "mlp_towers", "cnn/resnet_mini", "cnn/mobilenet_mini")
@@ -188,8 +187,7 @@ def pipeline_flags(variant: str) -> tuple[str, ...]:
     spec = OURS_PIPELINES.get(variant) or ONNX_PIPELINES.get(variant)
     if spec is None:
         return ()
-    passes = build_passes(parse_pipeline(spec, registry.PIPELINES), registry.get_all_passes())
-    return tuple(registry.iree_flags_for(passes))
+    return tuple(registry.iree_flags_of(spec))
 
 
 def variant_flags(variant: str, target: str) -> list[str]:

@@ -416,6 +416,13 @@ def iree_flags_for(passes: list[ModulePass]) -> list[str]:
     return list(dict.fromkeys(flag for p in passes for flag in getattr(p, "iree_flags", ())))
 
 
+def iree_flags_of(pipeline: str) -> list[str]:
+    """`iree_flags_for` the passes of a pipeline spec (`fusion-opt -p P --print-iree-flags`)."""
+    from fusionopt.pipeline_spec import build_passes, parse_pipeline
+
+    return iree_flags_for(build_passes(parse_pipeline(pipeline, PIPELINES), get_all_passes()))
+
+
 def make_context(allow_unregistered: bool = False) -> Context:
     """A context that knows every dialect fusionopt parses (loaded lazily on first use)."""
     ctx = Context(allow_unregistered=allow_unregistered)

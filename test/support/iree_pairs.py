@@ -3,6 +3,7 @@ steps of the tests that check IREE computes a rewritten module's values."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -12,15 +13,7 @@ from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import compile_vmfb, target_flags
 
 
-def pipeline_flags(pipeline: str) -> tuple[str, ...]:
-    """The iree-compile flags `pipeline`'s output is built with (`fusion-opt --print-iree-flags`)."""
-    from fusionopt import registry
-    from fusionopt.pipeline_spec import build_passes, parse_pipeline
-
-    return tuple(registry.iree_flags_for(build_passes(parse_pipeline(pipeline, registry.PIPELINES), registry.get_all_passes())))
-
-
-def build_llvm_cpu(sources: dict[str, str], folder: Path, flags: tuple[str, ...] = ()) -> dict[str, Path]:
+def build_llvm_cpu(sources: dict[str, str], folder: Path, flags: Sequence[str] = ()) -> dict[str, Path]:
     """name -> vmfb of each module text, built for llvm-cpu in `folder` (with `flags` too)."""
     vmfbs = {}
     for name, text in sources.items():
@@ -71,7 +64,7 @@ def assert_bit_equal_on_families(ours_vmfb: Path, reference_vmfb: Path, text: st
 
 
 def assert_iree_build_agrees_with_float64(text: str, formed: str, folder: Path, families: tuple[str, ...],
-                                         seed: int = 0, rtol: float = 1e-4, flags: tuple[str, ...] = ()) -> None:
+                                         seed: int = 0, rtol: float = 1e-4, flags: Sequence[str] = ()) -> None:
     """IREE's llvm-cpu build of `formed` (a rewrite of the module `text`; with `flags`, those a
     pipeline asks for) computes, on inputs of each family, what a float64 run of `text`'s entry
     function does (`assert_agrees`)."""

@@ -15,7 +15,6 @@ import pytest
 from fusionopt import registry
 from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import compile_vmfb, iree_available, run_vmfb, target_flags
-from fusionopt.pipeline_spec import build_passes, parse_pipeline
 from fusionopt.testing import apply_pipeline
 from support.cpu_pipeline_cases import CPU, runs_on_cpu_only, without_pass
 from support.iree_pairs import assert_agrees
@@ -109,7 +108,7 @@ def configured(module) -> int:
 
 
 def flags_of(pipeline: str) -> list[str]:
-    return registry.iree_flags_for(build_passes(parse_pipeline(pipeline, registry.PIPELINES), registry.get_all_passes()))
+    return registry.iree_flags_of(pipeline)
 
 
 def test_the_cpu_pipelines_configure_and_the_cuda_ones_do_not():

@@ -18,12 +18,13 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from fusionopt.importers.onnx_import import import_onnx
+from fusionopt.registry import iree_flags_of
 from fusionopt.interpreter import find_entry, run_function
 from fusionopt.interpreter.input_families import FAMILIES, family_inputs
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.iree_pairs import assert_agrees, build_llvm_cpu, pipeline_flags
+from support.iree_pairs import assert_agrees, build_llvm_cpu
 from support.lit_cases import lit_functions
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "dispatch" / "dispatch-unit-dim-reads.mlir"
@@ -108,7 +109,7 @@ def conv1d_stem_runs(request, tmp_path_factory):
     graph = print_module(import_onnx(model))
     formed = print_module(apply_pipeline(graph, PIPELINE))
     assert not ZERO_READ.search(formed)
-    vmfb = build_llvm_cpu({"formed": formed}, tmp_path_factory.mktemp("stem"), pipeline_flags(PIPELINE))["formed"]
+    vmfb = build_llvm_cpu({"formed": formed}, tmp_path_factory.mktemp("stem"), iree_flags_of(PIPELINE))["formed"]
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     module = parse_module(graph)
     func = find_entry(module)
