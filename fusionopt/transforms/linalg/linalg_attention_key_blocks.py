@@ -82,8 +82,17 @@ def is_plain_read(op: AttentionOp) -> bool:
 @dataclass(frozen=True)
 class KeyLayout:
     order: list[int]  # K's dims, keys innermost
+    k2: int  # the op's key loop
     keys: int  # the op's keys
     padded: int  # keys after padding
+
+    @property
+    def transposes(self) -> bool:
+        return self.order != sorted(self.order)
+
+    @property
+    def pads(self) -> bool:
+        return self.padded != self.keys
 
 
 def key_layout(op: AttentionOp) -> KeyLayout | None:
@@ -94,12 +103,10 @@ def key_layout(op: AttentionOp) -> KeyLayout | None:
     keys = sizes[dims["k2"]]
     if block is None or keys < block:
         return None
-    layout = KeyLayout(keys_innermost_order(op, dims), keys, padded_keys(keys, block))
-    if layout.padded != keys and op.mask is not None:
+    layout = KeyLayout(keys_innermost_order(op, dims), dims["k2"], keys, padded_keys(keys, block))
+    if layout.pads and op.mask is not None:  # its own mask is not padded here
         return None
-    if layout.order == list(range(len(layout.order))) and layout.padded == keys:
-        return None
-    return layout
+    return layout if layout.transposes or layout.pads else None
 
 
 def padded_with_zeros(value: SSAValue, axis: int, size: int) -> tensor.PadOp:
@@ -129,23 +136,22 @@ class ReadKeysInBlocks(RewritePattern):
         if (layout := key_layout(op)) is None:
             return
         maps = op.operand_maps()
-        k2 = role_dims(op.dim_classes(), op.loop_sizes())["k2"]  # type: ignore[index]
-        new_ops, key = ([], op.key) if layout.order == sorted(layout.order) else transpose_copy(op.key, layout.order)
+        new_ops, key = transpose_copy(op.key, layout.order) if layout.transposes else ([], op.key)
         key_map = permuted(maps["key"], layout.order)
         value, value_map, mask = op.value, maps["value"], op.mask
-        if layout.padded != layout.keys:
+        if layout.pads:
             new_ops.append(padded_with_zeros(key, len(layout.order) - 1, layout.padded))
             key = new_ops[-1].results[0]
             if (order := value_row_order(op)) is not None:
                 copy_ops, value = transpose_copy(value, order)
                 new_ops += copy_ops
                 value_map = permuted(value_map, order)
-            new_ops.append(padded_with_zeros(value, dim_positions(value_map).index(k2), layout.padded))
+            new_ops.append(padded_with_zeros(value, dim_positions(value_map).index(layout.k2), layout.padded))
             value = new_ops[-1].results[0]
             additive = np.where(np.arange(layout.padded) < layout.keys, 0.0, -np.inf).astype(np.float32)
             new_ops.append(arith.ConstantOp(numpy_to_dense(additive, TensorType(op.query.type.get_element_type(), [layout.padded]))))
             mask = new_ops[-1].results[0]
-            maps["mask"] = AffineMap(maps["query"].num_dims, 0, (AffineDimExpr(k2),))
+            maps["mask"] = AffineMap(maps["query"].num_dims, 0, (AffineDimExpr(layout.k2),))
         order = ["query", "key", "value", "scale"] + (["mask"] if mask is not None else []) + ["output"]
         maps = {**maps, "key": key_map, "value": value_map}
         new = AttentionOp(op.query, key, value, op.scale, mask, op.output, [maps[r] for r in order],
@@ -153,7 +159,7 @@ class ReadKeysInBlocks(RewritePattern):
         new.properties.update({k: v for k, v in op.properties.items() if k != "indexing_maps"})
         new.attributes.update(op.attributes)
         rewriter.replace_matched_op([*new_ops, new])
-        pass_statistics.count("attention ops reading keys in blocks" + (" (padded)" if layout.padded != layout.keys else ""))
+        pass_statistics.count("attention ops reading keys in blocks" + (" (padded)" if layout.pads else ""))
 
 
 @dataclass(frozen=True)
