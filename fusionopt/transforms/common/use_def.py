@@ -39,6 +39,14 @@ def is_inside(candidate: Operation | None, ancestor: Operation) -> bool:
     return False
 
 
+def enclosing_dispatch_region(op: Operation) -> Operation | None:
+    """The innermost `flow.dispatch.region` holding `op`, None at top level."""
+    parent = op.parent_op()
+    while parent is not None and parent.name != "flow.dispatch.region":
+        parent = parent.parent_op()
+    return parent
+
+
 def top_level_user(block: Block, user: Operation) -> Operation | None:
     """The op of `block` that contains `user` (itself when it is directly in the block)."""
     while user is not None and user.parent_block() is not block:

@@ -65,12 +65,7 @@ def clones_into_consumers(op: Operation) -> bool:
 
 
 def _in_region(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if parent.name == "flow.dispatch.region":
-            return True
-        parent = parent.parent_op()
-    return False
+    return du.enclosing_dispatch_region(op) is not None
 
 
 def takes_input_producers(consumer: Operation) -> bool:

@@ -33,7 +33,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
-from fusionopt.dialects.flow import DispatchRegionOp, TensorReshapeOp
+from fusionopt.dialects.flow import TensorReshapeOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
 from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import unit_reshape_source_exprs
@@ -47,21 +47,18 @@ def unit_zero_positions(value_map: AffineMap, shape: tuple[int, ...]) -> list[in
     return [] if len(zeros) == len(shape) else zeros
 
 
-def region_of(op: Operation) -> DispatchRegionOp | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, DispatchRegionOp):
-        parent = parent.parent_op()
-    return parent
+def without_dims(value: SSAValue, drop: list[int]) -> TensorType:
+    """`value`'s tensor type without its dims `drop`."""
+    shape = [d for i, d in enumerate(value.type.get_shape()) if i not in drop]  # type: ignore[attr-defined]
+    return TensorType(value.type.get_element_type(), shape)  # type: ignore[attr-defined]
 
 
-def reshaped_outside(value: SSAValue, drop: list[int], region: DispatchRegionOp) -> SSAValue | None:
+def reshaped_outside(value: SSAValue, drop: list[int], region: Operation) -> SSAValue | None:
     """`value`, defined outside `region`, without its dims `drop` (all size 1): a
     `flow.tensor.reshape` before the region; None inside a region of a region."""
-    if region_of(region) is not None:
+    if du.enclosing_dispatch_region(region) is not None:
         return None
-    shape = value.type.get_shape()  # type: ignore[attr-defined]
-    reduced = TensorType(value.type.get_element_type(), [d for i, d in enumerate(shape) if i not in drop])  # type: ignore[attr-defined]
-    reshape = TensorReshapeOp(value, reduced)
+    reshape = TensorReshapeOp(value, without_dims(value, drop))
     Rewriter.insert_op(reshape, InsertPoint.before(region))
     return reshape.result
 
@@ -69,20 +66,17 @@ def reshaped_outside(value: SSAValue, drop: list[int], region: DispatchRegionOp)
 def reshaped_constant(value: SSAValue, drop: list[int]) -> SSAValue:
     """A dense constant `value` without its dims `drop`: a new constant beside it."""
     owner = value.owner
-    shape = [d for i, d in enumerate(value.type.get_shape()) if i not in drop]  # type: ignore[attr-defined]
-    array = np.asarray(dense_to_numpy(owner.value)).reshape(shape)  # type: ignore[union-attr]
-    constant = ConstantOp(numpy_to_dense(array, TensorType(value.type.get_element_type(), shape)))  # type: ignore[attr-defined]
+    reduced = without_dims(value, drop)
+    array = np.asarray(dense_to_numpy(owner.value)).reshape(reduced.get_shape())  # type: ignore[union-attr]
+    constant = ConstantOp(numpy_to_dense(array, reduced))
     Rewriter.insert_op(constant, InsertPoint.before(owner))  # type: ignore[arg-type]
     return constant.result
 
 
-def rank_reduced_read(value: SSAValue, value_map: AffineMap, region: DispatchRegionOp
+def rank_reduced_read(value: SSAValue, value_map: AffineMap, drop: list[int], region: Operation
                       ) -> tuple[SSAValue, AffineMap] | None:
-    """The operand and map that read `value`'s elements without its constant-0 unit dims, where
-    that is free (module docstring), else None."""
-    drop = unit_zero_positions(value_map, tuple(value.type.get_shape()))  # type: ignore[attr-defined]
-    if not drop:
-        return None
+    """The operand and map that read `value`'s elements without its constant-0 unit dims `drop`,
+    where that is free (module docstring), else None."""
     owner = value.owner
     kept = AffineMap(value_map.num_dims, 0, tuple(e for i, e in enumerate(value_map.results) if i not in drop))
     if is_dense_constant(value):
@@ -96,13 +90,12 @@ def rank_reduced_read(value: SSAValue, value_map: AffineMap, region: DispatchReg
     return None if exprs is None else (owner.operands[0], AffineMap(value_map.num_dims, 0, tuple(exprs)))
 
 
-def unit_loop_read(value_map: AffineMap, shape: tuple[int, ...], extents: list[int]) -> AffineMap | None:
-    """`value_map` with each constant 0 at a size-1 dim replaced by a loop of extent 1 it does
-    not use (the same element, read through a projected permutation), None if too few."""
-    drop = unit_zero_positions(value_map, shape)
+def unit_loop_read(value_map: AffineMap, drop: list[int], extents: list[int]) -> AffineMap | None:
+    """`value_map` with its constant 0s at `drop` (size-1 dims) replaced by loops of extent 1 it
+    does not use (the same element, read through a projected permutation), None if too few."""
     used = {e.position for e in value_map.results if isinstance(e, AffineDimExpr)}
     spare = [d for d, extent in enumerate(extents) if extent == 1 and d not in used]
-    if not drop or len(spare) < len(drop):
+    if len(spare) < len(drop):
         return None
     results = list(value_map.results)
     for position, loop in zip(drop, spare):
@@ -110,16 +103,17 @@ def unit_loop_read(value_map: AffineMap, shape: tuple[int, ...], extents: list[i
     return AffineMap(value_map.num_dims, 0, tuple(results))
 
 
-def drop_unit_reads(generic: Operation, region: DispatchRegionOp) -> int:
+def drop_unit_reads(generic: Operation, region: Operation) -> int:
     """Rewrite `generic`'s constant-0 unit reads; the number of operands rewritten."""
     maps = du.indexing_maps(generic)
     changed = 0
     for index, value in enumerate(du.dps_inputs(generic)):
-        if not du.is_static_tensor(value):
+        drop = unit_zero_positions(maps[index], tuple(value.type.get_shape())) if du.is_static_tensor(value) else []  # type: ignore[attr-defined]
+        if not drop:
             continue
-        read = rank_reduced_read(value, maps[index], region)
+        read = rank_reduced_read(value, maps[index], drop, region)
         if read is None:
-            by_loops = unit_loop_read(maps[index], tuple(value.type.get_shape()), du.loop_extents(generic))  # type: ignore[attr-defined]
+            by_loops = unit_loop_read(maps[index], drop, du.loop_extents(generic))
             read = None if by_loops is None else (value, by_loops)
         if read is None:
             continue
@@ -140,6 +134,6 @@ class DispatchUnitDimReadsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for generic in [o for o in op.walk() if o.name == "linalg.generic"]:
-            region = region_of(generic)
+            region = du.enclosing_dispatch_region(generic)
             if region is not None and (rewritten := drop_unit_reads(generic, region)):
                 pass_statistics.count("unit dims read through constant 0s dropped", rewritten)
