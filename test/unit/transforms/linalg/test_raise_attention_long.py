@@ -1,5 +1,5 @@
 """The llvm-cpu pipelines raise attention only where its scores are large
-(`linalg-raise-attention{min-scores-bytes}`, registry's `_CPU_RAISE_MIN_SCORES_BYTES`): the lit case
+(`linalg-raise-attention{min-scores-bytes}`, `pipelines_llvm_cpu.CPU_RAISE_MIN_SCORES_BYTES`): the lit case
 `bert_like` at real lengths, decomposed at 8 heads x 512 x 512 (8 MB of scores), raised with its
 CPU tile at 8 x 1024 x 1024 (32 MB) and at 16 heads x 512 x 512 (16 MB: the size counts, not the
 key count); IREE builds the raised one and computes what a float64 run of the input does, on
