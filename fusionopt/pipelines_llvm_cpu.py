@@ -69,8 +69,15 @@ CPU_TILES = ("dispatch-unit-dim-reads,dispatch-matmul-cpu-tiles,dispatch-attenti
 # over the keys with no partial block (Whisper's encoder attention, 1500 keys: 116 -> 62 ms a
 # layer; `linalg_attention_key_blocks.py`). After the convs' im2col, the reshapes that only add
 # unit dims are read through again, so a 1-D conv's epilogue (Whisper's GELU) joins its matmul.
+# 1-D convs over constant filters (audio encoders' feature convs) compute channels last, the
+# activations between them too (a GroupNorm's and a GELU's generics; its variance summed in
+# f64), first, before the 2-D convs' own channels-last stage; after elementwise fusion each is a
+# patch copy and a matmul with a [KW*C, F] weight, which is packed like a linear layer's: the
+# NCHW im2col matmul left its constant filter on the left, unpacked (wav2vec2's strided convs
+# 0.5x-0.8x of their time, the model 1.15x -> 0.95x of onnxruntime's at one thread;
+# `linalg_conv1d_channels_last.py`, `linalg_conv1d_patches.py`).
 CPU_RAISE_MIN_SCORES_BYTES = 16 * 1024 * 1024
-CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv-channels-last{grouped-taps=true}",
+CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv1d-channels-last,linalg-conv-channels-last{grouped-taps=true}",
                        "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col,linalg-fold-unit-reshapes",
                        "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,"
                        f"linalg-raise-attention{{min-scores-bytes={CPU_RAISE_MIN_SCORES_BYTES}}},"
@@ -78,7 +85,7 @@ CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv-channels-last{gr
                        f"linalg-attention-value-rows{{min-scores-bytes={CPU_RAISE_MIN_SCORES_BYTES}}},"
                        "linalg-contract-shared-heads",
                        "linalg-fuse-elementwise{aggressive=false}":
-                       "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,linalg-pack-conv-filters,"
+                       "linalg-fuse-elementwise{aggressive=false},linalg-conv1d-patches,linalg-pad-conv-filters,linalg-pack-conv-filters,"
                        "linalg-pad-matmul-weights,linalg-pack-matmul-weights",
                        "form-dispatch-regions": "linalg-collapse-transpose-dims,"
                        "form-dispatch-regions{pads-into-depthwise=true padded-results=0}"}

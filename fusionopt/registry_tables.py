@@ -80,6 +80,8 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-split-k-contractions": ("fusionopt.transforms.linalg.linalg_split_k_contractions", "LinalgSplitKContractionsPass"),
     "linalg-strided-conv-to-im2col": ("fusionopt.transforms.linalg.linalg_strided_conv_to_im2col", "LinalgStridedConvToIm2colPass"),
     "linalg-conv-channels-last": ("fusionopt.transforms.linalg.linalg_conv_channels_last", "LinalgConvChannelsLastPass"),
+    "linalg-conv1d-channels-last": ("fusionopt.transforms.linalg.linalg_conv1d_channels_last", "LinalgConv1DChannelsLastPass"),
+    "linalg-conv1d-patches": ("fusionopt.transforms.linalg.linalg_conv1d_patches", "LinalgConv1DPatchesPass"),
     "linalg-grouped-conv-to-im2col": ("fusionopt.transforms.linalg.linalg_grouped_conv_to_im2col", "LinalgGroupedConvToIm2colPass"),
     "linalg-pack-conv-filters": ("fusionopt.transforms.linalg.linalg_pack_conv_filters", "LinalgPackConvFiltersPass"),
     "linalg-pack-matmul-weights": ("fusionopt.transforms.linalg.linalg_pack_matmul_weights", "LinalgPackMatmulWeightsPass"),

@@ -88,6 +88,9 @@ def transpose_as_generic(op: Operation) -> GenericOp:
 
 
 def _all_loops_mentioned(maps: list[AffineMap]) -> bool:
+    """Every loop is read through one of `maps`. A contraction's inputs must read all its loops
+    between them: one whose unit row loop only its output reads (a patch matmul's [1, OW] rows
+    with the lhs read as [OW, K]) IREE 3.13 compiles 6.7x slower (one Zen 4 core)."""
     used: set[int] = set()
     for m in maps:
         used |= m.used_dims()
@@ -117,7 +120,7 @@ class FoldUnitReshapeIntoConsumer(RewritePattern):
                 continue
             candidate = list(maps)
             candidate[index] = AffineMap(maps[index].num_dims, 0, tuple(exprs))
-            if not _all_loops_mentioned(candidate):
+            if not _all_loops_mentioned(candidate[:len(inputs)] if is_contraction else candidate):
                 continue
             maps, new_inputs[index] = candidate, reshape.operands[0]
         if new_inputs == inputs:
