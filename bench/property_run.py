@@ -67,7 +67,7 @@ from fuzz import _alarm, _Timeout  # noqa: E402  (the fuzzer's time limit: a Bas
 from support.graph_blocks import FORM_BLOCKS  # noqa: E402
 from support.graph_strategies import graph_programs  # noqa: E402
 
-# (and conv filters padded to multiples of 16, matmul weights to whole panels, and constant 1x1
+# (and 1-D convs channels last as patch matmuls, and conv filters padded to multiples of 16, matmul weights to whole panels, and constant 1x1
 # filters and matmul weights packed in panels and transposes over collapsed dims as the llvm-cpu
 # builds do, and the raised
 # attention (read over key blocks, its V copied with its heads outermost, as the llvm-cpu builds
@@ -77,10 +77,10 @@ from support.graph_strategies import graph_programs  # noqa: E402
 # tap sums (grouped convs summed over their taps, as the llvm-cpu builds do) and of k x k convs,
 # and the regions' float constants read from outside them)
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
-    "linalg-conv-channels-last,", "linalg-conv-channels-last{grouped-taps=true},").replace(
+    "linalg-conv-channels-last,", "linalg-conv1d-channels-last,linalg-conv-channels-last{grouped-taps=true},").replace(
     "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,linalg-attention-key-blocks,"
     "linalg-attention-value-rows,"
-).replace("linalg-fuse-elementwise{aggressive=false},", "linalg-fuse-elementwise{aggressive=false},linalg-pad-conv-filters,"
+).replace("linalg-fuse-elementwise{aggressive=false},", "linalg-fuse-elementwise{aggressive=false},linalg-conv1d-patches,linalg-pad-conv-filters,"
     "linalg-pack-conv-filters,linalg-pad-matmul-weights,linalg-pack-matmul-weights,"
 ).replace(",form-dispatch-regions,", ",linalg-collapse-transpose-dims,form-dispatch-regions{guards-into-attention=true},"
           ) + (",dispatch-unit-dim-reads,dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"

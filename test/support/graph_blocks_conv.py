@@ -306,3 +306,36 @@ def block_dilated_padding_taps(b):
 
 
 DILATED_PADDING_BLOCKS = (block_dilated_padding_taps,)
+
+
+def _conv1d(b, x, filt, pad: int, stride: int):
+    n, _, w = x.shape
+    f, _, k = filt.shape
+    out = b.fresh((n, f, (w + 2 * pad - k) // stride + 1), x.element)
+    return b.emit(f"graph.conv {x.name}, {filt.name} strides = [{stride}] dilations = [1] pads = [{pad}, {pad}] "
+                  f"group = 1 : ({x.type}, {filt.type}) -> {out.type}", out, x, filt)
+
+
+def block_conv1d_stack(b):
+    """two 1-D convs over constant filters (an audio encoder's feature convs: k 2..3, stride 1..2,
+    the first padded or not), the first's result normalised over its frames (a GroupNorm of one
+    group a channel) or not, a tanh between them: linalg-conv1d-channels-last, linalg-conv1d-patches."""
+    if b.element not in ("f32", "f64"):
+        return None
+    c, f, w = b.draw(st.integers(1, 4)), b.draw(st.integers(2, 4)), b.draw(st.integers(8, 16))
+    x = b.new_arg((1, c, w), b.element)
+    k1, k2 = b.draw(st.integers(2, 3)), b.draw(st.integers(2, 3))
+    y = _conv1d(b, x, b.constant((f, c, k1), b.element), b.draw(st.integers(0, 1)), b.draw(st.integers(1, 2)))
+    if b.draw(st.booleans()):
+        centred = _binary(b, "sub", y, _expand(b, _reduce(b, "reduce_mean", y, 2), y.shape))
+        var = _reduce(b, "reduce_mean", _binary(b, "mul", centred, centred), 2)
+        eps = b.fresh(var.shape, b.element)
+        b.lines.append(f"    {eps.name} = arith.constant dense<0.25> : {eps.type}")
+        y = _binary(b, "mul", centred, _expand(b, _unary(b, "rsqrt", _binary(b, "add", var, eps)), y.shape))
+    y = _unary(b, "tanh", y)
+    if y.shape[2] < k2:
+        return y
+    return _conv1d(b, y, b.constant((b.draw(st.integers(2, 4)), f, k2), b.element), 0, 2)
+
+
+CONV1D_BLOCKS = (block_conv1d_stack,)

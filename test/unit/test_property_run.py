@@ -27,6 +27,7 @@ from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on th
     TILED_DEPTHWISE_BLOCKS,
     KEYS_OUTER_ATTENTION_BLOCKS,
     KEY_BLOCK_ATTENTION_BLOCKS,
+    CONV1D_BLOCKS,
     ROW_SOFTMAX_BLOCKS,
     GROUPED_IM2COL_BLOCKS,
     GROUPED_TAPS_BLOCKS,
@@ -178,6 +179,11 @@ KEYS_OUTER_ATTENTION_FLOORS = {"linalg-attention-value-rows": 0.3}
 # size) K is read transposed, padded to whole blocks of 32 but at 64. Its seed gives 0.25 (3 of 12).
 KEY_BLOCK_ATTENTION_COUNT, KEY_BLOCK_ATTENTION_OPS = 12, 1
 KEY_BLOCK_ATTENTION_FLOORS = {"linalg-attention-key-blocks": 0.15}
+# Two 1-D convs over constant filters, a GroupNorm or not between them (`graph_blocks_conv.CONV1D_BLOCKS`;
+# the other draws' element types give no block): in the dispatch-attention run both compute
+# channels last as patch matmuls. Its seed gives 0.33 (4 of 12).
+CONV1D_COUNT, CONV1D_OPS = 12, 1
+CONV1D_FLOORS = {"linalg-conv1d-channels-last": 0.25, "linalg-conv1d-patches": 0.25}
 # Grouped-query attention with its K/V heads repeated (`graph_blocks_gqa.REPEATED_KV_BLOCKS`): in
 # the opt-in run both contractions read the shared heads.
 REPEATED_KV_COUNT, REPEATED_KV_OPS = 6, 1
@@ -271,7 +277,7 @@ def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
               PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, PADDED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS,
-              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, KEY_BLOCK_ATTENTION_FLOORS, REPEATED_KV_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS)
+              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, KEY_BLOCK_ATTENTION_FLOORS, CONV1D_FLOORS, REPEATED_KV_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -308,6 +314,7 @@ BLOCK_SET_RUNS = {
                              KEYS_OUTER_ATTENTION_FLOORS),
     "key_block_attention": (KEY_BLOCK_ATTENTION_COUNT, KEY_BLOCK_ATTENTION_OPS, KEY_BLOCK_ATTENTION_BLOCKS,
                             KEY_BLOCK_ATTENTION_FLOORS),
+    "conv1d": (CONV1D_COUNT, CONV1D_OPS, CONV1D_BLOCKS, CONV1D_FLOORS),
     "grouped_im2col": (GROUPED_IM2COL_COUNT, GROUPED_IM2COL_OPS, GROUPED_IM2COL_BLOCKS, GROUPED_IM2COL_FLOORS),
     "grouped_taps": (GROUPED_TAPS_COUNT, GROUPED_TAPS_OPS, GROUPED_TAPS_BLOCKS, GROUPED_TAPS_FLOORS),
     "kxk_conv": (KXK_CONV_COUNT, KXK_CONV_OPS, KXK_CONV_BLOCKS, KXK_CONV_FLOORS),
