@@ -46,10 +46,15 @@ from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
 from fusionopt.transforms.common.window_ops import static_window_shapes
+from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import erase_dead_init_chain
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
 
 STATISTIC = "1-D convs as patches"
+# The patch copy's IREE CPU tiles: workgroups of 16 output frames, 16-lane copies along the
+# channels. IREE's own choice vectorised it across the frames (a gather): wav2vec2's 799 x 3 x 512
+# copy 0.82 -> 0.42 ms alone, the model 0.97x of its time.
+COPY_FRAMES, COPY_VECTOR = 16, 16
 NHWC_CONV = "linalg.conv_2d_nhwc_hwcf"
 # [1, W, C] -> [1, 1, W, C]: a channels-last image of one row.
 IMAGE_GROUPS = [[0, 1], [2], [3]]
@@ -92,6 +97,9 @@ def patch_copy(op: WindowOp) -> list[Operation]:
     body.add_op(YieldOp(body.args[0]))
     copy = GenericOp([source], [empty.tensor], Region(body), [AffineMapAttr(read), AffineMapAttr(AffineMap.identity(3))],
                      [IteratorTypeAttr.parallel()] * 3, [empty.tensor.type])
+    if channels % COPY_VECTOR == 0:
+        copy.attributes["compilation_info"] = cpu_compilation_info(
+            {"distribution": [COPY_FRAMES, taps, channels], "vector_common_parallel": [1, 1, COPY_VECTOR]}, "DoubleTilingExpert")
     flat = collapse(copy.results[0], [[0], [1, 2]], TensorType(element, [out_width, taps * channels]))
     return [empty, copy, flat]
 

@@ -91,3 +91,19 @@ func.func @two_rows(%x: tensor<1x2x14x3xf32>) -> tensor<1x2x12x4xf32> {
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x14x3xf32>, tensor<1x3x3x4xf32>) outs(%f : tensor<1x2x12x4xf32>) -> tensor<1x2x12x4xf32>
   func.return %c : tensor<1x2x12x4xf32>
 }
+
+// -----
+
+// Channels a multiple of 16: the patch copy carries IREE CPU tiles that copy 16 channels at a
+// time in workgroups of 16 frames (IREE's own choice vectorised it across the frames).
+// CHECK-LABEL: func.func @sixteen_channels
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (0, 0, ((d0 * 2) + d1), d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], {{.*}} outs(%{{.*}} : tensor<5x2x16xf32>) attrs = {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [16, 2, 16], vector_common_parallel = [1, 1, 16]>
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<5x32xf32>, tensor<32x4xf32>)
+func.func @sixteen_channels(%x: tensor<1x1x10x16xf32>) -> tensor<1x1x5x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.25> : tensor<1x2x16x4xf32>
+  %e = tensor.empty() : tensor<1x1x5x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x5x4xf32>) -> tensor<1x1x5x4xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<[1, 2]> : vector<2xi64>} ins(%x, %w : tensor<1x1x10x16xf32>, tensor<1x2x16x4xf32>) outs(%f : tensor<1x1x5x4xf32>) -> tensor<1x1x5x4xf32>
+  func.return %c : tensor<1x1x5x4xf32>
+}

@@ -24,6 +24,7 @@ from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.registry import iree_flags_of
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from fusionopt.transforms.common import dispatch_utils as du
 from support.iree_pairs import build_llvm_cpu
 from support.lit_cases import lit_functions
 
@@ -89,13 +90,14 @@ def worst_error(got: np.ndarray, reference: np.ndarray) -> float:
 
 
 def test_cpu_pipeline_makes_the_feature_encoder_patch_matmuls():
-    """Every conv leaves: seven patch matmuls, their weights packed; no NCHW conv is left."""
+    """Every conv leaves: seven patch matmuls, their weights packed ([F/P, K, P] operands), and the
+    six patch copies over 128 channels with CPU tiles; no conv is left."""
     formed = apply_pipeline(import_onnx(feature_encoder()), PIPELINE)
-    names = [op.name for op in formed.walk()]
-    assert not any(name.startswith("linalg.conv_2d") for name in names)
-    packed = [op for op in formed.walk() if op.name == "linalg.generic" and "compilation_info" in op.attributes
-              and len(op.operands[1].type.get_shape()) == 3]
-    assert len(packed) == len(WAV2VEC2_CONVS)
+    assert not any(op.name.startswith("linalg.conv_2d") for op in formed.walk())
+    tiled = [op for op in formed.walk() if op.name == "linalg.generic" and "compilation_info" in op.attributes]
+    packed = [op for op in tiled if du.is_contraction(op) and len(op.operands[1].type.get_shape()) == 3]
+    copies = [op for op in tiled if du.is_elementwise_linalg(op) and len(op.operands) == 2]
+    assert (len(packed), len(copies)) == (len(WAV2VEC2_CONVS), len(WAV2VEC2_CONVS) - 1)
 
 
 @pytest.fixture(scope="module")
