@@ -19,14 +19,13 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from fusionopt.importers.onnx_import import import_onnx
-from fusionopt.registry import iree_flags_of
-from fusionopt.interpreter import find_entry, run_function
-from fusionopt.interpreter.input_families import FAMILIES, family_inputs
-from fusionopt.ir_io import parse_module, print_module
-from fusionopt.iree_tools import iree_available, run_vmfb
+from fusionopt.interpreter.input_families import FAMILIES
+from fusionopt.ir_io import print_module
+from fusionopt.iree_tools import iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.iree_pairs import assert_agrees, build_llvm_cpu
+from support.iree_pairs import assert_agrees
 from support.lit_cases import lit_functions
+from support.onnx_family_runs import family_runs, gelu, worst_error
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "dispatch" / "dispatch-unit-dim-reads.mlir"
 PASS = "dispatch-unit-dim-reads"
@@ -40,13 +39,6 @@ def test_rank_reduced_reads_preserve_values(name, reshapes):
     after = assert_pass_preserves_semantics(lit_functions(LIT)[name], PASS, seeds=(0, 1))
     assert sum(op.name == "flow.tensor.reshape" for op in after.walk()) == reshapes
     assert not ZERO_READ.search(print_module(after))
-
-
-def gelu(nodes: list, x: str, out: str) -> None:
-    """x * 0.5 * (1 + erf(x / sqrt 2)), as torch exports nn.GELU."""
-    nodes += [helper.make_node("Div", [x, "sqrt2"], [f"{out}_s"]), helper.make_node("Erf", [f"{out}_s"], [f"{out}_e"]),
-              helper.make_node("Add", [f"{out}_e", "one"], [f"{out}_p"]), helper.make_node("Mul", [x, f"{out}_p"], [f"{out}_m"]),
-              helper.make_node("Mul", [f"{out}_m", "half"], [out])]
 
 
 def conv1d_stem(channels: int = 160, width: int = 96) -> onnx.ModelProto:
@@ -85,32 +77,17 @@ def test_cpu_pipeline_leaves_no_constant_zero_reads_in_a_conv1d_stem():
     assert any("math.erf" in r and '"reduction"' in r for r in regions)
 
 
-def worst_error(got: np.ndarray, reference: np.ndarray) -> float:
-    """The largest |got - reference| where the reference is finite (NaN where got is not)."""
-    finite = np.isfinite(reference)
-    return float(np.abs(got[finite].astype(np.float64) - reference[finite]).max(initial=0.0))
-
-
 @pytest.fixture(scope="module", params=[64, 160])
 def conv1d_stem_runs(request, tmp_path_factory):
     """(float64 reference, ours, onnxruntime's) per family, for the stem at 64 or 160 channels x
     3000 frames."""
-    ort = pytest.importorskip("onnxruntime")
-    model = conv1d_stem(request.param, width=3000)
-    graph = print_module(import_onnx(model))
-    formed = print_module(apply_pipeline(graph, PIPELINE))
-    assert not ZERO_READ.search(formed)
-    vmfb = build_llvm_cpu({"formed": formed}, tmp_path_factory.mktemp("stem"), iree_flags_of(PIPELINE))["formed"]
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    module = parse_module(graph)
-    func = find_entry(module)
-    runs = {}
-    for family in FAMILIES:
-        args = family_inputs(func, family, seed=2)
-        (reference,) = run_function(module, args, func, float64=True)
-        runs[family] = (np.asarray(reference, np.float64), run_vmfb(vmfb, args, "main_graph")[0],
-                        session.run(None, {"x": args[0]})[0])
-    return runs
+    pytest.importorskip("onnxruntime")
+
+    def no_zero_reads(formed: str) -> None:
+        assert not ZERO_READ.search(formed)
+
+    return family_runs(conv1d_stem(request.param, width=3000), PIPELINE, tmp_path_factory.mktemp("stem"), seed=2,
+                       check_formed=no_zero_reads)
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")

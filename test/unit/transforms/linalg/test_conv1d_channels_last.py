@@ -18,15 +18,12 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from fusionopt.importers.onnx_import import import_onnx
-from fusionopt.interpreter import find_entry, run_function
-from fusionopt.interpreter.input_families import FAMILIES, family_inputs
-from fusionopt.ir_io import parse_module, print_module
-from fusionopt.iree_tools import iree_available, run_vmfb
-from fusionopt.registry import iree_flags_of
+from fusionopt.interpreter.input_families import FAMILIES
+from fusionopt.iree_tools import iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from fusionopt.transforms.common import dispatch_utils as du
-from support.iree_pairs import build_llvm_cpu
 from support.lit_cases import lit_functions
+from support.onnx_family_runs import family_runs, gelu, worst_error
 
 LIT = Path(__file__).resolve().parents[3] / "lit" / "transforms" / "linalg"
 CHANNELS_LAST = lit_functions(LIT / "linalg-conv1d-channels-last.mlir")
@@ -46,13 +43,6 @@ def test_conv_chain_channels_last_preserves_values(passes):
 def test_patch_matmuls_preserve_values(name):
     after = assert_pass_preserves_semantics(PATCHES[name], "linalg-conv1d-patches", seeds=(0, 1))
     assert not any(op.name == "linalg.conv_2d_nhwc_hwcf" for op in after.walk())
-
-
-def gelu(nodes: list, x: str, out: str) -> None:
-    """x * 0.5 * (1 + erf(x / sqrt 2)), as torch exports nn.GELU."""
-    nodes += [helper.make_node("Div", [x, "sqrt2"], [f"{out}_s"]), helper.make_node("Erf", [f"{out}_s"], [f"{out}_e"]),
-              helper.make_node("Add", [f"{out}_e", "one"], [f"{out}_p"]), helper.make_node("Mul", [x, f"{out}_p"], [f"{out}_m"]),
-              helper.make_node("Mul", [f"{out}_m", "half"], [out])]
 
 
 # wav2vec2's feature encoder: (kernel, stride) of its seven convs, no bias, GELU after each and
@@ -83,12 +73,6 @@ def feature_encoder(channels: int = 128, samples: int = 16000):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
 
 
-def worst_error(got: np.ndarray, reference: np.ndarray) -> float:
-    """The largest |got - reference| where the reference is finite."""
-    finite = np.isfinite(reference)
-    return float(np.abs(got[finite].astype(np.float64) - reference[finite]).max(initial=0.0))
-
-
 def test_cpu_pipeline_makes_the_feature_encoder_patch_matmuls():
     """Every conv leaves: seven patch matmuls, their weights packed ([F/P, K, P] operands), and the
     six patch copies over 128 channels with CPU tiles; no conv is left."""
@@ -104,21 +88,8 @@ def test_cpu_pipeline_makes_the_feature_encoder_patch_matmuls():
 def encoder_runs(tmp_path_factory):
     """(float64 reference, ours, onnxruntime's) per family for the feature encoder at 16000
     samples, built by IREE from the llvm-cpu pipeline's regions."""
-    ort = pytest.importorskip("onnxruntime")
-    model = feature_encoder()
-    graph = print_module(import_onnx(model))
-    formed = print_module(apply_pipeline(graph, PIPELINE))
-    vmfb = build_llvm_cpu({"formed": formed}, tmp_path_factory.mktemp("encoder"), iree_flags_of(PIPELINE))["formed"]
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    module = parse_module(graph)
-    func = find_entry(module)
-    runs = {}
-    for family in FAMILIES:
-        args = family_inputs(func, family, seed=3)
-        (reference,) = run_function(module, args, func, float64=True)
-        runs[family] = (np.asarray(reference, np.float64), run_vmfb(vmfb, args, "main_graph")[0],
-                        session.run(None, {"x": args[0]})[0])
-    return runs
+    pytest.importorskip("onnxruntime")
+    return family_runs(feature_encoder(), PIPELINE, tmp_path_factory.mktemp("encoder"), seed=3)
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
