@@ -187,6 +187,8 @@ class LinalgConv1DChannelsLastPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         swaps: set[Operation] = set()
         PatternRewriteWalker(Conv1DToChannelsLast(swaps), apply_recursively=False).rewrite_module(op)
+        if not swaps:
+            return  # no 1-D conv: the propagation below has nothing to move
         PatternRewriteWalker(ProduceChannelsLast()).rewrite_module(op)
         moved: set[Operation] = set()
         PatternRewriteWalker(ProduceRowsChannelsLast(swaps, moved)).rewrite_module(op)
