@@ -183,8 +183,8 @@ class RowConvToPatches(RewritePattern):
 
 
 class LinalgConv1DPatchesPass(ModulePass):
-    """Channels-last 1-D convs over constant filters as patch copies and 1x1 convs over the
-    patches (module docstring)."""
+    """Channels-last 1-D convs over constant filters as patch copies and matmuls with the
+    filter as a [KW*C, F] weight (module docstring)."""
 
     name = "linalg-conv1d-patches"
 
