@@ -10,11 +10,22 @@ from __future__ import annotations
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
 
 
 def reassociation(op: Operation) -> list[list[int]]:
     """The reassociation groups of a `tensor.expand_shape` / `collapse_shape`."""
     return [[int(i.value.data) for i in group.data] for group in op.properties["reassociation"].data]  # type: ignore[union-attr]
+
+
+def read_collapses_from(value: SSAValue, groups: list[list[int]], replacement: SSAValue,
+                        rewriter: PatternRewriter) -> None:
+    """Readers of `value` that collapse it by `groups` read `replacement` (the same elements
+    already in the collapsed shape) instead."""
+    for use in list(value.uses):
+        reader = use.operation
+        if reader.name == "tensor.collapse_shape" and reassociation(reader) == groups:
+            rewriter.replace_op(reader, [], [replacement])
 
 
 def reassociation_attr(groups: list[list[int]]) -> ArrayAttr:

@@ -10,6 +10,7 @@ from xdsl.ir import Operation
 from fusionopt.dialects.linalg_conv import WindowOp
 
 CONV_NAME = "linalg.conv_2d_nchw_fchw"
+NHWC_CONV_NAME = "linalg.conv_2d_nhwc_hwcf"
 
 
 def static_window_shapes(op: Operation, name: str) -> list[tuple[int, ...]] | None:

@@ -37,11 +37,10 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
-from fusionopt.transforms.common.window_ops import static_window_shapes
+from fusionopt.transforms.common.window_ops import NHWC_CONV_NAME, static_window_shapes
 from fusionopt.transforms.dispatch.matmul_cpu_tiles import PEELING, DispatchMatmulCpuTilesPass, in_region_unconfigured
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
 
-NHWC_CONV = "linalg.conv_2d_nhwc_hwcf"
 _TILE = DispatchMatmulCpuTilesPass().register_tile()  # the matmul regions' register tile
 ROWS, COLUMNS, REDUCTION = _TILE.rows, _TILE.columns, _TILE.reduction  # 4, 64, 16
 LANES = 16  # f32 lanes of an AVX-512 vector
@@ -64,7 +63,7 @@ class Conv1x1Choice:
     max_small_prime: int
 
     def wants(self, op: Operation) -> bool:
-        shapes = static_window_shapes(op, NHWC_CONV)
+        shapes = static_window_shapes(op, NHWC_CONV_NAME)
         if shapes is None or not in_region_unconfigured(op) or static_f32_shape(op.results[0]) is None:
             return False
         if shapes[1][:2] != (1, 1) or op.stride_values() != (1, 1):  # type: ignore[attr-defined]

@@ -31,11 +31,10 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from fusionopt.transforms.common.window_ops import static_window_shapes
+from fusionopt.transforms.common.window_ops import NHWC_CONV_NAME, static_window_shapes
 from fusionopt.transforms.dispatch.matmul_cpu_tiles import in_region_unconfigured
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import set_cpu_config, static_f32_shape
 
-NHWC_CONV = "linalg.conv_2d_nhwc_hwcf"
 FILTERS = 32  # filters a register tile holds: two AVX-512 vectors of f32
 WORKGROUP_FILTERS = 64
 PIXEL_TILES = (8, 7)  # pixels a register tile holds, the first that divides the output width
@@ -63,7 +62,7 @@ def conv_tiles(width: int, filters: int, pixels: int) -> dict[str, list[int]]:
 
 def tiles_for(op: Operation, min_channels: int) -> dict[str, list[int]] | None:
     """The config's tiles for a conv the pass applies to (module docstring), else None."""
-    shapes = static_window_shapes(op, NHWC_CONV)
+    shapes = static_window_shapes(op, NHWC_CONV_NAME)
     if shapes is None or not in_region_unconfigured(op) or static_f32_shape(op.results[0]) is None:
         return None
     (n, _, _, c), (kh, kw, _, f), (_, _, ow, _) = shapes[0], shapes[1], shapes[-1]

@@ -58,12 +58,12 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.window_ops import NHWC_CONV_NAME
 from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
 from fusionopt.transforms.linalg.linalg_pack_conv_filters import is_packed_contraction
 from fusionopt.transforms.linalg.channel_slices import pad_keeps_axis
 
 RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
-CHANNELS_LAST_CONV = "linalg.conv_2d_nhwc_hwcf"
 
 # Results up to this many elements write their pad. Storing into the padded buffer costs the
 # contraction about what the copy dispatch cost at 4096-8192 elements (resnet_mini's strided
@@ -238,7 +238,7 @@ def rebuilt_returning(region_op: DispatchRegionOp, operands: list[SSAValue]) -> 
 def is_channels_last_conv_region(region_op: DispatchRegionOp) -> bool:
     """A region whose root is an NHWC/HWCF conv (`linalg-conv-channels-last`), or such a conv's
     packed form (`linalg-pack-conv-filters`; a linear layer's too), which stores in its layout."""
-    return any(op.name == CHANNELS_LAST_CONV or is_packed_contraction(op) for op in region_op.body.block.ops)
+    return any(op.name == NHWC_CONV_NAME or is_packed_contraction(op) for op in region_op.body.block.ops)
 
 
 def conv_store_builds(region_op: DispatchRegionOp, pad: Operation) -> bool:
@@ -246,7 +246,7 @@ def conv_store_builds(region_op: DispatchRegionOp, pad: Operation) -> bool:
     into a buffer padded along W or C but not along H ("slice along dimension 3 runs
     out-of-bounds"; any filter, `channels_last_conv_into_column_padded` in bench/iree_limits.py):
     Inception-v3's 7x1 convs feeding 1x7 ones. With H padded it builds (every W and C pad)."""
-    if not any(op.name == CHANNELS_LAST_CONV for op in region_op.body.block.ops):
+    if not any(op.name == NHWC_CONV_NAME for op in region_op.body.block.ops):
         return True
     return len(pad.results[0].type.get_shape()) > 1 and not pad_keeps_axis(pad, 1)  # type: ignore[attr-defined]
 

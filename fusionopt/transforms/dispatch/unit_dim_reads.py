@@ -22,7 +22,6 @@ operand's dims. The generic computes the same value.
 
 from __future__ import annotations
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
@@ -32,11 +31,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt import pass_statistics
-from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
 from fusionopt.dialects.flow import TensorReshapeOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
 from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import unit_reshape_source_exprs
+from fusionopt.transforms.linalg.padded_values import constant_from
 
 
 def unit_zero_positions(value_map: AffineMap, shape: tuple[int, ...]) -> list[int]:
@@ -65,12 +64,10 @@ def reshaped_outside(value: SSAValue, drop: list[int], region: Operation) -> SSA
 
 def reshaped_constant(value: SSAValue, drop: list[int]) -> SSAValue:
     """A dense constant `value` without its dims `drop`: a new constant beside it."""
-    owner = value.owner
-    reduced = without_dims(value, drop)
-    array = np.asarray(dense_to_numpy(owner.value)).reshape(reduced.get_shape())  # type: ignore[union-attr]
-    constant = ConstantOp(numpy_to_dense(array, reduced))
-    Rewriter.insert_op(constant, InsertPoint.before(owner))  # type: ignore[arg-type]
-    return constant.result
+    shape = without_dims(value, drop).get_shape()
+    reshaped = constant_from(value, lambda array: array.reshape(shape))
+    Rewriter.insert_op(reshaped.owner, InsertPoint.before(value.owner))  # type: ignore[arg-type]
+    return reshaped
 
 
 def rank_reduced_read(value: SSAValue, value_map: AffineMap, drop: list[int], region: Operation

@@ -47,12 +47,13 @@ from xdsl.rewriter import Rewriter
 
 from fusionopt.dialects.dense import numpy_to_dense
 from fusionopt.dialects.linalg_conv import Conv2DNhwcHwcfOp
-from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
+from fusionopt.transforms.common.reshapes import collapse, expand, read_collapses_from, reassociation
 from fusionopt.transforms.common.window_ops import CONV_NAME, static_window_shapes
 from fusionopt.transforms.linalg.channels_last_propagation import TO_NHWC, ProduceChannelsLast, pad_like, sole_pad_user
 from fusionopt.transforms.linalg.constant_arrays import constant_array
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
+from fusionopt.transforms.linalg.padded_depthwise_readers import erase_dead_producers
 from fusionopt.transforms.linalg.rows_channels_last import (
     SWAP_ROWS,
     ProduceRowsChannelsLast,
@@ -140,14 +141,6 @@ def rows_result(conv_result: SSAValue) -> tuple[list[Operation], SSAValue, SSAVa
     return [flat, *swap_ops, image], rows, image.results[0]
 
 
-def fold_row_collapses(value: SSAValue, rows: SSAValue, rewriter: PatternRewriter) -> None:
-    """Readers of the conv's [1, F, 1, OW] that collapse it back to [1, F, OW] read `rows`."""
-    for use in list(value.uses):
-        reader = use.operation
-        if isinstance(reader, tensor.CollapseShapeOp) and reassociation(reader) == ROW_GROUPS:
-            rewriter.replace_op(reader, [], [rows])
-
-
 @dataclass
 class Conv1DToChannelsLast(RewritePattern):
     swaps: set[Operation]  # the image swaps into [1, W, C], for ProduceRowsChannelsLast
@@ -172,10 +165,9 @@ class Conv1DToChannelsLast(RewritePattern):
         result_ops, result_rows, result = rows_result(conv.results[0])
         new_ops = [*image_ops, image, window, *init_ops, conv, *result_ops]
         replace_conv(op, new_ops, result, rewriter, STATISTIC)
-        fold_row_collapses(result, result_rows, rewriter)
-        for dead in (old_pad, filter_source):
-            if isinstance(dead, Operation) and dead.parent is not None and not any(r.uses for r in dead.results):
-                rewriter.erase(dead)
+        read_collapses_from(result, ROW_GROUPS, result_rows, rewriter)  # [1, F, 1, OW] back to [1, F, OW]
+        erase_dead_producers(old_pad, rewriter)
+        erase_dead_producers(filter_source, rewriter)
 
 
 class LinalgConv1DChannelsLastPass(ModulePass):

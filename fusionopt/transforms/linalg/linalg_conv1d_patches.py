@@ -26,10 +26,8 @@ sum over (kw, c) may change, as in any conv kernel. CPU pipelines only
 
 from __future__ import annotations
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp, YieldOp
@@ -40,30 +38,29 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.rewriter import InsertPoint
 
 from fusionopt import pass_statistics
-from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
 from fusionopt.dialects.linalg import GenericOp, MatmulOp
 from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common import dispatch_utils as du
-from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
-from fusionopt.transforms.common.window_ops import static_window_shapes
+from fusionopt.transforms.common.reshapes import collapse, expand, read_collapses_from, reassociation
+from fusionopt.transforms.common.window_ops import NHWC_CONV_NAME, static_window_shapes
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import erase_dead_init_chain
+from fusionopt.transforms.linalg.linalg_conv1d_channels_last import IMAGE_GROUPS
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
+from fusionopt.transforms.linalg.padded_depthwise_readers import erase_dead_producers
+from fusionopt.transforms.linalg.padded_values import constant_from
 
 STATISTIC = "1-D convs as patches"
 # The patch copy's IREE CPU tiles: workgroups of 16 output frames, 16-lane copies along the
 # channels. IREE's own choice vectorised it across the frames (a gather): wav2vec2's 799 x 3 x 512
 # copy 0.82 -> 0.42 ms alone, the model 0.97x of its time.
 COPY_FRAMES, COPY_VECTOR = 16, 16
-NHWC_CONV = "linalg.conv_2d_nhwc_hwcf"
-# [1, W, C] -> [1, 1, W, C]: a channels-last image of one row.
-IMAGE_GROUPS = [[0, 1], [2], [3]]
 
 
 def is_row_conv(op: Operation) -> bool:
     """A static channels-last conv of batch 1 over one image row with a 1 x KW window, KW > 1,
     and a constant filter."""
-    shapes = static_window_shapes(op, NHWC_CONV)
+    shapes = static_window_shapes(op, NHWC_CONV_NAME)
     if shapes is None or not is_dense_constant(op.operands[1]):
         return False
     image, window, output = shapes
@@ -104,12 +101,10 @@ def patch_copy(op: WindowOp) -> list[Operation]:
     return [empty, copy, flat]
 
 
-def patch_filter(window: SSAValue) -> ConstantOp:
+def patch_filter(window: SSAValue) -> Operation:
     """The constant [1, KW, C, F] filter as the [KW*C, F] weight of the patches' matmul."""
-    array = dense_to_numpy(window.owner.value)  # type: ignore[attr-defined]
-    _, taps, channels, filters = array.shape
-    flat = np.ascontiguousarray(array.reshape(taps * channels, filters))
-    return ConstantOp(numpy_to_dense(flat, TensorType(window.type.get_element_type(), list(flat.shape))))  # type: ignore[attr-defined]
+    _, taps, channels, filters = window.type.get_shape()  # type: ignore[attr-defined]
+    return constant_from(window, lambda array: array.reshape(taps * channels, filters)).owner  # type: ignore[return-value]
 
 
 def flat_init(init: SSAValue) -> tuple[list[Operation], SSAValue]:
@@ -147,12 +142,10 @@ def read_frames(conv: Operation, matmul: Operation, rewriter: PatternRewriter) -
     element = conv.results[0].type.get_element_type()  # type: ignore[attr-defined]
     rows = expand(matmul.results[0], [[0, 1], [2]], TensorType(element, list(shape[1:])))
     image = expand(matmul.results[0], [[0, 1, 2], [3]], TensorType(element, list(shape)))
+    read_collapses_from(conv.results[0], IMAGE_GROUPS, rows.results[0], rewriter)
     for use in list(conv.results[0].uses):
         reader = use.operation
-        if isinstance(reader, tensor.CollapseShapeOp) and reassociation(reader) == IMAGE_GROUPS:
-            rewriter.replace_all_uses_with(reader.results[0], rows.results[0])
-            rewriter.erase_op(reader)
-        elif (index := reads_unit_row(reader, conv.results[0])) is not None:
+        if (index := reads_unit_row(reader, conv.results[0])) is not None:
             maps = du.indexing_maps(reader)
             read = maps[index]
             maps[index] = AffineMap(read.num_dims, 0, (read.results[0], *read.results[2:]))
@@ -169,15 +162,14 @@ class RowConvToPatches(RewritePattern):
         copy_ops = patch_copy(op)  # type: ignore[arg-type]
         weight = patch_filter(op.operands[1])
         init_ops, init = flat_init(op.operands[2])
-        matmul = MatmulOp([copy_ops[-1].results[0], weight.result], [init], [init.type])
+        matmul = MatmulOp([copy_ops[-1].results[0], weight.results[0]], [init], [init.type])
         rewriter.insert_op([*copy_ops, weight, *init_ops, matmul], InsertPoint.before(op))
         rows, image = read_frames(op, matmul, rewriter)
         rewriter.insert_op([rows, image], InsertPoint.before(op))
         old_image, old_filter, old_init = op.operands[0].owner, op.operands[1].owner, op.operands[2].owner
         rewriter.replace_op(op, [], [image.results[0]])
         for dead in (image, rows, old_image, old_filter):
-            if isinstance(dead, Operation) and dead.parent is not None and not any(r.uses for r in dead.results):
-                rewriter.erase_op(dead)
+            erase_dead_producers(dead, rewriter)
         erase_dead_init_chain(old_init, rewriter)
         pass_statistics.count(STATISTIC)
 

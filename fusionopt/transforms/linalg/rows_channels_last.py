@@ -29,6 +29,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.attention_pieces import is_fill_of
 from fusionopt.transforms.linalg.channels_last_propagation import erase_with_dead_inits, is_copy_generic
 from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
 
@@ -151,20 +152,12 @@ def is_f32_sum(op: Operation) -> bool:
     """A one-input generic reduction adding f32 values into an f32 accumulator filled with 0."""
     if op.name != "linalg.generic" or not du.has_reduction_loops(op) or len(op.results) != 1:
         return False
-    if len(du.dps_inputs(op)) != 1 or not is_zero_fill(du.dps_inits(op)[0]):
+    if len(du.dps_inputs(op)) != 1 or not is_fill_of(du.dps_inits(op)[0], lambda c: c == 0.0):
         return False
     block = op.regions[0].block
     add, yielded = (list(block.ops) + [None, None])[:2]
     return (len(block.ops) == 2 and add.name == "arith.addf" and block.args[1].type == f32
             and set(add.operands) == set(block.args) and yielded.operands[0] is add.results[0])
-
-
-def is_zero_fill(value: SSAValue) -> bool:
-    fill = value.owner
-    if not isinstance(fill, Operation) or fill.name != "linalg.fill":
-        return False
-    constant = du.dps_inputs(fill)[0].owner
-    return isinstance(constant, ConstantOp) and isinstance(constant.value, FloatAttr) and constant.value.value.data == 0.0
 
 
 def widened_sum(op: Operation) -> list[Operation]:
