@@ -61,9 +61,9 @@ from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
 from fusionopt.transforms.common.window_ops import static_window_shapes
-from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, channels_last_image
+from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, channels_last_image, pad_like
 from fusionopt.transforms.linalg.constant_arrays import constant_array
-from fusionopt.transforms.linalg.grouped_conv_taps import grouped_taps_conv, is_taps_candidate
+from fusionopt.transforms.linalg.grouped_conv_taps import grouped_taps_conv, is_taps_candidate, spare_groups
 from fusionopt.transforms.linalg.im2col_op_form import i64_array
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import replace_conv
 from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import copy_body
@@ -101,16 +101,32 @@ def nchw_image(op: WindowOp) -> tuple[list[Operation], SSAValue]:
     return [flat], flat.results[0]
 
 
-def nhwc_image(op: WindowOp) -> tuple[list[Operation], SSAValue]:
+def nhwc_image(op: WindowOp, spare_groups: int = 0) -> tuple[list[Operation], SSAValue]:
     """The conv's input as N x H x W x G x C; a pad that only the group split reads moves after
-    the transpose (`channels_last_image`, as for a dense conv)."""
+    the transpose (`channels_last_image`, as for a dense conv). With `spare_groups`, such a pad
+    also appends that many groups of padding to each pixel (G + spare groups; the conv reads the
+    first G): no copy of its own, the pad is one already."""
     split_ops, image = nchw_image(op)
     moved, transposed = channels_last_image(image)
-    ops = [*split_ops, *moved]
-    n, h, w, _ = transposed.type.get_shape()  # type: ignore[attr-defined]
     _, g, c, _, _ = op.inputs[0].type.get_shape()  # type: ignore[attr-defined]
-    split = expand(transposed, [[0], [1], [2], [3, 4]], element_tensor(transposed, [n, h, w, g, c]))
-    return [*ops, split], split.results[0]
+    if spare_groups and moved and isinstance(moved[-1], tensor.PadOp):
+        moved[-1] = padded_channels(moved[-1], spare_groups * c)
+        transposed = moved[-1].results[0]
+    n, h, w, channels = transposed.type.get_shape()  # type: ignore[attr-defined]
+    split = expand(transposed, [[0], [1], [2], [3, 4]], element_tensor(transposed, [n, h, w, channels // c, c]))
+    return [*split_ops, *moved, split], split.results[0]
+
+
+def padded_channels(pad: tensor.PadOp, extra: int) -> tensor.PadOp:
+    """The NHWC `pad`, not yet inserted, with `extra` more channels of its padding at the high
+    end; `pad` drops its operand (it would stay a reader of the image)."""
+    low, high = list(pad.static_low.get_values()), list(pad.static_high.get_values())
+    high[3] += extra
+    shape = list(pad.results[0].type.get_shape())  # type: ignore[attr-defined]
+    shape[3] += extra
+    wider = pad_like(pad, pad.operands[0], low, high, shape)
+    pad.drop_all_references()
+    return wider
 
 
 def gathered_patches(op: WindowOp, image: SSAValue, im2col: bool = True) -> tuple[list[Operation], SSAValue]:
@@ -238,8 +254,10 @@ def channels_last_grouped_conv(op: WindowOp, im2col: bool = True) -> tuple[list[
 
 def channels_last_taps_conv(op: WindowOp) -> tuple[list[Operation], SSAValue]:
     """`op`'s NCHW result computed channels last as a sum over its window's taps
-    (`grouped_conv_taps`)."""
-    image_ops, image = nhwc_image(op)
+    (`grouped_conv_taps`), its padded image's pixels spread over the L1 sets (`spare_groups`)."""
+    _, g, c, _, _ = op.inputs[0].type.get_shape()  # type: ignore[attr-defined]
+    spare = spare_groups(g, c, op.window_sizes(), op.stride_values()[1], op.dilation_values()[1])
+    image_ops, image = nhwc_image(op, spare)
     init_ops, init = channels_last_init(op, [[0], [1], [2], [3], [4]])
     conv_ops = grouped_taps_conv(op, image, init)
     result_ops, result = nchw_result(op, conv_ops[-1].results[0])

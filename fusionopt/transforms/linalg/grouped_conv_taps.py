@@ -21,6 +21,9 @@ dispatches (zen5 VM, one thread, us a call, im2col form in regnet_x_400mf -> thi
                           -> out(n, oh, ow, g, f)}   (at batch 1 x_t without n: `tap_images`)
             body: out + fma(x_T, w_T, ... fma(x_1, w_1, x_0 * w_0))
 
+Where the padded image's pixels start on few L1 sets (a pixel a multiple of 1 KB), the pad
+appends spare groups of zeros to each pixel, which no slice reads (`spare_groups`).
+
 Constant filters only (each tap's filter is its own constant; a filter argument would cost a
 slice copy a tap a call). Every product of the conv is computed once; the sum over (kh, kw, c)
 is taken channel by channel, the taps of a channel fused-multiply-added: an order and rounding
@@ -28,6 +31,8 @@ any conv kernel may choose, under the fast-math contract (finite values).
 """
 
 from __future__ import annotations
+
+from math import gcd
 
 from xdsl.dialects import arith, math, tensor
 from xdsl.dialects.arith import ConstantOp
@@ -47,6 +52,41 @@ HALF = LANES // 2  # an AVX2-wide vector: two groups of 8 filters fill a registe
 WIDE = 2 * LANES  # two vectors of filters where a group has a multiple of 32
 PIXEL_TILES = (7, 8)  # register tile pixels; one must divide the output width (no partial tiles)
 MAX_TAPS = 9  # 3x3 windows, the measured ones
+
+
+LINE_FLOATS = 16  # f32 in a 64-byte cache line
+L1_SETS = 64  # lines 4 KB apart share an L1 set (64 sets of 64 B: x86's and Arm's L1Ds alike)
+L1_WAYS = 8  # lines a set holds (zen4's 32 KB L1D; Intel's 48 KB ones hold 12)
+
+
+def pixel_sets(channels: int) -> int:
+    """The L1 sets that consecutive pixels of an f32 image of `channels` channels start on: all
+    where a pixel is not whole lines."""
+    if channels % LINE_FLOATS:
+        return L1_SETS
+    return L1_SETS // gcd(channels // LINE_FLOATS, L1_SETS)
+
+
+def window_lines(window: tuple[int, int], stride: int, dilation: int) -> int:
+    """The image lines a register tile's widest pixel row reads, one per pixel a tap row covers,
+    over the window's rows: each is read one channel a step, so all stay live."""
+    kh, kw = window
+    return kh * ((max(PIXEL_TILES) - 1) * stride + (kw - 1) * dilation + 1)
+
+
+def spare_groups(groups: int, width: int, window: tuple[int, int], stride: int, dilation: int) -> int:
+    """Groups of padding to append to each pixel of a taps conv's padded image (0: none) so that
+    the lines a register tile keeps live fit the L1 sets its pixels start on. Where a pixel is
+    2 KB (ResNeXt50's 32 groups of 16) all its pixels start on 2 sets of 8 ways, and a 3x3
+    window's 30 lines (51 at stride 2) evict each other. Per conv block, one zen4 core
+    (`bench/grouped_taps_pixels.py`; bench/RESULTS.md, "Grouped convs' pixels off the 4 KB
+    stride"): 32 groups of 16 at 28x28 stride 2 0.43x, at 14x14 0.72x; 32 of 32 at 14x14
+    stride 2 0.36x, at 7x7 0.52x; 32 of 8 at 56x56 stride 2 0.84x; at 1 KB and stride 1 (32 of
+    8 at 28x28, 30 lines in 4 sets) none: 1.03x with one."""
+    lines = window_lines(window, stride, dilation)
+    if lines <= pixel_sets(groups * width) * L1_WAYS:
+        return 0
+    return next(k for k in range(1, L1_SETS + 1) if lines <= pixel_sets((groups + k) * width) * L1_WAYS)
 
 
 def taps_pixel_tile(width: int) -> int | None:

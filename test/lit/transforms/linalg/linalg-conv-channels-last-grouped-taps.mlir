@@ -272,3 +272,56 @@ func.func @dilated(%x: tensor<1x32x7x7xf32>) -> tensor<1x32x7x7xf32> {
   %v = tensor.collapse_shape %conv [[0], [1, 2], [3], [4]] : tensor<1x2x16x7x7xf32> into tensor<1x32x7x7xf32>
   func.return %v : tensor<1x32x7x7xf32>
 }
+
+// -----
+
+// ResNeXt50's 32 groups of 16: a pixel of the padded image is 2 KB, and consecutive pixels'
+// lines would all start on 2 of the L1's 64 sets; the pad appends one group of zeros to each
+// pixel (528 channels, 33 lines), which no slice reads: the slices take the first 32 groups.
+// CHECK-LABEL: func.func @pixels_of_2_kb
+// CHECK:         tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 16]
+// CHECK:         : tensor<1x7x7x512xf32> to tensor<1x9x9x528xf32>
+// CHECK:         %[[IMG:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 9, 9, 33, 16]
+// CHECK:         tensor.extract_slice %[[IMG]][0, 0, 0, 0, 0] [1, 7, 7, 32, 16] [1, 1, 1, 1, 1] : tensor<1x9x9x33x16xf32> to tensor<7x7x32x16xf32>
+// CHECK-COUNT-8: tensor.extract_slice %[[IMG]]
+// CHECK:         linalg.generic
+// CHECK-SAME:      outs(%{{.*}} : tensor<1x7x7x32x16xf32>)
+// CHECK-NOT:     linalg.conv_2d_ngchw_gfchw
+// OFF-LABEL: func.func @pixels_of_2_kb
+// OFF-NOT:     528
+func.func @pixels_of_2_kb(%x: tensor<1x512x7x7xf32>) -> tensor<1x512x7x7xf32> {
+  %z = arith.constant 0.0 : f32
+  %pad = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x512x7x7xf32> to tensor<1x512x9x9xf32>
+  %xg = tensor.expand_shape %pad [[0], [1, 2], [3], [4]] output_shape [1, 32, 16, 9, 9] : tensor<1x512x9x9xf32> into tensor<1x32x16x9x9xf32>
+  %w = arith.constant dense<1.250000e-01> : tensor<32x16x16x3x3xf32>
+  %e = tensor.empty() : tensor<1x32x16x7x7xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x16x7x7xf32>) -> tensor<1x32x16x7x7xf32>
+  %conv = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xg, %w : tensor<1x32x16x9x9xf32>, tensor<32x16x16x3x3xf32>) outs(%f : tensor<1x32x16x7x7xf32>) -> tensor<1x32x16x7x7xf32>
+  %v = tensor.collapse_shape %conv [[0], [1, 2], [3], [4]] : tensor<1x32x16x7x7xf32> into tensor<1x512x7x7xf32>
+  func.return %v : tensor<1x512x7x7xf32>
+}
+
+// -----
+
+// A pixel of 64 channels (256 bytes) starts on 16 sets: no spare group.
+// CHECK-LABEL: func.func @pixels_of_256_bytes
+// CHECK:         tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:         tensor.expand_shape %{{.*}} output_shape [1, 9, 9, 4, 16]
+// CHECK:         math.fma
+func.func @pixels_of_256_bytes(%x: tensor<1x64x7x7xf32>) -> tensor<1x64x7x7xf32> {
+  %z = arith.constant 0.0 : f32
+  %pad = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x64x7x7xf32> to tensor<1x64x9x9xf32>
+  %xg = tensor.expand_shape %pad [[0], [1, 2], [3], [4]] output_shape [1, 4, 16, 9, 9] : tensor<1x64x9x9xf32> into tensor<1x4x16x9x9xf32>
+  %w = arith.constant dense<1.250000e-01> : tensor<4x16x16x3x3xf32>
+  %e = tensor.empty() : tensor<1x4x16x7x7xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x4x16x7x7xf32>) -> tensor<1x4x16x7x7xf32>
+  %conv = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xg, %w : tensor<1x4x16x9x9xf32>, tensor<4x16x16x3x3xf32>) outs(%f : tensor<1x4x16x7x7xf32>) -> tensor<1x4x16x7x7xf32>
+  %v = tensor.collapse_shape %conv [[0], [1, 2], [3], [4]] : tensor<1x4x16x7x7xf32> into tensor<1x64x7x7xf32>
+  func.return %v : tensor<1x64x7x7xf32>
+}

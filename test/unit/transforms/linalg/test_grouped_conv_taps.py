@@ -3,7 +3,8 @@ pipelines' form, `grouped_conv_taps`): they compute what the NCHW grouped conv c
 and adversarial inputs against a float64 run), the target-neutral pipeline keeps the im2col
 form, and IREE builds every RegNetX-400MF and ResNeXt50 grouped conv shape the form takes at
 224x224 (and RegNetY's odd counts of 8-wide groups, RegNetX-1.6GF's 24-wide ones, and batch 2) as
-one dispatch each, computing what its own build of the grouped conv computes."""
+one dispatch each, computing what its own build of the grouped conv computes. Where a pixel of
+the padded image is a multiple of 512 bytes, the pad appends spare groups no slice reads."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import cpu_flags, flow_dispatch_names, iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from fusionopt.transforms.linalg.grouped_conv_taps import L1_WAYS, pixel_sets, spare_groups, window_lines
 from support.cpu_pipeline_cases import CPU
 from support.grouped_conv_blocks import grouped_block
 from support.iree_pairs import assert_agrees_on_images, build_llvm_cpu
@@ -48,6 +50,29 @@ def test_the_cpu_pipeline_sums_the_taps_in_one_region(groups: int, width: int, s
     assert region.name == "flow.dispatch.region"
     assert sum(op.name == "tensor.extract_slice" for op in region.walk()) >= 9
     assert "compilation_info" in conv.attributes
+
+
+def test_pixels_on_too_few_l1_sets_get_spare_groups():
+    # ResNeXt50's 32 groups of 16 and 32 (2 and 4 KB pixels) take one at either stride, its
+    # groups of 8 (1 KB) at stride 2 only; RegNetX's 4, 10 and 25 groups of 16, RegNetY's 13
+    # of 8 and 8 groups of 16 (512 bytes) none
+    window = (3, 3)
+    assert [spare_groups(32, w, window, s, 1) for w in (16, 32) for s in (1, 2)] == [1, 1, 1, 1]
+    assert [spare_groups(32, 8, window, s, 1) for s in (1, 2)] == [0, 1]
+    assert [spare_groups(g, w, window, 2, 1) for g, w in ((4, 16), (10, 16), (25, 16), (13, 8), (8, 16))] == [0] * 5
+    for groups in range(1, 130):
+        for width in (8, 16, 24, 32, 64):
+            for stride in (1, 2):
+                spare = spare_groups(groups, width, window, stride, 1)
+                assert window_lines(window, stride, 1) <= pixel_sets((groups + spare) * width) * L1_WAYS
+
+
+def test_the_cpu_pipeline_pads_2_kb_pixels_with_a_spare_group():
+    after = assert_pass_preserves_semantics(grouped_block(32, 7, 1), CPU)
+    (pad,) = ops_named(after, "tensor.pad")
+    assert pad.results[0].type.get_shape()[-1] == 33 * 16
+    slices = ops_named(after, "tensor.extract_slice")
+    assert len(slices) == 9 and all(s.results[0].type.get_shape()[-2:] == (32, 16) for s in slices)
 
 
 def test_the_target_neutral_pipeline_keeps_the_im2col_form():
