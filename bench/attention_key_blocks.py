@@ -15,17 +15,15 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import statistics
 import sys
 import tempfile
-from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from iree_bench_timing import interleaved, iree_ms_per_call  # noqa: E402
+from iree_bench_timing import medians_and_minimums, timed_rounds  # noqa: E402
 
 from fusionopt import registry  # noqa: E402
 from fusionopt.ir_io import print_module  # noqa: E402
@@ -84,11 +82,8 @@ def main(argv: list[str] | None = None) -> int:
             folder = Path(name)
             heads, tokens, head_dim = (int(n) for n in shape.split("x"))
             inputs = save_inputs([rng.standard_normal((tokens, heads, head_dim), dtype=np.float32) for _ in range(3)], folder)
-            runners = {v: partial(iree_ms_per_call, path, inputs, args.iterations, args.threads)
-                       for v, path in builds(shape, folder).items()}
-            times = interleaved(runners, args.rounds)
-        med = {v: statistics.median(t) for v, t in times.items()}
-        low = {v: min(t) for v, t in times.items()}
+            times = timed_rounds(builds(shape, folder), inputs, args.rounds, args.iterations, threads=args.threads)
+        med, low = medians_and_minimums(times)
         print(f"| {shape} | {med['as-it-was']:.2f} ({low['as-it-was']:.2f}) | {med['key-blocks']:.2f} "
               f"({low['key-blocks']:.2f}) | **{med['key-blocks'] / med['as-it-was']:.2f}x** | "
               f"{med['aa'] / med['as-it-was']:.2f}x |")

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import statistics
 import sys
 import tempfile
-from functools import partial
 from pathlib import Path
 from unittest import mock
 
@@ -28,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "test"))
 
-from iree_bench_timing import interleaved, iree_ms_per_call  # noqa: E402
+from iree_bench_timing import medians_and_minimums, timed_rounds  # noqa: E402
 from support.grouped_conv_blocks import grouped_block  # noqa: E402
 
 from fusionopt import registry  # noqa: E402
@@ -74,11 +72,8 @@ def main(argv: list[str] | None = None) -> int:
             folder = Path(name)
             image = rng.standard_normal((1, groups * width, size, size), dtype=np.float32)
             inputs = save_inputs([image], folder)
-            runners = {v: partial(iree_ms_per_call, path, inputs, args.iterations, args.threads)
-                       for v, path in builds(shape, folder).items()}
-            times = interleaved(runners, args.rounds)
-        med = {v: statistics.median(t) for v, t in times.items()}
-        low = {v: min(t) for v, t in times.items()}
+            times = timed_rounds(builds(shape, folder), inputs, args.rounds, args.iterations, threads=args.threads)
+        med, low = medians_and_minimums(times)
         spare = grouped_conv_channels_last.spare_groups(groups, width, (3, 3), stride, 1)
         print(f"| {shape} ({spare} spare) | {med['spare-groups']:.3f} ({low['spare-groups']:.3f}) | "
               f"{med['without']:.3f} ({low['without']:.3f}) | **{med['spare-groups'] / med['without']:.2f}x** | "

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import random
+import statistics
 import subprocess
 from collections.abc import Callable, Hashable
 from functools import partial
@@ -87,3 +88,8 @@ def timed_rounds(vmfbs: dict[str, Path], inputs: list[Path], rounds: int, iterat
     """variant -> ms per call of each round; every round runs all variants in a shuffled order."""
     runners = {v: partial(iree_ms_per_call, path, inputs, iterations, threads) for v, path in vmfbs.items()}
     return interleaved(runners, rounds, seed)
+
+
+def medians_and_minimums(times: dict[str, list[float]]) -> tuple[dict[str, float], dict[str, float]]:
+    """(variant -> median ms, variant -> least ms) of `timed_rounds`' rounds."""
+    return ({v: statistics.median(t) for v, t in times.items()}, {v: min(t) for v, t in times.items()})
