@@ -244,6 +244,8 @@ UNSEEN_MODELS = {
     **{f"unseen/{name}": (torchvision_224(name), f"torchvision {name}(weights=None), 224x224 input", False)
        for name in ("maxvit_t", "swin_v2_t", "vit_b_16", "squeezenet1_0", "efficientnet_b3", "vgg11_bn",
                     "deeplabv3_resnet50")},
+    **{f"unseen/{name}": (torchvision_224(name), f"torchvision {name}(weights=None), 224x224 input", False)
+       for name in ("resnext101_64x4d", "regnet_x_3_2gf", "regnet_y_3_2gf", "shufflenet_v2_x2_0", "efficientnet_b1")},
     "unseen/r3d_18": (video_clip("r3d_18"), "torchvision video r3d_18(weights=None), 16 frames of 112x112", False),
     "unseen/r2plus1d_18": (video_clip("r2plus1d_18"), "torchvision video r2plus1d_18(weights=None), 16 frames "
                            "of 112x112", False),

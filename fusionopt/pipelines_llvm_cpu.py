@@ -87,6 +87,8 @@ CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv1d-channels-last,
                        "linalg-fuse-elementwise{aggressive=false}":
                        "linalg-fuse-elementwise{aggressive=false},linalg-conv1d-patches,linalg-pad-conv-filters,linalg-pack-conv-filters,"
                        "linalg-pad-matmul-weights,linalg-pack-matmul-weights",
+                       # the filter padding runs above, with the panels the packing needs
+                       "linalg-pad-conv-filters{panel-min-channels=0}": "",
                        "form-dispatch-regions": "linalg-collapse-transpose-dims,"
                        "form-dispatch-regions{pads-into-depthwise=true padded-results=0}"}
 

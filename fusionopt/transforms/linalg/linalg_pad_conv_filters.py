@@ -36,8 +36,10 @@ tensor) the consumer's region reads it as an indexed, strided read
 Exact: the first F channels are the same products summed in the same order; the padded
 channels are computed from zeros and never read. Options: `lanes` (the vector width in
 elements, 16: f32 on AVX-512), `max-growth` (skip a conv whose F' / F exceeds it, 2.0),
-`panel-min-channels` (0: no panel padding), `max-slice-bytes`. Static shapes only. CPU pipelines
-only: CUDA builds tile for warps, not vector registers.
+`panel-min-channels` (0: no panel padding), `max-slice-bytes`. Static shapes only. The
+target-neutral pipelines pad to 16 lanes without panels (`panel-min-channels=0`: nothing there
+packs them; ShuffleNetV2 x2.0's build 121 -> 17 ms on one zen4 core, IREE default's 79), the CPU
+pipelines to panels too; the CUDA pipelines keep convs NCHW, which this pass does not touch.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 result sliced back, compute what the input program computes (fill and bias inits, an epilogue,
 a pad and a pool, two readers) on random and adversarial inputs against a float64 run of the input
 program, alone and through `dispatch-creation-llvm-cpu` (with the same number of regions as
-without the pass); the pass fires where it should only; IREE builds a ShuffleNetV2 unit at its
+without the pass) and `dispatch-creation` (16 lanes, no panels); the pass fires where it should only; IREE builds a ShuffleNetV2 unit at its
 real size with 128-filter convs and computes what its own build of the unpadded unit computes."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.iree_tools import cpu_flags, flow_dispatch_names, iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.cpu_pipeline_cases import CPU, dense, pipeline_with_and_without, regions, runs_on_cpu_only
+from support.cpu_pipeline_cases import CPU, dense, pass_names, pipeline_with_and_without, regions, runs_on_cpu_only
 from support.iree_pairs import assert_agrees_on_images, build_llvm_cpu
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
@@ -55,6 +55,15 @@ def test_regions_compute_the_same_with_no_more_dispatches_than_expected(name: st
 
 def test_the_cpu_pipelines_pad_and_the_cuda_ones_do_not():
     assert runs_on_cpu_only(PASS)
+
+
+def test_the_target_neutral_pipeline_pads_to_whole_vectors():
+    """`dispatch-creation` pads ShuffleNetV2's 116 filters to 128 too, without packing them
+    (nothing there packs panels), and computes what the unit computes."""
+    assert all(PASS in pass_names(p) for p in ("dispatch-creation", "graph-to-dispatch"))
+    after = assert_pass_preserves_semantics(shufflenet_unit(channels=10, size=7), "dispatch-creation")
+    filters, slices = padded_convs(after)
+    assert filters == [16, 16] and slices == 2
 
 
 def channel_sum(source: str, image: str, channels: int) -> str:
