@@ -21,8 +21,9 @@ dispatches (zen5 VM, one thread, us a call, im2col form in regnet_x_400mf -> thi
                           -> out(n, oh, ow, g, f)}   (at batch 1 x_t without n: `tap_images`)
             body: out + fma(x_T, w_T, ... fma(x_1, w_1, x_0 * w_0))
 
-Where the padded image's pixels start on few L1 sets (a pixel a multiple of 1 KB), the pad
-appends spare groups of zeros to each pixel, which no slice reads (`spare_groups`).
+Where the padded image's pixels start on too few L1 sets for the lines a register tile keeps
+live (2 KB pixels; 1 KB ones at stride 2), the pad appends spare groups of zeros to each pixel,
+which no slice reads (`spare_groups`).
 
 Constant filters only (each tap's filter is its own constant; a filter argument would cost a
 slice copy a tap a call). Every product of the conv is computed once; the sum over (kh, kw, c)
@@ -84,7 +85,7 @@ def spare_groups(groups: int, width: int, window: tuple[int, int], stride: int, 
     stride 2 0.36x, at 7x7 0.52x; 32 of 8 at 56x56 stride 2 0.84x; at 1 KB and stride 1 (32 of
     8 at 28x28, 30 lines in 4 sets) none: 1.03x with one."""
     lines = window_lines(window, stride, dilation)
-    if lines <= pixel_sets(groups * width) * L1_WAYS:
+    if lines <= pixel_sets(groups * width) * L1_WAYS or lines > L1_SETS * L1_WAYS:  # fits, or nothing fits
         return 0
     return next(k for k in range(1, L1_SETS + 1) if lines <= pixel_sets((groups + k) * width) * L1_WAYS)
 

@@ -3,8 +3,9 @@ pipelines' form, `grouped_conv_taps`): they compute what the NCHW grouped conv c
 and adversarial inputs against a float64 run), the target-neutral pipeline keeps the im2col
 form, and IREE builds every RegNetX-400MF and ResNeXt50 grouped conv shape the form takes at
 224x224 (and RegNetY's odd counts of 8-wide groups, RegNetX-1.6GF's 24-wide ones, and batch 2) as
-one dispatch each, computing what its own build of the grouped conv computes. Where a pixel of
-the padded image is a multiple of 512 bytes, the pad appends spare groups no slice reads."""
+one dispatch each, computing what its own build of the grouped conv computes. Where the lines a
+register tile keeps live exceed the L1 sets the padded image's pixels start on, the pad appends
+spare groups no slice reads."""
 
 from __future__ import annotations
 
@@ -65,6 +66,8 @@ def test_pixels_on_too_few_l1_sets_get_spare_groups():
             for stride in (1, 2):
                 spare = spare_groups(groups, width, window, stride, 1)
                 assert window_lines(window, stride, 1) <= pixel_sets((groups + spare) * width) * L1_WAYS
+    # a window so dilated that no layout fits its lines takes none (and does not fail)
+    assert spare_groups(32, 16, window, 1, 100) == 0
 
 
 def test_the_cpu_pipeline_pads_2_kb_pixels_with_a_spare_group():
