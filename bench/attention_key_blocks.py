@@ -13,21 +13,19 @@ as [tokens, heads, dim], as Whisper's encoder leaves them). Why: the pass's meas
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from iree_bench_timing import medians_and_minimums, timed_rounds  # noqa: E402
+from iree_bench_timing import comparison_row, shape_sweep_arguments, timed_shape  # noqa: E402
 
 from fusionopt import registry  # noqa: E402
 from fusionopt.ir_io import print_module  # noqa: E402
-from fusionopt.iree_tools import compile_vmfb, save_inputs, target_flags  # noqa: E402
+from fusionopt.iree_tools import compile_vmfb, target_flags  # noqa: E402
 from fusionopt.testing import apply_pipeline  # noqa: E402
 
 PIPELINE = "dispatch-creation-llvm-cpu"
@@ -67,26 +65,15 @@ def builds(shape: str, folder: Path) -> dict[str, Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shapes", default="8x1500x64,4x1500x128,16x1500x32,8x1024x64")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--iterations", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args(argv)
-    print(f"median (min) ms per call of {args.rounds} interleaved rounds, {args.threads} thread(s)")
+    args = shape_sweep_arguments(argv, __doc__.splitlines()[0], "8x1500x64,4x1500x128,16x1500x32,8x1024x64", 3)
     print("| heads x tokens x head dim | as it was | key blocks | key blocks / as it was | A/A |")
     print("|---|---:|---:|---:|---:|")
     rng = np.random.default_rng(0)
     for shape in args.shapes.split(","):
-        with tempfile.TemporaryDirectory() as name:
-            folder = Path(name)
-            heads, tokens, head_dim = (int(n) for n in shape.split("x"))
-            inputs = save_inputs([rng.standard_normal((tokens, heads, head_dim), dtype=np.float32) for _ in range(3)], folder)
-            times = timed_rounds(builds(shape, folder), inputs, args.rounds, args.iterations, threads=args.threads)
-        med, low = medians_and_minimums(times)
-        print(f"| {shape} | {med['as-it-was']:.2f} ({low['as-it-was']:.2f}) | {med['key-blocks']:.2f} "
-              f"({low['key-blocks']:.2f}) | **{med['key-blocks'] / med['as-it-was']:.2f}x** | "
-              f"{med['aa'] / med['as-it-was']:.2f}x |")
+        heads, tokens, head_dim = (int(n) for n in shape.split("x"))
+        arrays = [rng.standard_normal((tokens, heads, head_dim), dtype=np.float32) for _ in range(3)]
+        med, low = timed_shape(builds, shape, arrays, args)
+        print(comparison_row(shape, med, low, ("as-it-was", "key-blocks"), "key-blocks", "as-it-was", 2))
     return 0
 
 

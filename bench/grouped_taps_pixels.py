@@ -13,10 +13,8 @@ The build without is this process's pipeline with `spare_groups` returning 0 (be
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 from unittest import mock
 
@@ -26,12 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "test"))
 
-from iree_bench_timing import medians_and_minimums, timed_rounds  # noqa: E402
+from iree_bench_timing import comparison_row, shape_sweep_arguments, timed_shape  # noqa: E402
 from support.grouped_conv_blocks import grouped_block  # noqa: E402
 
 from fusionopt import registry  # noqa: E402
 from fusionopt.ir_io import print_module  # noqa: E402
-from fusionopt.iree_tools import compile_vmfb, save_inputs, target_flags  # noqa: E402
+from fusionopt.iree_tools import compile_vmfb, target_flags  # noqa: E402
 from fusionopt.testing import apply_pipeline  # noqa: E402
 from fusionopt.transforms.linalg import grouped_conv_channels_last  # noqa: E402
 
@@ -56,28 +54,17 @@ def builds(shape: str, folder: Path) -> dict[str, Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shapes", default=SHAPES)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--iterations", type=int, default=20)
-    parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args(argv)
-    print(f"median (min) ms per call of {args.rounds} interleaved rounds, {args.threads} thread(s)")
+    args = shape_sweep_arguments(argv, __doc__.splitlines()[0], SHAPES, 20)
     print("| groups x width x size x stride | spare groups | without | with / without | A/A |")
     print("|---|---:|---:|---:|---:|")
     rng = np.random.default_rng(0)
     for shape in args.shapes.split(","):
         groups, width, size, stride = (int(n) for n in shape.split("x"))
-        with tempfile.TemporaryDirectory() as name:
-            folder = Path(name)
-            image = rng.standard_normal((1, groups * width, size, size), dtype=np.float32)
-            inputs = save_inputs([image], folder)
-            times = timed_rounds(builds(shape, folder), inputs, args.rounds, args.iterations, threads=args.threads)
-        med, low = medians_and_minimums(times)
+        image = rng.standard_normal((1, groups * width, size, size), dtype=np.float32)
+        med, low = timed_shape(builds, shape, [image], args)
         spare = grouped_conv_channels_last.spare_groups(groups, width, (3, 3), stride, 1)
-        print(f"| {shape} ({spare} spare) | {med['spare-groups']:.3f} ({low['spare-groups']:.3f}) | "
-              f"{med['without']:.3f} ({low['without']:.3f}) | **{med['spare-groups'] / med['without']:.2f}x** | "
-              f"{med['aa'] / med['without']:.2f}x |")
+        print(comparison_row(f"{shape} ({spare} spare)", med, low, ("spare-groups", "without"),
+                             "spare-groups", "without", 3))
     return 0
 
 

@@ -23,10 +23,12 @@ its times are alike under both policies.
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import statistics
 import subprocess
+import tempfile
 from collections.abc import Callable, Hashable
 from functools import partial
 from pathlib import Path
@@ -93,3 +95,36 @@ def timed_rounds(vmfbs: dict[str, Path], inputs: list[Path], rounds: int, iterat
 def medians_and_minimums(times: dict[str, list[float]]) -> tuple[dict[str, float], dict[str, float]]:
     """(variant -> median ms, variant -> least ms) of `timed_rounds`' rounds."""
     return ({v: statistics.median(t) for v, t in times.items()}, {v: min(t) for v, t in times.items()})
+
+
+def shape_sweep_arguments(argv: list[str] | None, description: str, shapes: str, iterations: int) -> argparse.Namespace:
+    """`--shapes` (comma-separated), `--rounds`, `--iterations`, `--threads` of a benchmark that
+    times builds of one op or block per shape, its heading printed."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--shapes", default=shapes)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--iterations", type=int, default=iterations)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args(argv)
+    print(f"median (min) ms per call of {args.rounds} interleaved rounds, {args.threads} thread(s)")
+    return args
+
+
+def timed_shape(builds: Callable[[str, Path], dict[str, Path]], shape: str, arrays: list, args: argparse.Namespace
+                ) -> tuple[dict[str, float], dict[str, float]]:
+    """(median, least) ms per call of each variant `builds(shape, folder)` makes, run on `arrays`
+    (saved beside them in a temporary folder) as `shape_sweep_arguments` says."""
+    from fusionopt.iree_tools import save_inputs
+
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        inputs = save_inputs(arrays, folder)
+        times = timed_rounds(builds(shape, folder), inputs, args.rounds, args.iterations, threads=args.threads)
+    return medians_and_minimums(times)
+
+
+def comparison_row(label: str, med: dict[str, float], low: dict[str, float], columns: tuple[str, str],
+                   new: str, old: str, digits: int) -> str:
+    """A table row: `label`, the two `columns`' median (min) ms, new / old, and aa / old (A/A)."""
+    cells = " | ".join(f"{med[c]:.{digits}f} ({low[c]:.{digits}f})" for c in columns)
+    return f"| {label} | {cells} | **{med[new] / med[old]:.2f}x** | {med['aa'] / med[old]:.2f}x |"
