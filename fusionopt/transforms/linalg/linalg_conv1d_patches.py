@@ -30,8 +30,8 @@ from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import FillOp, YieldOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.linalg.ops import FillOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
@@ -47,6 +47,7 @@ from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilatio
 from fusionopt.transforms.linalg.linalg_conv_1x1_to_matmul import erase_dead_init_chain
 from fusionopt.transforms.linalg.linalg_conv1d_channels_last import IMAGE_GROUPS
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
+from fusionopt.transforms.linalg.linalg_strided_conv_to_im2col import copy_body
 from fusionopt.transforms.linalg.padded_depthwise_readers import erase_dead_producers
 from fusionopt.transforms.linalg.padded_values import constant_from
 
@@ -90,9 +91,7 @@ def patch_copy(op: WindowOp) -> list[Operation]:
     frames = ow * stride + kw * dilation
     read = AffineMap(3, 0, (zero, frames, c) if is_rows else (zero, zero, frames, c))
     empty = tensor.EmptyOp([], TensorType(element, [out_width, taps, channels]))
-    body = Block(arg_types=[element, element])
-    body.add_op(YieldOp(body.args[0]))
-    copy = GenericOp([source], [empty.tensor], Region(body), [AffineMapAttr(read), AffineMapAttr(AffineMap.identity(3))],
+    copy = GenericOp([source], [empty.tensor], copy_body(element), [AffineMapAttr(read), AffineMapAttr(AffineMap.identity(3))],
                      [IteratorTypeAttr.parallel()] * 3, [empty.tensor.type])
     if channels % COPY_VECTOR == 0:
         copy.attributes["compilation_info"] = cpu_compilation_info(

@@ -136,16 +136,14 @@ class ReadThroughRowsSwap(RewritePattern):
 
 def erase_dead_moves(module: Operation) -> None:
     """Erase the copies, reshapes and `tensor.empty`s the rewrites left unread (a swap back no
-    reader took, the image's old expand); region formation would give a copy a dispatch."""
-    changed = True
-    while changed:
-        changed = False
-        for op in reversed(list(module.walk())):
-            movable = is_copy_generic(op) or op.name in ("tensor.empty", "tensor.expand_shape", "tensor.collapse_shape")
-            if movable and op.parent is not None and not any(r.uses for r in op.results):
-                op.detach()
-                op.erase()
-                changed = True
+    reader took, the image's old expand); region formation would give a copy a dispatch. One
+    walk from the end: an op's readers come after it, so erasing them first leaves it unread
+    by the time it is visited."""
+    for op in reversed(list(module.walk())):
+        movable = is_copy_generic(op) or op.name in ("tensor.empty", "tensor.expand_shape", "tensor.collapse_shape")
+        if movable and op.parent is not None and not any(r.uses for r in op.results):
+            op.detach()
+            op.erase()
 
 
 def is_f32_sum(op: Operation) -> bool:
