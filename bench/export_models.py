@@ -50,7 +50,10 @@ The held-out whole decoders (`DECODER_MODELS`, bench/export_decoders.py: transfo
 of six families, `input_ids -> logits`, seq 64) are exported the same way; with `--forms inline`
 each also gets `M.dynamic.onnx`, the same model with a symbolic `seq` axis (`dynamic_shapes`), and
 `M.f16.onnx`, the same model in f16 (`model.half()`: torch's f16 export, f32 only where
-transformers computes in f32, e.g. RMSNorm's statistics).
+transformers computes in f32, e.g. RMSNorm's statistics). transformers encoders
+(`ENCODER_MODELS`, bench/export_encoders.py) and vision backbones (`VISION_ENCODER_MODELS`,
+bench/export_vision_encoders.py: SegFormer, MobileViT, ConvNeXt V2, PoolFormer, LeViT, DINOv2,
+BEiT, and SqueezeBERT's grouped 1-D convs) go with `--forms inline` too.
 """
 
 from __future__ import annotations
@@ -88,11 +91,12 @@ IREE_BEST = ["--iree-dispatch-creation-enable-aggressive-fusion",
              "--iree-dispatch-creation-enable-fuse-horizontal-contractions"]
 
 
+from export_vision_encoders import VISION_ENCODER_MODELS  # noqa: E402
 from export_model_defs import CHECK_MODELS, HELDOUT_MODELS, MODELS, UNSEEN_MODELS, _declare_torchvision_ops  # noqa: E402
 
 
 ALL_MODELS = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS, **UNSEEN_MODELS, **DECODER_MODELS,
-              **MORE_DECODERS, **ENCODER_MODELS}
+              **MORE_DECODERS, **ENCODER_MODELS, **VISION_ENCODER_MODELS}
 
 
 # -- export -----------------------------------------------------------------------------------

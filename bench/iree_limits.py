@@ -39,7 +39,9 @@ Run cases: a channels-last conv region storing into a padded buffer.
   1x7 ones pad that way; it is why `padded_results.conv_store_builds` leaves such a pad as a copy.
 - `channels_last_conv_transposed_into_padded` (the epilogue takes the result back to NCHW) crashes
   on `local-sync` and writes wrong values on `local-task`; at other shapes it fails to build. It is
-  why `padded_results.is_transposing_channels_last_region` regions leave such a pad as a copy.
+  why `padded_results.transposes_in_region` regions leave such a pad as a copy.
+
+Cases found on models beyond the corpus (LeViT, MobileViT, SegFormer): bench/iree_limits_found.py.
 
 Run cases (they build, and are wrong): a max pool's region storing *only* its padded result.
 - `pool_stored_into_padded_splat` (insert_slice into a splat): crashes on `local-sync`, and on
@@ -69,6 +71,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fusionopt.iree_tools import compiler_executable, runtime_tools_dir, target_flags  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import iree_limits_found  # noqa: E402
 
 DEVICES = ("local-sync", "local-task")
 
@@ -269,6 +274,10 @@ CASES = {
     "channels_last_conv_into_column_padded": CHANNELS_LAST_INTO_COLUMN_PADDED,
     **{name: text for name, (text, _, _) in RUN_CASES.items()},
 }
+# Those found on models beyond the corpus (their docstring says which and why).
+RUN_CASES.update(iree_limits_found.RUN_CASES)
+CASES.update(iree_limits_found.CASES)
+CASES.update({name: text for name, (text, _, _) in iree_limits_found.RUN_CASES.items()})
 
 
 def try_build(text: str, work: Path, name: str) -> str | None:

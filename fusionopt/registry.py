@@ -178,7 +178,8 @@ _CUDA_CHANGES = {
     "linalg-interchange-for-fusion": "linalg-interchange-for-fusion,linalg-split-k-contractions",
     # A reduction's region ends in one op: IREE's sm_80 codegen cannot distribute a fork
     # (GPT-NeoX's two LayerNorms of one input, sharing one normalisation); a copy region
-    # transposes on one side of a reshape only (MaxViT's window partitions overflowed shared memory).
+    # transposes on one side of a reshape only (MaxViT's window partitions overflowed shared
+    # memory; the default everywhere since MobileViT's unfold overflowed llvm-cpu's stack too).
     "form-dispatch-regions": "form-dispatch-regions{reduction-chains=all reduction-forks=false "
                              "transposes-across-reshapes=false}",
 }

@@ -137,19 +137,40 @@ def assert_cuda_rule_needed(graph: str, pipeline: str, without_rule: str, folder
     """`pipeline`'s output of `graph` builds for CUDA sm_80 (no GPU needed) and `without_rule`'s
     fails with `error` in IREE's message: why the rule exists (if IREE learns to build the other
     form, the rule can go)."""
+    from fusionopt.iree_tools import cuda_flags
+
+    assert_rule_needed(graph, pipeline, without_rule, folder, error, cuda_flags("sm_80"))
+
+
+def assert_rule_needed(graph: str, pipeline: str, without_rule: str, folder: Path, error: str,
+                       flags: Sequence[str]) -> Path:
+    """`pipeline`'s output of `graph` builds with `flags` and `without_rule`'s fails with `error`
+    in IREE's message (see `assert_cuda_rule_needed`). Returns the built vmfb."""
     import subprocess
 
-    from fusionopt.iree_tools import COMPILE, cuda_flags
+    from fusionopt.iree_tools import COMPILE
     from fusionopt.testing import apply_pipeline
 
     ours = folder / "ours.mlir"
     ours.write_text(print_module(apply_pipeline(graph, pipeline)))
-    compile_vmfb(ours, folder / "ours.vmfb", cuda_flags("sm_80"))
+    vmfb = compile_vmfb(ours, folder / "ours.vmfb", list(flags))
     other = folder / "without_rule.mlir"
     other.write_text(print_module(apply_pipeline(graph, without_rule)))
-    result = subprocess.run([COMPILE, str(other), *cuda_flags("sm_80"), "-o", str(folder / "without_rule.vmfb")],
+    result = subprocess.run([COMPILE, str(other), *flags, "-o", str(folder / "without_rule.vmfb")],
                             capture_output=True, text=True, timeout=600)
     assert result.returncode != 0 and error in result.stderr
+    return vmfb
+
+
+def cpu_pipeline_with_regions(options: str, pipeline: str = "graph-to-dispatch-llvm-cpu") -> str:
+    """An llvm-cpu pipeline (`graph-to-dispatch-llvm-cpu` or its `-fewest`) with `options` added to
+    its `form-dispatch-regions`: the pipeline as it was before a rule that option undoes."""
+    from fusionopt.registry import PIPELINES
+
+    stage = "dispatch-creation-llvm-cpu" + pipeline.removeprefix("graph-to-dispatch-llvm-cpu")
+    spec = PIPELINES[stage].spec.replace("form-dispatch-regions{", f"form-dispatch-regions{{{options} ")
+    assert spec != PIPELINES[stage].spec
+    return PIPELINES[pipeline].spec.replace(stage, spec)
 
 
 def cuda_pipeline_without(rule: str, instead: str) -> str:

@@ -33,13 +33,23 @@ EXPECTED = {
     "channels_last_conv_into_padded": None,
     "channels_last_conv_into_column_padded": "slice along dimension 3 runs out-of-bounds",
     "channels_last_conv_transposed_into_padded": None,
+    "two_transposes_across_unfold": "exceeded stack allocation limit",
+    "one_transpose_of_unfold": None,
+    "config_over_strided_collapse": "large vector sizes",
+    "strided_collapse_without_config": None,
+    "attention_then_unit_expand": "large vector sizes",
+    "attention_then_epilogue": None,
+    "contraction_stored_twice_through_split": WRITE_CONFLICT,
+    "transposed_matmul_into_padded": None,
 }
-# run case -> device -> how its output starts: "right", "wrong" or "crashes"
+# run case -> device -> how its output starts: "right", "wrong" or "crashes" (or any of a tuple)
 RUN_EXPECTED = {
     "pool_stored_into_padded_splat": {"local-sync": "crashes", "local-task": "wrong"},
     "pool_padded_in_region": {"local-sync": "wrong", "local-task": "wrong"},
     "channels_last_conv_into_padded": {"local-sync": "right", "local-task": "right"},
     "channels_last_conv_transposed_into_padded": {"local-sync": "crashes", "local-task": "wrong"},
+    # its stores land outside the buffer: a crash or wrong values, run to run
+    "transposed_matmul_into_padded": {"local-sync": ("crashes", "wrong"), "local-task": ("crashes", "wrong")},
 }
 
 

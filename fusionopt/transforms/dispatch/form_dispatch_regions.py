@@ -231,9 +231,11 @@ class FormDispatchRegionsPass(ModulePass):
                          as in IREE's formation (one use fused per op): IREE 3.13's sm_80
                          codegen fails on the fork ("failed to distribute").
       transposes-across-reshapes -- an elementwise-only region may transpose on both sides
-                         of a reshape that splits or merges dims (MaxViT's window partitions);
-                         default true (llvm-cpu builds it). false (CUDA): it transposes on one
-                         side only; IREE 3.13's sm_80 codegen ran out of shared memory.
+                         of a reshape that splits or merges dims (MaxViT's window partitions,
+                         MobileViT's unfold into patches); default false: it transposes on one
+                         side only. As one region IREE 3.13 stages the middle tensor whole: out
+                         of sm_80's shared memory (MaxViT), over llvm-cpu's 32 KB stack
+                         (MobileViT's 144 x 28 x 28 unfold, bench/iree_limits_found.py).
       padded-min-pixels -- a 1x1 conv (with its epilogue) that only a tensor.pad reads, over
                          at least this many output pixels, gets no region: IREE forms it and
                          writes the pad in its dispatch instead of a copy (16; 0: off).
@@ -282,7 +284,7 @@ class FormDispatchRegionsPass(ModulePass):
     convert_to_flow: bool = True
     reduction_chains: str = "normalization"
     reduction_forks: bool = True
-    transposes_across_reshapes: bool = True
+    transposes_across_reshapes: bool = False
     padded_min_pixels: int = MIN_PIXELS
     padded_kxk_min_pixels: int = 1
     padded_strided_kxk: bool = False

@@ -82,7 +82,7 @@ def _trim_trailing_views(analysis: FusionAnalysis, group: FusionGroup) -> None:
 
 
 def decide_fusion_groups(block: Block, aggressive: bool = False, reduction_chains: str = "none",
-                         reduction_forks: bool = True, transposes_across_reshapes: bool = True) -> FusionAnalysis:
+                         reduction_forks: bool = True, transposes_across_reshapes: bool = False) -> FusionAnalysis:
     analysis = FusionAnalysis(block, aggressive, reduction_forks, transposes_across_reshapes)
     if reduction_chains != "none":
         chain_reductions(analysis, starts_chain=CHAIN_STARTS[reduction_chains])

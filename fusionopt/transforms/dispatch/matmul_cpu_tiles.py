@@ -241,7 +241,28 @@ def tileable_sizes(op: Operation) -> tuple[int, int, int, int] | None:
 
 
 def in_region_unconfigured(op: Operation) -> bool:
-    return "compilation_info" not in op.attributes and isinstance(op.parent_op(), DispatchRegionOp)
+    """`op` sits in a dispatch region with no config yet, in the loops IREE will tile."""
+    return ("compilation_info" not in op.attributes and isinstance(op.parent_op(), DispatchRegionOp)
+            and not reads_reshaped_strided_slice(op))
+
+
+def reads_reshaped_strided_slice(op: Operation) -> bool:
+    """Whether `op` reads a reshape, made in its region, of a slice that is not one linear range
+    (LeViT's subsampled queries: every other pixel's 128 channels of a 7 x 7 x 2 x 128 image,
+    collapsed to 49 x 128). IREE cannot fold that reshape into the strided load, so its codegen
+    expands `op`'s loops through it (49 rows become 7 x 7) and a lowering config written for
+    the region's loops no longer fits: "failed to build pass pipeline", or the rows vectorised
+    whole ("large vector sizes"). IREE's own config is chosen after the expansion."""
+    for operand in op.operands:
+        source = operand.owner
+        if not (isinstance(source, Operation) and du.is_reshape(source)):
+            continue
+        while isinstance(source, Operation) and du.is_reshape(source) and source.parent_op() is op.parent_op():
+            source = source.operands[0].owner
+        if (isinstance(source, Operation) and source.name == "tensor.extract_slice"
+                and source.parent_op() is op.parent_op() and not du.slice_is_contiguous(source)):
+            return True
+    return False
 
 
 def peeled_config(op: Operation, tile: RegisterTile) -> dict[str, list[int]] | None:
@@ -258,6 +279,17 @@ def peeled_config(op: Operation, tile: RegisterTile) -> dict[str, list[int]] | N
         return None
     m, _, n = sizes
     return tile.peeled_tiles(lead, m, n) if tile.peelable(m, n) else None
+
+
+def drop_configs_over_strided_reshapes(module: ModuleOp) -> None:
+    """A config the linalg stage wrote (packed weights' panels) on an op that region formation
+    then gave a reshaped strided slice to read (`reads_reshaped_strided_slice`) no longer fits
+    the loops IREE will tile: the op is left to IREE's own config."""
+    for op in list(module.walk()):
+        if ("compilation_info" in op.attributes and isinstance(op.parent_op(), DispatchRegionOp)
+                and reads_reshaped_strided_slice(op)):
+            del op.attributes["compilation_info"]
+            pass_statistics.count("configs dropped: the region reshapes a strided slice the op reads")
 
 
 @dataclass(frozen=True)
@@ -312,6 +344,7 @@ class DispatchMatmulCpuTilesPass(ModulePass):
                             self.column_remainders, self.split_rows)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        drop_configs_over_strided_reshapes(op)
         tile = self.register_tile()
         for matmul in list(op.walk()):
             sizes = tileable_sizes(matmul)

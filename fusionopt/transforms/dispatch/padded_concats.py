@@ -41,6 +41,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.reshapes import moves_non_unit_dims
 from fusionopt.transforms.common.use_def import sole_user
 from fusionopt.transforms.dispatch.convert_to_flow import concat_pieces
 from fusionopt.transforms.dispatch.padded_results import (
@@ -49,7 +50,7 @@ from fusionopt.transforms.dispatch.padded_results import (
     has_usable_value,
     insert_before_return,
     is_contraction_region,
-    is_transposing_channels_last_region,
+    transposes_in_region,
     rebuilt_returning,
 )
 
@@ -73,9 +74,9 @@ def is_conv_region(region_op: DispatchRegionOp) -> bool:
 
 def stores_padded(region_op: DispatchRegionOp) -> bool:
     """A region kind IREE 3.13 builds storing into part of a filled buffer (module docstring),
-    but no channels-last conv region that transposes (`padded_results.py`: IREE builds a
-    dispatch that writes wrong values)."""
-    if region_op.result_dims or is_transposing_channels_last_region(region_op):
+    but none whose epilogue transposes (`padded_results.py`: IREE builds a dispatch that writes
+    wrong values)."""
+    if region_op.result_dims or transposes_in_region(region_op):
         return False
     return is_contraction_region(region_op) or is_conv_region(region_op)
 
@@ -90,7 +91,21 @@ def _part(piece: SSAValue, offsets: list[int]) -> Part | None:
     owner = value.owner
     if not isinstance(owner, DispatchRegionOp) or sole_user(value) is None or not stores_padded(owner):
         return None
+    if reshape is not None and moves_non_unit_dims(reshape) and stores_into_buffer(owner):
+        return None
     return Part(owner, value.index, reshape, offsets)  # type: ignore[attr-defined]
+
+
+def stores_into_buffer(region_op: DispatchRegionOp) -> bool:
+    """Whether the region already stores a result into part of a buffer (`padded_results.py`'s
+    padded image beside the flat result). A second such store, of the same contraction result
+    split to an image (a reshape that moves non-unit dims), fails IREE 3.13's CPU codegen ("write
+    affecting operations on global resources are restricted to workgroup distributed contexts":
+    MobileViT's 1x1 conv whose 784 pixels become 28 x 28, padded for the 3x3 conv and
+    concatenated with the block's input). Through a unit-dim expand it builds (inception_mini's
+    1x1 branch, 16 x 16 x 16 -> 1 x 16 x 16 x 16)."""
+    ret = region_op.body.block.last_op
+    return any(isinstance(v.owner, Operation) and v.owner.name == "tensor.insert_slice" for v in ret.operands)
 
 
 def concat_parts(pad: Operation) -> list[Part] | None:

@@ -27,11 +27,12 @@ pixels, 576 -> 576x6x6, when they were still conv roots) the module built but cr
 (`linalg.conv_2d_nhwc_hwcf` root, `linalg-conv-channels-last`) writes its pad at any size when it
 stores in the conv's own layout: IREE builds it, the values are bit-equal, and the conv + padded
 store took 58-59 us against 56-59 us for conv + copy at 32x32x16 and 8x8x64 (bench/RESULTS.md,
-"CNNs channels last"), one dispatch fewer. Not when an op in the region transposes (the epilogue
-that takes the result back to NCHW for a grouped or NCHW-only reader, regnet's grouped convs):
-IREE 3.13 then fails to build it, or builds a dispatch that writes wrong values, some outside
-the buffer (a crash on local-sync); `channels_last_conv_transposed_into_padded` in
-bench/iree_limits.py. The pad must be the only reader of the region's result,
+"CNNs channels last"), one dispatch fewer. No region whose epilogue transposes takes it: a
+channels-last conv's going back to NCHW for a grouped or NCHW-only reader (regnet's grouped
+convs), a contraction's written NCHW (SegFormer's 1x1 convs as 3136 x 32 . 32 x 128 matmuls
+stored as 1 x 128 x 3136): IREE 3.13 then fails to build it, or builds a dispatch that writes
+wrong values, some outside the buffer (a crash on local-sync, heap corruption in a process);
+`channels_last_conv_transposed_into_padded` in bench/iree_limits.py. The pad must be the only reader of the region's result,
 static, and pad with a value defined outside it or a constant yielded from its body (the ONNX
 importer's form; the constant is cloned in front of the fill).
 
@@ -251,10 +252,10 @@ def conv_store_builds(region_op: DispatchRegionOp, pad: Operation) -> bool:
     return len(pad.results[0].type.get_shape()) > 1 and not pad_keeps_axis(pad, 1)  # type: ignore[attr-defined]
 
 
-def is_transposing_channels_last_region(region_op: DispatchRegionOp) -> bool:
-    """A channels-last conv region in which an elementwise op transposes (a map that does not read
-    its loop dims in order): no padded store (module docstring)."""
-    return is_channels_last_conv_region(region_op) and any(du.is_transposing(op) for op in region_op.body.block.ops)
+def transposes_in_region(region_op: DispatchRegionOp) -> bool:
+    """A region in which an elementwise op transposes (a map that does not read its loop dims in
+    order): no padded store, whatever its root (module docstring)."""
+    return any(du.is_transposing(op) for op in region_op.body.block.ops)
 
 
 def is_windowed_generic(op: Operation) -> bool:
@@ -273,8 +274,10 @@ def pad_limit(region_op: DispatchRegionOp, max_elements: int) -> int:
     along dimension 4 runs out-of-bounds")."""
     if region_op.result_dims or any(is_windowed_generic(op) for op in region_op.body.block.ops):
         return 0
+    if transposes_in_region(region_op):
+        return 0
     if is_channels_last_conv_region(region_op):
-        return 0 if is_transposing_channels_last_region(region_op) else ANY_SIZE
+        return ANY_SIZE
     return max_elements if is_contraction_region(region_op) else 0
 
 

@@ -535,3 +535,44 @@ func.func @generic_matmul_after_im2col(%x: tensor<8x12x12xf32>, %w: tensor<16x20
   }
   func.return %r : tensor<16x64xf32>
 }
+
+// -----
+
+// Negative: a matmul reading, in its region, a collapse of a slice that is not one linear range
+// (LeViT's subsampled queries: every other pixel's channels). IREE expands the matmul's rows
+// through the collapse (49 -> 7 x 7), so no config written for its loops fits: none is set, and
+// one the linalg stage set (packed weights' panels) is dropped (`config_over_strided_collapse`
+// in bench/iree_limits_found.py fails to build).
+// CHECK-LABEL: func.func @unconfigured_over_strided_collapse
+// CHECK-NOT:     compilation_info
+// CHECK:         return
+func.func @unconfigured_over_strided_collapse(%x: tensor<1x7x7x2x128xf32>, %w: tensor<128x128xf32>) -> tensor<49x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = flow.dispatch.region -> (tensor<49x128xf32>) {
+    %s = tensor.extract_slice %x[0, 0, 0, 0, 0] [1, 7, 7, 1, 128] [1, 1, 1, 1, 1] : tensor<1x7x7x2x128xf32> to tensor<1x7x7x1x128xf32>
+    %c = tensor.collapse_shape %s [[0, 1, 2], [3, 4]] : tensor<1x7x7x1x128xf32> into tensor<49x128xf32>
+    %e = tensor.empty() : tensor<49x128xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<49x128xf32>) -> tensor<49x128xf32>
+    %m = linalg.matmul ins(%c, %w : tensor<49x128xf32>, tensor<128x128xf32>) outs(%f : tensor<49x128xf32>) -> tensor<49x128xf32>
+    flow.return %m : tensor<49x128xf32>
+  }
+  return %r : tensor<49x128xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @configured_over_strided_collapse
+// CHECK-NOT:     compilation_info
+// CHECK:         return
+func.func @configured_over_strided_collapse(%x: tensor<1x7x7x2x128xf32>, %w: tensor<128x128xf32>) -> tensor<49x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = flow.dispatch.region -> (tensor<49x128xf32>) {
+    %s = tensor.extract_slice %x[0, 0, 0, 0, 0] [1, 7, 7, 1, 128] [1, 1, 1, 1, 1] : tensor<1x7x7x2x128xf32> to tensor<1x7x7x1x128xf32>
+    %c = tensor.collapse_shape %s [[0, 1, 2], [3, 4]] : tensor<1x7x7x1x128xf32> into tensor<49x128xf32>
+    %e = tensor.empty() : tensor<49x128xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<49x128xf32>) -> tensor<49x128xf32>
+    %m = linalg.matmul {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [49, 64, 0], vector_common_parallel = [4, 64, 0], vector_reduction = [0, 0, 16]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, {enable_loop_peeling = true}>>} ins(%c, %w : tensor<49x128xf32>, tensor<128x128xf32>) outs(%f : tensor<49x128xf32>) -> tensor<49x128xf32>
+    flow.return %m : tensor<49x128xf32>
+  }
+  return %r : tensor<49x128xf32>
+}

@@ -334,6 +334,38 @@ func.func @attention_takes_epilogue(%q: tensor<4x2x8xf32>, %k: tensor<4x2x8xf32>
 
 // -----
 
+// Negative: an epilogue behind a reshape of the attention's output, even a unit-dim expand
+// (LeViT's Hardswish on its heads' outputs), does not join the attention's region: IREE 3.13
+// then vectorises the epilogue whole (`attention_then_unit_expand` in
+// bench/iree_limits_found.py). The attention's region ends at the attention.
+// CHECK-LABEL: func.func @attention_epilogue_behind_reshape
+// CHECK:         %[[R:.*]] = flow.dispatch.region -> (tensor<4x2x8xf32>)
+// CHECK:           %[[A:.*]] = iree_linalg_ext.attention
+// CHECK:           flow.return %[[A]]
+// CHECK:         flow.dispatch.region -> (tensor<1x4x2x8xf32>)
+// CHECK:           tensor.expand_shape %[[R]]
+// CHECK:           linalg.generic
+// CHECK:             arith.minimumf
+func.func @attention_epilogue_behind_reshape(%q: tensor<4x2x8xf32>, %k: tensor<4x2x8xf32>, %v: tensor<4x2x8xf32>) -> tensor<1x4x2x8xf32> {
+  %s = arith.constant 0.35 : f32
+  %e = tensor.empty() : tensor<4x2x8xf32>
+  %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%q, %k, %v, %s : tensor<4x2x8xf32>, tensor<4x2x8xf32>, tensor<4x2x8xf32>, f32) outs(%e : tensor<4x2x8xf32>) {
+  ^bb0(%x: f32):
+    iree_linalg_ext.yield %x : f32
+  } -> tensor<4x2x8xf32>
+  %x = tensor.expand_shape %a [[0, 1], [2], [3]] output_shape [1, 4, 2, 8] : tensor<4x2x8xf32> into tensor<1x4x2x8xf32>
+  %one = arith.constant 1.0 : f32
+  %eg = tensor.empty() : tensor<1x4x2x8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x4x2x8xf32>) outs(%eg : tensor<1x4x2x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.minimumf %in, %one : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x2x8xf32>
+  return %g : tensor<1x4x2x8xf32>
+}
+
+// -----
+
 // The NaN guard of a raised attention (linalg-raise-attention's attention_guard.py) reads the
 // sum over keys of 0 * V: with `guards-into-attention` (dispatch/attention_guard_regions.py)
 // that reduction joins the attention's dispatch (recomputed per tile of query rows, as fast as

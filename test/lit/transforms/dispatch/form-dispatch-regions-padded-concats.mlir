@@ -1,5 +1,6 @@
 // RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{padded-concats=true}" | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p form-dispatch-regions | filecheck %s --check-prefix=OFF
+// RUN: fusion-opt %s --split-input-file -p "form-dispatch-regions{padded-concats=true padded-shared-results=true padded-results=1048576}" | filecheck %s --check-prefix=SHARED
 
 // A fire module's two branches (1x1 convs + ReLU), concatenated on the channels and padded
 // with -inf for a ceil-mode max pool: each branch's region stores straight into its place of
@@ -132,7 +133,7 @@ func.func @not_taken(%img: tensor<1x4x8x8xf32>, %w: tensor<6x4x1x1xf32>, %y: ten
 // -----
 
 // Negative: parts from channels-last conv regions whose epilogues take the result back to NCHW
-// (`padded_results.is_transposing_channels_last_region`: IREE 3.13 builds such a padded store
+// (`padded_results.transposes_in_region`: IREE 3.13 builds such a padded store
 // as a dispatch that writes wrong values). The pad stays (a copy).
 // CHECK-LABEL: func.func @transposed_channels_last_parts
 // CHECK-NOT:     tensor.insert_slice
@@ -163,4 +164,38 @@ func.func @transposed_channels_last_parts(%x: tensor<1x8x8x4xf32>, %w0: tensor<1
     tensor.yield %zero : f32
   } : tensor<1x12x8x8xf32> to tensor<1x12x9x9xf32>
   func.return %p : tensor<1x12x9x9xf32>
+}
+
+// -----
+
+// Negative: a part through a reshape from a region that already stores the same value into a
+// padded buffer (padded-shared-results: the matmul's image is padded for a 3x3 conv too, as
+// MobileViT's block output is): a second store through the split fails IREE 3.13's CPU codegen
+// (`contraction_stored_twice_through_split` in bench/iree_limits_found.py). The concat's pad stays.
+// SHARED-LABEL: func.func @stored_twice_through_split
+// SHARED:         flow.dispatch.region -> (tensor<4x16xf32>, tensor<1x4x6x6xf32>)
+// SHARED-COUNT-1:   tensor.insert_slice
+// SHARED:           flow.return
+// SHARED:         flow.dispatch.region -> (tensor<4x16xf32>)
+// SHARED-NOT:       tensor.insert_slice
+// SHARED-COUNT-2: flow.tensor.update
+// SHARED:         tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+func.func @stored_twice_through_split(%x: tensor<8x16xf32>, %w: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> (tensor<1x4x6x6xf32>, tensor<1x8x6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = linalg.matmul ins(%w, %x : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %img = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 4, 4, 4] : tensor<4x16xf32> into tensor<1x4x4x4xf32>
+  %m2 = linalg.matmul ins(%v, %x : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %img2 = tensor.expand_shape %m2 [[0, 1], [2, 3]] output_shape [1, 4, 4, 4] : tensor<4x16xf32> into tensor<1x4x4x4xf32>
+  %p1 = tensor.pad %img low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x4x4xf32> to tensor<1x4x6x6xf32>
+  %cat = tensor.concat dim(1) %img2, %img : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %p2 = tensor.pad %cat low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x4x4xf32> to tensor<1x8x6x6xf32>
+  func.return %p1, %p2 : tensor<1x4x6x6xf32>, tensor<1x8x6x6xf32>
 }

@@ -456,3 +456,34 @@ func.func @sibling_contractions_same_pads(%x: tensor<32x4x4xf32>, %wa: tensor<16
   } : tensor<1x16x4x4xf32> to tensor<1x16x6x6xf32>
   func.return %pa, %pb : tensor<1x16x6x6xf32>, tensor<1x16x6x6xf32>
 }
+
+// -----
+
+// Negative: a contraction region whose epilogue transposes (a dense layer's tokens written back
+// as an NCHW image, SegFormer's Mix-FFN before its depthwise conv) keeps its pad as a copy:
+// IREE 3.13 builds the padded store but writes wrong values, some outside the buffer
+// (`transposed_matmul_into_padded` in bench/iree_limits_found.py).
+// CHECK-LABEL: func.func @transposed_matmul_then_pad
+// CHECK:         %[[R:.*]] = flow.dispatch.region -> (tensor<1x8x16xf32>)
+// CHECK-NOT:       tensor.insert_slice
+// CHECK:           flow.return
+// CHECK:         tensor.pad
+// OFF-LABEL:   func.func @transposed_matmul_then_pad
+// OFF:           tensor.pad
+func.func @transposed_matmul_then_pad(%x: tensor<16x4xf32>, %w: tensor<4x8xf32>) -> tensor<1x8x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<16x4xf32>, tensor<4x8xf32>) outs(%f : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %et = tensor.empty() : tensor<1x8x16xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1, d0)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%m : tensor<16x8xf32>) outs(%et : tensor<1x8x16xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    linalg.yield %i : f32
+  } -> tensor<1x8x16xf32>
+  %img = tensor.expand_shape %t [[0], [1], [2, 3]] output_shape [1, 8, 4, 4] : tensor<1x8x16xf32> into tensor<1x8x4x4xf32>
+  %p = tensor.pad %img low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x4x4xf32> to tensor<1x8x6x6xf32>
+  func.return %p : tensor<1x8x6x6xf32>
+}

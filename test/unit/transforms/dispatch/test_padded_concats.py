@@ -21,7 +21,10 @@ LIT = LIT_TRANSFORMS / "dispatch" / "form-dispatch-regions-padded-concats.mlir"
 OPTION = "form-dispatch-regions{padded-concats=true}"
 IREE_MISSING = "IREE compiler/runtime (iree-base-compiler, iree-base-runtime) not installed"
 # case -> top-level pads left with the option
-PADS_LEFT = {"fire_concat_pool": 0, "flat_matmul_part": 0, "not_taken": 4, "transposed_channels_last_parts": 1}
+PADS_LEFT = {"fire_concat_pool": 0, "flat_matmul_part": 0, "not_taken": 4, "transposed_channels_last_parts": 1,
+             "stored_twice_through_split": 2}
+# the fewest pipeline's options: the region that already stores its image padded gives no part
+FEWEST = "form-dispatch-regions{padded-concats=true padded-shared-results=true padded-results=1048576}"
 
 
 def test_every_lit_case_is_pinned():
@@ -32,6 +35,11 @@ def test_every_lit_case_is_pinned():
 def test_padded_concat_regions_compute_the_same(name: str):
     after = assert_pass_preserves_semantics(lit_functions(LIT)[name], OPTION)
     assert top_level_pads(after) == PADS_LEFT[name]
+
+
+def test_a_region_storing_its_image_padded_gives_no_part_through_the_split():
+    after = assert_pass_preserves_semantics(lit_functions(LIT)["stored_twice_through_split"], FEWEST)
+    assert top_level_pads(after) == 1
 
 
 @pytest.mark.skipif(not iree_available(), reason=IREE_MISSING)

@@ -29,7 +29,7 @@ PADS_LEFT = {"flat_matmul_then_pad": 0, "matmul_then_neg_inf_pad": 0, "result_re
              "reshaped_result_read_twice": 1, "result_and_reshape_read": 1,
              "sibling_contractions_padded": 0, "sibling_contractions_same_pads": 1,
              "channels_last_conv_transposed_then_pad": 1, "channels_last_conv_then_column_pad": 1,
-             "generic_conv_3d_then_pad": 1}
+             "generic_conv_3d_then_pad": 1, "transposed_matmul_then_pad": 1}
 # cases whose pad reads a reshape of a result others read too: with padded-shared-results the
 # region writes it too (not of the result itself, `result_read_twice`: IREE 3.13 fails to build that)
 SHARED = ("reshaped_result_read_twice", "result_and_reshape_read")

@@ -1,0 +1,175 @@
+"""IREE 3.13 limits found building models beyond the corpus (LeViT, MobileViT, SegFormer at
+224x224), as minimal modules at the models' sizes: bench/iree_limits.py prints them with its own
+cases and test/unit/test_iree_limits.py pins them.
+
+- `two_transposes_across_unfold` fails ("exceeded stack allocation limit"): MobileViT's unfold of a
+  144 x 28 x 28 image into 2 x 2 patches (a reshape, a transpose, a reshape that splits and
+  merges, a transpose) as one copy region; IREE stages the 2016 x 14 x 2 x 2 middle on the stack.
+  It is why `form-dispatch-regions` transposes on one side of a reshape only by default
+  (`transposes-across-reshapes=false`); `one_transpose_of_unfold` (the second half) builds.
+- `config_over_strided_collapse` fails ("large vector sizes"; with the packed weights' generic,
+  "failed to build pass pipeline"): LeViT's subsampled queries, every other pixel's channels
+  collapsed to 49 x 128 in the region, read by a contraction with a lowering config. IREE expands
+  the contraction's rows through the collapse (49 -> 7 x 7) and the config no longer fits. It is why `dispatch-matmul-cpu-tiles` leaves such an op to IREE
+  (`reads_reshaped_strided_slice`); `strided_collapse_without_config` builds.
+- `attention_then_unit_expand` fails ("large vector sizes"): LeViT's Hardswish on the attention
+  output behind a unit-dim expand_shape in the attention's region is vectorised whole. It is why
+  `form-dispatch-regions` gives attention no consumer through a reshape;
+  `attention_then_epilogue` (the epilogue on the attention's own shape) builds.
+- `contraction_stored_twice_through_split` fails ("write affecting operations on global
+  resources"): MobileViT's 1x1 conv as a matmul whose result, split to an image, is stored into
+  its own padded buffer and into a padded concat. It is why `padded_concats` takes no part
+  through a reshape from a region that already stores into a buffer.
+- `transposed_matmul_into_padded` (run case) builds and is wrong: SegFormer's 1x1 conv as a
+  3136 x 32 . 32 x 128 matmul whose epilogue writes it NCHW, then into a padded splat. It is why
+  `padded_results.transposes_in_region` regions leave the pad as a copy, whatever their root.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_COPY = """^bb0(%i: f32, %o: f32):
+      linalg.yield %i : f32
+    }"""
+
+# The unfold's second half: the transposed patches regrouped and transposed again.
+_UNFOLD_SECOND_HALF = f"""    %e2 = tensor.empty() : tensor<4x196x144xf32>
+    %m = tensor.collapse_shape %t [[0, 1], [2, 3]] : tensor<2016x14x2x2xf32> into tensor<28224x4xf32>
+    %p = tensor.expand_shape %m [[0, 1], [2]] output_shape [144, 196, 4] : tensor<28224x4xf32> into tensor<144x196x4xf32>
+    %u = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d1, d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%p : tensor<144x196x4xf32>) outs(%e2 : tensor<4x196x144xf32>) {{
+    {_COPY} -> tensor<4x196x144xf32>
+    flow.return %u : tensor<4x196x144xf32>
+  }}
+  return %r : tensor<4x196x144xf32>
+}}
+"""
+TWO_TRANSPOSES_ACROSS_UNFOLD = f"""func.func @main_graph(%x: tensor<1x144x28x28xf32>) -> tensor<4x196x144xf32> {{
+  %r = flow.dispatch.region -> (tensor<4x196x144xf32>) {{
+    %e1 = tensor.empty() : tensor<2016x14x2x2xf32>
+    %c = tensor.collapse_shape %x [[0, 1, 2], [3]] : tensor<1x144x28x28xf32> into tensor<4032x28xf32>
+    %s = tensor.expand_shape %c [[0, 1], [2, 3]] output_shape [2016, 2, 14, 2] : tensor<4032x28xf32> into tensor<2016x2x14x2xf32>
+    %t = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%s : tensor<2016x2x14x2xf32>) outs(%e1 : tensor<2016x14x2x2xf32>) {{
+    {_COPY} -> tensor<2016x14x2x2xf32>
+""" + _UNFOLD_SECOND_HALF
+ONE_TRANSPOSE_OF_UNFOLD = """func.func @main_graph(%t: tensor<2016x14x2x2xf32>) -> tensor<4x196x144xf32> {
+  %r = flow.dispatch.region -> (tensor<4x196x144xf32>) {
+""" + _UNFOLD_SECOND_HALF
+
+_STRIDED_COLLAPSE = """func.func @main_graph(%x: tensor<1x7x7x2x128xf32>, %w: tensor<128x128xf32>) -> tensor<49x128xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %r = flow.dispatch.region -> (tensor<49x128xf32>) {{
+    %s = tensor.extract_slice %x[0, 0, 0, 0, 0] [1, 7, 7, 1, 128] [1, 1, 1, 1, 1] : tensor<1x7x7x2x128xf32> to tensor<1x7x7x1x128xf32>
+    %c = tensor.collapse_shape %s [[0, 1, 2], [3, 4]] : tensor<1x7x7x1x128xf32> into tensor<49x128xf32>
+    %e = tensor.empty() : tensor<49x128xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<49x128xf32>) -> tensor<49x128xf32>
+    %m = linalg.matmul {config}ins(%c, %w : tensor<49x128xf32>, tensor<128x128xf32>) outs(%f : tensor<49x128xf32>) -> tensor<49x128xf32>
+    flow.return %m : tensor<49x128xf32>
+  }}
+  return %r : tensor<49x128xf32>
+}}
+"""
+_MATMUL_CONFIG = ("{compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<"
+                  "distribution = [49, 64, 0], vector_common_parallel = [4, 64, 0], vector_reduction = [0, 0, 16]>, "
+                  "translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<DoubleTilingExpert>, "
+                  "{enable_loop_peeling = true}>>} ")
+CONFIG_OVER_STRIDED_COLLAPSE = _STRIDED_COLLAPSE.format(config=_MATMUL_CONFIG)
+STRIDED_COLLAPSE_WITHOUT_CONFIG = _STRIDED_COLLAPSE.format(config="")
+
+_ATTENTION = """func.func @main_graph(%qkv: tensor<196x4x64xf32>, %bias: tensor<4x196x196xf32>) -> {result} {{
+  %r = flow.dispatch.region -> ({result}) {{
+    %q = tensor.extract_slice %qkv[0, 0, 0] [196, 4, 16] [1, 1, 1] : tensor<196x4x64xf32> to tensor<196x4x16xf32>
+    %k = tensor.extract_slice %qkv[0, 0, 16] [196, 4, 16] [1, 1, 1] : tensor<196x4x64xf32> to tensor<196x4x16xf32>
+    %v = tensor.extract_slice %qkv[0, 0, 32] [196, 4, 32] [1, 1, 1] : tensor<196x4x64xf32> to tensor<196x4x32xf32>
+    %scale = arith.constant 0.25 : f32
+    %e = tensor.empty() : tensor<196x4x32xf32>
+    %a = iree_linalg_ext.attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4)>]> ins(%q, %k, %v, %scale, %bias : tensor<196x4x16xf32>, tensor<196x4x16xf32>, tensor<196x4x32xf32>, f32, tensor<4x196x196xf32>) outs(%e : tensor<196x4x32xf32>) {{
+    ^bb0(%s: f32):
+      iree_linalg_ext.yield %s : f32
+    }} -> tensor<196x4x32xf32>
+{epilogue}
+  }}
+  return %r : {result}
+}}
+"""
+_HARDSWISH = """^bb0(%i: f32, %o: f32):
+      %zero = arith.constant 0.0 : f32
+      %one = arith.constant 1.0 : f32
+      %sixth = arith.constant 0.166666672 : f32
+      %half = arith.constant 0.5 : f32
+      %m = arith.mulf %i, %sixth : f32
+      %h = arith.addf %m, %half : f32
+      %lo = arith.maximumf %h, %zero : f32
+      %hi = arith.minimumf %lo, %one : f32
+      %y = arith.mulf %i, %hi : f32
+      linalg.yield %y : f32
+    }"""
+ATTENTION_THEN_UNIT_EXPAND = _ATTENTION.format(result="tensor<1x196x4x32xf32>", epilogue=f"""\
+    %x = tensor.expand_shape %a [[0, 1], [2], [3]] output_shape [1, 196, 4, 32] : tensor<196x4x32xf32> into tensor<1x196x4x32xf32>
+    %e4 = tensor.empty() : tensor<1x196x4x32xf32>
+    %h = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%x : tensor<1x196x4x32xf32>) outs(%e4 : tensor<1x196x4x32xf32>) {{
+    {_HARDSWISH} -> tensor<1x196x4x32xf32>
+    flow.return %h : tensor<1x196x4x32xf32>""")
+ATTENTION_THEN_EPILOGUE = _ATTENTION.format(result="tensor<196x4x32xf32>", epilogue=f"""\
+    %h = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%a : tensor<196x4x32xf32>) outs(%e : tensor<196x4x32xf32>) {{
+    {_HARDSWISH} -> tensor<196x4x32xf32>
+    flow.return %h : tensor<196x4x32xf32>""")
+
+CONTRACTION_STORED_TWICE_THROUGH_SPLIT = """func.func @main_graph(%x: tensor<256x784xf32>, %w: tensor<96x256xf32>) -> (tensor<1x192x30x30xf32>, tensor<1x96x30x30xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %own = flow.tensor.splat %zero : tensor<1x96x30x30xf32>
+  %cat = flow.tensor.splat %zero : tensor<1x192x30x30xf32>
+  %r:2 = flow.dispatch.region -> (tensor<1x192x30x30xf32>, tensor<1x96x30x30xf32>) {
+    %e = tensor.empty() : tensor<96x784xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<96x784xf32>) -> tensor<96x784xf32>
+    %m = linalg.matmul ins(%w, %x : tensor<96x256xf32>, tensor<256x784xf32>) outs(%f : tensor<96x784xf32>) -> tensor<96x784xf32>
+    %image = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 96, 28, 28] : tensor<96x784xf32> into tensor<1x96x28x28xf32>
+    %i1 = tensor.insert_slice %image into %own[0, 0, 1, 1] [1, 96, 28, 28] [1, 1, 1, 1] : tensor<1x96x28x28xf32> into tensor<1x96x30x30xf32>
+    %i2 = tensor.insert_slice %image into %cat[0, 0, 1, 1] [1, 96, 28, 28] [1, 1, 1, 1] : tensor<1x96x28x28xf32> into tensor<1x192x30x30xf32>
+    flow.return %i2, %i1 : tensor<1x192x30x30xf32>, tensor<1x96x30x30xf32>
+  }
+  return %r#0, %r#1 : tensor<1x192x30x30xf32>, tensor<1x96x30x30xf32>
+}
+"""
+
+TRANSPOSED_MATMUL_INTO_PADDED = """func.func @main_graph(%x: tensor<3136x32xf32>, %w: tensor<32x128xf32>) -> tensor<1x128x58x58xf32> {
+  %zero = arith.constant 0.0 : f32
+  %buf = flow.tensor.splat %zero : tensor<1x128x58x58xf32>
+  %r = flow.dispatch.region -> (tensor<1x128x58x58xf32>) {
+    %e = tensor.empty() : tensor<3136x128xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3136x128xf32>) -> tensor<3136x128xf32>
+    %m = linalg.matmul ins(%x, %w : tensor<3136x32xf32>, tensor<32x128xf32>) outs(%f : tensor<3136x128xf32>) -> tensor<3136x128xf32>
+    %et = tensor.empty() : tensor<1x128x3136xf32>
+    %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1, d0)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%m : tensor<3136x128xf32>) outs(%et : tensor<1x128x3136xf32>) {
+    ^bb0(%i: f32, %o: f32):
+      linalg.yield %i : f32
+    } -> tensor<1x128x3136xf32>
+    %image = tensor.expand_shape %t [[0], [1], [2, 3]] output_shape [1, 128, 56, 56] : tensor<1x128x3136xf32> into tensor<1x128x56x56xf32>
+    %p = tensor.insert_slice %image into %buf[0, 0, 1, 1] [1, 128, 56, 56] [1, 1, 1, 1] : tensor<1x128x56x56xf32> into tensor<1x128x58x58xf32>
+    flow.return %p : tensor<1x128x58x58xf32>
+  }
+  return %r : tensor<1x128x58x58xf32>
+}
+"""
+
+
+def _border(shape: tuple[int, ...], value: float) -> np.ndarray:
+    want = np.zeros(shape, np.float32)
+    want[:, :, 1:-1, 1:-1] = value
+    return want
+
+
+CASES = {
+    "two_transposes_across_unfold": TWO_TRANSPOSES_ACROSS_UNFOLD,
+    "one_transpose_of_unfold": ONE_TRANSPOSE_OF_UNFOLD,
+    "config_over_strided_collapse": CONFIG_OVER_STRIDED_COLLAPSE,
+    "strided_collapse_without_config": STRIDED_COLLAPSE_WITHOUT_CONFIG,
+    "attention_then_unit_expand": ATTENTION_THEN_UNIT_EXPAND,
+    "attention_then_epilogue": ATTENTION_THEN_EPILOGUE,
+    "contraction_stored_twice_through_split": CONTRACTION_STORED_TWICE_THROUGH_SPLIT,
+}
+# A 3136 x 32 . 32 x 128 matmul of ones is 32 everywhere.
+RUN_CASES = {
+    "transposed_matmul_into_padded": (TRANSPOSED_MATMUL_INTO_PADDED, [(3136, 32), (32, 128)],
+                                      _border((1, 128, 58, 58), 32)),
+}

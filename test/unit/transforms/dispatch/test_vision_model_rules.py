@@ -1,0 +1,150 @@
+"""Region rules for IREE 3.13 limits found building LeViT, MobileViT and SegFormer (transformers,
+224x224): each block, at its model's size, goes through the llvm-cpu pipeline, builds, and agrees
+with a float64 run of its import on random and adversarial inputs; where the form without the
+rule fails to build, that failure is asserted too (bench/iree_limits_found.py has the minimal
+modules, test_iree_limits.py pins them).
+
+- MobileViT's unfold into 2 x 2 patches: `form-dispatch-regions` transposes on one side of a
+  reshape only (the one region overflowed llvm-cpu's 32 KB stack).
+- MobileViT's 1x1 conv whose output is padded for a 3x3 conv and concatenated with the block's
+  input (the fewest pipeline): no second padded store through the reshape.
+- LeViT's subsampled queries (every other pixel's channels, collapsed in the matmul's region):
+  `dispatch-matmul-cpu-tiles` sets no lowering config on such a contraction and drops one the
+  linalg stage set.
+- SegFormer's 1x1 conv on 56 x 56 pixels as a matmul written NCHW and padded for a 3x3 conv (the
+  fewest pipeline): the pad stays a copy (the padded store computed wrong values).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from fusionopt.importers.onnx_import import import_onnx
+from fusionopt.ir_io import print_module
+from fusionopt.iree_tools import iree_available, target_flags
+from fusionopt.registry import iree_flags_of
+from fusionopt.testing import apply_pipeline
+from support.iree_pairs import assert_iree_build_agrees_with_float64, assert_rule_needed, cpu_pipeline_with_regions
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "bench"))
+import iree_limits_found  # noqa: E402
+
+FAMILIES = ("random", "offset", "constant", "zeros")
+needs_iree = pytest.mark.skipif(not iree_available(), reason="IREE is not installed")
+FEWEST_REGIONS = "form-dispatch-regions{padded-concats=true padded-shared-results=true padded-results=1048576}"
+
+
+def _model(nodes, inputs, output: tuple[str, list[int]], inits=()) -> str:
+    graph = helper.make_graph(nodes, "block", [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in inputs],
+                              [helper.make_tensor_value_info(output[0], TensorProto.FLOAT, output[1])], list(inits))
+    return print_module(import_onnx(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])))
+
+
+def _ints(name: str, values) -> onnx.TensorProto:
+    return numpy_helper.from_array(np.array(values, np.int64), name)
+
+
+def _weight(name: str, shape, seed: int) -> onnx.TensorProto:
+    return numpy_helper.from_array((np.random.default_rng(seed).standard_normal(shape) * 0.1).astype(np.float32), name)
+
+
+def mobilevit_unfold(channels: int = 144, size: int = 28) -> str:
+    """transformers' MobileViTLayer.unfolding on a ReLU'd image, ReLU after: [1, C, H, W] ->
+    [C * H/2, 2, W/2, 2] -> transpose(1, 2) -> [1, C, HW/4, 4] -> transpose(1, 3) -> [4, HW/4, C]."""
+    half, patches = size // 2, (size // 2) ** 2
+    nodes = [helper.make_node("Relu", ["x"], ["r"]),
+             helper.make_node("Reshape", ["r", "s1"], ["a"]),
+             helper.make_node("Transpose", ["a"], ["b"], perm=[0, 2, 1, 3]),
+             helper.make_node("Reshape", ["b", "s2"], ["c"]),
+             helper.make_node("Transpose", ["c"], ["d"], perm=[0, 3, 2, 1]),
+             helper.make_node("Reshape", ["d", "s3"], ["e"]),
+             helper.make_node("Relu", ["e"], ["y"])]
+    inits = [_ints("s1", [channels * half, 2, half, 2]), _ints("s2", [1, channels, patches, 4]),
+             _ints("s3", [4, patches, channels])]
+    return _model(nodes, [("x", [1, channels, size, size])], ("y", [4, patches, channels]), inits)
+
+
+def stored_twice_through_split(channels: int = 96, inputs: int = 256, side: int = 28) -> str:
+    """MobileViT's block end as linalg: a 1x1 conv as a [C, K] . [K, HW] matmul, its result split
+    to an image that is padded for a 3x3 conv and also concatenated (after a second such conv's
+    image) and padded for another."""
+    hw, pad = side * side, side + 2
+    return f"""func.func @main(%x: tensor<{inputs}x{hw}xf32>, %w: tensor<{channels}x{inputs}xf32>, %v: tensor<{channels}x{inputs}xf32>) -> (tensor<1x{channels}x{pad}x{pad}xf32>, tensor<1x{2 * channels}x{pad}x{pad}xf32>) {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{channels}x{hw}xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<{channels}x{hw}xf32>) -> tensor<{channels}x{hw}xf32>
+  %m = linalg.matmul ins(%w, %x : tensor<{channels}x{inputs}xf32>, tensor<{inputs}x{hw}xf32>) outs(%f : tensor<{channels}x{hw}xf32>) -> tensor<{channels}x{hw}xf32>
+  %img = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, {channels}, {side}, {side}] : tensor<{channels}x{hw}xf32> into tensor<1x{channels}x{side}x{side}xf32>
+  %m2 = linalg.matmul ins(%v, %x : tensor<{channels}x{inputs}xf32>, tensor<{inputs}x{hw}xf32>) outs(%f : tensor<{channels}x{hw}xf32>) -> tensor<{channels}x{hw}xf32>
+  %img2 = tensor.expand_shape %m2 [[0, 1], [2, 3]] output_shape [1, {channels}, {side}, {side}] : tensor<{channels}x{hw}xf32> into tensor<1x{channels}x{side}x{side}xf32>
+  %p1 = tensor.pad %img low[0, 0, 1, 1] high[0, 0, 1, 1] {{
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  }} : tensor<1x{channels}x{side}x{side}xf32> to tensor<1x{channels}x{pad}x{pad}xf32>
+  %cat = tensor.concat dim(1) %img2, %img : (tensor<1x{channels}x{side}x{side}xf32>, tensor<1x{channels}x{side}x{side}xf32>) -> tensor<1x{2 * channels}x{side}x{side}xf32>
+  %p2 = tensor.pad %cat low[0, 0, 1, 1] high[0, 0, 1, 1] {{
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  }} : tensor<1x{2 * channels}x{side}x{side}xf32> to tensor<1x{2 * channels}x{pad}x{pad}xf32>
+  func.return %p1, %p2 : tensor<1x{channels}x{pad}x{pad}xf32>, tensor<1x{2 * channels}x{pad}x{pad}xf32>
+}}
+"""
+
+
+def segformer_mix_ffn(tokens: int = 3136, hidden: int = 32, wide: int = 128) -> str:
+    """SegFormer's Mix-FFN start: the tokens' dense layer (MatMul + bias), transposed and viewed as
+    a [1, wide, H, W] image, then the 3x3 depthwise conv over it (padded by one)."""
+    side = int(tokens ** 0.5)
+    nodes = [helper.make_node("Relu", ["x"], ["r"]),
+             helper.make_node("MatMul", ["r", "w"], ["m"]),
+             helper.make_node("Add", ["m", "b"], ["d"]),
+             helper.make_node("Transpose", ["d"], ["t"], perm=[0, 2, 1]),
+             helper.make_node("Reshape", ["t", "image"], ["i"]),
+             helper.make_node("Conv", ["i", "dw"], ["y"], pads=[1, 1, 1, 1], group=wide)]
+    inits = [_weight("w", [hidden, wide], 4), _weight("b", [wide], 5), _ints("image", [1, wide, side, side]),
+             _weight("dw", [wide, 1, 3, 3], 6)]
+    return _model(nodes, [("x", [1, tokens, hidden])], ("y", [1, wide, side, side]), inits)
+
+
+def _cpu_flags(pipeline: str) -> list[str]:
+    return [*target_flags("llvm-cpu"), *iree_flags_of(pipeline)]
+
+
+@needs_iree
+def test_mobilevit_unfold_builds_in_two_regions(tmp_path: Path):
+    graph, pipeline = mobilevit_unfold(), "graph-to-dispatch-llvm-cpu"
+    without = cpu_pipeline_with_regions("transposes-across-reshapes=true")
+    assert_rule_needed(graph, pipeline, without, tmp_path, "exceeded stack allocation limit", _cpu_flags(pipeline))
+    assert_iree_build_agrees_with_float64(graph, print_module(apply_pipeline(graph, pipeline)), tmp_path, FAMILIES,
+                                          flags=iree_flags_of(pipeline))
+
+
+@needs_iree
+@pytest.mark.parametrize("name", ["config_over_strided_collapse", "strided_collapse_without_config"])
+def test_levit_subsample_matmul_left_to_iree(name: str, tmp_path: Path):
+    text = iree_limits_found.CASES[name]
+    formed = print_module(apply_pipeline(text, "dispatch-matmul-cpu-tiles"))
+    assert "compilation_info" not in formed
+    assert_iree_build_agrees_with_float64(text, formed, tmp_path, FAMILIES)
+
+
+@needs_iree
+def test_mobilevit_conv_padded_and_concatenated_builds(tmp_path: Path):
+    text = stored_twice_through_split()
+    formed = print_module(apply_pipeline(text, FEWEST_REGIONS))
+    assert formed.count("tensor.insert_slice") == 1
+    assert_iree_build_agrees_with_float64(text, formed, tmp_path, FAMILIES)
+
+
+@needs_iree
+def test_segformer_transposed_dense_keeps_its_pad_and_agrees(tmp_path: Path):
+    graph, pipeline = segformer_mix_ffn(), "graph-to-dispatch-llvm-cpu-fewest"
+    formed = print_module(apply_pipeline(graph, pipeline))
+    assert "tensor.insert_slice" not in formed and "tensor.pad" in formed
+    assert_iree_build_agrees_with_float64(graph, formed, tmp_path, FAMILIES, flags=iree_flags_of(pipeline))
