@@ -115,7 +115,10 @@ CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv1d-channels-last,
 # concat others read too (googlenet's six copies).
 FEWEST_CHANGES = {
     "linalg-conv-channels-last": "",
-    "linalg-grouped-conv-to-im2col": "",
+    # Grouped convs stay IREE's grouped-conv op (no gather dispatch), but groups of 128 input
+    # channels and more are matmuls of their own, which that op runs at 3-5 GFLOP/s: gathered
+    # and group-batched (SqueezeBERT's 4 groups of 192 and 768 channels).
+    "linalg-grouped-conv-to-im2col": "linalg-grouped-conv-to-im2col{min-group-channels=128}",
     # Stride-1 1x1 convs over one input with one filter count (an Inception block's 1x1 branch
     # and reductions) as one contraction in IREE's rank-3 form, each result's pad still stored
     # by the dispatch: inception_mini 19 -> 17 IREE dispatches (bench/RESULTS.md, "Sibling 1x1

@@ -93,3 +93,19 @@ def test_iree_builds_the_regnet_stage_and_agrees(tmp_path: Path):
         got = run_vmfb(ours_vmfb, inputs, "regnet_stage")[0]
         want = run_vmfb(ref_vmfb, inputs, "regnet_stage")[0]
         assert_agrees(got, want, family)
+
+
+@pytest.mark.parametrize(("width", "gathered"), [(16, False), (128, True)])
+def test_fewest_gathers_only_groups_of_128_channels_or_more(width: int, gathered: bool):
+    """The fewest-dispatch pipeline keeps a grouped conv as IREE's op (no gather dispatch) unless
+    its groups have 128 input channels or more: those are matmuls of their own, which IREE's
+    grouped-conv kernel ran at 3-5 GFLOP/s (SqueezeBERT's 4 groups of 192 and 768: 241 -> 28 ms)."""
+    from support.grouped_conv_blocks import grouped_block
+
+    after = assert_pass_preserves_semantics(grouped_block(2, 8, 1, width=width), "dispatch-creation-llvm-cpu-fewest",
+                                            seeds=(0,))
+    from fusionopt.transforms.common import dispatch_utils as du
+
+    loops = [du.iterator_kinds(op) for op in after.walk() if op.name == "linalg.generic" and du.has_reduction_loops(op)]
+    # the group-batched matmul's (g, f, p, k); the grouped conv's generic has 8 loops
+    assert len(loops) == 1 and (len(loops[0]) == 4) == gathered
