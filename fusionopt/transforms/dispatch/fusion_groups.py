@@ -187,18 +187,7 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
         return encoding_joins_producer(consumer) and analysis.keeps_group_convex(group, consumer)
     if not is_consumer_kind(consumer, group) or transposes_twice_across_reshape(analysis, group, consumer):
         return False
-    if group.root.name == "iree_linalg_ext.attention" and du.is_reshape(consumer):
-        # Even a unit-dim expand of attention's output keeps IREE 3.13 from tiling the epilogue
-        # behind it with the attention: the epilogue is vectorised whole ("large vector sizes":
-        # LeViT's Hardswish on 196 x 4 x 32 per head). The reshape and epilogue dispatch apart.
-        return False
-    if not group.is_elementwise_only and du.is_reshape(consumer) and moves_non_unit_dims(consumer):
-        # A root's value split or merged on its way to a consumer: IREE 3.13 cannot tile the
-        # consumer back through it ("write affecting operations on global resources are
-        # restricted to workgroup distributed contexts": a matmul's rows split before its
-        # bias, Swin's window scores split into windows x heads before the position bias).
-        # linalg-sink-reshapes moves the reshapes it can below such consumers first; the rest
-        # stay between dispatches, as in IREE's own formation.
+    if du.is_reshape(consumer) and reshape_stops_tiling(group, consumer):
         return False
     if not group.is_elementwise_only and is_dequantization_like(consumer):
         return False  # iree_rules: a widening cast stays out of a root's dispatch
@@ -228,6 +217,20 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
             # workgroup distribution verification"). It starts a dispatch of its own.
             return False
     return analysis.keeps_group_convex(group, consumer)
+
+
+def reshape_stops_tiling(group: FusionGroup, reshape: Operation) -> bool:
+    """IREE 3.13 cannot tile the consumers behind `reshape` along the group's root, so the reshape
+    starts another dispatch. A root's value split or merged (a matmul's rows split before its
+    bias, Swin's window scores split into windows x heads before the position bias: "write
+    affecting operations on global resources are restricted to workgroup distributed contexts";
+    linalg-sink-reshapes moves the reshapes it can below such consumers first, the rest stay
+    between dispatches, as in IREE's own formation). Behind attention even a unit-dim expand:
+    the epilogue is vectorised whole ("large vector sizes": LeViT's Hardswish on 196 x 4 x 32
+    per head)."""
+    if group.root.name == "iree_linalg_ext.attention":
+        return True
+    return not group.is_elementwise_only and moves_non_unit_dims(reshape)
 
 
 def _values_from_group(analysis: FusionAnalysis, group: FusionGroup, op: Operation) -> list[SSAValue]:

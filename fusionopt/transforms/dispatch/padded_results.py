@@ -31,10 +31,11 @@ store took 58-59 us against 56-59 us for conv + copy at 32x32x16 and 8x8x64 (ben
 channels-last conv's going back to NCHW for a grouped or NCHW-only reader (regnet's grouped
 convs), a contraction's written NCHW (SegFormer's 1x1 convs as 3136 x 32 . 32 x 128 matmuls
 stored as 1 x 128 x 3136): IREE 3.13 then fails to build it, or builds a dispatch that writes
-wrong values, some outside the buffer (a crash on local-sync, heap corruption in a process);
-`channels_last_conv_transposed_into_padded` in bench/iree_limits.py. The pad must be the only reader of the region's result,
-static, and pad with a value defined outside it or a constant yielded from its body (the ONNX
-importer's form; the constant is cloned in front of the fill).
+wrong values, some outside the buffer (a crash on local-sync, heap corruption in a process;
+`channels_last_conv_transposed_into_padded` in bench/iree_limits.py,
+`transposed_matmul_into_padded` in bench/iree_limits_found.py). The pad must be the only
+reader of the region's result, static, and pad with a value defined outside it or a constant
+yielded from its body (the ONNX importer's form; the constant is cloned in front of the fill).
 
 With `shared` (`form-dispatch-regions{padded-shared-results}`, on in the fewest-dispatch
 pipelines) a contraction region whose result is expanded to an image that the pad reads, while
