@@ -12,7 +12,10 @@ makes the conv a patch copy and a matmul with a packed weight: wav2vec2's convs 
 their time, its feature encoder 75 -> 58 ms (HAL profile, one Zen 4 core; bench/RESULTS.md, "1-D
 convs channels last"). Only with that pass: as IREE's channels-last conv kernel these convs ran
 7x slower (bench/RESULTS.md, "Attention over key blocks"), so this pass is in the CPU pipelines
-only, before `linalg-conv-channels-last`. Rewrite
+only, before `linalg-conv-channels-last`. A pointwise conv (KW = 1) too: SqueezeBERT writes its
+dense layers as 1-D convs between transposes from and to tokens-major, and NCW each was a W . X
+matmul written back transposed, 32 GFLOP/s; channels last it is a packed [W, C] . [C, F] matmul
+between cancelled transposes, 111 GFLOP/s (its model 21.1 -> 14.4 ms, bench/RESULTS.md). Rewrite
 (batch 1, static shapes, any stride and dilation):
 
     %y = linalg.conv_2d_nchw_fchw ins(pad(expand(%x : 1 x C x W)), %w : F x C x 1 x KW) outs(%init)
@@ -70,12 +73,15 @@ IMAGE_GROUPS = [[0, 1], [2], [3]]
 
 
 def is_conv1d(op: Operation) -> bool:
-    """A static batch-1 NCHW conv over one image row with a 1 x KW window (KW > 1)."""
+    """A static batch-1 NCHW conv over one image row with a 1 x KW window; a pointwise one
+    (KW = 1) over a row of more than one position: not a CNN's 1x1 conv of one pooled pixel
+    (squeeze-excite), which stays the other passes' matmul."""
     shapes = static_window_shapes(op, CONV_NAME)
     if shapes is None:
         return False
     image, window, output = shapes
-    return image[0] == 1 and image[2] == 1 and window[2] == 1 and window[3] > 1 and output[2] == 1
+    one_row = image[0] == 1 and image[2] == 1 and window[2] == 1 and output[2] == 1
+    return one_row and (window[3] > 1 or image[3] > 1)
 
 
 def rows_source(image: SSAValue) -> tuple[list[Operation], SSAValue]:

@@ -123,3 +123,34 @@ func.func @batch_two(%x: tensor<2x3x1x10xf32>) -> tensor<2x4x1x8xf32> {
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<2x3x1x10xf32>, tensor<4x3x1x3xf32>) outs(%f : tensor<2x4x1x8xf32>) -> tensor<2x4x1x8xf32>
   func.return %c : tensor<2x4x1x8xf32>
 }
+
+// -----
+
+// A pointwise 1-D conv (a 1 x 1 window) between transposes from and to tokens-major, as
+// SqueezeBERT's dense layers are written: channels last it reads the tokens' [1, W, C] rows and
+// writes [1, W, F] ones, where the NCW form was a W . X matmul written back transposed.
+// CHECK-LABEL: func.func @pointwise_between_transposes
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x6x4xf32>, tensor<1x1x4x5xf32>)
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+#t3 = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+#i3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @pointwise_between_transposes(%tokens: tensor<1x6x4xf32>) -> tensor<1x6x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[[0.5]], [[-1.0]], [[0.25]], [[2.0]]], [[[1.0]], [[0.5]], [[-0.5]], [[0.125]]], [[[0.75]], [[1.5]], [[0.0]], [[-2.0]]], [[[-0.25]], [[1.0]], [[1.0]], [[0.5]]], [[[0.0]], [[0.5]], [[-1.5]], [[1.0]]]]> : tensor<5x4x1x1xf32>
+  %et = tensor.empty() : tensor<1x4x6xf32>
+  %x = linalg.generic {indexing_maps = [#t3, #i3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%tokens : tensor<1x6x4xf32>) outs(%et : tensor<1x4x6xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x4x6xf32>
+  %x4 = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [1, 4, 1, 6] : tensor<1x4x6xf32> into tensor<1x4x1x6xf32>
+  %e = tensor.empty() : tensor<1x5x1x6xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x5x1x6xf32>) -> tensor<1x5x1x6xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x4, %w : tensor<1x4x1x6xf32>, tensor<5x4x1x1xf32>) outs(%f : tensor<1x5x1x6xf32>) -> tensor<1x5x1x6xf32>
+  %c3 = tensor.collapse_shape %c [[0], [1], [2, 3]] : tensor<1x5x1x6xf32> into tensor<1x5x6xf32>
+  %eo = tensor.empty() : tensor<1x6x5xf32>
+  %y = linalg.generic {indexing_maps = [#t3, #i3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%c3 : tensor<1x5x6xf32>) outs(%eo : tensor<1x6x5xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x6x5xf32>
+  func.return %y : tensor<1x6x5xf32>
+}

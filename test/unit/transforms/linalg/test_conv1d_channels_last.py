@@ -39,6 +39,13 @@ def test_conv_chain_channels_last_preserves_values(passes):
     assert ("linalg.matmul" in names) == passes.endswith("patches")
 
 
+@pytest.mark.parametrize("passes", ["linalg-conv1d-channels-last", "dispatch-creation-llvm-cpu"])
+def test_pointwise_conv_between_transposes_preserves_values(passes):
+    """A 1 x 1 window too (SqueezeBERT's dense layers): channels last, no NCHW conv is left."""
+    after = assert_pass_preserves_semantics(CHANNELS_LAST["pointwise_between_transposes"], passes, seeds=(0, 1))
+    assert not any(op.name == "linalg.conv_2d_nchw_fchw" for op in after.walk())
+
+
 @pytest.mark.parametrize("name", ["row_conv", "dilated_image_row"])
 def test_patch_matmuls_preserve_values(name):
     after = assert_pass_preserves_semantics(PATCHES[name], "linalg-conv1d-patches", seeds=(0, 1))
