@@ -18,7 +18,6 @@ in). Each region runs in this process: one that writes outside its buffers can c
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -26,11 +25,11 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from block_builds import region_modules  # noqa: E402
+from block_builds import iree_build, region_modules  # noqa: E402
 
 from fusionopt.interpreter.runner import random_inputs  # noqa: E402
 from fusionopt.ir_io import parse_file, print_module  # noqa: E402
-from fusionopt.iree_tools import compiler_executable, run_vmfb, target_flags  # noqa: E402
+from fusionopt.iree_tools import run_vmfb, target_flags  # noqa: E402
 from fusionopt.registry import iree_flags_of  # noqa: E402
 from fusionopt.testing import run_module  # noqa: E402
 
@@ -40,9 +39,8 @@ def region_error(module, work: Path, name: str, flags: list[str], seed: int) -> 
     source = work / f"{name}.mlir"
     source.write_text(print_module(module))
     vmfb = work / f"{name}.vmfb"
-    built = subprocess.run([compiler_executable(), str(source), *flags, "-o", str(vmfb)], capture_output=True, text=True)
-    if built.returncode:
-        return "does not build: " + next((line for line in built.stderr.splitlines() if "error" in line), "?")[:160]
+    if (error := iree_build(source, vmfb, flags)) is not None:
+        return "does not build: " + error[:160]
     func = next(op for op in module.body.block.ops if op.name == "func.func")
     inputs = random_inputs(func, seed=seed)
     expected = run_module(module, inputs)

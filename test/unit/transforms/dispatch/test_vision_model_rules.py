@@ -20,16 +20,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
-import onnx
 import pytest
-from onnx import TensorProto, helper, numpy_helper
 
 from fusionopt.importers.onnx_import import import_onnx
 from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import iree_available, target_flags
 from fusionopt.registry import iree_flags_of
 from fusionopt.testing import apply_pipeline
+from support.block_onnx_builder import BlockBuilder
 from support.iree_pairs import assert_iree_build_agrees_with_float64, assert_rule_needed, cpu_pipeline_with_regions
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "bench"))
@@ -40,34 +38,20 @@ needs_iree = pytest.mark.skipif(not iree_available(), reason="IREE is not instal
 FEWEST_REGIONS = "form-dispatch-regions{padded-concats=true padded-shared-results=true padded-results=1048576}"
 
 
-def _model(nodes, inputs, output: tuple[str, list[int]], inits=()) -> str:
-    graph = helper.make_graph(nodes, "block", [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in inputs],
-                              [helper.make_tensor_value_info(output[0], TensorProto.FLOAT, output[1])], list(inits))
-    return print_module(import_onnx(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])))
-
-
-def _ints(name: str, values) -> onnx.TensorProto:
-    return numpy_helper.from_array(np.array(values, np.int64), name)
-
-
-def _weight(name: str, shape, seed: int) -> onnx.TensorProto:
-    return numpy_helper.from_array((np.random.default_rng(seed).standard_normal(shape) * 0.1).astype(np.float32), name)
+def _imported(model) -> str:
+    return print_module(import_onnx(model))
 
 
 def mobilevit_unfold(channels: int = 144, size: int = 28) -> str:
     """transformers' MobileViTLayer.unfolding on a ReLU'd image, ReLU after: [1, C, H, W] ->
     [C * H/2, 2, W/2, 2] -> transpose(1, 2) -> [1, C, HW/4, 4] -> transpose(1, 3) -> [4, HW/4, C]."""
     half, patches = size // 2, (size // 2) ** 2
-    nodes = [helper.make_node("Relu", ["x"], ["r"]),
-             helper.make_node("Reshape", ["r", "s1"], ["a"]),
-             helper.make_node("Transpose", ["a"], ["b"], perm=[0, 2, 1, 3]),
-             helper.make_node("Reshape", ["b", "s2"], ["c"]),
-             helper.make_node("Transpose", ["c"], ["d"], perm=[0, 3, 2, 1]),
-             helper.make_node("Reshape", ["d", "s3"], ["e"]),
-             helper.make_node("Relu", ["e"], ["y"])]
-    inits = [_ints("s1", [channels * half, 2, half, 2]), _ints("s2", [1, channels, patches, 4]),
-             _ints("s3", [4, patches, channels])]
-    return _model(nodes, [("x", [1, channels, size, size])], ("y", [4, patches, channels]), inits)
+    b = BlockBuilder(0)
+    x = b.node("Relu", [b.input("x", [1, channels, size, size])])
+    x = b.transpose(b.reshape(x, [channels * half, 2, half, 2]), (0, 2, 1, 3))
+    x = b.transpose(b.reshape(x, [1, channels, patches, 4]), (0, 3, 2, 1))
+    y = b.node("Relu", [b.reshape(x, [4, patches, channels])])
+    return _imported(b.block_model(y, [4, patches, channels], args=False))
 
 
 def stored_twice_through_split(channels: int = 96, inputs: int = 256, side: int = 28) -> str:
@@ -101,15 +85,10 @@ def segformer_mix_ffn(tokens: int = 3136, hidden: int = 32, wide: int = 128) -> 
     """SegFormer's Mix-FFN start: the tokens' dense layer (MatMul + bias), transposed and viewed as
     a [1, wide, H, W] image, then the 3x3 depthwise conv over it (padded by one)."""
     side = int(tokens ** 0.5)
-    nodes = [helper.make_node("Relu", ["x"], ["r"]),
-             helper.make_node("MatMul", ["r", "w"], ["m"]),
-             helper.make_node("Add", ["m", "b"], ["d"]),
-             helper.make_node("Transpose", ["d"], ["t"], perm=[0, 2, 1]),
-             helper.make_node("Reshape", ["t", "image"], ["i"]),
-             helper.make_node("Conv", ["i", "dw"], ["y"], pads=[1, 1, 1, 1], group=wide)]
-    inits = [_weight("w", [hidden, wide], 4), _weight("b", [wide], 5), _ints("image", [1, wide, side, side]),
-             _weight("dw", [wide, 1, 3, 3], 6)]
-    return _model(nodes, [("x", [1, tokens, hidden])], ("y", [1, wide, side, side]), inits)
+    b = BlockBuilder(4)
+    x = b.linear(b.node("Relu", [b.input("x", [1, tokens, hidden])]), hidden, wide)
+    image = b.reshape(b.transpose(x, (0, 2, 1)), [1, wide, side, side])
+    return _imported(b.block_model(b.conv2d(image, wide, wide, 3, group=wide), [1, wide, side, side], args=False))
 
 
 def _cpu_flags(pipeline: str) -> list[str]:
