@@ -100,6 +100,20 @@ class LogOp(ElementwiseUnaryOp):
 
 
 @graph_op_definition
+class Log1pOp(ElementwiseUnaryOp):
+    """log(1 + x), exact for |x| below float epsilon (Softplus's tail)."""
+
+    name = "graph.log1p"
+
+
+@graph_op_definition
+class Expm1Op(ElementwiseUnaryOp):
+    """exp(x) - 1 without the cancellation near 0 (ELU's, SELU's and CELU's negative side)."""
+
+    name = "graph.expm1"
+
+
+@graph_op_definition
 class SqrtOp(ElementwiseUnaryOp):
     name = "graph.sqrt"
 
@@ -204,6 +218,6 @@ class ConvertOp(GraphOp):
 
 
 BINARY_OPS = (AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp)
-UNARY_OPS = (NegOp, AbsOp, ExpOp, Exp2Op, LogOp, SqrtOp, RsqrtOp, RecipOp, SinOp, CosOp,
+UNARY_OPS = (NegOp, AbsOp, ExpOp, Exp2Op, Expm1Op, LogOp, Log1pOp, SqrtOp, RsqrtOp, RecipOp, SinOp, CosOp,
              TanhOp, SigmoidOp, ReluOp, ErfOp)
 COMPARE_OPS = (GreaterOp, EqualOp, LessOp)

@@ -121,6 +121,8 @@ _UNARY: dict[type, Callable[[np.ndarray], np.ndarray]] = {
     graph.ExpOp: np.exp,
     graph.Exp2Op: np.exp2,
     graph.LogOp: np.log,
+    graph.Log1pOp: np.log1p,
+    graph.Expm1Op: np.expm1,
     graph.SqrtOp: np.sqrt,
     graph.RsqrtOp: lambda x: 1 / np.sqrt(x),
     graph.RecipOp: lambda x: 1 / x,

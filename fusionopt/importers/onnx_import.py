@@ -50,13 +50,16 @@ from fusionopt.importers.onnx_context import (
 from fusionopt.importers.onnx_dims import pin_dims
 from fusionopt.importers.onnx_fold import fold_node, is_foldable
 from fusionopt.importers.onnx_ops import HANDLERS as ELEMENTWISE_HANDLERS
+from fusionopt.importers.onnx_ops_activations import HANDLERS as ACTIVATION_HANDLERS
 from fusionopt.importers.onnx_ops_cnn import HANDLERS as CNN_HANDLERS
 from fusionopt.importers.onnx_ops_einsum import HANDLERS as EINSUM_HANDLERS
 from fusionopt.importers.onnx_ops_nn import HANDLERS as NN_HANDLERS
+from fusionopt.importers.onnx_ops_rearrange import HANDLERS as REARRANGE_HANDLERS
 from fusionopt.importers.onnx_ops_resample import HANDLERS as RESAMPLE_HANDLERS
 from fusionopt.progress import Progress
 
-HANDLERS = {**ELEMENTWISE_HANDLERS, **NN_HANDLERS, **CNN_HANDLERS, **RESAMPLE_HANDLERS, **EINSUM_HANDLERS}
+HANDLERS = {**ELEMENTWISE_HANDLERS, **NN_HANDLERS, **CNN_HANDLERS, **RESAMPLE_HANDLERS, **EINSUM_HANDLERS,
+            **REARRANGE_HANDLERS, **ACTIVATION_HANDLERS}
 SUPPORTED_OPS = tuple(sorted(HANDLERS))
 WEIGHT_MODES = ("inline", "args")
 ENTRY_NAME = "main_graph"

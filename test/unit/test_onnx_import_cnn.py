@@ -1,7 +1,7 @@
 """ONNX importer, CNN ops: Conv, pooling, BatchNormalization, Clip, HardSigmoid, HardSwish, Pad,
 ConvTranspose and Resize.
 
-Each case is a one-node model built with `onnx.helper`, imported, run with the numpy
+Each case is a one-node model (`support.onnx_single_node`), imported, run with the numpy
 interpreter (graph level) and, lowered with `convert-graph-to-linalg`, run again; both must
 equal onnxruntime on the same inputs (rtol 1e-4, atol 1e-5, as test_onnx_import_ops.py).
 Random property cases draw shapes, strides, pads, dilations and groups. Bad models give a
@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 import onnx
 import pytest
-from onnx import TensorProto, helper, numpy_helper
 
 from fusionopt.dialects import graph
 from fusionopt.importers.onnx_import import OnnxImportError, import_onnx
 from fusionopt.ir_io import parse_module, print_module
-from fusionopt.testing import apply_pipeline, run_module
+from fusionopt.testing import apply_pipeline
+from support.onnx_single_node import check, make_model
 
 ort = pytest.importorskip("onnxruntime")
 
@@ -28,39 +28,6 @@ rng = np.random.default_rng(0)
 def f32(*shape, positive=False):
     x = rng.standard_normal(shape).astype(np.float32)
     return np.abs(x) + 0.5 if positive else x
-
-
-def make_model(op: str, runtime: dict[str, np.ndarray], const: dict[str, np.ndarray | None],
-               n_outputs: int = 1, opset: int = 18, **attrs) -> onnx.ModelProto:
-    order = attrs.pop("order", [*runtime, *const])
-    names = [n if (n in runtime or const.get(n) is not None) else "" for n in order]
-    node = helper.make_node(op, names, [f"out{i}" for i in range(n_outputs)],
-                            name=f"node_{op.lower()}", **attrs)
-    inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in runtime.items()]
-    inits = [numpy_helper.from_array(v, n) for n, v in const.items() if v is not None]
-    outputs = [helper.make_tensor_value_info(f"out{i}", TensorProto.UNDEFINED, None)
-               for i in range(n_outputs)]
-    model = helper.make_model(helper.make_graph([node], "g", inputs, outputs, inits),
-                              opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8  # onnxruntime reads IR versions <= 13; helper writes newer ones
-    return onnx.shape_inference.infer_shapes(model)
-
-
-def check(model: onnx.ModelProto, runtime: dict[str, np.ndarray], lower: bool = True):
-    module = import_onnx(model)
-    module = parse_module(print_module(module))  # printed IR re-parses and verifies
-    expected = ort.InferenceSession(model.SerializeToString(),
-                                    providers=["CPUExecutionProvider"]).run(None, runtime)
-    runs = [run_module(module, list(runtime.values()))]
-    if lower:
-        lowered = apply_pipeline(parse_module(print_module(module)), "convert-graph-to-linalg")
-        assert not [op for op in lowered.walk() if op.name.startswith("graph.")]
-        runs.append(run_module(lowered, list(runtime.values())))
-    for actual in runs:
-        for a, e in zip(actual, expected, strict=True):
-            assert a.shape == e.shape and a.dtype == e.dtype, (a.shape, e.shape)
-            np.testing.assert_allclose(a, e, rtol=1e-4, atol=1e-5)
-    return module
 
 
 X = f32(1, 4, 9, 9)

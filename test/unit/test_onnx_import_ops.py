@@ -18,34 +18,9 @@ from onnx import TensorProto, helper, numpy_helper
 from fusionopt.importers.onnx_import import import_onnx
 from fusionopt.ir_io import parse_module, print_module
 from fusionopt.testing import run_module
+from support.onnx_single_node import finish, make_model
 
 ort = pytest.importorskip("onnxruntime")
-
-NP_TO_ONNX = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
-              np.dtype(np.int64): TensorProto.INT64, np.dtype(np.int32): TensorProto.INT32,
-              np.dtype(np.bool_): TensorProto.BOOL}
-
-
-def make_model(op: str, runtime: dict[str, np.ndarray], const: dict[str, np.ndarray | None],
-               n_outputs: int = 1, opset: int = 18, **attrs) -> onnx.ModelProto:
-    """One node `op`; inputs in the order runtime-then-const unless `order` is given."""
-    order = attrs.pop("order", [*runtime, *const])
-    node = helper.make_node(op, [n if (n in runtime or const.get(n) is not None) else ""
-                                 for n in order],
-                            [f"out{i}" for i in range(n_outputs)], name=f"node_{op.lower()}", **attrs)
-    inputs = [helper.make_tensor_value_info(n, NP_TO_ONNX[v.dtype], v.shape) for n, v in runtime.items()]
-    inits = [numpy_helper.from_array(v, n) for n, v in const.items() if v is not None]
-    outputs = [helper.make_tensor_value_info(f"out{i}", TensorProto.UNDEFINED, None)
-               for i in range(n_outputs)]
-    return finish(helper.make_graph([node], "g", inputs, outputs, inits), opset)
-
-
-def finish(graph: onnx.GraphProto, opset: int = 18) -> onnx.ModelProto:
-    """A model onnxruntime accepts (it reads IR versions <= 13; helper writes newer ones)."""
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = 8
-    return onnx.shape_inference.infer_shapes(model)
-
 
 def check_against_ort(model: onnx.ModelProto, runtime: dict[str, np.ndarray]):
     module = import_onnx(model)

@@ -28,6 +28,8 @@ FLOAT_UNARY = {
     graph.ExpOp: math.ExpOp,
     graph.Exp2Op: math.Exp2Op,
     graph.LogOp: math.LogOp,
+    graph.Log1pOp: math.Log1pOp,
+    graph.Expm1Op: math.ExpM1Op,
     graph.SqrtOp: math.SqrtOp,
     graph.RsqrtOp: math.RsqrtOp,
     graph.SinOp: math.SinOp,

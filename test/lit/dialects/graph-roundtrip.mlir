@@ -50,7 +50,11 @@ func.func @elementwise(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %i: tensor<4x8x
   // CHECK: graph.relu
   %u12 = graph.relu %u11 : tensor<4x8xf32>
   // CHECK: graph.erf %{{.*}} : tensor<4x8xf32>
-  %u13 = graph.erf %u12 : tensor<4x8xf32>
+  %u14 = graph.erf %u12 : tensor<4x8xf32>
+  // CHECK: graph.log1p %{{.*}} : tensor<4x8xf32>
+  %u15 = graph.log1p %u14 : tensor<4x8xf32>
+  // CHECK: graph.expm1 %{{.*}} : tensor<4x8xf32>
+  %u13 = graph.expm1 %u15 : tensor<4x8xf32>
   // CHECK: graph.greater %{{.*}}, %{{.*}} : tensor<4x8xf32> -> tensor<4x8xi1>
   // GENERIC: "graph.greater"(%{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
   %m0 = graph.greater %u13, %a : tensor<4x8xf32> -> tensor<4x8xi1>

@@ -273,3 +273,22 @@ func.func @conv_3d(%x: tensor<1x3x4x8x8xf32>, %w: tensor<8x3x3x3x3xf32>, %d: ten
   %g = graph.conv %c, %d strides = [1, 1, 1] dilations = [1, 1, 1] pads = [0, 0, 0, 0, 0, 0] group = 8 : (tensor<1x8x4x4x4xf32>, tensor<8x1x3x3x3xf32>) -> tensor<1x8x2x2x2xf32>
   return %g : tensor<1x8x2x2x2xf32>
 }
+
+// -----
+
+// log1p and expm1 (Softplus's tail, the ELUs' negative side) lower to their math ops, which
+// iree-opt reads (second RUN line) and IREE compiles.
+// CHECK-LABEL: func.func @log1p_expm1
+// CHECK:         linalg.generic
+// CHECK:           math.log1p %{{.*}} : f32
+// CHECK:         linalg.generic
+// CHECK:           math.expm1 %{{.*}} : f32
+// FUSED-LABEL: func.func @log1p_expm1
+// FUSED-COUNT-1: linalg.generic
+// FUSED:           math.log1p
+// FUSED:           math.expm1
+func.func @log1p_expm1(%a: tensor<10xf32>) -> tensor<10xf32> {
+  %l = graph.log1p %a : tensor<10xf32>
+  %e = graph.expm1 %l : tensor<10xf32>
+  func.return %e : tensor<10xf32>
+}
