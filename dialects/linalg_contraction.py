@@ -269,6 +269,25 @@ class BatchMatmulOp(ContractionOp):
     DEFAULT_MAPS: ClassVar[ArrayAttr[AffineMapAttr]] = BATCH_MATMUL_MAPS
     indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=BATCH_MATMUL_MAPS)
 
+    def verify_(self) -> None:
+        super().verify_()
+        for index, is_lhs in ((0, True), (1, False)):
+            amap = self.indexing_maps.data[index].data
+            if len(amap.results) < 3 and not valid_batch_broadcast(amap, is_lhs):
+                raise VerifyException(f"'{self.name}' op Invalid broadcast requested.")
+
+
+def valid_batch_broadcast(amap, is_lhs: bool) -> bool:
+    """MLIR's `BatchMatmulOp::isValidLhsRhsBroadcastMap` (loops b, m, n, k = d0..d3): a 1-D
+    operand is indexed by k; a 2-D LHS by (b or m, k), a 2-D RHS by (b, k) or (k, n). A
+    transposed broadcast operand (RHS (n, k)) is rejected by MLIR's verifier, so by ours."""
+    dims = [e.position if isinstance(e, AffineDimExpr) else None for e in amap.results]
+    if len(dims) == 1:
+        return dims == [3]
+    if is_lhs:
+        return dims[0] in (0, 1) and dims[1] == 3
+    return dims in ([0, 3], [3, 2])
+
 
 @irdl_op_definition
 class BatchReduceMatmulOp(ContractionOp):

@@ -44,6 +44,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from fusionopt.dialects.linalg import GenericOp
+from fusionopt.dialects.linalg_contraction import valid_batch_broadcast
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.slice_before_transpose import SliceBeforeTranspose
 from fusionopt.transforms.common.reshapes import reassociation
@@ -183,15 +184,19 @@ def expand_without_unit_dims(
 def fits_named_op(name: str, maps: list[AffineMap]) -> bool:
     """Named contractions take transposed/broadcast operand maps, never constant indices; a
     `batch_matmul` operand is rank 3 and indexes its batch dim first, or rank 2 (the batch
-    broadcast), never less (MLIR's verifier: "Invalid batch dimension expression", "expects
+    broadcast) in the layouts MLIR's verifier allows (an RHS [k, n] or [b, k], never a
+    transposed [n, k]: "Invalid broadcast requested", Mamba's x_proj weight under its batch
+    of one), never less (MLIR's verifier: "Invalid batch dimension expression", "expects
     either a batch-broadcast or an identity map"): tracing both operands of a unit-dim
-    batch_matmul back to rank-1 data leaves a generic contraction instead."""
+    batch_matmul back to rank-1 data leaves a generic contraction instead, as does any other
+    layout."""
     if not all(m.is_projected_permutation() for m in maps):
         return False
     if name == "linalg.batch_matmul":
         inputs = maps[:-1]
         return all(len(m.results) in (2, 3) for m in inputs) and all(
-            m.results[0] == AffineDimExpr(0) for m in inputs if len(m.results) == 3
+            m.results[0] == AffineDimExpr(0) if len(m.results) == 3 else valid_batch_broadcast(m, index == 0)
+            for index, m in enumerate(inputs)
         )
     return True
 

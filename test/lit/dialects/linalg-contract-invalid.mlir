@@ -1,4 +1,4 @@
-// Verifiers of linalg.batch_reduce_matmul and linalg.contract.
+// Verifiers of linalg.batch_matmul's broadcasts, linalg.batch_reduce_matmul and linalg.contract.
 // RUN: fusion-opt %s --split-input-file --verify-diagnostics
 
 func.func @brgemm_k_mismatch(%a: tensor<8x16x32xf32>, %b: tensor<8x31x4xf32>, %c: tensor<16x4xf32>) {
@@ -47,4 +47,22 @@ func.func @batch_vecmat_shapes(%x: tensor<2x8xf32>, %a: tensor<2x4x8xf32>, %y: t
   // expected-error@+1 {{'linalg.batch_vecmat' op inferred input/output operand #1 has shape's dimension #1 to be 8, but found 4}}
   %0 = linalg.batch_vecmat ins(%x, %a : tensor<2x8xf32>, tensor<2x4x8xf32>) outs(%y : tensor<2x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// A batch-broadcast RHS must be [k, n] or [b, k] (MLIR's isValidLhsRhsBroadcastMap): a
+// transposed [n, k] is rejected, as iree-compile rejects it.
+func.func @batch_matmul_transposed_broadcast_rhs(%a: tensor<1x512x16xf32>, %b: tensor<64x16xf32>, %c: tensor<1x512x64xf32>) {
+  // expected-error@+1 {{'linalg.batch_matmul' op Invalid broadcast requested.}}
+  %0 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%a, %b : tensor<1x512x16xf32>, tensor<64x16xf32>) outs(%c : tensor<1x512x64xf32>) -> tensor<1x512x64xf32>
+  func.return
+}
+
+// -----
+
+func.func @batch_matmul_broadcast_lhs_by_n(%a: tensor<64x16xf32>, %b: tensor<1x16x64xf32>, %c: tensor<1x512x64xf32>) {
+  // expected-error@+1 {{'linalg.batch_matmul' op Invalid broadcast requested.}}
+  %0 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%a, %b : tensor<64x16xf32>, tensor<1x16x64xf32>) outs(%c : tensor<1x512x64xf32>) -> tensor<1x512x64xf32>
+  func.return
 }

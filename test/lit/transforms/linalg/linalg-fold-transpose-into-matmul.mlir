@@ -37,6 +37,30 @@ func.func @broadcast_weight(%x: tensor<1x64x128xf32>, %w: tensor<128x32xf32>) ->
 
 // -----
 
+// A transposed 2-D weight broadcast over the batch (Mamba's x_proj: the [64, 16] weight read as
+// [16, 64] under a batch of one): a batch_matmul RHS map (d2, d3) is a broadcast MLIR rejects
+// ("Invalid broadcast requested"), so the op becomes a contraction generic reading the weight.
+// CHECK-LABEL: func.func @broadcast_transposed_weight
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x512x16xf32>, %[[W:.*]]: tensor<64x16xf32>)
+// CHECK-NOT:     linalg.batch_matmul
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:      ins(%[[X]], %[[W]] :
+// CHECK-NOT:     linalg.batch_matmul
+func.func @broadcast_transposed_weight(%x: tensor<1x512x16xf32>, %w: tensor<64x16xf32>) -> tensor<1x512x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %eb = tensor.empty() : tensor<1x16x64xf32>
+  %wb = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%w : tensor<64x16xf32>) outs(%eb : tensor<1x16x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x16x64xf32>
+  %e = tensor.empty() : tensor<1x512x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x512x64xf32>) -> tensor<1x512x64xf32>
+  %m = linalg.batch_matmul ins(%x, %wb : tensor<1x512x16xf32>, tensor<1x16x64xf32>) outs(%f : tensor<1x512x64xf32>) -> tensor<1x512x64xf32>
+  func.return %m : tensor<1x512x64xf32>
+}
+
+// -----
+
 // Attention heads: transpose + unit-dim collapse on both operands => a contraction generic
 // reading the untransposed heads. The collapsed unit dim is dropped by a collapse_shape of the
 // heads, never as a constant-0 map result (not a projected permutation: IREE would not see a
