@@ -1,5 +1,5 @@
-"""IREE 3.13 limits found building models beyond the corpus (LeViT, MobileViT, SegFormer at
-224x224), as minimal modules at the models' sizes: bench/iree_limits.py prints them with its own
+"""IREE 3.13 limits found building models beyond the corpus (LeViT, MobileViT, SegFormer,
+FocalNet at 224x224), as minimal modules at the models' sizes: bench/iree_limits.py prints them with its own
 cases and test/unit/test_iree_limits.py pins them.
 
 - `two_transposes_across_unfold` fails ("exceeded stack allocation limit"): MobileViT's unfold of a
@@ -23,6 +23,12 @@ cases and test/unit/test_iree_limits.py pins them.
 - `transposed_matmul_into_padded` (run case) builds and is wrong: SegFormer's 1x1 conv as a
   3136 x 32 . 32 x 128 matmul whose epilogue writes it NCHW, then into a padded splat. It is why
   `padded_results.transposes_in_region` regions leave the pad as a copy, whatever their root.
+- `reduction_kept_dim_broadcast` fails ("failed to run translation"): FocalNet's context, a
+  [1, 96, 1] mean (its unit dim kept) read through `(d0, d1, d2, d3) -> (d0, d1, 0)` by an
+  elementwise op over every pixel in the reduction's region; IREE tiles the reduction and leaves
+  the consumer untiled. It is why `form-dispatch-regions` gives a root no consumer that reads
+  its result at a constant index while broadcasting it (`broadcasts_through_constant`);
+  `reduction_broadcast` (the mean without its unit dim) builds.
 """
 
 from __future__ import annotations
@@ -159,6 +165,34 @@ def _border(shape: tuple[int, ...], value: float) -> np.ndarray:
     return want
 
 
+_REDUCTION_THEN_BROADCAST = """func.func @main_graph(%x: tensor<1x96x{unit}56xf32>, %y: tensor<1x96x56x56xf32>) -> tensor<1x96x56x56xf32> {{
+  %r = flow.dispatch.region -> (tensor<1x96x56x56xf32>) {{
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x96{kept}xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x96{kept}xf32>) -> tensor<1x96{kept}xf32>
+    %s = linalg.generic {{indexing_maps = [{sum_maps}], iterator_types = [{sum_loops}"reduction"]}} ins(%x : tensor<1x96x{unit}56xf32>) outs(%f : tensor<1x96{kept}xf32>) {{
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %b, %a : f32
+      linalg.yield %c : f32
+    }} -> tensor<1x96{kept}xf32>
+    %e2 = tensor.empty() : tensor<1x96x56x56xf32>
+    %o = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> {read}>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%y, %s : tensor<1x96x56x56xf32>, tensor<1x96{kept}xf32>) outs(%e2 : tensor<1x96x56x56xf32>) {{
+    ^bb0(%a: f32, %b: f32, %c: f32):
+      %d = arith.addf %a, %b : f32
+      linalg.yield %d : f32
+    }} -> tensor<1x96x56x56xf32>
+    flow.return %o : tensor<1x96x56x56xf32>
+  }}
+  return %r : tensor<1x96x56x56xf32>
+}}
+"""
+REDUCTION_KEPT_DIM_BROADCAST = _REDUCTION_THEN_BROADCAST.format(
+    unit="1x", kept="x1", read="(d0, d1, 0)", sum_loops='"parallel", "parallel", "parallel", ',
+    sum_maps="affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>")
+REDUCTION_BROADCAST = _REDUCTION_THEN_BROADCAST.format(
+    unit="", kept="", read="(d0, d1)", sum_loops='"parallel", "parallel", ',
+    sum_maps="affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>")
+
 CASES = {
     "two_transposes_across_unfold": TWO_TRANSPOSES_ACROSS_UNFOLD,
     "one_transpose_of_unfold": ONE_TRANSPOSE_OF_UNFOLD,
@@ -167,6 +201,8 @@ CASES = {
     "attention_then_unit_expand": ATTENTION_THEN_UNIT_EXPAND,
     "attention_then_epilogue": ATTENTION_THEN_EPILOGUE,
     "contraction_stored_twice_through_split": CONTRACTION_STORED_TWICE_THROUGH_SPLIT,
+    "reduction_kept_dim_broadcast": REDUCTION_KEPT_DIM_BROADCAST,
+    "reduction_broadcast": REDUCTION_BROADCAST,
 }
 # A 3136 x 32 . 32 x 128 matmul of ones is 32 everywhere.
 RUN_CASES = {

@@ -182,6 +182,10 @@ _CUDA_CHANGES = {
     # memory; the default everywhere since MobileViT's unfold overflowed llvm-cpu's stack too).
     "form-dispatch-regions": "form-dispatch-regions{reduction-chains=all reduction-forks=false "
                              "transposes-across-reshapes=false}",
+    # A conv region's generics read no operand's unit dims through constant 0s, as on llvm-cpu:
+    # IREE's sm_80 codegen fails on one whose epilogue reads the conv's [C, 1, W] result at
+    # (c, 0, w) ("failed to apply fusion + hoisting patterns": Mamba's causal depthwise 1-D conv).
+    "canonicalize": "canonicalize,dispatch-unit-dim-reads{windowed-regions-only=true}",
 }
 PIPELINES["dispatch-creation-cuda"] = Pipeline(
     "dispatch-creation in the forms IREE's CUDA backend runs fastest (convs as convs, attention "

@@ -40,6 +40,8 @@ EXPECTED = {
     "attention_then_unit_expand": "large vector sizes",
     "attention_then_epilogue": None,
     "contraction_stored_twice_through_split": WRITE_CONFLICT,
+    "reduction_kept_dim_broadcast": "failed to run translation",
+    "reduction_broadcast": None,
     "transposed_matmul_into_padded": None,
 }
 # run case -> device -> how its output starts: "right", "wrong" or "crashes" (or any of a tuple)

@@ -22,6 +22,8 @@ operand's dims. The generic computes the same value.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.context import Context
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
@@ -123,14 +125,40 @@ def drop_unit_reads(generic: Operation, region: Operation) -> int:
     return changed
 
 
+def has_windowed_root(region: Operation) -> bool:
+    """The region computes a convolution or pooling: a named one, or a generic with reduction
+    loops reading an input through a sliding window (a map that is not a projected permutation,
+    `(d0 + d3)`)."""
+    for op in region.regions[0].block.ops:
+        if du.is_convolution(op):
+            return True
+        if op.name == "linalg.generic" and "reduction" in du.iterator_kinds(op):
+            maps = du.indexing_maps(op)[:len(du.dps_inputs(op))]
+            if any(not m.is_projected_permutation(allow_zero_in_results=True) for m in maps):
+                return True
+    return False
+
+
+@dataclass(frozen=True)
 class DispatchUnitDimReadsPass(ModulePass):
     """Generics in dispatch regions read unit dims' constant-0 operands through a reshape without
-    them (module docstring)."""
+    them (module docstring).
+
+    Options:
+      windowed-regions-only -- only in regions that compute a convolution or pooling (the CUDA
+        pipeline: IREE's sm_80 codegen fails on such a region with a constant-0 read, "failed to
+        apply fusion + hoisting patterns", Mamba's causal depthwise conv; elsewhere on CUDA the
+        reads are left as they were, unmeasured on a GPU).
+    """
 
     name = "dispatch-unit-dim-reads"
+
+    windowed_regions_only: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for generic in [o for o in op.walk() if o.name == "linalg.generic"]:
             region = du.enclosing_dispatch_region(generic)
-            if region is not None and (rewritten := drop_unit_reads(generic, region)):
+            if region is None or (self.windowed_regions_only and not has_windowed_root(region)):
+                continue
+            if rewritten := drop_unit_reads(generic, region):
                 pass_statistics.count("unit dims read through constant 0s dropped", rewritten)

@@ -4,6 +4,15 @@
 // STATS:         (unit dims read through constant 0s dropped) : 3
 // STATS:         (unit dims read through constant 0s dropped) : 1
 // STATS-NOT:     unit dims read
+// RUN: fusion-opt %s --split-input-file -p "dispatch-unit-dim-reads{windowed-regions-only=true}" | filecheck %s --check-prefix=WINDOWED
+// With windowed-regions-only (the CUDA pipeline) only the conv's region is rewritten: the 1-D
+// conv epilogue's region computes no conv, so its constant-0 reads stay.
+// WINDOWED-LABEL: func.func @conv1d_epilogue
+// WINDOWED-NOT:     flow.tensor.reshape
+// WINDOWED:         affine_map<(d0, d1, d2) -> (d0, d1, 0, d2)>, affine_map<(d0, d1, d2) -> (d1, 0)>
+// WINDOWED-LABEL: func.func @conv_epilogue_in_region
+// WINDOWED:         linalg.conv_2d_nhwc_hwcf
+// WINDOWED:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
 
 // A 1-D conv's result computed as the 2-D conv's [1, C, 1, W] and its bias [C, 1], read by the
 // GELU epilogue through constant 0s: the conv result (a region result) as a flow.tensor.reshape

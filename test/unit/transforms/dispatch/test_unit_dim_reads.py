@@ -4,6 +4,8 @@ Whisper-like 1-D conv stem (conv + GELU, a GroupNorm over the conv's rows as wav
 IREE builds what it forms and computes what a float64 run of the input does, on random inputs
 within 1e-4, on adversarial ones no further from it than onnxruntime (`offset` included: the
 convs channels last sum the GroupNorm's variance in f64, `rows_channels_last.widen_frame_sums`).
+graph-to-dispatch-cuda runs the pass too: Mamba's causal depthwise conv builds for sm_80 with it
+and not without.
 
 The lit cases are the `// -----` functions of test/lit/transforms/dispatch/dispatch-unit-dim-reads.mlir.
 """
@@ -23,7 +25,8 @@ from fusionopt.interpreter.input_families import FAMILIES
 from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.iree_pairs import assert_agrees
+from support.block_onnx_builder import BlockBuilder
+from support.iree_pairs import assert_agrees, assert_cuda_rule_needed, cuda_pipeline_without
 from support.lit_cases import lit_functions
 from support.onnx_family_runs import family_runs, gelu, worst_error
 
@@ -109,3 +112,26 @@ def test_iree_build_is_as_close_to_float64_as_onnxruntime(conv1d_stem_runs, fami
     np.testing.assert_array_equal(np.isnan(ours), np.isnan(reference), err_msg=family)
     ulps = 1e-6 * float(np.abs(reference[np.isfinite(reference)]).max(initial=0.0))
     assert worst_error(ours, reference) <= max(worst_error(theirs, reference), ulps)
+
+
+def mamba_causal_conv(channels: int = 512, tokens: int = 64) -> str:
+    """Mamba's causal depthwise 1-D conv (kernel 4, padded 3 on both sides, the first `tokens`
+    outputs kept) with its bias, then SiLU: the conv's [C, 1, W] result read at (c, 0, w)."""
+    b = BlockBuilder(3)
+    x = b.node("Relu", [b.input("x", [1, channels, tokens])])
+    w, bias = b.weight((channels, 1, 4), 0.5), b.weight((channels,), 0.1)
+    y = b.node("Conv", [x, w, bias], kernel_shape=[4], pads=[3, 3], group=channels)
+    y = b.silu(b.slice(y, 2, 0, tokens))
+    return print_module(import_onnx(b.block_model(y, [1, channels, tokens], args=False)))
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile absent")
+def test_cuda_pipeline_reads_the_causal_conv_without_its_unit_dim(tmp_path: Path):
+    """IREE's sm_80 codegen fails on the conv region whose epilogue reads the constant-0 form
+    ("failed to apply fusion + hoisting patterns"); graph-to-dispatch-cuda reads it rank-reduced
+    and builds (no GPU needed)."""
+    graph = mamba_causal_conv()
+    assert not ZERO_READ.search(print_module(apply_pipeline(graph, "graph-to-dispatch-cuda")))
+    without = cuda_pipeline_without("canonicalize,dispatch-unit-dim-reads{windowed-regions-only=true}", "canonicalize")
+    assert_cuda_rule_needed(graph, "graph-to-dispatch-cuda", without, tmp_path,
+                            "failed to apply fusion + hoisting patterns")

@@ -1,5 +1,5 @@
-"""Region rules for IREE 3.13 limits found building LeViT, MobileViT and SegFormer (transformers,
-224x224): each block, at its model's size, goes through the llvm-cpu pipeline, builds, and agrees
+"""Region rules for IREE 3.13 limits found building LeViT, MobileViT, SegFormer and FocalNet
+(transformers, 224x224): each block, at its model's size, goes through the llvm-cpu pipeline, builds, and agrees
 with a float64 run of its import on random and adversarial inputs; where the form without the
 rule fails to build, that failure is asserted too (bench/iree_limits_found.py has the minimal
 modules, test_iree_limits.py pins them).
@@ -13,6 +13,9 @@ modules, test_iree_limits.py pins them).
   linalg stage set.
 - SegFormer's 1x1 conv on 56 x 56 pixels as a matmul written NCHW and padded for a 3x3 conv (the
   fewest pipeline): the pad stays a copy (the padded store computed wrong values).
+- FocalNet's modulation (the fewest pipeline): GELU of the context's mean over the pixels (kept
+  [1, C, 1, 1]) times a gate, added to every pixel, starts a region of its own rather than
+  joining the mean's (that region failed to build).
 """
 
 from __future__ import annotations
@@ -91,6 +94,20 @@ def segformer_mix_ffn(tokens: int = 3136, hidden: int = 32, wide: int = 128) -> 
     return _imported(b.block_model(b.conv2d(image, wide, wide, 3, group=wide), [1, wide, side, side], args=False))
 
 
+def focalnet_modulation(tokens_side: int = 56, channels: int = 96) -> str:
+    """transformers' FocalNetModulation at level 1: a dense layer over the pixels' channels gives
+    the query, the context and two gates (channels-first after a transpose); the context is
+    gated, and its global mean (over H, then W, dims kept) through GELU, gated, is added."""
+    side, c = tokens_side, channels
+    b = BlockBuilder(5)
+    x = b.linear(b.node("Relu", [b.input("x", [1, side, side, c])]), c, 2 * c + 2)
+    x = b.transpose(x, (0, 3, 1, 2))
+    ctx, gate0, gate1 = b.slice(x, 1, c, 2 * c), b.slice(x, 1, 2 * c, 2 * c + 1), b.slice(x, 1, 2 * c + 1, 2 * c + 2)
+    mean = b.node("ReduceMean", [b.node("ReduceMean", [ctx, b.const([2])], keepdims=1), b.const([3])], keepdims=1)
+    out = b.node("Add", [b.node("Mul", [ctx, gate0]), b.node("Mul", [b.gelu(mean), gate1])])
+    return _imported(b.block_model(out, [1, c, side, side], args=False))
+
+
 def _cpu_flags(pipeline: str) -> list[str]:
     return [*target_flags("llvm-cpu"), *iree_flags_of(pipeline)]
 
@@ -126,4 +143,12 @@ def test_segformer_transposed_dense_keeps_its_pad_and_agrees(tmp_path: Path):
     graph, pipeline = segformer_mix_ffn(), "graph-to-dispatch-llvm-cpu-fewest"
     formed = print_module(apply_pipeline(graph, pipeline))
     assert "tensor.insert_slice" not in formed and "tensor.pad" in formed
+    assert_iree_build_agrees_with_float64(graph, formed, tmp_path, FAMILIES, flags=iree_flags_of(pipeline))
+
+
+@needs_iree
+def test_focalnet_context_mean_broadcast_builds(tmp_path: Path):
+    graph, pipeline = focalnet_modulation(), "graph-to-dispatch-llvm-cpu-fewest"
+    formed = print_module(apply_pipeline(graph, pipeline))
+    assert "-> (d0, d1, 0)>" not in formed
     assert_iree_build_agrees_with_float64(graph, formed, tmp_path, FAMILIES, flags=iree_flags_of(pipeline))
