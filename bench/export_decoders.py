@@ -21,7 +21,11 @@ opt, gpt_bigcode with one KV head), ALiBi biases (bloom, mpt), rotary variants (
 interleaved pairs, phi's partial rotary with a parallel block, falcon's multi-query parallel block,
 stablelm, starcoder2, olmo's parameter-free LayerNorm, cohere's parallel block with a bias-free
 LayerNorm), query/key RMSNorms (qwen3, olmo2, gemma3_text), gemma2's tanh soft-capped logits and
-alternating sliding windows, granite's scaling multipliers. Mixtral is not among them: torch.export cannot trace its expert
+alternating sliding windows, granite's scaling multipliers; the second sweep's gpt_neo
+(alternating global and 32-token local attention, unscaled scores), xglm (sinusoidal positions,
+scaled embeddings), nemotron (squared-ReLU MLP, LayerNorm with (1 + w)), mamba (no attention: a
+selective state-space scan, a causal depthwise 1-D conv, Softplus; exported static only).
+Mixtral is not among them: torch.export cannot trace its expert
 routing statically (the default grouped-matmul kernel is a custom op the ONNX exporter lacks; the
 eager experts loop over data-dependent token counts).
 """
@@ -99,5 +103,7 @@ MORE_DECODERS = {
         ("starcoder2", {**FFN, **GQA}), ("olmo", FFN), ("cohere", {**FFN, **GQA}), ("qwen3", {**FFN, **GQA}),
         ("olmo2", FFN), ("gemma3_text", {**FFN, **GQA, "head_dim": 32, "sliding_window": 32}),
         ("gemma2", {**FFN, **GQA, "head_dim": 32, "sliding_window": 32}), ("granite", {**FFN, **GQA}),
+        ("gpt_neo", {"attention_types": [[["global", "local"], 2]], "window_size": 32}),
+        ("xglm", {"ffn_dim": 1024}), ("nemotron", {**FFN, **GQA}), ("mamba", {"state_size": 16}),
     )
 }

@@ -20,6 +20,22 @@ not written against:
 - dinov2: DINOv2-small widths (patch 14, 224 -> 16x16 tokens, interpolated positions), LayerScale;
 - beit: BEiT-base widths, 2 layers: relative position bias tables gathered per layer, mean pooling;
 - squeezebert: SqueezeBERT: its Q/K/V and FFN projections are grouped 1-D convs (4 groups).
+
+`MORE_VISION_ENCODERS`, the second sweep (same conventions):
+- mobilevitv2: separable self-attention (a softmax over one context score per patch), patches
+  folded back with Col2Im (torch's `fold`; IREE's own import cannot lower it), GroupNorm(1);
+- swiftformer: efficient additive attention, its query weights broadcast by `repeat` (Tile);
+- cvt: convolutional projections (depthwise 3x3 conv + BatchNorm) of queries, keys and values;
+- pvt_v2: spatial-reduction attention, a depthwise conv in each MLP (overlapping patch embeds);
+- focalnet: focal modulation, depthwise convs at growing kernels, gated by channels-last slices,
+  a global context mean broadcast back over the pixels;
+- bit: weight-standardized convs (the weights' mean and variance computed in the graph), GroupNorm;
+- hiera: mask-unit attention (tokens unrolled into units and rerolled by reshapes/transposes);
+- glpn: GLPN's MiT encoder at its defaults (MiT-b0: the same widths as pvt_v2's b0, SegFormer's
+  attention and Mix-FFN);
+- convbert: span-based dynamic convolution (an unfold of the tokens, kernels predicted per token);
+- mobilebert: 128-wide bottlenecks, four stacked FFNs, NoNorm (a per-channel affine);
+- funnel: blocks that pool the tokens by half, relative-shift attention (ScatterND assignments).
 """
 
 from __future__ import annotations
@@ -73,4 +89,37 @@ VISION_ENCODER_MODELS = {
     "encoder/squeezebert": (text_encoder("squeezebert", num_hidden_layers=LAYERS),
                             "SqueezeBertModel, squeezebert-uncased widths (768, grouped 1-D convs), 2 layers, "
                             "seq 128", False),
+}
+
+# The second sweep's backbones. Their BatchNorm statistics are calibrated on random images like
+# the torchvision models' (export_models.calibrate_batchnorm): with init statistics MobileViTV2's
+# activations shrink ~1e-10 a stage, and its output did not depend on the input at all.
+MORE_VISION_ENCODERS = {
+    "vision/mobilevitv2": (vision_backbone("mobilevitv2", "MobileViTV2Model", image_size=IMAGE),
+                           "MobileViTV2Model, MobileViTV2-1.0 (its config's defaults), 224x224", False),
+    "vision/swiftformer": (vision_backbone("swiftformer", "SwiftFormerModel"),
+                           "SwiftFormerModel, SwiftFormer-XS (its config's defaults), 224x224", False),
+    "vision/cvt": (vision_backbone("cvt", "CvtModel"),
+                   "CvtModel, CvT-13 (its config's defaults: convolutional projections of queries, keys and "
+                   "values), 224x224", False),
+    "vision/pvt_v2": (vision_backbone("pvt_v2", "PvtV2Model"),
+                      "PvtV2Model, PVTv2-b0 (its config's defaults), 224x224", False),
+    "vision/focalnet": (vision_backbone("focalnet", "FocalNetModel", depths=[1, 1, 2, 1]),
+                        "FocalNetModel, FocalNet-T widths (96..768, focal level 2), 1/1/2/1 blocks, 224x224", False),
+    "vision/bit": (vision_backbone("bit", "BitModel", depths=[1, 1, 1, 1]),
+                   "BitModel, BiT-R50 widths (weight-standardized convs, GroupNorm), 1 block a stage, 224x224",
+                   False),
+    "vision/hiera": (vision_backbone("hiera", "HieraModel", depths=[1, 1, 2, 1]),
+                     "HieraModel, Hiera-T widths (mask-unit attention), 1/1/2/1 blocks, 224x224", False),
+    "vision/glpn": (vision_backbone("glpn", "GLPNModel"),
+                    "GLPNModel, GLPN's MiT encoder at MiT-b0 widths (its config's defaults), 224x224", False),
+    "encoder/convbert": (text_encoder("convbert", num_hidden_layers=LAYERS),
+                         "ConvBertModel, convbert-base widths (span-based dynamic convolution), 2 layers, seq 128",
+                         False),
+    "encoder/mobilebert": (text_encoder("mobilebert", num_hidden_layers=LAYERS),
+                           "MobileBertModel, mobilebert-uncased widths (bottleneck 128, 4 FFNs, NoNorm), "
+                           "2 layers, seq 128", False),
+    "encoder/funnel": (text_encoder("funnel", block_sizes=[1, 1, 1], model_class="FunnelBaseModel"),
+                       "FunnelBaseModel, funnel-small widths (pooled blocks, relative shifts), 1 layer "
+                       "a block, seq 128", False),
 }

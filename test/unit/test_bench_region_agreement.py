@@ -53,3 +53,32 @@ def test_a_region_iree_computes_rightly_reads_ok(tmp_path: Path):
 def test_a_region_iree_miscompiles_reads_bad(tmp_path: Path):
     done = run_tool(iree_limits_found.TRANSPOSED_MATMUL_INTO_PADDED, tmp_path)
     assert done.returncode != 0 or "| BAD " in done.stdout, done.stdout
+
+
+TWO_MATMULS = MATMUL_RELU.replace("-> tensor<16x32xf32> {\n", "-> tensor<16x4xf32> {\n", 1).replace(
+    "  return %r : tensor<16x32xf32>\n}",
+    """  %c = arith.constant dense<0.5> : tensor<32x4xf32>
+  %e2 = tensor.empty() : tensor<16x4xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<16x4xf32>) -> tensor<16x4xf32>
+  %m2 = linalg.matmul ins(%r, %c : tensor<16x32xf32>, tensor<32x4xf32>) outs(%f2 : tensor<16x4xf32>) -> tensor<16x4xf32>
+  return %m2 : tensor<16x4xf32>
+}""")
+
+
+def test_regions_are_fed_the_values_the_module_computes():
+    """`--inputs FAMILY`: region 1 (the second matmul) gets region 0's ReLU'd product of the
+    family's inputs, not random values."""
+    import numpy as np
+    import region_agreement
+    from fusionopt.interpreter.input_families import family_inputs
+    from fusionopt.interpreter.runner import find_entry
+    from fusionopt.ir_io import parse_module
+
+    formed = parse_module(print_module(apply_pipeline(TWO_MATMULS, "form-dispatch-regions")))
+    regions = [op for op in find_entry(formed, "main_graph").body.block.ops if op.name == "flow.dispatch.region"]
+    values = region_agreement.activations(formed, "offset", seed=1)
+    a, b = family_inputs(find_entry(formed, "main_graph"), "offset", 1)
+    assert len(regions) == 2
+    np.testing.assert_array_equal(region_agreement.region_arguments(regions[0], values)[0], a)
+    fed = region_agreement.region_arguments(regions[1], values)[0]
+    np.testing.assert_allclose(fed, np.maximum(a.astype(np.float64) @ b, 0), rtol=1e-5)

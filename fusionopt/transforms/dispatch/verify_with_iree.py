@@ -73,7 +73,7 @@ def captured_values(region_op: DispatchRegionOp) -> list[SSAValue]:
     return list(seen)
 
 
-def _is_inlined_constant(value: SSAValue) -> bool:
+def is_inlined_constant(value: SSAValue) -> bool:
     """A captured constant IREE would inline into the dispatch (scalars, splats, small dense
     payloads): it stays a constant, so the region compiles as it does in the module. Larger
     ones become arguments, so identical layers with different weights give identical text."""
@@ -85,7 +85,7 @@ def isolated_region_module(region_op: DispatchRegionOp) -> ModuleOp:
     """`func.func @main(captured...) -> results` holding a copy of the region only. SSA name
     hints are dropped, so regions that differ only in their values' names print the same."""
     captured = captured_values(region_op)
-    arguments = [v for v in captured if not _is_inlined_constant(v)]
+    arguments = [v for v in captured if not is_inlined_constant(v)]
     block = Block(arg_types=[v.type for v in arguments])
     mapper: dict[SSAValue, SSAValue] = dict(zip(arguments, block.args))
     for value in captured:
