@@ -112,6 +112,42 @@ def softmax(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     return [ctx.emit(graph.DivOp(e, total))]
 
 
+def _finite_peak(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
+    """The rows' max where it is finite, else 0: the shift that keeps exp(x - shift) from
+    overflowing, and that leaves an all -inf (masked) row or a +inf one to exp and log
+    themselves (-inf and inf, where `x - max` would be NaN)."""
+    peak = reduce(ctx, graph.ReduceMaxOp, x, axes)
+    dtype = numpy_dtype_of(element(x))
+    finite = binary(ctx, graph.LessOp, ctx.emit(graph.AbsOp(peak)), np.array(np.inf, dtype=dtype))
+    return ctx.emit(graph.WhereOp(finite, peak, ctx.splat(0.0, shape(peak), element(x))))
+
+
+def _shifted_log_sum_exp(ctx: ImportContext, x: SSAValue, axes: list[int]) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """(shift, x - shift, log(sum(exp(x - shift)))) over `axes`, dims kept."""
+    shift = _finite_peak(ctx, x, axes)
+    shifted = ctx.emit(graph.SubOp(x, broadcast_to(ctx, shift, shape(x))))
+    log_total = ctx.emit(graph.LogOp(reduce(ctx, graph.ReduceSumOp, ctx.emit(graph.ExpOp(shifted)), axes)))
+    return shift, shifted, log_total
+
+
+def log_softmax(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    """(x - shift) - log(sum(exp(x - shift))), in that order: x - (shift + log(...)) rounds the
+    sum at the shift's magnitude (1.5e-5 off at a common offset of 1000), and log(softmax)
+    underflows to -inf."""
+    x = ctx.ssa(ins[0])
+    rank = len(shape(x))
+    axis = normalize_axis(ctx, ctx.attr("axis", -1 if ctx.opset >= 13 else 1), rank)
+    if ctx.opset < 13 and axis != rank - 1:
+        raise ctx.error("LogSoftmax before opset 13 is only supported on the last axis")
+    _, shifted, log_total = _shifted_log_sum_exp(ctx, x, [axis])
+    return [ctx.emit(graph.SubOp(shifted, broadcast_to(ctx, log_total, shape(x))))]
+
+
+def _log_sum_exp(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
+    shift, _, log_total = _shifted_log_sum_exp(ctx, x, axes)
+    return ctx.emit(graph.AddOp(shift, log_total))
+
+
 def layer_norm(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     """y = (x - mean) * rsqrt(var + eps) * scale + bias over dims [axis, rank); the optional
     Mean / InvStdDev outputs are the reduced tensors (kept dims), as ONNX defines them."""
@@ -192,7 +228,7 @@ def _scaled_l2(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
 REDUCE_OPS = {"ReduceMean": graph.ReduceMeanOp, "ReduceSum": graph.ReduceSumOp,
               "ReduceMax": graph.ReduceMaxOp}
 COMPOSED_REDUCTIONS = {"ReduceMin": _reduce_min, "ReduceSumSquare": _sum_squares, "ReduceL1": _reduce_l1,
-                       "ReduceL2": _reduce_l2}
+                       "ReduceL2": _reduce_l2, "ReduceLogSumExp": _log_sum_exp}
 
 
 def reduction(ctx: ImportContext, ins: list[Value]) -> list[Value]:
@@ -289,7 +325,7 @@ def cumsum(ctx: ImportContext, ins: list[Value]) -> list[Value]:
 
 
 HANDLERS = {
-    "Gemm": gemm, "MatMul": matmul, "Softmax": softmax, "LayerNormalization": layer_norm,
+    "Gemm": gemm, "MatMul": matmul, "Softmax": softmax, "LogSoftmax": log_softmax, "LayerNormalization": layer_norm,
     "InstanceNormalization": instance_norm, "GatherElements": gather_elements, "CumSum": cumsum,
     "Gather": gather, "GatherND": gather_nd, **{k: reduction for k in [*REDUCE_OPS, *COMPOSED_REDUCTIONS]},
 }

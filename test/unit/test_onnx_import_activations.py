@@ -1,5 +1,6 @@
-"""ONNX importer: the activations composed of graph ops (fusionopt/importers/onnx_ops_activations.py)
-and the two ops they added to the graph dialect (`graph.log1p`, `graph.expm1`). Each op is a
+"""ONNX importer: the activations composed of graph ops (fusionopt/importers/onnx_ops_activations.py),
+the two ops they added to the graph dialect (`graph.log1p`, `graph.expm1`), and LogSoftmax and
+ReduceLogSumExp (onnx_ops_nn.py). Each op is a
 one-node model imported, run at graph level and lowered, and compared with onnxruntime on
 inputs with infinities, values near the f32 limits, zeros and tiny values; the forms that avoid
 cancellation and overflow are checked against float64 with a relative tolerance, where
@@ -89,3 +90,46 @@ def test_elu_is_exact_near_zero():
     want = 0.5 * np.expm1(x.astype(np.float64))
     for got in _graph_and_lowered("Elu", x, alpha=0.5):
         np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+# LogSoftmax and ReduceLogSumExp (fusionopt/importers/onnx_ops_nn.py): shifted by the rows'
+# finite max, so a large common offset neither overflows nor cancels, a -inf mask stays -inf and
+# an all -inf row's log-sum-exp is -inf.
+ROWS = np.float32([[1.0, 2.0, 3.0, 4.0],
+                   [1000.0, 1000.5, 999.0, 1001.0],
+                   [-np.inf, 0.5, -np.inf, 1.5],
+                   [3.0e38, -3.0e38, 0.0, 1.0],
+                   [-80.0, -90.0, -100.0, -85.0]])
+
+
+@pytest.mark.parametrize("axis", [-1, 0])
+def test_log_softmax_matches_onnxruntime_and_float64(axis):
+    check(make_model("LogSoftmax", {"x": ROWS}, {}, axis=axis), {"x": ROWS})
+    wide = ROWS.astype(np.float64)
+    want = wide - np.max(wide, axis=axis, keepdims=True)
+    want = (want - np.log(np.sum(np.exp(want), axis=axis, keepdims=True))).astype(np.float32)  # -6e38 is -inf in f32
+    for got in _graph_and_lowered("LogSoftmax", ROWS, axis=axis):
+        finite = np.isfinite(want)
+        np.testing.assert_array_equal(np.isfinite(got), finite)
+        np.testing.assert_allclose(got[finite], want[finite], rtol=1e-6, atol=1e-5)
+
+
+def test_reduce_log_sum_exp_matches_onnxruntime_and_keeps_masked_rows():
+    x = np.concatenate([ROWS, np.full((1, 4), -np.inf, np.float32)])
+    check(make_model("ReduceLogSumExp", {"x": x}, {"axes": np.array([1], np.int64)}, keepdims=0), {"x": x})
+    got = run_module(import_onnx(make_model("ReduceLogSumExp", {"x": x}, {"axes": np.array([1], np.int64)},
+                                            keepdims=0)), [x])[0]
+    assert got[-1] == -np.inf and got[1] > 1000.0
+
+
+@pytest.mark.parametrize("pipeline", ["graph-to-dispatch-llvm-cpu", "graph-to-dispatch-llvm-cpu-fewest",
+                                      "graph-to-dispatch", "graph-to-dispatch-cuda"])
+def test_log_softmax_keeps_its_values_through_the_pipelines(pipeline):
+    """No softmax or attention rewrite takes the log-softmax's max-shift-exp-sum for a softmax."""
+    x = (ROWS[:4] + np.float32(0.25)).repeat(16, axis=1)
+    module = import_onnx(make_model("LogSoftmax", {"x": x}, {}))
+    want = run_module(module, [x])[0]
+    got = run_module(apply_pipeline(module.clone(), pipeline), [x])[0]
+    np.testing.assert_array_equal(np.isfinite(got), np.isfinite(want))
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(got[finite], want[finite], rtol=1e-6, atol=1e-5)
