@@ -99,7 +99,7 @@ def compilation_info() -> UnregisteredAttr:
 
 def static_f32_shape(value: SSAValue) -> tuple[int, ...] | None:
     ty = value.type
-    if isinstance(ty, TensorType) and isinstance(ty.element_type, Float32Type) and -1 not in ty.get_shape():
+    if isinstance(ty, TensorType) and isinstance(ty.element_type, Float32Type) and du.is_static_tensor(value):
         return tuple(ty.get_shape())
     return None
 

@@ -111,7 +111,7 @@ def batch_contraction(op: Operation) -> bool:
     if du.iterator_kinds(op)[0] != "parallel":
         return False
     types = [v.type for v in (*du.dps_inputs(op), op.results[0])]
-    if not all(isinstance(t, TensorType) and -1 not in t.get_shape() for t in types):
+    if not all(isinstance(t, TensorType) and all(d >= 0 for d in t.get_shape()) for t in types):  # `?` is INT64_MIN
         return False
     given, result = types[0].element_type, types[2].element_type
     if types[1].element_type != given or not (isinstance(given, AnyFloat) and isinstance(result, AnyFloat)):

@@ -137,6 +137,8 @@ def replace_group(group: FusionGroup, options: FusionOptions) -> set[Operation]:
     dead = [group.root, *sorted(group.moved, key=block.get_operation_index, reverse=True)]
     erased = set()
     for op in dead:
+        if op in erased:
+            continue  # a moved member that is also a cleanup op (a fill, a constant) a later member freed
         producers = [o.owner for o in op.operands if isinstance(o.owner, Operation)]
         op.detach()
         op.erase()

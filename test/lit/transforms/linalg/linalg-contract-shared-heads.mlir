@@ -126,3 +126,28 @@ func.func @repeat_also_returned(%p: tensor<8x3x16xf32>, %v: tensor<1x2x16x32xf32
   %o = linalg.batch_matmul ins(%p, %v8 : tensor<8x3x16xf32>, tensor<8x16x32xf32>) outs(%fo : tensor<8x3x32xf32>) -> tensor<8x3x32xf32>
   func.return %o, %v8 : tensor<8x3x32xf32>, tensor<8x16x32xf32>
 }
+
+// -----
+
+// Negative: a symbolic number of keys (a dynamic export, Nemotron's): the pass takes static
+// shapes only (it builds its reshapes without dynamic sizes); the repeat stays.
+// CHECK-LABEL: func.func @dynamic_keys
+// CHECK:         linalg.generic
+// CHECK-SAME:      outs(%{{.*}} : tensor<1x2x4x?x32xf32>)
+// CHECK:         linalg.batch_matmul
+func.func @dynamic_keys(%q: tensor<8x1x32xf32>, %k: tensor<1x2x?x32xf32>) -> tensor<8x1x?xf32> {
+  %c2 = arith.constant 2 : index
+  %n = tensor.dim %k, %c2 : tensor<1x2x?x32xf32>
+  %e = tensor.empty(%n) : tensor<1x2x4x?x32xf32>
+  %rep = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x2x?x32xf32>) outs(%e : tensor<1x2x4x?x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x2x4x?x32xf32>
+  %heads = tensor.collapse_shape %rep [[0], [1, 2], [3], [4]] : tensor<1x2x4x?x32xf32> into tensor<1x8x?x32xf32>
+  %k8 = tensor.collapse_shape %heads [[0, 1], [2], [3]] : tensor<1x8x?x32xf32> into tensor<8x?x32xf32>
+  %z = arith.constant 0.000000e+00 : f32
+  %es = tensor.empty(%n) : tensor<8x1x?xf32>
+  %fs = linalg.fill ins(%z : f32) outs(%es : tensor<8x1x?xf32>) -> tensor<8x1x?xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%q, %k8 : tensor<8x1x32xf32>, tensor<8x?x32xf32>) outs(%fs : tensor<8x1x?xf32>) -> tensor<8x1x?xf32>
+  func.return %s : tensor<8x1x?xf32>
+}

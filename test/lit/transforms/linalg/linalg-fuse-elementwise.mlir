@@ -573,3 +573,25 @@ func.func @matmul_slice_pad_stays(%a: tensor<4x3xf32>, %b: tensor<3x6xf32>) -> t
   } -> tensor<4x6xf32>
   return %r : tensor<4x6xf32>
 }
+
+// -----
+
+// A fill read as an operand is folded into the payload; the fill, freed when the root goes, is
+// erased once (GPT-Neo's dynamic export: a rank-0 i64 fill the root alone read crashed the pass).
+// CHECK-LABEL: func.func @fill_operand_rank0
+// CHECK-NOT:     linalg.fill
+// CHECK:         linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%{{.*}} : tensor<i64>)
+// CHECK:           arith.addi %{{.*}}, %{{.*}} : i64
+// CONSERVATIVE-LABEL: func.func @fill_operand_rank0
+// CONSERVATIVE-NOT:     linalg.fill
+func.func @fill_operand_rank0(%a: tensor<i64>) -> tensor<i64> {
+  %e = tensor.empty() : tensor<i64>
+  %c = arith.constant 5 : i64
+  %f = linalg.fill ins(%c : i64) outs(%e : tensor<i64>) -> tensor<i64>
+  %g = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%a, %f : tensor<i64>, tensor<i64>) outs(%e : tensor<i64>) {
+  ^bb0(%x: i64, %y: i64, %o: i64):
+    %s = arith.addi %x, %y : i64
+    linalg.yield %s : i64
+  } -> tensor<i64>
+  func.return %g : tensor<i64>
+}
