@@ -157,14 +157,18 @@ def check_variant(model: Path, variant: str, work: Path, refs: dict, defaults: d
             regions.mkdir(exist_ok=True)
             row["failures"] = region_failures(source, stderr, regions, flags)
         return row
-    row["vmfb"] = str(vmfb)
     for family, (inputs, expected) in refs.items():
-        (actual,) = run_vmfb(vmfb, list(inputs.values()), ENTRY)
+        try:
+            (actual,) = run_vmfb(vmfb, list(inputs.values()), ENTRY)
+        except RuntimeError as err:  # the module built but IREE's runtime refused a run
+            row.update(runs=False, error=f"run on {family}: {str(err).strip().splitlines()[-1][:200]}")
+            return row
         row[f"ort_{family}"] = relative_error(actual, expected)
         if variant == "iree-default":
             defaults[family] = actual
         elif family in defaults:
             row[f"default_{family}"] = relative_error(actual, defaults[family])
+    row["vmfb"] = str(vmfb)  # only a module that ran everywhere is timed
     return row
 
 

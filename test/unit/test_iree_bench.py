@@ -311,6 +311,23 @@ def test_heldout_models_cuda_target_builds_only(tmp_path: Path) -> None:
     assert list((tmp_path / "keep" / "conv_affine").glob("*.cuda.vmfb"))
 
 
+@needs_iree
+def test_heldout_models_records_a_module_iree_refuses_to_run(tmp_path: Path, monkeypatch) -> None:
+    """A variant that builds but whose run IREE's runtime refuses (MPT's symbolic-seq export at
+    17 tokens: "mismatched size for broadcast") is a row with runs=False and the error, not a
+    crash of the whole sweep, and is not timed (no vmfb kept)."""
+    import heldout_models
+
+    def refuse(*_args, **_kwargs):
+        raise RuntimeError("Error invoking function: <vm>:0: FAILED_PRECONDITION; mismatched size for broadcast; ")
+
+    monkeypatch.setattr(heldout_models, "run_vmfb", refuse)
+    refs = {"random": ({"x": np.zeros((1,), np.float32)}, np.zeros((1,), np.float32))}
+    row = heldout_models.check_variant(Path(ONNX_MODEL), "ours-onnx-llvm-cpu", tmp_path, refs, {})
+    assert row["builds"] and row["runs"] is False and "vmfb" not in row
+    assert "mismatched size for broadcast" in row["error"]
+
+
 def test_heldout_models_flags_a_model_that_ignores_its_input(tmp_path: Path) -> None:
     """A model whose output barely moves with its input (x * 1e-9 + c) is flagged: agreeing with
     onnxruntime on it proves little. One that reads its input (x + c) is not."""
