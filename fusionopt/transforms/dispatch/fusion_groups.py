@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
-from fusionopt.cost_model import num_elements, tensor_bytes
+from fusionopt.cost_model import tensor_bytes
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import moves_non_unit_dims
 from fusionopt.transforms.dispatch.reduction_chains import (  # noqa: F401  (re-exported)
@@ -34,6 +34,7 @@ from fusionopt.transforms.dispatch.reduction_chains import (  # noqa: F401  (re-
     reduces_same_rows,
 )
 from fusionopt.transforms.dispatch.iree_rules import (
+    broadcasts_through_constant,
     clones_into_consumers,
     encoding_joins_producer,
     ext_root_takes_producer,
@@ -372,25 +373,6 @@ def _ext_root_takes(analysis: FusionAnalysis, group: FusionGroup, producer: Oper
     if not du.is_elementwise_linalg(producer) or not analysis.all_uses_in(producer, group):
         return False
     return analysis.keeps_group_convex(group, producer)
-
-
-def broadcasts_through_constant(consumer: Operation, value: SSAValue) -> bool:
-    """`consumer` reads a root's result at a constant index (a kept unit dim: `(d0, d1) -> (d0,
-    0)`) and walks a loop of extent > 1 that the read does not index (the row's broadcast).
-    IREE 3.13 then tiles the root but not the consumer, and the region fails to build ("failed
-    to run translation", in CombineResultLayoutTransformation): FocalNet's modulation, GELU of
-    a [1, C, 1] context mean times each pixel, `-fewest` (bench/iree_limits_found.py,
-    `reduction_kept_dim_broadcast`). Read without the unit dim, IREE builds it; here it starts
-    a dispatch of its own. A result of one element is left alone: IREE does not tile such a
-    root, and builds the region (ConvNeXt V2's GRN, the mean over the channels of the pixels'
-    norms, read at (n, 0, 0) by every pixel)."""
-    operand_map = du.operand_map(consumer, value)
-    if operand_map is None or not any(isinstance(e, AffineConstantExpr) for e in operand_map.results):
-        return False
-    if du.is_static_tensor(value) and num_elements(value.type) == 1:
-        return False
-    read = {e.position for e in operand_map.results if isinstance(e, AffineDimExpr)}
-    return any(extent != 1 and loop not in read for loop, extent in enumerate(du.loop_extents(consumer)))
 
 
 def _replicates_group_value(analysis: FusionAnalysis, group: FusionGroup, consumer: Operation) -> bool:

@@ -1,4 +1,5 @@
-"""Region-formation rules learned from IREE's DispatchCreation tests, one predicate each.
+"""Region-formation rules learned from IREE's DispatchCreation tests (and, last, one learned from
+a model IREE 3.13 failed to build), one predicate each.
 
 Each predicate states where our grouping follows IREE's on purpose, with IREE's reason (what
 its CPU codegen or its cost model needs); `bench/region_parity.py` measures how often our
@@ -9,8 +10,10 @@ tests") lists the cases where we differ on purpose, with the measurement behind 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
+from fusionopt.cost_model import num_elements
 from fusionopt.transforms.common import dispatch_utils as du
 
 # Payload ops a dequantization may use: widening casts, then a scale and a zero point.
@@ -191,3 +194,22 @@ def pad_starts_encoding_group(op: Operation) -> bool:
     return (
         len(users) == 1 and users[0].name == "iree_encoding.set_encoding" and not du.has_low_padding(op)
     )
+
+
+def broadcasts_through_constant(consumer: Operation, value: SSAValue) -> bool:
+    """`consumer` reads a root's result at a constant index (a kept unit dim: `(d0, d1) -> (d0,
+    0)`) and walks a loop of extent > 1 that the read does not index (the row's broadcast).
+    IREE 3.13 then tiles the root but not the consumer, and the region fails to build ("failed
+    to run translation", in CombineResultLayoutTransformation): FocalNet's modulation, GELU of
+    a [1, C, 1] context mean times each pixel, `-fewest` (bench/iree_limits_found.py,
+    `reduction_kept_dim_broadcast`). Read without the unit dim, IREE builds it; here it starts
+    a dispatch of its own. A result of one element is left alone: IREE does not tile such a
+    root, and builds the region (ConvNeXt V2's GRN, the mean over the channels of the pixels'
+    norms, read at (n, 0, 0) by every pixel)."""
+    operand_map = du.operand_map(consumer, value)
+    if operand_map is None or not any(isinstance(e, AffineConstantExpr) for e in operand_map.results):
+        return False
+    if du.is_static_tensor(value) and num_elements(value.type) == 1:
+        return False
+    read = {e.position for e in operand_map.results if isinstance(e, AffineDimExpr)}
+    return any(extent != 1 and loop not in read for loop, extent in enumerate(du.loop_extents(consumer)))
