@@ -126,3 +126,17 @@ def slice_value(ctx: ImportContext, value: Value, axes, starts, ends) -> Value:
     if all(s == 0 and e == shape(value)[a] for a, s, e in zip(axes, starts, ends)):
         return value
     return ctx.emit(graph.SliceOp(value, axes, starts, ends))
+
+
+def crop_negative_pads(ctx: ImportContext, value: Value, low: Sequence[int], high: Sequence[int]
+                       ) -> tuple[Value, list[int], list[int]]:
+    """ONNX Pad's rule that a negative amount crops: `value` sliced by the negative `low` / `high`
+    amounts, and the non-negative pads left to apply."""
+    dims = shape(value)
+    starts = [max(0, -lo) for lo in low]
+    ends = [d - max(0, -hi) for d, hi in zip(dims, high)]
+    axes = [a for a in range(len(dims)) if starts[a] or ends[a] != dims[a]]
+    if any(ends[a] < starts[a] for a in axes):
+        raise ctx.error(f"Pad: negative pads crop more than the input {list(dims)}")
+    value = slice_value(ctx, value, axes, [starts[a] for a in axes], [ends[a] for a in axes])
+    return value, [max(0, p) for p in low], [max(0, p) for p in high]

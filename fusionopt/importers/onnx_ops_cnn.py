@@ -26,7 +26,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from fusionopt.dialects import graph
-from fusionopt.importers.onnx_builders import binary, broadcast_to, is_splat, reduce
+from fusionopt.importers.onnx_builders import binary, broadcast_to, crop_negative_pads, is_splat, reduce
 from fusionopt.importers.onnx_context import (
     ImportContext,
     Value,
@@ -322,15 +322,7 @@ def pad(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     low, high = _pad_spec(ctx, ins, len(xs))
     raw_mode = ctx.attr("mode", b"constant")
     mode = raw_mode.decode() if isinstance(raw_mode, bytes) else str(raw_mode)
-    # Negative pads crop first (ONNX): a slice, then the non-negative rest.
-    if any(p < 0 for p in (*low, *high)):
-        starts = [max(0, -lo) for lo in low]
-        ends = [d - max(0, -hi) for d, hi in zip(xs, high)]
-        axes = [a for a in range(len(xs)) if starts[a] or ends[a] != xs[a]]
-        if any(ends[a] < starts[a] for a in axes):
-            raise ctx.error(f"Pad: negative pads crop more than the input {list(xs)}")
-        x = ctx.emit(graph.SliceOp(x, axes, [starts[a] for a in axes], [ends[a] for a in axes]))
-        low, high = [max(0, p) for p in low], [max(0, p) for p in high]
+    x, low, high = crop_negative_pads(ctx, x, low, high)  # a slice, then the non-negative rest
     if not any(low) and not any(high):
         return [x]
     if mode in ("edge", "reflect"):

@@ -25,7 +25,7 @@ import numpy as np
 from xdsl.dialects.builtin import i1
 
 from fusionopt.dialects import graph
-from fusionopt.importers.onnx_builders import binary, broadcast_to, reshape, transpose
+from fusionopt.importers.onnx_builders import binary, broadcast_to, crop_negative_pads, reshape, slice_value, transpose
 from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
 
 
@@ -103,8 +103,8 @@ def _sum_of_taps(ctx: ImportContext, taps: Value, image, block, strides, dilatio
     total = None
     for i in range(block[0]):
         for j in range(block[1]):
-            one = graph.SliceOp(ctx.ssa(taps), [2, 3], [i, j], [i + 1, j + 1])
-            tap = reshape(ctx, ctx.emit(one), [n, channels, *grid])
+            one = slice_value(ctx, taps, [2, 3], [i, j], [i + 1, j + 1])
+            tap = reshape(ctx, one, [n, channels, *grid])
             placed = _placed_on_image(ctx, tap, (i, j), image, strides, dilations, pads, grid)
             total = placed if total is None else binary(ctx, graph.AddOp, total, placed)
     return total
@@ -122,20 +122,10 @@ def _placed_on_image(ctx: ImportContext, tap: Value, offset, image, strides, dil
     spread = reshape(ctx, spread, [n, channels, rows, cols])
     low = [offset[a] * dilations[a] - pads[a] for a in range(2)]
     high = [image[0] - low[0] - rows, image[1] - low[1] - cols]
-    return _pad_or_crop(ctx, spread, low, high, zero)
-
-
-def _pad_or_crop(ctx: ImportContext, x: Value, low: list[int], high: list[int], zero) -> Value:
-    """`x`'s last two dims grown (positive) or cut (negative) by `low` and `high`."""
-    rows, cols = shape(x)[2:]
-    starts = [max(0, -low[0]), max(0, -low[1])]
-    ends = [rows - max(0, -high[0]), cols - max(0, -high[1])]
-    if starts != [0, 0] or ends != [rows, cols]:
-        x = ctx.emit(graph.SliceOp(ctx.ssa(x), [2, 3], starts, ends))
-    grow_low, grow_high = [max(0, p) for p in low], [max(0, p) for p in high]
-    if any(grow_low) or any(grow_high):
-        x = ctx.emit(graph.PadOp(ctx.ssa(x), [0, 0, *grow_low], [0, 0, *grow_high], zero))
-    return x
+    placed, low, high = crop_negative_pads(ctx, spread, [0, 0, *low], [0, 0, *high])
+    if any(low) or any(high):
+        placed = ctx.emit(graph.PadOp(ctx.ssa(placed), low, high, zero))
+    return placed
 
 
 def scatter_nd(ctx: ImportContext, ins: list[Value]) -> list[Value]:
@@ -171,11 +161,7 @@ def _rows_replaced(ctx: ImportContext, table: Value, new_rows: Value, start: int
 
 
 def _rows(ctx: ImportContext, table: Value, start: int, end: int) -> Value | None:
-    if start >= end:
-        return None
-    if isinstance(table, np.ndarray):
-        return table[start:end]
-    return table if (start, end) == (0, shape(table)[0]) else ctx.emit(graph.SliceOp(table, [0], [start], [end]))
+    return slice_value(ctx, table, [0], [start], [end]) if start < end else None
 
 
 def _rows_selected(ctx: ImportContext, table: Value, new_rows: Value, targets: np.ndarray, rows: int) -> Value:

@@ -110,9 +110,10 @@ def batch_contraction(op: Operation) -> bool:
         return False
     if du.iterator_kinds(op)[0] != "parallel":
         return False
-    types = [v.type for v in (*du.dps_inputs(op), op.results[0])]
-    if not all(isinstance(t, TensorType) and all(d >= 0 for d in t.get_shape()) for t in types):  # `?` is INT64_MIN
+    values = (*du.dps_inputs(op), op.results[0])
+    if not all(du.is_static_tensor(v) for v in values):
         return False
+    types = [v.type for v in values]
     given, result = types[0].element_type, types[2].element_type
     if types[1].element_type != given or not (isinstance(given, AnyFloat) and isinstance(result, AnyFloat)):
         return False
