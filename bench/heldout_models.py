@@ -210,8 +210,14 @@ def sensitivity_row(model: Path, proto: onnx.ModelProto, seed: int, first=None, 
     return {"variant": "(input sensitivity)", "builds": True, "sensitivity": value, "error": note}
 
 
+def model_label(model: Path) -> str:
+    """The model's name in the table, the JSON and `--keep`: the file name without `.onnx` and
+    `.inline` (so M.qdq.onnx and M.dynamic.onnx, or M.f16.onnx, stay apart from M.inline.onnx)."""
+    return model.name.removesuffix(".onnx").removesuffix(".inline")
+
+
 def check_model(model: Path, args, root: Path) -> list[dict]:
-    work = root / model.name.split(".")[0]
+    work = root / model_label(model)
     work.mkdir(parents=True, exist_ok=True)
     proto = onnx.load(str(model))
     refs = {}
@@ -288,7 +294,7 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = args.keep or Path(tmp)
         for model in args.models:
-            results[model.name.split(".")[0]] = check_model(model, args, root)
+            results[model_label(model)] = check_model(model, args, root)
             if args.json:
                 args.json.write_text(json.dumps(results, indent=1, default=str))
     print(table(results, [run_tag(f, sizes) for f in args.families for sizes in args.size_runs]))

@@ -29,6 +29,18 @@ cases and test/unit/test_iree_limits.py pins them.
   the consumer untiled. It is why `form-dispatch-regions` gives a root no consumer that reads
   its result at a constant index while broadcasting it (`broadcasts_through_constant`);
   `reduction_broadcast` (the mean without its unit dim) builds.
+- `unit_reads_in_conv_epilogue` fails ("write affecting operations on global resources are
+  restricted to workgroup distributed contexts"): a dynamically quantized CNN's depthwise conv
+  as a channels-first generic whose epilogue multiplies by the activation's scale, a [1, 1, 1, 1]
+  tensor from outside the region read through `(0, 0, 0, 0)` (a per-channel [1, C, 1, 1] read
+  through `(0, d1, 0, 0)` fails alike). It is why `dispatch-unit-dim-reads` reads a one-element
+  operand from outside a region at rank 0; `rank_0_read_in_conv_epilogue` (that read) builds.
+- `matvec_through_unit_expand` fails (the same message): a squeeze-excitation's 1x1 conv at 1x1
+  pixels as a 16 x 256 . 256 x 1 matvec whose result an elementwise consumer reads through the
+  expand to [1, 16, 1, 1], in one region (a dynamically quantized EfficientNetV2's; its consumer
+  read the scale at (0, 0, 0, 0), which `linalg-conv-1x1-to-matmul` did not carry to the flat
+  shape, so the expand stayed between them). `matvec_epilogue_flat` (the consumer on the flat
+  shape, the expand after it: what the pass makes now) builds.
 """
 
 from __future__ import annotations
@@ -193,6 +205,60 @@ REDUCTION_BROADCAST = _REDUCTION_THEN_BROADCAST.format(
     unit="", kept="", read="(d0, d1)", sum_loops='"parallel", "parallel", ',
     sum_maps="affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>")
 
+_CONV_THEN_SCALE = """func.func @main_graph(%x: tensor<32x114x114xf32>, %w: tensor<32x3x3xf32>, %s: {scale}) -> tensor<1x32x112x112xf32> {{
+  %r = flow.dispatch.region -> (tensor<1x32x112x112xf32>) {{
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<32x112x112xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<32x112x112xf32>) -> tensor<32x112x112xf32>
+    %e4 = tensor.empty() : tensor<1x32x112x112xf32>
+    %c = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d0 + d3, d1 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d1)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}} ins(%x, %w : tensor<32x114x114xf32>, tensor<32x3x3xf32>) outs(%f : tensor<32x112x112xf32>) {{
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %t = arith.addf %o, %m : f32
+      linalg.yield %t : f32
+    }} -> tensor<32x112x112xf32>
+    %g = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> {read}>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%c, %s : tensor<32x112x112xf32>, {scale}) outs(%e4 : tensor<1x32x112x112xf32>) {{
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %p = arith.mulf %a, %b : f32
+      linalg.yield %p : f32
+    }} -> tensor<1x32x112x112xf32>
+    flow.return %g : tensor<1x32x112x112xf32>
+  }}
+  return %r : tensor<1x32x112x112xf32>
+}}
+"""
+_MATVEC_THEN = """func.func @main_graph(%x: tensor<256x1xf32>, %w: tensor<16x256xf32>) -> tensor<1x16x1x1xf32> {{
+  %r = flow.dispatch.region -> (tensor<1x16x1x1xf32>) {{
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<16x1xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x1xf32>) -> tensor<16x1xf32>
+    %m = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}} ins(%x, %w : tensor<256x1xf32>, tensor<16x256xf32>) outs(%f : tensor<16x1xf32>) {{
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %p = arith.mulf %a, %b : f32
+      %t = arith.addf %o, %p : f32
+      linalg.yield %t : f32
+    }} -> tensor<16x1xf32>
+{tail}
+  }}
+  return %r : tensor<1x16x1x1xf32>
+}}
+"""
+_SQUARE = """^bb0(%a: f32, %o: f32):
+      %q = arith.mulf %a, %a : f32
+      linalg.yield %q : f32
+    }"""
+MATVEC_THROUGH_UNIT_EXPAND = _MATVEC_THEN.format(tail=f"""    %x4 = tensor.expand_shape %m [[0, 1], [2, 3]] output_shape [1, 16, 1, 1] : tensor<16x1xf32> into tensor<1x16x1x1xf32>
+    %e4 = tensor.empty() : tensor<1x16x1x1xf32>
+    %g = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%x4 : tensor<1x16x1x1xf32>) outs(%e4 : tensor<1x16x1x1xf32>) {{
+    {_SQUARE} -> tensor<1x16x1x1xf32>
+    flow.return %g : tensor<1x16x1x1xf32>""")
+MATVEC_EPILOGUE_FLAT = _MATVEC_THEN.format(tail=f"""    %g = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%m : tensor<16x1xf32>) outs(%e : tensor<16x1xf32>) {{
+    {_SQUARE} -> tensor<16x1xf32>
+    %x4 = tensor.expand_shape %g [[0, 1], [2, 3]] output_shape [1, 16, 1, 1] : tensor<16x1xf32> into tensor<1x16x1x1xf32>
+    flow.return %x4 : tensor<1x16x1x1xf32>""")
+UNIT_READS_IN_CONV_EPILOGUE = _CONV_THEN_SCALE.format(scale="tensor<1x1x1x1xf32>", read="(0, 0, 0, 0)")
+RANK_0_READ_IN_CONV_EPILOGUE = _CONV_THEN_SCALE.format(scale="tensor<f32>", read="()")
+
 CASES = {
     "two_transposes_across_unfold": TWO_TRANSPOSES_ACROSS_UNFOLD,
     "one_transpose_of_unfold": ONE_TRANSPOSE_OF_UNFOLD,
@@ -203,6 +269,10 @@ CASES = {
     "contraction_stored_twice_through_split": CONTRACTION_STORED_TWICE_THROUGH_SPLIT,
     "reduction_kept_dim_broadcast": REDUCTION_KEPT_DIM_BROADCAST,
     "reduction_broadcast": REDUCTION_BROADCAST,
+    "unit_reads_in_conv_epilogue": UNIT_READS_IN_CONV_EPILOGUE,
+    "rank_0_read_in_conv_epilogue": RANK_0_READ_IN_CONV_EPILOGUE,
+    "matvec_through_unit_expand": MATVEC_THROUGH_UNIT_EXPAND,
+    "matvec_epilogue_flat": MATVEC_EPILOGUE_FLAT,
 }
 # A 3136 x 32 . 32 x 128 matmul of ones is 32 everywhere.
 RUN_CASES = {

@@ -114,6 +114,23 @@ class Expm1Op(ElementwiseUnaryOp):
 
 
 @graph_op_definition
+class RoundOp(ElementwiseUnaryOp):
+    """Round half to even (ONNX Round; QuantizeLinear's rounding): `math.roundeven`."""
+
+    name = "graph.round"
+
+
+@graph_op_definition
+class FloorOp(ElementwiseUnaryOp):
+    name = "graph.floor"
+
+
+@graph_op_definition
+class CeilOp(ElementwiseUnaryOp):
+    name = "graph.ceil"
+
+
+@graph_op_definition
 class SqrtOp(ElementwiseUnaryOp):
     name = "graph.sqrt"
 
@@ -218,6 +235,6 @@ class ConvertOp(GraphOp):
 
 
 BINARY_OPS = (AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp)
-UNARY_OPS = (NegOp, AbsOp, ExpOp, Exp2Op, Expm1Op, LogOp, Log1pOp, SqrtOp, RsqrtOp, RecipOp, SinOp, CosOp,
+UNARY_OPS = (NegOp, AbsOp, ExpOp, Exp2Op, Expm1Op, LogOp, Log1pOp, RoundOp, FloorOp, CeilOp, SqrtOp, RsqrtOp, RecipOp, SinOp, CosOp,
              TanhOp, SigmoidOp, ReluOp, ErfOp)
 COMPARE_OPS = (GreaterOp, EqualOp, LessOp)

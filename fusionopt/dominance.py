@@ -39,3 +39,17 @@ def _check_regions(op: Operation, before: dict[Block, set[Operation]]) -> tuple[
                 seen.add(child)
             before.pop(block, None)
     return None
+
+
+def first_detached_user(root: Operation) -> tuple[Operation, Operation] | None:
+    """(op, user) of the first value defined in `root` that an op outside it uses: an op a pass
+    built and then neither inserted nor erased stays a user of its operands, so `uses` counts
+    it and a rewrite of the value hands it to a pattern walker, which cannot place it."""
+    ops = set(root.walk())
+    for op in ops:
+        values = [*op.results, *(arg for region in op.regions for block in region.blocks for arg in block.args)]
+        for value in values:
+            for use in value.uses:
+                if use.operation not in ops:
+                    return op, use.operation
+    return None

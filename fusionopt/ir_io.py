@@ -26,7 +26,7 @@ from xdsl.printer import Printer
 from fusionopt.dialects.dense import is_compact_splat, is_splat
 from fusionopt.constraint_messages import explain_op
 from fusionopt.diagnostics import FusionError, SourceLoc, location_of, register_source
-from fusionopt.dominance import first_dominance_violation
+from fusionopt.dominance import first_detached_user, first_dominance_violation
 from fusionopt.dynamic_sizes import missing_sizes
 from fusionopt.slice_bounds import slice_out_of_bounds
 from fusionopt.locations import parse_module_located
@@ -216,14 +216,18 @@ def _first_op_check_failure(
 
 
 def verify_module(module: Operation) -> None:
-    """`module.verify()`, SSA dominance (`fusionopt.dominance`), static slices in bounds
-    (`fusionopt.slice_bounds`) and dynamic sizes supplied (`fusionopt.dynamic_sizes`), but a
-    failure becomes a `FusionError` at the failing op."""
+    """`module.verify()`, SSA dominance and no user outside the module (`fusionopt.dominance`),
+    static slices in bounds (`fusionopt.slice_bounds`) and dynamic sizes supplied
+    (`fusionopt.dynamic_sizes`), but a failure becomes a `FusionError` at the failing op."""
     try:
         module.verify()
         if (violation := first_dominance_violation(module)) is not None:
             op, index = violation
             raise FusionError(f"operand #{index} does not dominate this use", location_of(op))
+        if (detached := first_detached_user(module)) is not None:
+            op, user = detached
+            raise FusionError(f"'{op.name}' op has a user outside the IR ('{user.name}', built by a "
+                              "pass and never inserted)", location_of(op))
         if (bad := _first_op_check_failure(module)) is not None:
             op, why = bad
             raise FusionError(f"'{op.name}' op {why}", location_of(op))
@@ -249,7 +253,8 @@ def verify_ops(module: Operation, ops: list[Operation]) -> None:
     try:
         for op in ops:
             _verify_alone(op)
-        if first_dominance_violation(module) is None and _first_op_check_failure(module, ops) is None:
+        if (first_dominance_violation(module) is None and first_detached_user(module) is None
+                and _first_op_check_failure(module, ops) is None):
             return
     except Exception:  # noqa: BLE001 - xDSL raises several exception types on bad IR
         pass

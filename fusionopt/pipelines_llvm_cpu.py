@@ -30,6 +30,9 @@ from __future__ import annotations
 # conv's [1, C, 1, W] result, a [C, 1] scale): IREE does not vectorise such a read (Whisper's
 # conv epilogue 13 -> 2.5 ms, wav2vec2's GroupNorm 19 -> 2.7 ms, one Zen 4 core) and fails to
 # build a conv region with one (`unit_dim_reads.py`).
+# (It runs here, after the tiles' passes' regions are final: dispatch-creation's own run of it is
+# dropped below.)
+UNIT_READS = "dispatch-unit-dim-reads"
 CPU_TILES = ("dispatch-unit-dim-reads,dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
              "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
              "dispatch-conv-kxk-cpu-tiles,dispatch-hoist-dense-constants")
@@ -90,7 +93,8 @@ CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv1d-channels-last,
                        # the filter padding runs above, with the panels the packing needs
                        "linalg-pad-conv-filters{panel-min-channels=0}": "",
                        "form-dispatch-regions": "linalg-collapse-transpose-dims,"
-                       "form-dispatch-regions{pads-into-depthwise=true padded-results=0}"}
+                       "form-dispatch-regions{pads-into-depthwise=true padded-results=0}",
+                       UNIT_READS: ""}
 
 # The fewest dispatches an llvm-cpu build makes, for users who count them: attention raised to
 # one op (with the CPU tile above), sibling projections of one activation (Q, K, V) as one
@@ -137,4 +141,5 @@ FEWEST_CHANGES = {
     "form-dispatch-regions{guards-into-attention=true "
     "padded-results=1048576 padded-strided-kxk=true padded-shared-results=true padded-concats=true "
     "pads-into-pools=64}",
+    UNIT_READS: "",
 }

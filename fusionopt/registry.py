@@ -18,7 +18,7 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
 from fusionopt.diagnostics import DialectLoadError
-from fusionopt.pipelines_llvm_cpu import CPU_LINALG_CHANGES, CPU_TILES, FEWEST_CHANGES
+from fusionopt.pipelines_llvm_cpu import CPU_LINALG_CHANGES, CPU_TILES, FEWEST_CHANGES, UNIT_READS
 from fusionopt.registry_tables import _DIALECT_MODULES, _PASS_MODULES
 
 
@@ -123,6 +123,11 @@ _DISPATCH_CREATION_STAGES = (
     # Clean-ups: cloned constants/fills are deduplicated within each region.
     "cse",
     "canonicalize",
+    # A region's generics read no operand's unit dims through constant 0s (a conv's one-element
+    # operand at rank 0): IREE's llvm-cpu backend leaves such reads scalar and fails to build a
+    # conv region whose epilogue reads a dynamic quantization's [1, 1, 1, 1] scale so, or a
+    # layer norm's region whose second result reads its output at (0, d0, d2).
+    UNIT_READS,
 )
 PIPELINES["dispatch-creation"] = Pipeline(
     "linalg on tensors -> flow.dispatch.regions (one root each) + flow tensor ops",
@@ -180,12 +185,14 @@ _CUDA_CHANGES = {
     # (GPT-NeoX's two LayerNorms of one input, sharing one normalisation); a copy region
     # transposes on one side of a reshape only (MaxViT's window partitions overflowed shared
     # memory; the default everywhere since MobileViT's unfold overflowed llvm-cpu's stack too).
+    # ...nor a reduction to one element with any consumer (a dynamically quantized BERT's
+    # range reductions).
     "form-dispatch-regions": "form-dispatch-regions{reduction-chains=all reduction-forks=false "
-                             "transposes-across-reshapes=false}",
-    # A conv region's generics read no operand's unit dims through constant 0s, as on llvm-cpu:
-    # IREE's sm_80 codegen fails on one whose epilogue reads the conv's [C, 1, W] result at
-    # (c, 0, w) ("failed to apply fusion + hoisting patterns": Mamba's causal depthwise 1-D conv).
-    "canonicalize": "canonicalize,dispatch-unit-dim-reads{windowed-regions-only=true}",
+                             "full-reduction-consumers=false transposes-across-reshapes=false}",
+    # Unit dims are dropped only in conv regions, as IREE's sm_80 codegen needs (Mamba's causal
+    # depthwise 1-D conv reading its [C, 1, W] result at (c, 0, w): "failed to apply fusion +
+    # hoisting patterns"); elsewhere on CUDA the reads stay as they were, unmeasured on a GPU.
+    UNIT_READS: "dispatch-unit-dim-reads{windowed-regions-only=true}",
 }
 PIPELINES["dispatch-creation-cuda"] = Pipeline(
     "dispatch-creation in the forms IREE's CUDA backend runs fastest (convs as convs, attention "

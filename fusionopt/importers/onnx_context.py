@@ -53,6 +53,12 @@ ONNX_TO_MLIR: dict[int, Attribute] = {
 }
 
 
+# Quantized element types, carried as f32 holding their exact integers (`onnx_ops_quant.py`).
+QUANTIZED_TYPES = {TensorProto.INT8: np.int8, TensorProto.UINT8: np.uint8,
+                   TensorProto.INT16: np.int16, TensorProto.UINT16: np.uint16}
+QUANTIZED_DTYPE_NAMES = {np.dtype(d).name for d in QUANTIZED_TYPES.values()}
+
+
 class OnnxImportError(FusionError):
     """A model the importer cannot translate (unsupported op, dynamic shape, bad attribute)."""
 
@@ -63,6 +69,11 @@ def mlir_element(onnx_type: int, what: str) -> Attribute:
             else str(onnx_type)
         raise OnnxImportError(f"unsupported ONNX element type {name} ({what})")
     return ONNX_TO_MLIR[onnx_type]
+
+
+def carried_element(onnx_type: int, what: str) -> Attribute:
+    """The element type our IR gives an ONNX value: f32 for the quantized types."""
+    return f32 if onnx_type in QUANTIZED_TYPES else mlir_element(onnx_type, what)
 
 
 def numpy_dtype_of(element: Attribute) -> np.dtype:
@@ -81,6 +92,8 @@ def element_of_array(array: np.ndarray) -> Attribute:
     # by name: bf16 arrays (onnx's `to_array` of a BFLOAT16 tensor) are ml_dtypes', not numpy's
     kinds = {"float32": f32, "float16": f16, "bfloat16": bf16, "float64": f64, "int32": i32, "int64": i64,
              "bool": i1}
+    if array.dtype.name in QUANTIZED_DTYPE_NAMES:
+        return f32
     if array.dtype.name not in kinds:
         raise OnnxImportError(f"unsupported constant element type {array.dtype}")
     return kinds[array.dtype.name]
@@ -156,6 +169,8 @@ class ImportContext:
         `like` converts a constant to that element type first (ONNX scalars of another width)."""
         if isinstance(value, SSAValue):
             return value
+        if like is None and value.dtype.name in QUANTIZED_DTYPE_NAMES:
+            like = f32
         key = (id(value), like)
         if key not in self._constants:  # the array is stored too, so its id stays unique
             array = value if like is None else value.astype(numpy_dtype_of(like), copy=False)

@@ -42,6 +42,7 @@ from fusionopt.importers.onnx_context import (
     ImportContext,
     OnnxImportError,
     Value,
+    carried_element,
     element,
     element_of_array,
     mlir_element,
@@ -54,12 +55,13 @@ from fusionopt.importers.onnx_ops_activations import HANDLERS as ACTIVATION_HAND
 from fusionopt.importers.onnx_ops_cnn import HANDLERS as CNN_HANDLERS
 from fusionopt.importers.onnx_ops_einsum import HANDLERS as EINSUM_HANDLERS
 from fusionopt.importers.onnx_ops_nn import HANDLERS as NN_HANDLERS
+from fusionopt.importers.onnx_ops_quant import HANDLERS as QUANT_HANDLERS
 from fusionopt.importers.onnx_ops_rearrange import HANDLERS as REARRANGE_HANDLERS
 from fusionopt.importers.onnx_ops_resample import HANDLERS as RESAMPLE_HANDLERS
 from fusionopt.progress import Progress
 
 HANDLERS = {**ELEMENTWISE_HANDLERS, **NN_HANDLERS, **CNN_HANDLERS, **RESAMPLE_HANDLERS, **EINSUM_HANDLERS,
-            **REARRANGE_HANDLERS, **ACTIVATION_HANDLERS}
+            **REARRANGE_HANDLERS, **ACTIVATION_HANDLERS, **QUANT_HANDLERS}
 SUPPORTED_OPS = tuple(sorted(HANDLERS))
 WEIGHT_MODES = ("inline", "args")
 ENTRY_NAME = "main_graph"
@@ -181,7 +183,8 @@ def _is_weight(tensor: TensorProto) -> bool:
 
 # Element types whose raw bytes are their numpy array as they are (little-endian).
 RAW_DTYPES = {TensorProto.FLOAT: "<f4", TensorProto.DOUBLE: "<f8", TensorProto.FLOAT16: "<f2",
-              TensorProto.INT32: "<i4", TensorProto.INT64: "<i8"}
+              TensorProto.INT32: "<i4", TensorProto.INT64: "<i8", TensorProto.INT8: "i1",
+              TensorProto.UINT8: "u1", TensorProto.INT16: "<i2", TensorProto.UINT16: "<u2"}
 
 
 def initializer_array(tensor: TensorProto, raw: bytes | None) -> np.ndarray:
@@ -275,7 +278,7 @@ class GraphImporter:
                 for d in info.type.tensor_type.shape.dim]
         ours = shape(value)
         same_shape = len(dims) == len(ours) and all(d is None or d == o for d, o in zip(dims, ours))
-        expected_elem = mlir_element(info.type.tensor_type.elem_type, f"value '{name}'")
+        expected_elem = carried_element(info.type.tensor_type.elem_type, f"value '{name}'")
         if not same_shape and _is_ceil_mode_pool(ctx.node):
             # ONNX's shape inference keeps a ceil_mode window that starts in the end padding;
             # onnxruntime and PyTorch drop it (as graph.pool does), so every later inferred

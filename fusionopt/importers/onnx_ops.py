@@ -38,6 +38,7 @@ UNARY_OPS = {
     "Sigmoid": graph.SigmoidOp, "Relu": graph.ReluOp, "Tanh": graph.TanhOp, "Erf": graph.ErfOp,
     "Sqrt": graph.SqrtOp, "Exp": graph.ExpOp, "Neg": graph.NegOp, "Reciprocal": graph.RecipOp,
     "Log": graph.LogOp, "Abs": graph.AbsOp, "Sin": graph.SinOp, "Cos": graph.CosOp,
+    "Round": graph.RoundOp, "Floor": graph.FloorOp, "Ceil": graph.CeilOp,
 }
 COMPARE_OPS = {"Equal": graph.EqualOp, "Greater": graph.GreaterOp, "Less": graph.LessOp}
 

@@ -188,7 +188,7 @@ def instance_norm(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     return [y]
 
 
-def _reduce_min(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
+def reduce_min(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
     """min(x) = -max(-x): exact, NaN and infinities included."""
     return ctx.emit(graph.NegOp(reduce(ctx, graph.ReduceMaxOp, ctx.emit(graph.NegOp(x)), axes)))
 
@@ -227,7 +227,7 @@ def _scaled_l2(ctx: ImportContext, x: SSAValue, axes: list[int]) -> SSAValue:
 
 REDUCE_OPS = {"ReduceMean": graph.ReduceMeanOp, "ReduceSum": graph.ReduceSumOp,
               "ReduceMax": graph.ReduceMaxOp}
-COMPOSED_REDUCTIONS = {"ReduceMin": _reduce_min, "ReduceSumSquare": _sum_squares, "ReduceL1": _reduce_l1,
+COMPOSED_REDUCTIONS = {"ReduceMin": reduce_min, "ReduceSumSquare": _sum_squares, "ReduceL1": _reduce_l1,
                        "ReduceL2": _reduce_l2, "ReduceLogSumExp": _log_sum_exp}
 
 

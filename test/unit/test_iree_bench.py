@@ -305,10 +305,10 @@ def test_heldout_models_cuda_target_builds_only(tmp_path: Path) -> None:
 
     out = tmp_path / "rows.json"
     heldout_models.main([ONNX_MODEL, "--target", "cuda", "--json", str(out), "--keep", str(tmp_path / "keep")])
-    rows = json.loads(out.read_text())["conv_affine"]
+    rows = json.loads(out.read_text())["conv_affine.args"]  # named by file: M.args apart from M
     assert [r["variant"] for r in rows] == ["iree-default", "ours-onnx-cuda"]
     assert all(r["builds"] and r["count"] > 0 and not any(k.startswith("ort_") for k in r) for r in rows)
-    assert list((tmp_path / "keep" / "conv_affine").glob("*.cuda.vmfb"))
+    assert list((tmp_path / "keep" / "conv_affine.args").glob("*.cuda.vmfb"))
 
 
 @needs_iree

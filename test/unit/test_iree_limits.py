@@ -42,6 +42,10 @@ EXPECTED = {
     "contraction_stored_twice_through_split": WRITE_CONFLICT,
     "reduction_kept_dim_broadcast": "failed to run translation",
     "reduction_broadcast": None,
+    "unit_reads_in_conv_epilogue": WRITE_CONFLICT,
+    "rank_0_read_in_conv_epilogue": None,
+    "matvec_through_unit_expand": WRITE_CONFLICT,
+    "matvec_epilogue_flat": None,
     "transposed_matmul_into_padded": None,
 }
 # run case -> device -> how its output starts: "right", "wrong" or "crashes" (or any of a tuple)

@@ -177,7 +177,7 @@ def form_regions_in_block(block: Block, options: FormDispatchRegionsPass, split_
         if split := split_sliced_roots(block, trial):
             pass_statistics.count("roots split per slice", split)
     analysis = decide_fusion_groups(block, options.aggressive, options.reduction_chains, options.reduction_forks,
-                                    options.transposes_across_reshapes)
+                                    options.transposes_across_reshapes, options.full_reduction_consumers)
     if analysis.forks_left and split_slices:  # counted once, not in split_sliced_roots' trials
         pass_statistics.count("reduction region ends kept out (reduction-forks=false)", len(analysis.forks_left))
     leave_padded_1x1_to_iree(analysis, options)
@@ -230,6 +230,11 @@ class FormDispatchRegionsPass(ModulePass):
                          region keeps one end and each other starts a region of its own,
                          as in IREE's formation (one use fused per op): IREE 3.13's sm_80
                          codegen fails on the fork ("failed to distribute").
+      full-reduction-consumers -- a reduction to one element (over every loop) may take
+                         consumers into its region (default true: llvm-cpu builds it). false:
+                         it is a region of its own: IREE 3.13's sm_80 codegen cannot
+                         distribute such a root with any consumer, even one of one element
+                         (DynamicQuantizeLinear's range and scale, "failed to distribute").
       transposes-across-reshapes -- an elementwise-only region may transpose on both sides
                          of a reshape that splits or merges dims (MaxViT's window partitions,
                          MobileViT's unfold into patches); default false: it transposes on one
@@ -284,6 +289,7 @@ class FormDispatchRegionsPass(ModulePass):
     convert_to_flow: bool = True
     reduction_chains: str = "normalization"
     reduction_forks: bool = True
+    full_reduction_consumers: bool = True
     transposes_across_reshapes: bool = False
     padded_min_pixels: int = MIN_PIXELS
     padded_kxk_min_pixels: int = 1

@@ -82,8 +82,9 @@ def _trim_trailing_views(analysis: FusionAnalysis, group: FusionGroup) -> None:
 
 
 def decide_fusion_groups(block: Block, aggressive: bool = False, reduction_chains: str = "none",
-                         reduction_forks: bool = True, transposes_across_reshapes: bool = False) -> FusionAnalysis:
-    analysis = FusionAnalysis(block, aggressive, reduction_forks, transposes_across_reshapes)
+                         reduction_forks: bool = True, transposes_across_reshapes: bool = False,
+                         full_reduction_consumers: bool = True) -> FusionAnalysis:
+    analysis = FusionAnalysis(block, aggressive, reduction_forks, transposes_across_reshapes, full_reduction_consumers)
     if reduction_chains != "none":
         chain_reductions(analysis, starts_chain=CHAIN_STARTS[reduction_chains])
     roots = [op for op in analysis.ops if du.is_root_op(op) and op not in analysis.group_of]

@@ -40,6 +40,7 @@ from fusionopt.transforms.dispatch.iree_rules import (
     ext_root_takes_producer,
     init_producer_escapes_only,
     is_dequantization_like,
+    is_full_reduction,
     pack_joins_producer,
     takes_consumers,
     takes_input_producers,
@@ -68,7 +69,7 @@ class FusionAnalysis:
     """Use/def facts about one block, computed once, plus the groups decided so far."""
 
     def __init__(self, block: Block, aggressive: bool, reduction_forks: bool = True,
-                 transposes_across_reshapes: bool = False):
+                 transposes_across_reshapes: bool = False, full_reduction_consumers: bool = True):
         self.block = block
         self.aggressive = aggressive
         # False: an elementwise-only region transposes on one side of a reshape only
@@ -77,6 +78,8 @@ class FusionAnalysis:
         # False: a reduction's region ends in one op (`forks_reduction_group`); the consumers
         # left out for that are recorded in `forks_left`.
         self.reduction_forks = reduction_forks
+        # False: a reduction to one element takes no consumer (`is_full_reduction`).
+        self.full_reduction_consumers = full_reduction_consumers
         self.forks_left: set[Operation] = set()
         self.ops = list(block.ops)
         self.position = {op: i for i, op in enumerate(self.ops)}
@@ -193,6 +196,8 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
     if not group.is_elementwise_only and is_dequantization_like(consumer):
         return False  # iree_rules: a widening cast stays out of a root's dispatch
     if (du.is_convolution(group.root) or du.is_contraction(group.root)) and _replicates_group_value(analysis, group, consumer):
+        return False
+    if not analysis.full_reduction_consumers and is_full_reduction(group.root):
         return False
     if not analysis.reduction_forks and forks_reduction_group(analysis, group, consumer):
         analysis.forks_left.add(consumer)

@@ -196,6 +196,16 @@ def pad_starts_encoding_group(op: Operation) -> bool:
     )
 
 
+def is_full_reduction(root: Operation) -> bool:
+    """`root` reduces over every loop to one element (a tensor's range). IREE 3.13's sm_80
+    codegen cannot distribute such a root with any consumer in its region, even an epilogue of
+    one element ("failed to distribute": a dynamically quantized BERT's DynamicQuantizeLinear;
+    the reduction alone builds). On llvm-cpu it builds (`form-dispatch-regions
+    {full-reduction-consumers}`)."""
+    return (du.has_reduction_loops(root) and len(root.results) >= 1 and du.is_static_tensor(root.results[0])
+            and num_elements(root.results[0].type) == 1)
+
+
 def broadcasts_through_constant(consumer: Operation, value: SSAValue) -> bool:
     """`consumer` reads a root's result at a constant index (a kept unit dim: `(d0, d1) -> (d0,
     0)`) and walks a loop of extent > 1 that the read does not index (the row's broadcast).

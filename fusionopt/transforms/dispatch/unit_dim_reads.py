@@ -16,8 +16,14 @@ The operand becomes, where that is free, the same elements without those dims:
   `linalg-fold-unit-reshapes` reads one.
 Elsewhere (a value computed in the region: a conv's [1, 1, W, F] result its epilogue reads
 through `(d0, 0, d2, d3)`) each constant 0 becomes a loop of extent 1 the read does not use,
-where there are enough. Only static operands, only constant 0s at size-1 dims, never all of an
-operand's dims. The generic computes the same value.
+where there are enough, but never all of an operand's dims. A one-element operand from outside
+a region that computes a convolution or pooling (a dynamic quantization's scale, a reduction
+kept as [1, 1, 1, 1]) read at (0, ..., 0) becomes a rank-0 read: IREE 3.13's llvm-cpu backend
+cannot distribute a region whose windowed root (a conv as a generic, channels first) has an
+epilogue reading such an operand through constant 0s ("write affecting operations on global resources are restricted to workgroup
+distributed contexts"; `bench/iree_limits_found.py`, `unit_reads_in_conv_epilogue`), and reads it
+at rank 0. Only static operands, only constant 0s at size-1 dims. The generic computes the same
+value.
 """
 
 from __future__ import annotations
@@ -41,11 +47,10 @@ from fusionopt.transforms.linalg.padded_values import constant_from
 
 
 def unit_zero_positions(value_map: AffineMap, shape: tuple[int, ...]) -> list[int]:
-    """Results of `value_map` that are constant 0 at a size-1 dim of `shape`, none when every
-    result is one (a rank-0 read is left as it is)."""
-    zeros = [i for i, e in enumerate(value_map.results)
-             if isinstance(e, AffineConstantExpr) and e.value == 0 and shape[i] == 1]
-    return [] if len(zeros) == len(shape) else zeros
+    """Results of `value_map` that are constant 0 at a size-1 dim of `shape` (every result of a
+    one-element operand read at (0, ..., 0))."""
+    return [i for i, e in enumerate(value_map.results)
+            if isinstance(e, AffineConstantExpr) and e.value == 0 and shape[i] == 1]
 
 
 def without_dims(value: SSAValue, drop: list[int]) -> TensorType:
@@ -83,7 +88,7 @@ def rank_reduced_read(value: SSAValue, value_map: AffineMap, drop: list[int], re
     if not (isinstance(owner, Operation) and region.is_ancestor(owner)):
         reduced = reshaped_outside(value, drop, region)
         return None if reduced is None else (reduced, kept)
-    if owner.name != "tensor.expand_shape":
+    if owner.name != "tensor.expand_shape" or len(drop) == len(value_map.results):
         return None
     exprs = unit_reshape_source_exprs(owner, list(value_map.results))
     return None if exprs is None else (owner.operands[0], AffineMap(value_map.num_dims, 0, tuple(exprs)))
@@ -108,10 +113,11 @@ def drop_unit_reads(generic: Operation, region: Operation) -> int:
     changed = 0
     for index, value in enumerate(du.dps_inputs(generic)):
         drop = unit_zero_positions(maps[index], tuple(value.type.get_shape())) if du.is_static_tensor(value) else []  # type: ignore[attr-defined]
-        if not drop:
-            continue
+        every_dim = len(drop) == len(maps[index].results)
+        if not drop or (every_dim and not has_windowed_root(region)):
+            continue  # a rank-0 read only where IREE needs one (module docstring)
         read = rank_reduced_read(value, maps[index], drop, region)
-        if read is None:
+        if read is None and not every_dim:  # never all dims by loops
             by_loops = unit_loop_read(maps[index], drop, du.loop_extents(generic))
             read = None if by_loops is None else (value, by_loops)
         if read is None:

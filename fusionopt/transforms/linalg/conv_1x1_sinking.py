@@ -7,8 +7,9 @@ and its bias/activation/residual-add consumers it would split them into separate
 collapses the consumers' dimensions too (its CollapseDimensions); this pattern does the same
 on the consumers we hand it: an all-parallel generic reading the expand through an identity
 map is rewritten on the flat shape, its other operands read flat (identity operands through
-a `tensor.collapse_shape`, free between dispatches; scalars and per-channel vectors through
-the matching flat maps), and its result expanded again, so the expand moves down the chain
+a `tensor.collapse_shape`, free between dispatches; scalars, one-element tensors read at
+(0, 0, 0, 0) (a dynamic quantization's scale) and per-channel vectors through the matching flat
+maps), and its result expanded again, so the expand moves down the chain
 until a consumer that needs the image layout (a pad, a 3x3 conv, a pool) reads it.
 """
 
@@ -18,7 +19,7 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from fusionopt import pass_statistics
@@ -46,21 +47,24 @@ def flat_type(ty: TensorType) -> TensorType:
     return TensorType(ty.get_element_type(), [n * f, h * w])
 
 
-def flat_operand(value: SSAValue, operand_map: AffineMap) -> tuple[SSAValue, AffineMap, list[Operation]] | None:
-    """How the flat generic reads `value`; None if the map has no flat equivalent."""
+def flat_operand(value: SSAValue, operand_map: AffineMap) -> tuple[SSAValue, AffineMap, bool] | None:
+    """How the flat generic reads `value` (the value, its map, whether through a new collapse);
+    None if the map has no flat equivalent. Builds nothing: an op built for one operand would
+    stay a user of its value if a later operand has no flat read."""
     if operand_map.num_symbols or operand_map.num_dims != 4:
         return None
     results = tuple(operand_map.results)
     if not results:
-        return value, FLAT_SCALAR, []
+        return value, FLAT_SCALAR, False
+    if all(isinstance(e, AffineConstantExpr) and e.value == 0 for e in results):
+        return value, AffineMap(2, 0, results), False  # one element, read wherever the loops are
     if results == CHANNEL_4D:
-        return value, FLAT_CHANNEL, []
+        return value, FLAT_CHANNEL, False
     if results != IDENTITY_4D:
         return None
     if is_flat_expand(value):
-        return value.owner.operands[0], FLAT_IDENTITY, []  # type: ignore[union-attr]
-    op = collapse(value, FLAT_GROUPS, flat_type(value.type))  # type: ignore[arg-type]
-    return op.results[0], FLAT_IDENTITY, [op]
+        return value.owner.operands[0], FLAT_IDENTITY, False  # type: ignore[union-attr]
+    return value, FLAT_IDENTITY, True
 
 
 def flat_init(init: SSAValue) -> tuple[SSAValue, list[Operation]]:
@@ -91,15 +95,17 @@ class SinkFlatExpand(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_sinkable(op):
             return
+        reads = [flat_operand(v, m) for v, m in zip(du.dps_inputs(op), du.indexing_maps(op))]
+        if any(read is None for read in reads):
+            return
         new_ops: list[Operation] = []
         inputs, maps = [], []
-        for value, operand_map in zip(du.dps_inputs(op), du.indexing_maps(op)):
-            read = flat_operand(value, operand_map)
-            if read is None:
-                return
-            inputs.append(read[0])
-            maps.append(read[1])
-            new_ops += read[2]
+        for value, read_map, through_collapse in reads:  # type: ignore[misc]
+            if through_collapse:
+                new_ops.append(collapse(value, FLAT_GROUPS, flat_type(value.type)))  # type: ignore[arg-type]
+                value = new_ops[-1].results[0]
+            inputs.append(value)
+            maps.append(read_map)
         init, init_ops = flat_init(du.dps_inits(op)[0])
         new_ops += init_ops
         flat = GenericOp(

@@ -54,7 +54,13 @@ func.func @elementwise(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %i: tensor<4x8x
   // CHECK: graph.log1p %{{.*}} : tensor<4x8xf32>
   %u15 = graph.log1p %u14 : tensor<4x8xf32>
   // CHECK: graph.expm1 %{{.*}} : tensor<4x8xf32>
-  %u13 = graph.expm1 %u15 : tensor<4x8xf32>
+  %u16 = graph.expm1 %u15 : tensor<4x8xf32>
+  // CHECK: graph.round %{{.*}} : tensor<4x8xf32>
+  %u17 = graph.round %u16 : tensor<4x8xf32>
+  // CHECK: graph.floor %{{.*}} : tensor<4x8xf32>
+  %u18 = graph.floor %u17 : tensor<4x8xf32>
+  // CHECK: graph.ceil %{{.*}} : tensor<4x8xf32>
+  %u13 = graph.ceil %u18 : tensor<4x8xf32>
   // CHECK: graph.greater %{{.*}}, %{{.*}} : tensor<4x8xf32> -> tensor<4x8xi1>
   // GENERIC: "graph.greater"(%{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
   %m0 = graph.greater %u13, %a : tensor<4x8xf32> -> tensor<4x8xi1>

@@ -3,6 +3,7 @@
 // RUN: fusion-opt %s --split-input-file -p dispatch-unit-dim-reads --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
 // STATS:         (unit dims read through constant 0s dropped) : 3
 // STATS:         (unit dims read through constant 0s dropped) : 1
+// STATS:         (unit dims read through constant 0s dropped) : 1
 // STATS-NOT:     unit dims read
 // RUN: fusion-opt %s --split-input-file -p "dispatch-unit-dim-reads{windowed-regions-only=true}" | filecheck %s --check-prefix=WINDOWED
 // With windowed-regions-only (the CUDA pipeline) only the conv's region is rewritten: the 1-D
@@ -66,14 +67,48 @@ func.func @conv_epilogue_in_region(%x: tensor<1x1x42x8xf32>, %w: tensor<1x3x8x16
 
 // -----
 
+// A one-element operand from outside the region read at (0, ..., 0) (a dynamic quantization's
+// scale after a conv) is read at rank 0: IREE's llvm-cpu backend cannot distribute a
+// channels-first conv generic whose epilogue reads it through constant 0s.
+// CHECK-LABEL: func.func @one_element_read_at_rank_0
+// CHECK:         %[[S:.*]] = flow.tensor.reshape %s : tensor<1x1x1x1xf32> -> tensor<f32>
+// CHECK:         flow.dispatch.region
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK-SAME:      ins(%{{.*}}, %[[S]] : tensor<4x6x6xf32>, tensor<f32>)
+func.func @one_element_read_at_rank_0(%x: tensor<4x8x8xf32>, %w: tensor<4x3x3xf32>, %s: tensor<1x1x1x1xf32>) -> tensor<1x4x6x6xf32> {
+  %r = flow.dispatch.region -> (tensor<1x4x6x6xf32>) {
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<4x6x6xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x6x6xf32>) -> tensor<4x6x6xf32>
+    %e4 = tensor.empty() : tensor<1x4x6x6xf32>
+    %c = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d0 + d3, d1 + d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d1)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %w : tensor<4x8x8xf32>, tensor<4x3x3xf32>) outs(%f : tensor<4x6x6xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %t = arith.addf %o, %m : f32
+      linalg.yield %t : f32
+    } -> tensor<4x6x6xf32>
+    %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (0, 0, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %s : tensor<4x6x6xf32>, tensor<1x1x1x1xf32>) outs(%e4 : tensor<1x4x6x6xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %p = arith.mulf %a, %b : f32
+      linalg.yield %p : f32
+    } -> tensor<1x4x6x6xf32>
+    flow.return %g : tensor<1x4x6x6xf32>
+  }
+  func.return %r : tensor<1x4x6x6xf32>
+}
+
+// -----
+
 // Left: a value computed in the region (no free reshape there, and the loop of extent 1 the read
-// could take, d0, is one it reads already), a read whose every dim is a unit
-// dim (a rank-0 read), and a generic outside any region.
+// could take, d0, is one it reads already), a one-element value computed in the region read at
+// (0, 0) (never all of an operand's dims by spare loops), a one-element operand from outside a
+// region that computes no conv (a rank-0 read only where IREE needs one), and a generic outside
+// any region.
 // CHECK-LABEL: func.func @left_as_they_are
 // CHECK-NOT:     flow.tensor.reshape
-// CHECK:         affine_map<(d0, d1, d2) -> (d0, d1, 0, d2)>, affine_map<(d0, d1, d2) -> (0, 0)>
+// CHECK:         affine_map<(d0, d1, d2) -> (d0, d1, 0, d2)>, affine_map<(d0, d1, d2) -> (0, 0)>, affine_map<(d0, d1, d2) -> (0, 0)>
 // CHECK:         affine_map<(d0, d1) -> (0, d0, 0, d1)>
-func.func @left_as_they_are(%x: tensor<1x8x1x40xf32>, %c: tensor<1x1xf32>) -> (tensor<1x8x40xf32>, tensor<8x40xf32>) {
+func.func @left_as_they_are(%x: tensor<1x8x1x40xf32>, %c0: tensor<1x1xf32>) -> (tensor<1x8x40xf32>, tensor<8x40xf32>) {
   %r = flow.dispatch.region -> (tensor<1x8x40xf32>) {
     %e4 = tensor.empty() : tensor<1x8x1x40xf32>
     %n = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x1x40xf32>) outs(%e4 : tensor<1x8x1x40xf32>) {
@@ -81,11 +116,18 @@ func.func @left_as_they_are(%x: tensor<1x8x1x40xf32>, %c: tensor<1x1xf32>) -> (t
       %m = arith.negf %a : f32
       linalg.yield %m : f32
     } -> tensor<1x8x1x40xf32>
-    %e = tensor.empty() : tensor<1x8x40xf32>
-    %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, 0, d2)>, affine_map<(d0, d1, d2) -> (0, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%n, %c : tensor<1x8x1x40xf32>, tensor<1x1xf32>) outs(%e : tensor<1x8x40xf32>) {
-    ^bb0(%a: f32, %k: f32, %o: f32):
-      %m = arith.mulf %a, %k : f32
+    %e1 = tensor.empty() : tensor<1x1xf32>
+    %c = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c0 : tensor<1x1xf32>) outs(%e1 : tensor<1x1xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.negf %a : f32
       linalg.yield %m : f32
+    } -> tensor<1x1xf32>
+    %e = tensor.empty() : tensor<1x8x40xf32>
+    %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, 0, d2)>, affine_map<(d0, d1, d2) -> (0, 0)>, affine_map<(d0, d1, d2) -> (0, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%n, %c, %c0 : tensor<1x8x1x40xf32>, tensor<1x1xf32>, tensor<1x1xf32>) outs(%e : tensor<1x8x40xf32>) {
+    ^bb0(%a: f32, %k: f32, %k0: f32, %o: f32):
+      %m = arith.mulf %a, %k : f32
+      %m2 = arith.mulf %m, %k0 : f32
+      linalg.yield %m2 : f32
     } -> tensor<1x8x40xf32>
     flow.return %g : tensor<1x8x40xf32>
   }

@@ -32,6 +32,52 @@ func.func @pointwise(%x: tensor<1x32x4x4xf32>, %w: tensor<16x32x1x1xf32>, %b: te
 
 // -----
 
+// A consumer that reads a one-element tensor at (0, 0, 0, 0) (a dynamically quantized model's
+// scale) reads it so on the flat shape too: the expand moves below it (left in the region, IREE
+// cannot distribute a matvec root whose consumer reads it through the expand).
+// CHECK-LABEL: func.func @one_element_operand
+// CHECK:         %[[MM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, 0, 0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[MM]], %s : tensor<16x1xf32>, tensor<1x1x1x1xf32>)
+// CHECK:         tensor.expand_shape %[[S]]
+func.func @one_element_operand(%x: tensor<1x32x1x1xf32>, %w: tensor<16x32x1x1xf32>, %s: tensor<1x1x1x1xf32>) -> tensor<1x16x1x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x1x1xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x1x1xf32>) -> tensor<1x16x1x1xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x32x1x1xf32>, tensor<16x32x1x1xf32>) outs(%init : tensor<1x16x1x1xf32>) -> tensor<1x16x1x1xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (0, 0, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%r, %s : tensor<1x16x1x1xf32>, tensor<1x1x1x1xf32>) outs(%e : tensor<1x16x1x1xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x1x1xf32>
+  func.return %c : tensor<1x16x1x1xf32>
+}
+
+// -----
+
+// A consumer that also reads an image-shaped operand (which would need a collapse) and one with
+// no flat read (transposed) stays on the image shape, and nothing built for it is left behind
+// as a user of its operands (the verifier rejects such a user).
+// CHECK-LABEL: func.func @consumer_without_flat_read
+// CHECK:         %[[MM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:         %[[IMG:.*]] = tensor.expand_shape %[[MM]]
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[IMG]], %y, %y
+// CHECK-NOT:     tensor.collapse_shape %y
+func.func @consumer_without_flat_read(%x: tensor<1x32x4x4xf32>, %w: tensor<16x32x1x1xf32>, %y: tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x32x4x4xf32>, tensor<16x32x1x1xf32>) outs(%init : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%r, %y, %y : tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>) outs(%e : tensor<1x16x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %t: f32, %out: f32):
+    %s = arith.addf %a, %b : f32
+    %m = arith.mulf %s, %t : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x4x4xf32>
+  func.return %c : tensor<1x16x4x4xf32>
+}
+
+// -----
+
 // A residual add of two flat results reads both flat (no collapse of either); a pad, which
 // needs the image layout, reads the expand_shape (2x2 pixels: below padded-min-pixels, so the
 // padded convs are ours to rewrite).

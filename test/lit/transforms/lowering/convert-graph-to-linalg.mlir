@@ -292,3 +292,26 @@ func.func @log1p_expm1(%a: tensor<10xf32>) -> tensor<10xf32> {
   %e = graph.expm1 %l : tensor<10xf32>
   func.return %e : tensor<10xf32>
 }
+
+// -----
+
+// round is round-half-to-even (ONNX Round, QuantizeLinear): math.roundeven, not math.round
+// (half away from zero); floor and ceil lower to their math ops.
+// CHECK-LABEL: func.func @round_floor_ceil
+// CHECK:         linalg.generic
+// CHECK:           math.roundeven %{{.*}} : f32
+// CHECK:         linalg.generic
+// CHECK:           math.floor %{{.*}} : f32
+// CHECK:         linalg.generic
+// CHECK:           math.ceil %{{.*}} : f32
+// FUSED-LABEL: func.func @round_floor_ceil
+// FUSED-COUNT-1: linalg.generic
+// FUSED:           math.roundeven
+// FUSED:           math.floor
+// FUSED:           math.ceil
+func.func @round_floor_ceil(%a: tensor<10xf32>) -> tensor<10xf32> {
+  %r = graph.round %a : tensor<10xf32>
+  %f = graph.floor %r : tensor<10xf32>
+  %c = graph.ceil %f : tensor<10xf32>
+  func.return %c : tensor<10xf32>
+}
