@@ -19,8 +19,19 @@ Where F is a multiple of 16 or has no prime factor over `max-small-prime` (IREE 
 only those convs are rewritten, with at least `min-channels` input channels and one whole tile in
 each of OW and F.
 
+A channels-last 1x1 conv of 24 or 40 filters (MnasNet's and MobileNetV2's projections, F = 8 x
+an odd number) stays IREE's conv with a lowering config of 8-lane vectors over 8 (or 7) pixels,
+its workgroups IREE's own (one per 14th of the rows): IREE picks 12- and 10-lane vectors there, a
+16-lane vector half masked. On one Zen 4 core (whose 512-bit multiply-adds are two 256-bit
+halves) MnasNet's six such convs took 75/120 us (56x56, 48 and 72 channels) and 49/82 us (28x28,
+72 and 120 channels) against 85/133 and 66/109 with IREE's choice (HAL profile, six interleaved
+rounds), 0.83x of their time; a vector of all 24 or 40 filters measured slower (1.15x the
+model). Unmeasured on CPUs whose 512-bit units are whole (Intel Xeon), where an 8-lane vector
+has half the multiply-add rate: `narrow-filter-lanes=0` leaves these convs to IREE.
+
 The generic computes every product of the conv once; only the order of the sum over the input
-channels may change, as in any conv kernel. Stride 1, batch 1, static f32 shapes only.
+channels may change, as in any conv kernel; the config changes no arithmetic. Stride 1, batch 1,
+static f32 shapes only.
 """
 
 from __future__ import annotations
@@ -39,7 +50,7 @@ from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common.window_ops import NHWC_CONV_NAME, static_window_shapes
 from fusionopt.transforms.dispatch.matmul_cpu_tiles import PEELING, DispatchMatmulCpuTilesPass, in_region_unconfigured
-from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, static_f32_shape
+from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import cpu_compilation_info, set_cpu_config, static_f32_shape
 
 _TILE = DispatchMatmulCpuTilesPass().register_tile()  # the matmul regions' register tile
 ROWS, COLUMNS, REDUCTION = _TILE.rows, _TILE.columns, _TILE.reduction  # 4, 64, 16
@@ -105,24 +116,59 @@ class Conv1x1ToTiledContraction(RewritePattern):
         pass_statistics.count("1x1 convs given the matmul register tile")
 
 
+NARROW_FILTERS = (24, 40)  # the filter counts measured (module docstring)
+
+
+def narrow_filter_tiles(op: Operation, lanes: int) -> dict[str, list[int]] | None:
+    """The lowering config of a formed channels-last 1x1 conv of 24 or 40 filters (module
+    docstring), None for any other op: `lanes`-wide vectors over 8 (or 7) pixels of a row."""
+    shapes = static_window_shapes(op, NHWC_CONV_NAME)
+    if not lanes or shapes is None or not in_region_unconfigured(op) or static_f32_shape(op.results[0]) is None:
+        return None
+    if shapes[1][:2] != (1, 1) or op.stride_values() != (1, 1):  # type: ignore[attr-defined]
+        return None
+    (n, _, _, c), (_, oh, ow, f) = shapes[0], shapes[-1]
+    rows = 8 if ow % 8 == 0 else 7 if ow % 7 == 0 else 0
+    if n != 1 or f not in NARROW_FILTERS or f % lanes or c % lanes or not rows:
+        return None
+    per_workgroup = oh // 14 if oh % 14 == 0 else 1
+    return {"distribution": [0, per_workgroup, ow, f, 0, 0, 0],
+            "vector_common_parallel": [1, 1, rows, lanes, 0, 0, 0],
+            "vector_reduction": [0, 0, 0, 0, 1, 1, lanes]}
+
+
+@dataclass
+class NarrowFilterConvTiles(RewritePattern):
+    lanes: int
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if (tiles := narrow_filter_tiles(op, self.lanes)) is not None:
+            set_cpu_config(op, rewriter, tiles, "ConvTileAndDecomposeExpert",
+                           "1x1 convs of 24 or 40 filters given 8-lane vectors")
+
+
 @dataclass(frozen=True)
 class DispatchConv1x1CpuTilesPass(ModulePass):
     """Formed channels-last 1x1 convs whose filter count is no multiple of 16 and has a large
-    prime factor -> a contraction generic with IREE llvm-cpu's 4 x 64 register tile (module
-    docstring).
+    prime factor -> a contraction generic with IREE llvm-cpu's 4 x 64 register tile; those of 24
+    or 40 filters keep IREE's conv with 8-lane vectors (module docstring).
 
     Options:
       min-channels    -- rewrite only convs with at least this many input channels (32: with 24
                          or fewer the tile measured slower than IREE's conv).
       max-small-prime -- rewrite only convs whose filter count has a prime factor above this
                          (16: IREE splits the others into 8- or 16-lane vectors itself).
+      narrow-filter-lanes -- the vector width given to 1x1 convs of 24 or 40 filters (8; 0:
+                         left to IREE, e.g. on CPUs with whole 512-bit units).
     """
 
     name = "dispatch-conv-1x1-cpu-tiles"
 
     min_channels: int = 32
     max_small_prime: int = 16
+    narrow_filter_lanes: int = 8
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pattern = Conv1x1ToTiledContraction(Conv1x1Choice(self.min_channels, self.max_small_prime))
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(NarrowFilterConvTiles(self.narrow_filter_lanes), apply_recursively=False).rewrite_module(op)

@@ -101,3 +101,55 @@ func.func @not_rewritten(%a: tensor<1x28x28x72xf32>, %wa: tensor<1x1x72x120xf32>
   %outside = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%d, %wd : tensor<1x28x28x116xf32>, tensor<1x1x116x116xf32>) outs(%f : tensor<1x28x28x116xf32>) -> tensor<1x28x28x116xf32>
   return %ra, %rb, %rc, %rd, %re, %rf, %outside : tensor<1x28x28x120xf32>, tensor<1x7x7x464xf32>, tensor<1x28x28x116xf32>, tensor<1x14x14x116xf32>, tensor<1x7x7x116xf32>, tensor<1x28x28x58xf32>, tensor<1x28x28x116xf32>
 }
+
+// -----
+
+// MnasNet's 72 -> 24 projection at 56x56 and 120 -> 40 at 28x28 stay IREE's conv with 8-lane
+// vectors over 8 (7) pixels, IREE's own workgroups (4 / 2 rows); a 32-filter conv (a multiple
+// of 16) and a 24-filter one over 12 channels (no whole 8-lane reduction step) are left as
+// they are; narrow-filter-lanes=0 (prefix NONE) leaves them all.
+// RUN: fusion-opt %s --split-input-file -p 'dispatch-conv-1x1-cpu-tiles{narrow-filter-lanes=0}' | filecheck %s --check-prefix=NONE
+// CHECK-LABEL: func.func @narrow_filters
+// CHECK:         linalg.conv_2d_nhwc_hwcf {compilation_info = #iree_codegen.compilation_info<lowering_config = #iree_cpu.lowering_config<distribution = [0, 4, 56, 24, 0, 0, 0], vector_common_parallel = [1, 1, 8, 8, 0, 0, 0], vector_reduction = [0, 0, 0, 0, 1, 1, 8]>, translation_info = #iree_codegen.translation_info<pipeline = #iree_cpu.pipeline<ConvTileAndDecomposeExpert>>>
+// CHECK-SAME:      tensor<1x1x72x24xf32>
+// CHECK:         linalg.conv_2d_nhwc_hwcf {compilation_info = {{.*}}distribution = [0, 2, 28, 40, 0, 0, 0], vector_common_parallel = [1, 1, 7, 8, 0, 0, 0]
+// CHECK-SAME:      tensor<1x1x120x40xf32>
+// CHECK:         linalg.conv_2d_nhwc_hwcf {dilations
+// CHECK-SAME:      tensor<1x1x72x32xf32>
+// CHECK:         linalg.conv_2d_nhwc_hwcf {dilations
+// CHECK-SAME:      tensor<1x1x12x24xf32>
+// NONE-LABEL: func.func @narrow_filters
+// NONE-NOT:     compilation_info
+func.func @narrow_filters(%a: tensor<1x56x56x72xf32>, %wa: tensor<1x1x72x24xf32>, %b: tensor<1x28x28x120xf32>, %wb: tensor<1x1x120x40xf32>,
+                          %wc: tensor<1x1x72x32xf32>, %d: tensor<1x56x56x12xf32>, %wd: tensor<1x1x12x24xf32>)
+    -> (tensor<1x56x56x24xf32>, tensor<1x28x28x40xf32>, tensor<1x56x56x32xf32>, tensor<1x56x56x24xf32>) {
+  %ra = flow.dispatch.region -> (tensor<1x56x56x24xf32>) {
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x56x56x24xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x56x56x24xf32>) -> tensor<1x56x56x24xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%a, %wa : tensor<1x56x56x72xf32>, tensor<1x1x72x24xf32>) outs(%f : tensor<1x56x56x24xf32>) -> tensor<1x56x56x24xf32>
+    flow.return %c : tensor<1x56x56x24xf32>
+  }
+  %rb = flow.dispatch.region -> (tensor<1x28x28x40xf32>) {
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x28x28x40xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x28x28x40xf32>) -> tensor<1x28x28x40xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%b, %wb : tensor<1x28x28x120xf32>, tensor<1x1x120x40xf32>) outs(%f : tensor<1x28x28x40xf32>) -> tensor<1x28x28x40xf32>
+    flow.return %c : tensor<1x28x28x40xf32>
+  }
+  %rc = flow.dispatch.region -> (tensor<1x56x56x32xf32>) {
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x56x56x32xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x56x56x32xf32>) -> tensor<1x56x56x32xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%a, %wc : tensor<1x56x56x72xf32>, tensor<1x1x72x32xf32>) outs(%f : tensor<1x56x56x32xf32>) -> tensor<1x56x56x32xf32>
+    flow.return %c : tensor<1x56x56x32xf32>
+  }
+  %rd = flow.dispatch.region -> (tensor<1x56x56x24xf32>) {
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x56x56x24xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x56x56x24xf32>) -> tensor<1x56x56x24xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%d, %wd : tensor<1x56x56x12xf32>, tensor<1x1x12x24xf32>) outs(%f : tensor<1x56x56x24xf32>) -> tensor<1x56x56x24xf32>
+    flow.return %c : tensor<1x56x56x24xf32>
+  }
+  return %ra, %rb, %rc, %rd : tensor<1x56x56x24xf32>, tensor<1x28x28x40xf32>, tensor<1x56x56x32xf32>, tensor<1x56x56x24xf32>
+}
