@@ -45,11 +45,12 @@ def first_detached_user(root: Operation) -> tuple[Operation, Operation] | None:
     """(op, user) of the first value defined in `root` that an op outside it uses: an op a pass
     built and then neither inserted nor erased stays a user of its operands, so `uses` counts
     it and a rewrite of the value hands it to a pattern walker, which cannot place it."""
-    ops = set(root.walk())
-    for op in ops:
+    ops = list(root.walk())
+    inside = set(ops)
+    for op in ops:  # in IR order, so the op reported is the same from run to run
         values = [*op.results, *(arg for region in op.regions for block in region.blocks for arg in block.args)]
         for value in values:
             for use in value.uses:
-                if use.operation not in ops:
+                if use.operation not in inside:
                     return op, use.operation
     return None

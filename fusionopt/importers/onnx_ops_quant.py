@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import f32, i32
 from fusionopt.dialects import graph
 from fusionopt.importers.onnx_builders import binary, broadcast_to, normalize_axis, reduce, reshape
 from fusionopt.importers.onnx_context import (
+    QUANTIZED_DTYPE_NAMES,
     QUANTIZED_TYPES,
     ImportContext,
     Value,
@@ -37,9 +38,6 @@ from fusionopt.importers.onnx_context import (
 from fusionopt.importers.onnx_ops_cnn import conv
 from fusionopt.importers.onnx_ops_nn import matmul, reduce_min
 
-NUMPY_TO_ONNX = {np.dtype(d): t for t, d in QUANTIZED_TYPES.items()}
-
-
 def _carried(ctx: ImportContext, value: Value) -> Value:
     """A quantized or integer operand as its f32 carrier (constants at import time)."""
     if isinstance(value, np.ndarray):
@@ -48,12 +46,12 @@ def _carried(ctx: ImportContext, value: Value) -> Value:
 
 
 def _per_axis(ctx: ImportContext, param: np.ndarray | Value, rank: int, axis: int) -> Value:
-    """A scale or zero point: a scalar as is, a 1-D per-axis vector shaped to broadcast along
-    `axis` of a rank-`rank` operand."""
-    if len(shape(param)) == 0 or (len(shape(param)) == 1 and shape(param)[0] == 1):
+    """A scale or zero point: one element as a scalar, a 1-D vector (per axis, per row, per
+    column) shaped to broadcast along `axis` of a rank-`rank` operand."""
+    if int(np.prod(shape(param))) == 1:
         return reshape(ctx, param, ())
     if len(shape(param)) != 1:
-        raise ctx.error(f"{ctx.node.op_type}: blocked quantization (a scale of shape "
+        raise ctx.error(f"{ctx.node.op_type}: blocked quantization (a scale or zero point of shape "
                         f"{list(shape(param))}) is not supported")
     axis = normalize_axis(ctx, axis, rank)
     return reshape(ctx, param, [shape(param)[0] if d == axis else 1 for d in range(rank)])
@@ -61,17 +59,18 @@ def _per_axis(ctx: ImportContext, param: np.ndarray | Value, rank: int, axis: in
 
 def _quantized_dtype(ctx: ImportContext, zero_point: Value | None) -> np.dtype:
     """The output type: the zero point's, else `output_dtype`, else uint8 (ONNX's default)."""
-    if zero_point is not None:
-        dtype = np.dtype(zero_point.dtype) if isinstance(zero_point, np.ndarray) else None
-        if dtype is None:
-            raise ctx.error(f"{ctx.node.op_type}: the zero point must be a constant")
-    else:
+    if zero_point is None:
         onnx_type = int(ctx.attr("output_dtype", 0) or TensorProto.UINT8)
-        dtype = np.dtype(QUANTIZED_TYPES.get(onnx_type, np.float64))
-    if dtype not in NUMPY_TO_ONNX:
-        raise ctx.error(f"{ctx.node.op_type}: quantizing to {dtype} is not supported "
+        name = (np.dtype(QUANTIZED_TYPES[onnx_type]).name if onnx_type in QUANTIZED_TYPES
+                else TensorProto.DataType.Name(onnx_type))
+    elif isinstance(zero_point, np.ndarray):
+        name = zero_point.dtype.name
+    else:
+        raise ctx.error(f"{ctx.node.op_type}: the zero point must be a constant")
+    if name not in QUANTIZED_DTYPE_NAMES:
+        raise ctx.error(f"{ctx.node.op_type}: quantizing to {name} is not supported "
                         "(int8, uint8, int16, uint16 are)")
-    return dtype
+    return np.dtype(name)
 
 
 def _saturate(ctx: ImportContext, y: Value, dtype: np.dtype) -> Value:
@@ -173,16 +172,9 @@ def _as_int32(ctx: ImportContext, accumulator: Value) -> Value:
 
 def _integer_matmul(ctx: ImportContext, a, b, a_zero, b_zero) -> Value:
     """(a - a_zero) @ (b - b_zero) in f32: a's zero point per row, b's per column."""
-    a_zero = None if a_zero is None else _row_or_scalar(ctx, a_zero, rank=len(shape(a)), axis=-2)
-    b_zero = None if b_zero is None else _row_or_scalar(ctx, b_zero, rank=len(shape(b)), axis=-1)
+    a_zero = None if a_zero is None else _per_axis(ctx, a_zero, len(shape(a)), -2)
+    b_zero = None if b_zero is None else _per_axis(ctx, b_zero, len(shape(b)), -1)
     return matmul(ctx, [_shifted(ctx, a, a_zero), _shifted(ctx, b, b_zero)])[0]
-
-
-def _row_or_scalar(ctx: ImportContext, zero: Value, rank: int, axis: int) -> Value:
-    if len(shape(zero)) == 0 or int(np.prod(shape(zero))) == 1:
-        return reshape(ctx, zero, ())
-    axis = normalize_axis(ctx, axis, rank)
-    return reshape(ctx, zero, [shape(zero)[-1] if d == axis else 1 for d in range(rank)])
 
 
 def matmul_integer(ctx: ImportContext, ins: list[Value]) -> list[Value]:
@@ -227,8 +219,7 @@ def _multiplier(ctx: ImportContext, a_scale, b_scale, y_scale) -> np.ndarray:
 def qlinear_matmul(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     a, a_scale, a_zero, b, b_scale, b_zero, y_scale, y_zero = ins
     accumulator = _integer_matmul(ctx, a, b, a_zero, b_zero)
-    multiplier = _row_or_scalar(ctx, _multiplier(ctx, a_scale, b_scale, y_scale),
-                                rank=len(shape(accumulator)), axis=-1)
+    multiplier = _per_axis(ctx, _multiplier(ctx, a_scale, b_scale, y_scale), len(shape(accumulator)), -1)
     return _requantized(ctx, accumulator, multiplier, y_zero)
 
 

@@ -20,10 +20,10 @@ where there are enough, but never all of an operand's dims. A one-element operan
 a region that computes a convolution or pooling (a dynamic quantization's scale, a reduction
 kept as [1, 1, 1, 1]) read at (0, ..., 0) becomes a rank-0 read: IREE 3.13's llvm-cpu backend
 cannot distribute a region whose windowed root (a conv as a generic, channels first) has an
-epilogue reading such an operand through constant 0s ("write affecting operations on global resources are restricted to workgroup
-distributed contexts"; `bench/iree_limits_found.py`, `unit_reads_in_conv_epilogue`), and reads it
-at rank 0. Only static operands, only constant 0s at size-1 dims. The generic computes the same
-value.
+epilogue reading such an operand through constant 0s ("write affecting operations on global
+resources are restricted to workgroup distributed contexts"; `bench/iree_limits_found.py`,
+`unit_reads_in_conv_epilogue`), and reads it at rank 0. Only static operands, only constant 0s
+at size-1 dims. The generic computes the same value.
 """
 
 from __future__ import annotations
