@@ -69,3 +69,25 @@ def sole_user(value: SSAValue) -> Operation | None:
     """The op of `value`'s only use, or None (no use, or more than one)."""
     uses = list(value.uses)
     return uses[0].operation if len(uses) == 1 else None
+
+
+def downstream_bits(block: Block) -> tuple[dict[Operation, int], dict[Operation, int]] | None:
+    """Each op's position in `block` and the bit set (by position) of the block's ops that use
+    its results, directly or through others (a use inside an op's regions counts for that op):
+    one backward sweep, so "does b depend on a" is a bit test instead of a walk. None when an op
+    uses a value defined after it (a graph region, not a dataflow order)."""
+    ops = list(block.ops)
+    position = {op: i for i, op in enumerate(ops)}
+    reached: dict[Operation, int] = {}
+    for op in reversed(ops):
+        bits = 0
+        for result in op.results:
+            for use in result.uses:
+                user = top_level_user(block, use.operation)
+                if user is None or user is op:
+                    continue
+                if user not in reached:
+                    return None
+                bits |= (1 << position[user]) | reached[user]
+        reached[op] = bits
+    return position, reached

@@ -51,7 +51,7 @@ from fusionopt.dialects.util import functions_with_body
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.iree_padded_producers import is_iree_padded_1x1, is_iree_padded_kxk
 from fusionopt.transforms.dispatch.copy_as_generic import rewrite_copy
-from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
+from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_regions, erase_dead_clonables
 from fusionopt.transforms.dispatch.region_dims import add_result_dims
 
 # Ops that get a copy region when they cannot be free. Not `tensor.concat`: IREE 3.13 fails to
@@ -236,8 +236,7 @@ def convert_block_to_flow(block: Block) -> list[DispatchRegionOp]:
         for op in list(block.ops)
         if op.name in COPY_REGION_OPS and not is_free_data_movement(op)
     ]
-    for region_op in copy_regions:
-        clone_producers_into_region(region_op)
+    clone_producers_into_regions(copy_regions)
     erase_dead_clonables(block)
     for op in list(block.ops):
         converter = _CONVERTERS.get(op.name)

@@ -47,7 +47,7 @@ from fusionopt.transforms.dispatch.fusion_decision import decide_fusion_groups
 from fusionopt.transforms.dispatch.fusion_groups import CHAIN_STARTS, FusionAnalysis, FusionGroup
 from fusionopt.transforms.dispatch.sliced_roots import split_sliced_roots
 from fusionopt.transforms.dispatch.iree_rules import region_forming_blocks
-from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_region, erase_dead_clonables
+from fusionopt.transforms.dispatch.region_cloning import clone_producers_into_regions, erase_dead_clonables
 
 Node = Operation | FusionGroup
 
@@ -194,8 +194,7 @@ def form_regions_in_block(block: Block, options: FormDispatchRegionsPass, split_
     regions = rebuild_block(block, analysis)
     # Regions already in the input (IREE's clone_producers tests start from them) get their
     # cheap producers cloned in like the new ones.
-    for region_op in [op for op in block.ops if isinstance(op, DispatchRegionOp)]:
-        clone_producers_into_region(region_op)
+    clone_producers_into_regions([op for op in block.ops if isinstance(op, DispatchRegionOp)])
     erase_dead_clonables(block)
     if options.padded_results:
         regions, taken = write_pads_in_regions(regions, options.padded_results, options.padded_shared_results)

@@ -27,12 +27,24 @@ def should_clone(op: Operation) -> bool:
     return op.name == "tensor.extract_slice" and du.static_slice_params(op) is not None and not du.slice_is_contiguous(op)
 
 
-def clone_producers_into_region(region_op: DispatchRegionOp) -> None:
-    """Duplicate every cheap op the region uses from outside into the region's entry."""
+def clone_producers_into_regions(regions: list[DispatchRegionOp]) -> None:
+    """`clone_producers_into_region` for each of `regions`. Cloning only inserts into region
+    bodies, so each outer block's op positions are computed once for all of them (per region,
+    a function of 10k ops spent most of its formation time numbering them: an unrolled LSTM)."""
+    positions: dict[Block, dict[Operation, int]] = {}
+    for region_op in regions:
+        clone_producers_into_region(region_op, positions)
+
+
+def clone_producers_into_region(region_op: DispatchRegionOp,
+                                positions: dict[Block, dict[Operation, int]] | None = None) -> None:
+    """Duplicate every cheap op the region uses from outside into the region's entry
+    (`positions`: a cache of op positions per outer block, valid while those blocks are not
+    changed)."""
     to_clone = _clonable_closure(region_op)
     if not to_clone:
         return
-    to_clone = _in_dependence_order(to_clone)
+    to_clone = _in_dependence_order(to_clone, {} if positions is None else positions)
     body = region_op.body.block
     anchor = body.first_op
     clones: dict[SSAValue, SSAValue] = {}
@@ -46,11 +58,14 @@ def clone_producers_into_region(region_op: DispatchRegionOp) -> None:
                 inner.operands[index] = clones[operand]
 
 
-def _in_dependence_order(ops: list[Operation]) -> list[Operation]:
+def _in_dependence_order(ops: list[Operation], positions: dict[Block, dict[Operation, int]]
+                         ) -> list[Operation]:
     """`ops` ordered so each follows the ones it uses (they may come from several blocks, e.g.
     a slice in the entry block cast in the next one); the original order breaks ties."""
     block = ops[0].parent_block()
-    position = {op: i for i, op in enumerate(block.ops)} if block is not None else {}
+    if block is not None and block not in positions:
+        positions[block] = {op: i for i, op in enumerate(block.ops)}
+    position = positions[block] if block is not None else {}
     pending = sorted(ops, key=lambda op: position.get(op, 0))
     members, ordered, placed = set(ops), [], set()
     while pending:

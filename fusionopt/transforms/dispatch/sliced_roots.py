@@ -212,19 +212,34 @@ def _formation_cost(block: Block, form) -> tuple[int, int]:
     return regions, copies
 
 
+def _candidate_shape(root: Operation, slices: list[tuple[Operation, LoopRanges]]) -> tuple:
+    """What a trial of splitting `root` depends on locally: the op, its types and maps, the
+    slices' ranges and their readers' ops."""
+    readers = tuple(sorted(use.operation.name for user, _ in slices for use in user.results[0].uses))
+    return (root.name, tuple(str(v.type) for v in root.operands), str(root.results[0].type),
+            str(root.properties.get("indexing_maps")), tuple(tuple(sorted(r.items())) for _, r in slices), readers)
+
+
 def split_sliced_roots(block: Block, form) -> int:
     """Split each candidate root when `form` (region formation + flow conversion on a block)
     makes fewer dispatches from a trial copy of the function with the root split. Returns
-    how many roots were split."""
+    how many roots were split. A trial forms the whole function, so a candidate of the same
+    shape as one already rejected is not tried again: an unrolled recurrence repeats one
+    candidate per step (a bidirectional LSTM's batched recurrent matmul, sliced per direction:
+    64 steps took minutes of trials, all rejected)."""
     func = block.parent_op()
     if func is None:
         return 0
-    candidates = [i for i, op in enumerate(block.ops) if slice_loop_ranges(op) is not None]
+    candidates = [(i, found) for i, op in enumerate(block.ops) if (found := slice_loop_ranges(op)) is not None]
     if not candidates:
         return 0
     baseline = _formation_cost(func.clone().regions[0].block, form)
-    split = 0
-    for index in reversed(candidates):  # later roots first: earlier indices stay valid
+    split, rejected = 0, set()
+    ops = list(block.ops)
+    for index, slices in reversed(candidates):  # later roots first: earlier indices stay valid
+        shape = _candidate_shape(ops[index], slices)
+        if shape in rejected:
+            continue
         trial = func.clone().regions[0].block
         if not split_root(list(trial.ops)[index]):
             continue
@@ -233,4 +248,6 @@ def split_sliced_roots(block: Block, form) -> int:
             split_root(list(block.ops)[index])
             baseline = cost
             split += 1
+        else:
+            rejected.add(shape)
     return split

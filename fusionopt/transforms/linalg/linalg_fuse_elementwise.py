@@ -134,7 +134,7 @@ def replace_group(group: FusionGroup, options: FusionOptions) -> set[Operation]:
     assert block is not None
     block.insert_ops_before([empty, fused], group.root)
     group.root.results[0].replace_all_uses_with(fused.results[0])
-    dead = [group.root, *sorted(group.moved, key=block.get_operation_index, reverse=True)]
+    dead = [group.root, *_last_first(group.moved, group.root)]
     erased = set()
     for op in dead:
         if op in erased:
@@ -145,6 +145,22 @@ def replace_group(group: FusionGroup, options: FusionOptions) -> set[Operation]:
         erased.add(op)
         erased |= erase_if_dead(producers)
     return erased
+
+
+def _last_first(ops: set[Operation], root: Operation) -> list[Operation]:
+    """`ops` in reverse block order. They are the root's producers, so walking back from the
+    root finds them: `Block.get_operation_index` walks the block from its start for each op
+    (an unrolled GRU's 800 groups spent 14 s in it)."""
+    remaining, found, op = set(ops), [], root.prev_op
+    while remaining and op is not None:
+        if op in remaining:
+            found.append(op)
+            remaining.discard(op)
+        op = op.prev_op
+    if remaining:  # not all before the root in its block: order them by index
+        block = root.parent_block()
+        return sorted(ops, key=block.get_operation_index, reverse=True)
+    return found
 
 
 def erase_if_dead(ops: list[Operation]) -> set[Operation]:
