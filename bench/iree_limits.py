@@ -280,11 +280,15 @@ CASES.update(iree_limits_found.CASES)
 CASES.update({name: text for name, (text, _, _) in iree_limits_found.RUN_CASES.items()})
 
 
-def try_build(text: str, work: Path, name: str) -> str | None:
-    """None when IREE builds `text` for llvm-cpu, else its first error line."""
+# Cases built for CUDA sm_80 (a build needs no GPU).
+CUDA_CASES = dict(iree_limits_found.CUDA_CASES)
+
+
+def try_build(text: str, work: Path, name: str, target: str = "llvm-cpu") -> str | None:
+    """None when IREE builds `text` for `target`, else its first error line."""
     source = work / f"{name}.mlir"
     source.write_text(text)
-    result = subprocess.run([compiler_executable(), str(source), *target_flags("llvm-cpu"), "-o", str(work / f"{name}.vmfb")],
+    result = subprocess.run([compiler_executable(), str(source), *target_flags(target), "-o", str(work / f"{name}.vmfb")],
                             capture_output=True, text=True)
     if result.returncode == 0:
         return None
@@ -312,6 +316,10 @@ def main() -> None:
         error = try_build(text, work, name)
         runs = [try_run(name, work, d) if error is None and name in RUN_CASES else "" for d in DEVICES]
         print(f"| {name} | {'builds' if error is None else 'fails: ' + error[:160]} | {' | '.join(runs)} |")
+    print("\n| case | IREE cuda sm_80 |\n|---|---|")
+    for name, text in CUDA_CASES.items():
+        error = try_build(text, work, name, "cuda")
+        print(f"| {name} | {'builds' if error is None else 'fails: ' + error[:160]} |")
 
 
 if __name__ == "__main__":

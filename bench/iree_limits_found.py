@@ -41,6 +41,14 @@ cases and test/unit/test_iree_limits.py pins them.
   read the scale at (0, 0, 0, 0), which `linalg-conv-1x1-to-matmul` did not carry to the flat
   shape, so the expand stayed between them). `matvec_epilogue_flat` (the consumer on the flat
   shape, the expand after it: what the pass makes now) builds.
+
+CUDA sm_80 (`CUDA_CASES`, built for `--iree-cuda-target=sm_80`):
+- `transpose_through_unit_collapse_split` fails ("uses 302592 bytes of shared memory; exceeded
+  the limit of 166912 bytes"): a quantized ViT's head split, an elementwise op (the quantize)
+  over [197, 1, 384], a collapse of its unit dim, a split into 6 x 64 and a transposing
+  elementwise op to [1, 6, 197, 64], in one region; IREE stages the whole first result in shared
+  memory. It is why the CUDA pipeline sets `linalg-fold-unit-reshapes{collapses-into-producers}`;
+  `transpose_through_split` (the producer writing [197, 384], what the pass makes) builds.
 """
 
 from __future__ import annotations
@@ -278,4 +286,43 @@ CASES = {
 RUN_CASES = {
     "transposed_matmul_into_padded": (TRANSPOSED_MATMUL_INTO_PADDED, [(3136, 32), (32, 128)],
                                       _border((1, 128, 58, 58), 32)),
+}
+
+
+_HEAD_SPLIT = """func.func @main_graph(%x: tensor<1x197x1x384xf32>) -> tensor<1x6x197x64xf32> {{
+  %r = flow.dispatch.region -> (tensor<1x6x197x64xf32>) {{
+    %e0 = tensor.empty() : tensor<{produced}xf32>
+    %q = linalg.generic {{indexing_maps = [affine_map<{read}>, affine_map<{write}>], iterator_types = [{loops}]}} ins(%x : tensor<1x197x1x384xf32>) outs(%e0 : tensor<{produced}xf32>) {{
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.constant 0.0339277908 : f32
+      %d = arith.divf %a, %s : f32
+      %rr = math.roundeven %d : f32
+      linalg.yield %rr : f32
+    }} -> tensor<{produced}xf32>
+{split}
+    %e1 = tensor.empty() : tensor<1x6x197x64xf32>
+    %t = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%h : tensor<197x6x64xf32>) outs(%e1 : tensor<1x6x197x64xf32>) {{
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.constant 0.0339277908 : f32
+      %m = arith.mulf %a, %s : f32
+      linalg.yield %m : f32
+    }} -> tensor<1x6x197x64xf32>
+    flow.return %t : tensor<1x6x197x64xf32>
+  }}
+  return %r : tensor<1x6x197x64xf32>
+}}
+"""
+TRANSPOSE_THROUGH_UNIT_COLLAPSE_SPLIT = _HEAD_SPLIT.format(
+    produced="197x1x384", read="(d0, d1, d2) -> (0, d0, d1, d2)", write="(d0, d1, d2) -> (d0, d1, d2)",
+    loops='"parallel", "parallel", "parallel"',
+    split="""    %c = tensor.collapse_shape %q [[0], [1, 2]] : tensor<197x1x384xf32> into tensor<197x384xf32>
+    %h = tensor.expand_shape %c [[0], [1, 2]] output_shape [197, 6, 64] : tensor<197x384xf32> into tensor<197x6x64xf32>""")
+TRANSPOSE_THROUGH_SPLIT = _HEAD_SPLIT.format(
+    produced="197x384", read="(d0, d1) -> (0, d0, 0, d1)", write="(d0, d1) -> (d0, d1)",
+    loops='"parallel", "parallel"',
+    split="""    %h = tensor.expand_shape %q [[0], [1, 2]] output_shape [197, 6, 64] : tensor<197x384xf32> into tensor<197x6x64xf32>""")
+
+CUDA_CASES = {
+    "transpose_through_unit_collapse_split": TRANSPOSE_THROUGH_UNIT_COLLAPSE_SPLIT,
+    "transpose_through_split": TRANSPOSE_THROUGH_SPLIT,
 }

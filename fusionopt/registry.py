@@ -177,7 +177,10 @@ _CUDA_CHANGES = {
     "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,linalg-raise-attention",
     # A reduction reads a unit-dim collapse rather than its source at constant indices: IREE's
     # sm_80 codegen cannot distribute the latter (ConvNeXt's head LayerNorm, read channels last).
-    "linalg-fold-unit-reshapes": "linalg-fold-unit-reshapes{constants-into-reductions=false}",
+    # An elementwise result collapsed by unit dims is computed collapsed: sm_80 stages the whole
+    # tensor in shared memory when a transpose reads it through the collapse and a split.
+    "linalg-fold-unit-reshapes": "linalg-fold-unit-reshapes{constants-into-reductions=false "
+                                 "collapses-into-producers=true}",
     # IREE's sm_80 f32 matmuls give a 64x64 output tile one workgroup that walks all of K: at
     # 64 tokens a projection keeps 2-24 SMs busy. Split K so more of the GPU works.
     "linalg-interchange-for-fusion": "linalg-interchange-for-fusion,linalg-split-k-contractions",
@@ -269,16 +272,19 @@ PIPELINES["graph-to-dispatch-strict-nonfinite"] = Pipeline(
     ",".join(_STRICT_STAGES.get(stage, stage) for stage in _GRAPH_TO_DISPATCH_STAGES),
 )
 # graph-to-dispatch for IREE's llvm-cpu backend only: the same padded conv filters and register
-# tiles as dispatch-creation-llvm-cpu.
+# tiles as dispatch-creation-llvm-cpu. Matrix-vector towers stay apart: IREE packs each one's
+# constant weight (a recurrent step's two directions: 4x the batched form's rate).
+_CPU_GRAPH_STAGES = tuple("graph-horizontal-fuse-dots{tower-matvecs=false}" if stage == "graph-horizontal-fuse-dots"
+                          else stage for stage in _GRAPH_TO_DISPATCH_STAGES[:-1])
 PIPELINES["graph-to-dispatch-llvm-cpu"] = Pipeline(
     "graph-to-dispatch with dispatch-creation-llvm-cpu as its last stage (llvm-cpu only)",
-    ",".join(_GRAPH_TO_DISPATCH_STAGES[:-1] + ("dispatch-creation-llvm-cpu",)),
+    ",".join(_CPU_GRAPH_STAGES + ("dispatch-creation-llvm-cpu",)),
 )
 # graph-to-dispatch with dispatch-creation-llvm-cpu-fewest as its last stage (the same counts from
 # the ONNX files).
 PIPELINES["graph-to-dispatch-llvm-cpu-fewest"] = Pipeline(
     "graph-to-dispatch with dispatch-creation-llvm-cpu-fewest as its last stage (llvm-cpu only)",
-    ",".join(_GRAPH_TO_DISPATCH_STAGES[:-1] + ("dispatch-creation-llvm-cpu-fewest",)),
+    ",".join(_CPU_GRAPH_STAGES + ("dispatch-creation-llvm-cpu-fewest",)),
 )
 # The ONNX route for IREE's CUDA backend: graph-to-dispatch's graph stages, then
 # dispatch-creation-cuda (convs as convs, attention raised, split-K matmuls).

@@ -28,6 +28,15 @@ def gelu(nodes: list, x: str, out: str) -> None:
               helper.make_node("Mul", [f"{out}_m", "half"], [out])]
 
 
+def assert_close_with_nans(got: np.ndarray, want: np.ndarray, what: str) -> None:
+    """NaN exactly where `want` has NaN, elsewhere within 1e-5 of `want`'s magnitude (at least 1)."""
+    assert np.array_equal(np.isnan(got), np.isnan(want)), f"{what}: NaN positions differ"
+    finite = ~np.isnan(want)
+    scale = float(np.abs(want[finite]).max(initial=0.0))
+    error = float(np.abs(got[finite].astype(np.float64) - want[finite]).max(initial=0.0))
+    assert error <= 1e-5 * max(scale, 1.0), f"{what}: off by {error:.3g} (outputs up to {scale:.3g})"
+
+
 def worst_error(got: np.ndarray, reference: np.ndarray) -> float:
     """The largest |got - reference| where the reference is finite."""
     finite = np.isfinite(reference)

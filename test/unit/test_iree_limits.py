@@ -48,6 +48,11 @@ EXPECTED = {
     "matvec_epilogue_flat": None,
     "transposed_matmul_into_padded": None,
 }
+# CUDA sm_80 case -> None (builds) or a piece of IREE's first error
+CUDA_EXPECTED = {
+    "transpose_through_unit_collapse_split": "exceeded the limit of 166912 bytes",
+    "transpose_through_split": None,
+}
 # run case -> device -> how its output starts: "right", "wrong" or "crashes" (or any of a tuple)
 RUN_EXPECTED = {
     "pool_stored_into_padded_splat": {"local-sync": "crashes", "local-task": "wrong"},
@@ -62,6 +67,7 @@ RUN_EXPECTED = {
 def test_every_case_is_pinned():
     assert sorted(iree_limits.CASES) == sorted(EXPECTED)
     assert sorted(iree_limits.RUN_CASES) == sorted(RUN_EXPECTED)
+    assert sorted(iree_limits.CUDA_CASES) == sorted(CUDA_EXPECTED)
     assert all(sorted(devices) == sorted(iree_limits.DEVICES) for devices in RUN_EXPECTED.values())
 
 
@@ -73,6 +79,16 @@ def test_iree_builds_what_it_did(name: str, tmp_path: Path):
         assert error is None, error
     else:
         assert error is not None and EXPECTED[name] in error, f"IREE now builds or fails differently: {error}"
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile absent")
+@pytest.mark.parametrize("name", sorted(CUDA_EXPECTED))
+def test_iree_builds_for_cuda_what_it_did(name: str, tmp_path: Path):
+    error = iree_limits.try_build(iree_limits.CUDA_CASES[name], tmp_path, name, "cuda")
+    if CUDA_EXPECTED[name] is None:
+        assert error is None, error
+    else:
+        assert error is not None and CUDA_EXPECTED[name] in error, f"IREE now builds or fails differently: {error}"
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile absent")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import onnx
 import pytest
 
@@ -18,7 +17,7 @@ from fusionopt.importers.onnx_import import import_onnx
 from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import iree_available
 from support.iree_pairs import assert_cuda_rule_needed, cuda_pipeline_without
-from support.onnx_family_runs import family_runs
+from support.onnx_family_runs import assert_close_with_nans, family_runs
 
 pytest.importorskip("onnxruntime")
 
@@ -26,21 +25,13 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "onnx"
 PIPELINES = ["graph-to-dispatch-llvm-cpu", "graph-to-dispatch-llvm-cpu-fewest", "graph-to-dispatch"]
 
 
-def _close(got: np.ndarray, want: np.ndarray, what: str) -> None:
-    assert np.array_equal(np.isnan(got), np.isnan(want)), f"{what}: NaN positions differ"
-    finite = ~np.isnan(want)
-    scale = float(np.abs(want[finite]).max(initial=0.0))
-    error = float(np.abs(got[finite].astype(np.float64) - want[finite]).max(initial=0.0))
-    assert error <= 1e-5 * max(scale, 1.0), f"{what}: off by {error:.3g} (outputs up to {scale:.3g})"
-
-
 @pytest.mark.parametrize("pipeline", PIPELINES)
 @pytest.mark.parametrize("name", ["qdq_cnn", "dynamic_mlp"])
 def test_quantized_model_builds_and_agrees(name, pipeline, tmp_path):
     model = onnx.load(DATA / f"{name}.onnx")
     for family, (reference, ours, onnxruntime) in family_runs(model, pipeline, tmp_path, seed=0).items():
-        _close(ours, onnxruntime, f"{family} against onnxruntime")
-        _close(ours, reference, f"{family} against float64")
+        assert_close_with_nans(ours, onnxruntime, f"{family} against onnxruntime")
+        assert_close_with_nans(ours, reference, f"{family} against float64")
 
 
 def dynamic_quantize_model(rows: int, cols: int) -> onnx.ModelProto:

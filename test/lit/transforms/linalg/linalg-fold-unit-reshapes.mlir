@@ -1,5 +1,6 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-fold-unit-reshapes | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p "linalg-fold-unit-reshapes{constants-into-reductions=false}" | filecheck %s --check-prefix=KEEP
+// RUN: fusion-opt %s --split-input-file -p "linalg-fold-unit-reshapes{collapses-into-producers=true}" | filecheck %s --check-prefix=PROD
 
 // A unit-dim expand_shape between ops: the consumer reads the source, dropping the unit dim.
 // CHECK-LABEL: func.func @expand_consumer
@@ -187,4 +188,76 @@ func.func @contraction_keeps_its_row_loop(%a: tensor<6x8xf32>, %w: tensor<8x4xf3
     linalg.yield %t : f32
   } -> tensor<6x4xf32>
   func.return %r : tensor<6x4xf32>
+}
+
+// -----
+
+// An elementwise result collapsed by its unit dim and split into heads (a quantized ViT's
+// head split): with collapses-into-producers the generic computes the collapsed tensor, its
+// unit loop gone and its read of that dim a 0; by default the collapse stays.
+// CHECK-LABEL: func.func @collapse_then_split
+// CHECK:         tensor.collapse_shape
+// PROD-LABEL:  func.func @collapse_then_split
+// PROD-SAME:     (%[[X:.*]]: tensor<1x197x1x384xf32>)
+// PROD-NOT:      tensor.collapse_shape
+// PROD:          %[[Q:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d0, 0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[X]] : tensor<1x197x1x384xf32>) outs(%{{.*}} : tensor<197x384xf32>)
+// PROD:            math.roundeven
+// PROD:          tensor.expand_shape %[[Q]] {{\[\[}}0], [1, 2]] output_shape [197, 6, 64] : tensor<197x384xf32> into tensor<197x6x64xf32>
+func.func @collapse_then_split(%x: tensor<1x197x1x384xf32>) -> tensor<1x6x197x64xf32> {
+  %e0 = tensor.empty() : tensor<197x1x384xf32>
+  %q = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (0, d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x197x1x384xf32>) outs(%e0 : tensor<197x1x384xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = math.roundeven %a : f32
+    linalg.yield %r : f32
+  } -> tensor<197x1x384xf32>
+  %c = tensor.collapse_shape %q [[0], [1, 2]] : tensor<197x1x384xf32> into tensor<197x384xf32>
+  %s = tensor.expand_shape %c [[0], [1, 2]] output_shape [197, 6, 64] : tensor<197x384xf32> into tensor<197x6x64xf32>
+  %e1 = tensor.empty() : tensor<1x6x197x64xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<197x6x64xf32>) outs(%e1 : tensor<1x6x197x64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x6x197x64xf32>
+  func.return %t : tensor<1x6x197x64xf32>
+}
+
+// -----
+
+// A unit collapse read by a matmul (not split again) stays where it is, as does one of a
+// producer whose result has another reader.
+// CHECK-LABEL: func.func @collapse_into_matmul_stays
+// PROD-LABEL:  func.func @collapse_into_matmul_stays
+// PROD:          linalg.generic {{.*}} outs(%{{.*}} : tensor<1x197x384xf32>)
+// PROD:          tensor.collapse_shape {{.*}} : tensor<1x197x384xf32> into tensor<197x384xf32>
+// PROD:          linalg.matmul
+func.func @collapse_into_matmul_stays(%x: tensor<1x197x384xf32>, %w: tensor<384x64xf32>) -> tensor<197x64xf32> {
+  %e0 = tensor.empty() : tensor<1x197x384xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x197x384xf32>) outs(%e0 : tensor<1x197x384xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = math.roundeven %a : f32
+    linalg.yield %r : f32
+  } -> tensor<1x197x384xf32>
+  %c = tensor.collapse_shape %g [[0, 1], [2]] : tensor<1x197x384xf32> into tensor<197x384xf32>
+  %z = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<197x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e1 : tensor<197x64xf32>) -> tensor<197x64xf32>
+  %m = linalg.matmul ins(%c, %w : tensor<197x384xf32>, tensor<384x64xf32>) outs(%f : tensor<197x64xf32>) -> tensor<197x64xf32>
+  func.return %m : tensor<197x64xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @collapse_of_shared_result_stays
+// PROD-LABEL:  func.func @collapse_of_shared_result_stays
+// PROD:          %[[G:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4x1x64xf32>)
+// PROD:          tensor.collapse_shape %[[G]]
+func.func @collapse_of_shared_result_stays(%x: tensor<4x1x64xf32>) -> (tensor<4x8x8xf32>, tensor<4x1x64xf32>) {
+  %e0 = tensor.empty() : tensor<4x1x64xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<4x1x64xf32>) outs(%e0 : tensor<4x1x64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = math.roundeven %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x1x64xf32>
+  %c = tensor.collapse_shape %g [[0], [1, 2]] : tensor<4x1x64xf32> into tensor<4x64xf32>
+  %s = tensor.expand_shape %c [[0], [1, 2]] output_shape [4, 8, 8] : tensor<4x64xf32> into tensor<4x8x8xf32>
+  func.return %s, %g : tensor<4x8x8xf32>, tensor<4x1x64xf32>
 }
