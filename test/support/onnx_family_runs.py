@@ -64,3 +64,18 @@ def family_runs(model, pipeline: str, folder: Path, seed: int,
         runs[family] = (np.asarray(reference, np.float64), run_vmfb(vmfb, args, "main_graph")[0],
                         session.run(None, {"x": args[0]})[0])
     return runs
+
+
+# The CPU pipelines a model test builds through IREE.
+CPU_PIPELINES = ["graph-to-dispatch-llvm-cpu", "graph-to-dispatch-llvm-cpu-fewest", "graph-to-dispatch"]
+
+
+def assert_model_agrees(model, pipeline: str, folder: Path, onnxruntime_where_finite: bool = False) -> None:
+    """`model` built from `pipeline` agrees, on every input family, with a float64 run of its
+    import and with onnxruntime (`assert_close_with_nans`); with `onnxruntime_where_finite`,
+    onnxruntime only on the families where the float64 run has no NaN (its clamped activations
+    turn a NaN into finite values)."""
+    for family, (reference, ours, onnxruntime) in family_runs(model, pipeline, folder, seed=0).items():
+        assert_close_with_nans(ours, reference, f"{family} against float64")
+        if not onnxruntime_where_finite or not np.isnan(reference).any():
+            assert_close_with_nans(ours, onnxruntime, f"{family} against onnxruntime")

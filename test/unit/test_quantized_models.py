@@ -17,21 +17,17 @@ from fusionopt.importers.onnx_import import import_onnx
 from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import iree_available
 from support.iree_pairs import assert_cuda_rule_needed, cuda_pipeline_without
-from support.onnx_family_runs import assert_close_with_nans, family_runs
+from support.onnx_family_runs import CPU_PIPELINES, assert_model_agrees
 
 pytest.importorskip("onnxruntime")
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "onnx"
-PIPELINES = ["graph-to-dispatch-llvm-cpu", "graph-to-dispatch-llvm-cpu-fewest", "graph-to-dispatch"]
 
 
-@pytest.mark.parametrize("pipeline", PIPELINES)
+@pytest.mark.parametrize("pipeline", CPU_PIPELINES)
 @pytest.mark.parametrize("name", ["qdq_cnn", "dynamic_mlp"])
 def test_quantized_model_builds_and_agrees(name, pipeline, tmp_path):
-    model = onnx.load(DATA / f"{name}.onnx")
-    for family, (reference, ours, onnxruntime) in family_runs(model, pipeline, tmp_path, seed=0).items():
-        assert_close_with_nans(ours, onnxruntime, f"{family} against onnxruntime")
-        assert_close_with_nans(ours, reference, f"{family} against float64")
+    assert_model_agrees(onnx.load(DATA / f"{name}.onnx"), pipeline, tmp_path)
 
 
 def dynamic_quantize_model(rows: int, cols: int) -> onnx.ModelProto:

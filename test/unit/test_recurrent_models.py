@@ -12,25 +12,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import onnx
 import pytest
 
 from fusionopt.iree_tools import iree_available
-from support.onnx_family_runs import assert_close_with_nans, family_runs
+from support.onnx_family_runs import CPU_PIPELINES, assert_model_agrees
 
 pytest.importorskip("onnxruntime")
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "onnx"
-PIPELINES = ["graph-to-dispatch-llvm-cpu", "graph-to-dispatch-llvm-cpu-fewest", "graph-to-dispatch"]
 
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile absent")
-@pytest.mark.parametrize("pipeline", PIPELINES)
+@pytest.mark.parametrize("pipeline", CPU_PIPELINES)
 @pytest.mark.parametrize("name", ["lstm_tagger", "gru_encoder"])
 def test_recurrent_model_builds_and_agrees(name, pipeline, tmp_path):
-    model = onnx.load(DATA / f"{name}.onnx")
-    for family, (reference, ours, onnxruntime) in family_runs(model, pipeline, tmp_path, seed=0).items():
-        assert_close_with_nans(ours, reference, f"{family} against float64")
-        if not np.isnan(reference).any():
-            assert_close_with_nans(ours, onnxruntime, f"{family} against onnxruntime")
+    assert_model_agrees(onnx.load(DATA / f"{name}.onnx"), pipeline, tmp_path, onnxruntime_where_finite=True)
