@@ -52,6 +52,7 @@ from fusionopt.dialects.graph_ops_elementwise import (
     PowOp,
     RecipOp,
     ReluOp,
+    RemOp,
     RoundOp,
     RsqrtOp,
     SigmoidOp,

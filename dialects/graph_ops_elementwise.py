@@ -61,6 +61,15 @@ class MinOp(ElementwiseBinaryOp):
 
 
 @graph_op_definition
+class RemOp(ElementwiseBinaryOp):
+    """The remainder of the division truncated toward zero: it has the dividend's sign (C's
+    `fmod`; `arith.remf`, on integers `arith.remsi`). An integer remainder by zero is 0 here and
+    in the interpreter, undefined once compiled (as `arith.remsi`'s is)."""
+
+    name = "graph.rem"
+
+
+@graph_op_definition
 class PowOp(ElementwiseBinaryOp):
     name = "graph.pow"
     ELEMENT_KIND: ClassVar[str] = "float"
@@ -234,7 +243,7 @@ class ConvertOp(GraphOp):
                  f"{list(shape_of(self.result))} must be equal")
 
 
-BINARY_OPS = (AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp)
+BINARY_OPS = (AddOp, SubOp, MulOp, DivOp, RemOp, MaxOp, MinOp, PowOp)
 UNARY_OPS = (NegOp, AbsOp, ExpOp, Exp2Op, Expm1Op, LogOp, Log1pOp, RoundOp, FloorOp, CeilOp, SqrtOp, RsqrtOp, RecipOp, SinOp, CosOp,
              TanhOp, SigmoidOp, ReluOp, ErfOp)
 COMPARE_OPS = (GreaterOp, EqualOp, LessOp)

@@ -115,6 +115,14 @@ def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(b == 0, 0, q)
 
 
+def _rem(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """C's fmod: the dividend's sign (arith.remf / arith.remsi); an integer remainder by zero
+    is 0 here (undefined once compiled)."""
+    if a.dtype.kind != "i":
+        return np.fmod(a, b)
+    return np.where(b == 0, 0, np.fmod(a, np.where(b == 0, 1, b))).astype(np.result_type(a, b))
+
+
 _UNARY: dict[type, Callable[[np.ndarray], np.ndarray]] = {
     graph.NegOp: np.negative,
     graph.AbsOp: np.abs,
@@ -142,6 +150,7 @@ _BINARY: dict[type, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     graph.SubOp: np.subtract,
     graph.MulOp: np.multiply,
     graph.DivOp: _div,
+    graph.RemOp: _rem,
     graph.MaxOp: np.maximum,
     graph.MinOp: np.minimum,
     graph.PowOp: np.power,

@@ -9,7 +9,7 @@ Handlers for contractions, normalisations and reductions are in `onnx_ops_nn.py`
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import AnyFloat, i1
+from xdsl.dialects.builtin import AnyFloat, IntegerType, i1
 
 from fusionopt.dialects import graph
 from fusionopt.importers.onnx_builders import (
@@ -72,6 +72,22 @@ def pow_(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     if not isinstance(exponent, np.ndarray) and element(exponent) != elem:
         exponent = ctx.emit(graph.ConvertOp(exponent, elem))
     return [ctx.emit(graph.PowOp(broadcast_to(ctx, base, out), broadcast_to(ctx, exponent, out, elem)))]
+
+
+def mod(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    """Mod: `fmod=1` is C's fmod (the dividend's sign: `graph.rem`); `fmod=0`, integers only,
+    takes the divisor's sign (Python's %): where the truncated remainder is nonzero and its sign
+    differs from the divisor's, it plus the divisor (opposite signs: the sum cannot overflow)."""
+    a, b = broadcast_all(ctx, ins[:2])
+    rem = ctx.emit(graph.RemOp(a, b))
+    if ctx.attr("fmod", 0):
+        return [rem]
+    if not isinstance(element(a), IntegerType):
+        raise ctx.error("Mod with fmod=0 is defined for integers only (floats need fmod=1)")
+    zero = ctx.splat(0, shape(rem), element(rem))
+    same_sign = ctx.emit(graph.EqualOp(ctx.emit(graph.LessOp(rem, zero)), ctx.emit(graph.LessOp(b, zero))))
+    floored = ctx.emit(graph.WhereOp(same_sign, rem, ctx.emit(graph.AddOp(rem, b))))
+    return [ctx.emit(graph.WhereOp(ctx.emit(graph.EqualOp(rem, zero)), rem, floored))]
 
 
 def gelu(ctx: ImportContext, ins: list[Value]) -> list[Value]:
@@ -325,7 +341,7 @@ HANDLERS = {
     **{k: _variadic(v) for k, v in VARIADIC_OPS.items()},
     **{k: _unary(v) for k, v in UNARY_OPS.items()},
     **{k: _compare(v) for k, v in COMPARE_OPS.items()},
-    "Pow": pow_, "Gelu": gelu, "Where": where, "And": logical, "Or": logical, "Xor": logical, "Not": logical,
+    "Pow": pow_, "Mod": mod, "Gelu": gelu, "Where": where, "And": logical, "Or": logical, "Xor": logical, "Not": logical,
     "IsNaN": is_nan, "Cast": cast, "Identity": identity, "Reshape": reshape_op, "Transpose": transpose_op,
     "Unsqueeze": unsqueeze, "Squeeze": squeeze, "Flatten": flatten, "Concat": concat,
     "Slice": slice_op, "Split": split, "Expand": expand, "Shape": shape_op, "Size": size_op,

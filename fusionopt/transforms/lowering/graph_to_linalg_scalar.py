@@ -2,9 +2,10 @@
 
 Numerics follow fusionopt/graph_numpy.py: f16/bf16 are extended to f32, computed, and
 truncated once; `max`/`min`/`relu` propagate NaN (`arith.maximumf`/`minimumf`); integer
-division is `arith.divsi`; `sigmoid` is `1 / (1 + exp(-x))`; comparisons are ordered
-(`cmpf ogt/oeq/olt`), signed for integers and unsigned for i1; `convert` float -> int maps NaN
-to 0 and saturates (ONNX Cast), anything -> i1 is `x != 0`.
+division is `arith.divsi`, its remainder `arith.remsi` (floats: `arith.remf`); `sigmoid` is
+`1 / (1 + exp(-x))`; comparisons are ordered (`cmpf ogt/oeq/olt`), signed for integers and
+unsigned for i1; `convert` float -> int maps NaN to 0 and saturates (ONNX Cast), anything -> i1
+is `x != 0`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import IntegerType, f32
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from fusionopt.dialects import arith as fusion_arith
 from fusionopt.dialects import graph
 from fusionopt.transforms.lowering.graph_to_linalg_builders import (
     BodyBuilder,
@@ -47,6 +49,7 @@ FLOAT_BINARY = {
     graph.SubOp: arith.SubfOp,
     graph.MulOp: arith.MulfOp,
     graph.DivOp: arith.DivfOp,
+    graph.RemOp: fusion_arith.RemFOp,
     graph.MaxOp: arith.MaximumfOp,
     graph.MinOp: arith.MinimumfOp,
     graph.PowOp: math.PowFOp,
@@ -56,6 +59,7 @@ INT_BINARY = {
     graph.SubOp: arith.SubiOp,
     graph.MulOp: arith.MuliOp,
     graph.DivOp: arith.DivSIOp,
+    graph.RemOp: arith.RemSIOp,
     graph.MaxOp: arith.MaxSIOp,
     graph.MinOp: arith.MinSIOp,
 }

@@ -23,6 +23,10 @@ func.func @elementwise(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %i: tensor<4x8x
   %6 = graph.pow %5, %a : tensor<4x8xf32>
   // CHECK: graph.div %{{.*}}, %{{.*}} : tensor<4x8xi32>
   %idiv = graph.div %i, %i : tensor<4x8xi32>
+  // CHECK: graph.rem %{{.*}}, %{{.*}} : tensor<4x8xi32>
+  %irem = graph.rem %idiv, %i : tensor<4x8xi32>
+  // CHECK: graph.rem %{{.*}}, %{{.*}} : tensor<4x8xf32>
+  %frem = graph.rem %6, %a : tensor<4x8xf32>
   // CHECK: graph.neg %{{.*}} : tensor<4x8xf32>
   %u0 = graph.neg %6 : tensor<4x8xf32>
   // CHECK: graph.abs

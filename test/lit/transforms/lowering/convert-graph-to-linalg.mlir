@@ -64,6 +64,20 @@ func.func @types_and_select(%h: tensor<4xf16>, %i: tensor<4xi32>, %j: tensor<4xi
 
 // -----
 
+// The remainder keeps the dividend's sign: arith.remsi on integers, arith.remf on floats.
+// CHECK-LABEL: func.func @remainders(
+// FUSED-LABEL: func.func @remainders(
+// CHECK:         arith.remsi %{{.*}} : i64
+// CHECK:         arith.remf %{{.*}} : f32
+// CHECK-NOT:     graph.rem
+func.func @remainders(%i: tensor<4xi64>, %j: tensor<4xi64>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xi64>, tensor<4xf32>) {
+  %0 = graph.rem %i, %j : tensor<4xi64>
+  %1 = graph.rem %x, %y : tensor<4xf32>
+  return %0, %1 : tensor<4xi64>, tensor<4xf32>
+}
+
+// -----
+
 // Broadcast and transpose: copy generics whose input map is the view.
 // CHECK-LABEL: func.func @views(
 // FUSED-LABEL: func.func @views(
