@@ -1,0 +1,106 @@
+"""ONNX -> `graph` handler for DFT: the discrete Fourier transform as one contraction with a
+constant matrix of cosines and sines.
+
+A DFT of length N over one axis is a matrix product: with the signal's real and imaginary parts
+interleaved along the last dim (ONNX's complex layout, `[..., N, 2]`, read as `[..., 2N]`), the
+forward transform is `x @ W` with `W[2n + a, 2k + b]` the real coefficient that part `a` of
+x[n] contributes to part `b` of X[k] (cos and sin of 2*pi*n*k/N, computed in float64). torch
+exports `torch.fft.fft*` this way (FNet's token mixing: a 2-D FFT over the hidden and sequence
+dims, imaginary parts concatenated as zeros). No FFT here: IREE has no FFT kernel for a region
+to call, and a matmul is what its CPU and GPU code generation run fastest; it costs O(N^2)
+instead of O(N log N) per signal, the form TPUs use for FNet's lengths (hundreds). Each output
+is a dot product of N terms, so its rounding error is that of a contraction of length 2N: the
+reassociation ML compilers make anyway (fast-math contract).
+
+Supported: opset 17 (`axis` attribute) and 20 (`axis` as the third input, a constant), real
+(`[..., 1]`) or complex input, `onesided` (real input: the N // 2 + 1 non-negative
+frequencies), `inverse` (conjugate coefficients scaled by 1 / N), `dft_length` (a constant:
+the signal truncated or zero-padded to it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fusionopt.dialects import graph
+from fusionopt.importers.onnx_builders import reshape, slice_value, transpose
+from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
+
+
+def dft_matrix(length: int, in_parts: int, bins: int, inverse: bool) -> np.ndarray:
+    """`[length * in_parts, bins * 2]` float64: row 2n + a (a = 0 real, 1 imaginary part of
+    x[n]), column 2k + b (b = 0 real, 1 imaginary part of X[k]); X[k] = sum_n x[n] e^(-+2 pi i n k / N)."""
+    n = np.arange(length)[:, None]
+    k = np.arange(bins)[None, :]
+    angle = 2 * np.pi * ((n * k) % length) / length  # the product reduced first: exact angles
+    cos, sin = np.cos(angle), np.sin(angle) * (1.0 if inverse else -1.0)
+    w = np.zeros((length, in_parts, bins, 2))
+    w[:, 0, :, 0], w[:, 0, :, 1] = cos, sin        # real part: (cos + i sin) x_r
+    if in_parts == 2:
+        w[:, 1, :, 0], w[:, 1, :, 1] = -sin, cos   # imaginary part: i x_i (cos + i sin)
+    if inverse:
+        w /= length
+    return w.reshape(length * in_parts, bins * 2)
+
+
+def _axis(ctx: ImportContext, ins: list[Value | None], rank: int) -> int:
+    """The signal axis (ONNX counts the trailing complex dim in the rank, never as the axis)."""
+    if len(ins) > 2 and ins[2] is not None:
+        if not isinstance(ins[2], np.ndarray):
+            raise ctx.error("DFT's axis must be a constant")
+        axis = int(np.asarray(ins[2]).reshape(-1)[0])
+    else:
+        axis = int(ctx.attr("axis", 1))
+    axis = axis + rank if axis < 0 else axis
+    if not 0 <= axis < rank - 1:
+        raise ctx.error(f"DFT axis {axis} out of range for rank {rank} (the last dim holds the complex parts)")
+    return axis
+
+
+def _fit_length(ctx: ImportContext, x: Value, axis: int, length: int) -> Value:
+    """`x` truncated or zero-padded to `length` along `axis`."""
+    have = shape(x)[axis]
+    if length < have:
+        return slice_value(ctx, x, [axis], [0], [length])
+    if length > have:
+        high = [length - have if d == axis else 0 for d in range(len(shape(x)))]
+        return ctx.emit(graph.PadOp(ctx.ssa(x), [0] * len(shape(x)), high, 0.0))
+    return x
+
+
+def _dft_length(ctx: ImportContext, ins: list[Value | None], default: int) -> int:
+    if len(ins) < 2 or ins[1] is None:
+        return default
+    if not isinstance(ins[1], np.ndarray):
+        raise ctx.error("DFT's dft_length must be a constant")
+    length = int(np.asarray(ins[1]).reshape(-1)[0])
+    if length < 1:
+        raise ctx.error(f"DFT's dft_length must be positive, got {length}")
+    return length
+
+
+def dft(ctx: ImportContext, ins: list[Value | None]) -> list[Value]:
+    x = ins[0]
+    dims = shape(x)
+    rank, parts = len(dims), dims[-1]
+    if parts not in (1, 2):
+        raise ctx.error(f"DFT input's last dim must be 1 (real) or 2 (complex), got {parts}")
+    axis = _axis(ctx, ins, rank)
+    inverse, onesided = bool(ctx.attr("inverse", 0)), bool(ctx.attr("onesided", 0))
+    if onesided and parts == 2:
+        raise ctx.error("DFT onesided=1 needs a real input (last dim 1)")
+    length = _dft_length(ctx, ins, dims[axis])
+    x = _fit_length(ctx, x, axis, length)
+    bins = length // 2 + 1 if onesided else length
+    # the signal axis next to the complex parts, every other dim one row of the product
+    perm = [d for d in range(rank - 1) if d != axis] + [axis, rank - 1]
+    moved = transpose(ctx, x, perm)
+    outer = [shape(moved)[d] for d in range(rank - 2)]
+    rows = reshape(ctx, moved, [int(np.prod(outer, dtype=np.int64)), length * parts])
+    weights = dft_matrix(length, parts, bins, inverse).astype(numpy_dtype_of(element(ins[0])))
+    product = ctx.emit(graph.DotOp(ctx.ssa(rows), ctx.ssa(weights)))
+    spectrum = reshape(ctx, product, [*outer, bins, 2])
+    return [transpose(ctx, spectrum, list(np.argsort(perm)))]
+
+
+HANDLERS = {"DFT": dft}
