@@ -46,9 +46,9 @@ def timing_table(rows: list[dict]) -> str:
     """
     if not rows:
         return ""
-    variants = rows[0]["variants"]
+    variants = list(dict.fromkeys(v for row in rows for v in row["variants"]))  # a failed build: "-"
     order = " / ".join(variants)
-    ratio_headers = [label for label, _ in ratio_cells(rows[0]["stats"])]
+    ratio_headers = list(dict.fromkeys(label for row in rows for label, _ in ratio_cells(row["stats"])))
     head = (["model", "target", f"dispatches {order}", f"median ms {order}", f"min ms {order}"]
             + [f"{h} median (min)" for h in ratio_headers])
     lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(head) - 2)]
@@ -58,7 +58,8 @@ def timing_table(rows: list[dict]) -> str:
                  " / ".join(str(row["dispatches"].get(v, "-")) for v in variants),
                  " / ".join(f"{stats[v]['median']:.3f}" if v in stats else "-" for v in variants),
                  " / ".join(f"{stats[v]['min']:.3f}" if v in stats else "-" for v in variants)]
-        cells += [value for _, value in ratio_cells(stats)]
+        ratios = dict(ratio_cells(stats))
+        cells += [ratios.get(label, "-") for label in ratio_headers]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

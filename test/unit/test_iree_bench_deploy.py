@@ -249,3 +249,37 @@ def test_deployment_protocol_end_to_end(tmp_path: Path, capsys) -> None:
     text = capsys.readouterr().out
     assert "| conv_affine | 2 |" in text and "x** ort" in text
     assert "| random | ort |" in text and "FAIL" not in text and "DIFF" not in text
+
+
+def _iree_default_fails(monkeypatch) -> None:
+    """iree-compile refuses IREE's own build (and its A/A copy), as on FNet's DFT."""
+    from fusionopt.iree_tools import IreeError
+
+    real = build.compile_vmfb
+
+    def compile_vmfb(source, out, flags):
+        if Path(out).name.split(".")[-3] in ("iree-default", "aa"):
+            raise IreeError("iree-compile x\nexit 1:\nm.mlir:3:4: error: failed to legalize operation 'onnx.DFT'")
+        return real(source, out, flags)
+
+    monkeypatch.setattr(build, "compile_vmfb", compile_vmfb)
+
+
+@needs_iree
+def test_a_model_iree_cannot_build_is_timed_against_onnxruntime(tmp_path: Path, capsys, monkeypatch) -> None:
+    """Without IREE's own build the run goes on with onnxruntime as the yardstick: ours timed
+    and checked against it; without onnxruntime in the run nothing is left to compare with."""
+    _iree_default_fails(monkeypatch)
+    out = tmp_path / "rows.json"
+    iree_runtime.main(["--models", ONNX_INLINE, "--variants", "ort,ours-onnx-llvm-cpu,aa", "--families", "random",
+                       "--no-reference", "--threads", "1", "--rounds", "2", "--iterations", "2", "--json", str(out)])
+    (row,) = json.loads(out.read_text())
+    assert set(row["times"]) == {"ort", "ours-onnx-llvm-cpu"}
+    assert set(row["build_s"]) == {"ours-onnx-llvm-cpu"}
+    text = capsys.readouterr().out
+    assert "IREE's own build fails; onnxruntime is the yardstick" in text
+    assert "| random | ours-onnx-llvm-cpu |" in text and "(vs ort: IREE's own build fails)" in text
+    assert "x** ort" in text and "FAIL" not in text and "DIFF" not in text
+    with pytest.raises(RuntimeError, match="the baseline iree-default fails to build"):
+        iree_runtime.main(["--models", ONNX_INLINE, "--variants", "ours-onnx-llvm-cpu", "--families", "random",
+                           "--no-reference", "--rounds", "1", "--iterations", "1"])
