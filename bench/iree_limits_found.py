@@ -42,6 +42,13 @@ cases and test/unit/test_iree_limits.py pins them.
   shape, so the expand stayed between them). `matvec_epilogue_flat` (the consumer on the flat
   shape, the expand after it: what the pass makes now) builds.
 
+- `im2col_unit_height_disjoint_windows` (run case) builds and is wrong: CANINE's downsampling
+  conv (768 channels, kernel 4, stride 4 over 128 characters) as a unit-height 2-D conv through
+  `iree_linalg_ext.im2col` in its matmul's region (the `-fewest` pipeline's form); with windows
+  that do not overlap (stride >= kernel) over an input of height 1, IREE reads the row at stride
+  1. It is why `im2col_op_form.is_few_filter_conv` refuses such a conv (`unit_height_disjoint`);
+  `im2col_unit_height_overlapping_windows` (kernel 4, stride 2) is right.
+
 CUDA sm_80 (`CUDA_CASES`, built for `--iree-cuda-target=sm_80`):
 - `transpose_through_unit_collapse_split` fails ("uses 302592 bytes of shared memory; exceeded
   the limit of 166912 bytes"): a quantized ViT's head split, an elementwise op (the quantize)
@@ -282,10 +289,47 @@ CASES = {
     "matvec_through_unit_expand": MATVEC_THROUGH_UNIT_EXPAND,
     "matvec_epilogue_flat": MATVEC_EPILOGUE_FLAT,
 }
+_IM2COL_ROW = """func.func @main_graph(%x: tensor<16x1x{width}xf32>, %w: tensor<16x{taps}xf32>) -> tensor<16x{pixels}xf32> {{
+  %pos = tensor.empty() : tensor<16x1x{width}xf32>
+  %ramp = linalg.generic {{indexing_maps = [affine_map<(c, h, w) -> (c, h, w)>, affine_map<(c, h, w) -> (c, h, w)>], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%x : tensor<16x1x{width}xf32>) outs(%pos : tensor<16x1x{width}xf32>) {{
+  ^bb0(%v: f32, %o: f32):
+    %i = linalg.index 2 : index
+    %n = arith.index_cast %i : index to i32
+    %f = arith.sitofp %n : i32 to f32
+    %m = arith.mulf %v, %f : f32
+    linalg.yield %m : f32
+  }} -> tensor<16x1x{width}xf32>
+  %r = flow.dispatch.region -> (tensor<16x{pixels}xf32>) {{
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<{taps}x{pixels}xf32>
+    %o = tensor.empty() : tensor<16x{pixels}xf32>
+    %acc = linalg.fill ins(%z : f32) outs(%o : tensor<16x{pixels}xf32>) -> tensor<16x{pixels}xf32>
+    %p = iree_linalg_ext.im2col strides = [1, {stride}] dilations = [1, 1] kernel_size = [1, {kernel}] offsets = [0, 0] output_sizes = [[1, {pixels}], [16, 1, {kernel}]] batch_pos = [] m_pos = [1, 2] k_pos = [0] input_k_perm = [0, 1, 2] output_perm = [1, 0] ins(%ramp : tensor<16x1x{width}xf32>) outs(%e : tensor<{taps}x{pixels}xf32>) -> tensor<{taps}x{pixels}xf32>
+    %mm = linalg.matmul ins(%w, %p : tensor<16x{taps}xf32>, tensor<{taps}x{pixels}xf32>) outs(%acc : tensor<16x{pixels}xf32>) -> tensor<16x{pixels}xf32>
+    flow.return %mm : tensor<16x{pixels}xf32>
+  }}
+  return %r : tensor<16x{pixels}xf32>
+}}
+"""
+
+
+def im2col_row(kernel: int, stride: int, pixels: int) -> tuple[str, list[tuple[int, ...]], np.ndarray]:
+    """A 1-D conv as a unit-height 2-D one through the im2col op: 16 channels of the ramp
+    0, 1, 2, ... (each image position times ones), 16 filters of ones: output pixel p is
+    16 x the sum of positions p * stride .. p * stride + kernel - 1."""
+    width = (pixels - 1) * stride + kernel
+    text = _IM2COL_ROW.format(width=width, taps=16 * kernel, pixels=pixels, kernel=kernel, stride=stride)
+    starts = np.arange(pixels) * stride
+    want = 16.0 * (kernel * starts + kernel * (kernel - 1) / 2)
+    return text, [(16, 1, width), (16, 16 * kernel)], np.broadcast_to(want, (16, pixels)).astype(np.float32)
+
+
 # A 3136 x 32 . 32 x 128 matmul of ones is 32 everywhere.
 RUN_CASES = {
     "transposed_matmul_into_padded": (TRANSPOSED_MATMUL_INTO_PADDED, [(3136, 32), (32, 128)],
                                       _border((1, 128, 58, 58), 32)),
+    "im2col_unit_height_disjoint_windows": im2col_row(kernel=2, stride=2, pixels=32),
+    "im2col_unit_height_overlapping_windows": im2col_row(kernel=4, stride=2, pixels=64),
 }
 
 

@@ -47,6 +47,8 @@ EXPECTED = {
     "matvec_through_unit_expand": WRITE_CONFLICT,
     "matvec_epilogue_flat": None,
     "transposed_matmul_into_padded": None,
+    "im2col_unit_height_disjoint_windows": None,
+    "im2col_unit_height_overlapping_windows": None,
 }
 # CUDA sm_80 case -> None (builds) or a piece of IREE's first error
 CUDA_EXPECTED = {
@@ -61,6 +63,8 @@ RUN_EXPECTED = {
     "channels_last_conv_transposed_into_padded": {"local-sync": "crashes", "local-task": "wrong"},
     # its stores land outside the buffer: a crash or wrong values, run to run
     "transposed_matmul_into_padded": {"local-sync": ("crashes", "wrong"), "local-task": ("crashes", "wrong")},
+    "im2col_unit_height_disjoint_windows": {"local-sync": "wrong", "local-task": "wrong"},
+    "im2col_unit_height_overlapping_windows": {"local-sync": "right", "local-task": "right"},
 }
 
 

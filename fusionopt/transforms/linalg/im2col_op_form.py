@@ -19,7 +19,8 @@ few filters. Per dispatch inside the models (`bench/dispatch_profile.py`, us; be
 | resnet18 stem 3->64 7x7/2 (64, 147) | 61.2 + 139.3 | 397.8 |
 
 Hence `is_few_filter_conv`: at most `MAX_FILTERS` filters and `MAX_PATCH` (C*KH*KW) taps, the
-measured region. IREE 3.13 also fails to build the fused region at some output pixel counts (196, 784, 961 and
+measured region; never a unit-height image under disjoint windows, which IREE 3.13 computes
+wrongly in this form (`unit_height_disjoint`). IREE 3.13 also fails to build the fused region at some output pixel counts (196, 784, 961 and
 22500 failed), so a power of two is required (4 to 1024 built), or, where a pipeline accepts it
 (`im2col-op-pixel-multiple=64`), a multiple of 64: 64x64, 56x56, 40x40, 80x80, 96x96 and the
 224x224 stems' 112x112 all built, with 16-128 filters and 27-576 taps. At 112x112 the op is
@@ -76,10 +77,23 @@ def is_few_filter_conv(op: Operation, max_filters: int = MAX_FILTERS, max_patch:
     slower than IREE's own conv, module docstring)."""
     f, c, kh, kw = op.inputs[1].type.get_shape()  # type: ignore[attr-defined]
     taps = c * kh * kw
+    if unit_height_disjoint(op):
+        return False
     if is_power_of_two(output_pixels(op)):
         return f <= max_filters and taps <= max_patch
     within_bounds = f <= min(max_filters, MAX_FILTERS) and taps <= min(max_patch, MAX_PATCH)
     return at_pixel_multiple(op, pixel_multiple) and within_bounds
+
+
+def unit_height_disjoint(op: Operation) -> bool:
+    """An image of height (or width) 1 under a window of that extent whose windows along the
+    other dim do not overlap (stride >= kernel): a 1-D conv such as CANINE's downsampling. IREE
+    3.13 builds the op's region for it and reads the row at stride 1, wrong values
+    (bench/iree_limits_found.py, `im2col_unit_height_disjoint_windows`)."""
+    h, w = op.inputs[0].type.get_shape()[2:]  # type: ignore[attr-defined]
+    kh, kw = op.inputs[1].type.get_shape()[2:]  # type: ignore[attr-defined]
+    sh, sw = op.stride_values()  # type: ignore[attr-defined]
+    return (h == kh == 1 and sw >= kw) or (w == kw == 1 and sh >= kh)
 
 
 def output_pixels(op: Operation) -> int:

@@ -243,3 +243,34 @@ func.func @pixel_multiple(%x: tensor<1x3x33x25xf32>, %w: tensor<8x3x3x3xf32>, %y
   %c4 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%z, %w64 : tensor<1x8x33x25xf32>, tensor<64x8x3x3xf32>) outs(%f4 : tensor<1x64x16x12xf32>) -> tensor<1x64x16x12xf32>
   func.return %c, %c2, %c3, %c4 : tensor<1x8x16x12xf32>, tensor<1x8x14x14xf32>, tensor<1x96x16x12xf32>, tensor<1x64x16x12xf32>
 }
+
+// -----
+
+// A 1-D conv as a unit-height 2-D one whose windows do not overlap (CANINE's downsampling:
+// kernel 4, stride 4): IREE 3.13 computes the op's region wrongly for it (it reads the row at
+// stride 1; bench/iree_limits_found.py), so it stays the gather form, even at the fewest
+// pipeline's bounds. Overlapping windows (kernel 4, stride 2) take the op.
+// CHECK-LABEL: func.func @unit_height_rows
+// FUSED-LABEL: func.func @unit_height_rows
+// APART-LABEL: func.func @unit_height_rows
+// NOGATHER-LABEL: func.func @unit_height_rows
+// STRIDED-LABEL: func.func @unit_height_rows
+// ABSORB-LABEL: func.func @unit_height_rows
+// POOL-LABEL: func.func @unit_height_rows
+// MULTIPLE-LABEL: func.func @unit_height_rows
+// WIDE-LABEL: func.func @unit_height_rows
+// WIDE:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (0, d0, (d3 + d1), ((d4 * 4) + d2))>
+// WIDE-NOT:     iree_linalg_ext.im2col strides = [1, 4]
+// WIDE:         iree_linalg_ext.im2col strides = [1, 2] dilations = [1, 1] kernel_size = [1, 4]
+// WIDE-NOT:     linalg.conv_2d_nchw_fchw
+func.func @unit_height_rows(%x: tensor<1x16x1x128xf32>, %w: tensor<16x16x1x4xf32>, %y: tensor<1x16x1x130xf32>)
+    -> (tensor<1x16x1x32xf32>, tensor<1x16x1x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x1x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x1x32xf32>) -> tensor<1x16x1x32xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<[1, 4]> : vector<2xi64>} ins(%x, %w : tensor<1x16x1x128xf32>, tensor<16x16x1x4xf32>) outs(%f : tensor<1x16x1x32xf32>) -> tensor<1x16x1x32xf32>
+  %e2 = tensor.empty() : tensor<1x16x1x64xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x16x1x64xf32>) -> tensor<1x16x1x64xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<[1, 2]> : vector<2xi64>} ins(%y, %w : tensor<1x16x1x130xf32>, tensor<16x16x1x4xf32>) outs(%f2 : tensor<1x16x1x64xf32>) -> tensor<1x16x1x64xf32>
+  func.return %c, %c2 : tensor<1x16x1x32xf32>, tensor<1x16x1x64xf32>
+}
