@@ -54,7 +54,9 @@ transformers computes in f32, e.g. RMSNorm's statistics). transformers encoders
 (`ENCODER_MODELS`, bench/export_encoders.py) and vision backbones (`VISION_ENCODER_MODELS`,
 bench/export_vision_encoders.py: SegFormer, MobileViT, ConvNeXt V2, PoolFormer, LeViT, DINOv2,
 BEiT, and SqueezeBERT's grouped 1-D convs) and recurrent networks (`RECURRENT_MODELS`,
-bench/export_recurrent.py: LSTM and GRU) go with `--forms inline` too.
+bench/export_recurrent.py: LSTM and GRU) and a third sweep of text and vision backbones
+(`THIRD_SWEEP`, bench/export_third_sweep.py: FNet, CANINE, Swin V2, ...) go with `--forms inline`
+too.
 """
 
 from __future__ import annotations
@@ -94,6 +96,7 @@ IREE_BEST = ["--iree-dispatch-creation-enable-aggressive-fusion",
 
 from export_vision_encoders import MORE_VISION_ENCODERS, VISION_ENCODER_MODELS  # noqa: E402
 from export_recurrent import RECURRENT_MODELS  # noqa: E402
+from export_third_sweep import THIRD_SWEEP  # noqa: E402
 from export_model_defs import CHECK_MODELS, HELDOUT_MODELS, MODELS, UNSEEN_MODELS, _declare_torchvision_ops  # noqa: E402
 
 
@@ -104,7 +107,7 @@ STATIC_ONLY = {"decoder/mamba"}
 
 ALL_MODELS = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS, **UNSEEN_MODELS, **DECODER_MODELS,
               **MORE_DECODERS, **ENCODER_MODELS, **VISION_ENCODER_MODELS,
-              **MORE_VISION_ENCODERS, **RECURRENT_MODELS}
+              **MORE_VISION_ENCODERS, **RECURRENT_MODELS, **THIRD_SWEEP}
 
 
 # -- export -----------------------------------------------------------------------------------
