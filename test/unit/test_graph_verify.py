@@ -184,7 +184,7 @@ def test_python_accessors():
 def test_dialect_registers_every_contract_op():
     names = {op.name for op in graph.Graph.operations}
     expected = {f"graph.{n}" for n in (
-        "add sub mul div max min pow neg abs exp exp2 expm1 log log1p round floor ceil sqrt rsqrt recip sin cos tanh sigmoid "
+        "add sub mul div rem max min pow neg abs exp exp2 expm1 log log1p round floor ceil sqrt rsqrt recip sin cos tanh sigmoid "
         "relu erf greater equal less where broadcast reshape transpose slice concat pad dot "
         "reduce_sum reduce_max reduce_mean gather convert conv pool").split()}
     assert names == expected
