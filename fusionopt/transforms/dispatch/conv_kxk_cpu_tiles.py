@@ -1,6 +1,6 @@
 """`dispatch-conv-kxk-cpu-tiles`: a formed channels-last k x k conv (ResNet's 3x3 convs) gets an
 IREE llvm-cpu config with a register tile of 8 (7) pixels x 32 filters and reduction steps of 4
-input channels, one image row by 64 (32) filters a workgroup.
+input channels, one image row (a 7x7 image's every row) by 64 (32) filters a workgroup.
 
 IREE 3.13 gives a `linalg.conv_2d_nhwc_hwcf` (`ConvTileAndDecomposeExpert`) a register tile of 8
 pixels x 16 filters: each step over an input channel loads one filter vector and broadcasts 8
@@ -39,6 +39,7 @@ FILTERS = 32  # filters a register tile holds: two AVX-512 vectors of f32
 WORKGROUP_FILTERS = 64
 PIXEL_TILES = (8, 7)  # pixels a register tile holds, the first that divides the output width
 CHANNEL_STEP = 4  # input channels a register tile takes per unrolled step
+WHOLE_IMAGE_PIXELS = 64  # output pixels up to which a workgroup takes the whole image
 
 
 def pixel_tile(width: int) -> int | None:
@@ -52,10 +53,23 @@ def workgroup_filters(filters: int) -> int:
     return WORKGROUP_FILTERS if filters % WORKGROUP_FILTERS == 0 else FILTERS
 
 
-def conv_tiles(width: int, filters: int, pixels: int) -> dict[str, list[int]]:
-    """Loops (n, oh, ow, f, kh, kw, c): workgroups of one output row by 64 (32) filters,
-    register tiles of `pixels` x 32 filters, one tap and 4 input channels a step."""
-    return {"distribution": [0, 1, width, workgroup_filters(filters), 0, 0, 0],
+def workgroup_rows(height: int, width: int, filters: int) -> int:
+    """One output row a workgroup; every row of an image of at most WHOLE_IMAGE_PIXELS pixels
+    where its filters still make two workgroups or more. Each workgroup streams its filters'
+    weights (KH*KW*C x 64) once per row: at 7x7 pixels over 512 channels that is 1.2 MB, past
+    the L2, for 7 pixels, and TextNet's 3x3 conv there ran at 55 GFLOP/s (4.19 ms); with the
+    whole image a workgroup, 2.84 ms (its 7x7 1x3 / 3x1 convs 0.90x; HAL profile, one thread).
+    Two rows a workgroup at 14x14 gained 3-5 %, within noise: not taken."""
+    if height * width <= WHOLE_IMAGE_PIXELS and filters // workgroup_filters(filters) >= 2:
+        return height
+    return 1
+
+
+def conv_tiles(height: int, width: int, filters: int, pixels: int) -> dict[str, list[int]]:
+    """Loops (n, oh, ow, f, kh, kw, c): workgroups of one output row (a small image's every
+    row) by 64 (32) filters, register tiles of `pixels` x 32 filters, one tap and 4 input
+    channels a step."""
+    return {"distribution": [0, workgroup_rows(height, width, filters), width, workgroup_filters(filters), 0, 0, 0],
             "vector_common_parallel": [1, 1, pixels, FILTERS, 0, 0, 0],
             "vector_reduction": [0, 0, 0, 0, 1, 1, CHANNEL_STEP]}
 
@@ -65,13 +79,13 @@ def tiles_for(op: Operation, min_channels: int) -> dict[str, list[int]] | None:
     shapes = static_window_shapes(op, NHWC_CONV_NAME)
     if shapes is None or not in_region_unconfigured(op) or static_f32_shape(op.results[0]) is None:
         return None
-    (n, _, _, c), (kh, kw, _, f), (_, _, ow, _) = shapes[0], shapes[1], shapes[-1]
+    (n, _, _, c), (kh, kw, _, f), (_, oh, ow, _) = shapes[0], shapes[1], shapes[-1]
     if n != 1 or (kh, kw) == (1, 1) or c < min_channels or c % CHANNEL_STEP or f % FILTERS:
         return None
     if op.dilation_values() != (1, 1):  # type: ignore[attr-defined]  # measured undilated only
         return None
     pixels = pixel_tile(ow)
-    return None if pixels is None else conv_tiles(ow, f, pixels)
+    return None if pixels is None else conv_tiles(oh, ow, f, pixels)
 
 
 @dataclass

@@ -88,3 +88,44 @@ func.func @not_configured(%s: tensor<1x229x229x3xf32>, %ws: tensor<7x7x3x64xf32>
   %c4 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x16x16x32xf32>, tensor<3x3x32x64xf32>) outs(%e4 : tensor<1x14x14x64xf32>) -> tensor<1x14x14x64xf32>
   return %r#0, %r#1, %r#2, %r#3, %c4 : tensor<1x112x112x64xf32>, tensor<1x14x14x48xf32>, tensor<1x10x10x64xf32>, tensor<1x16x16x64xf32>, tensor<1x14x14x64xf32>
 }
+
+// -----
+
+// A 7x7 image over 512 filters: a workgroup takes all 7 output rows, so each workgroup's
+// 64 filters' weights (1.2 MB) are read once for 49 pixels, not once a row (8 workgroups).
+// CHECK-LABEL: func.func @resnet_3x3_7x7_512
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK-SAME:      distribution = [0, 7, 7, 64, 0, 0, 0], vector_common_parallel = [1, 1, 7, 32, 0, 0, 0], vector_reduction = [0, 0, 0, 0, 1, 1, 4]
+func.func @resnet_3x3_7x7_512(%x: tensor<1x9x9x512xf32>, %w: tensor<3x3x512x512xf32>) -> tensor<1x7x7x512xf32> {
+  %r = flow.dispatch.region -> (tensor<1x7x7x512xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x7x7x512xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x512xf32>) -> tensor<1x7x7x512xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x9x9x512xf32>, tensor<3x3x512x512xf32>) outs(%f : tensor<1x7x7x512xf32>) -> tensor<1x7x7x512xf32>
+    flow.return %c : tensor<1x7x7x512xf32>
+  }
+  return %r : tensor<1x7x7x512xf32>
+}
+
+// -----
+
+// 64 filters at 7x7 would leave one workgroup for the whole conv: one row a workgroup. A 14x14
+// image (196 pixels) keeps one row a workgroup too.
+// CHECK-LABEL: func.func @small_image_few_filters
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK-SAME:      distribution = [0, 1, 7, 64, 0, 0, 0]
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK-SAME:      distribution = [0, 1, 14, 64, 0, 0, 0]
+func.func @small_image_few_filters(%x: tensor<1x9x9x64xf32>, %w: tensor<3x3x64x64xf32>, %y: tensor<1x16x16x64xf32>, %v: tensor<3x3x64x256xf32>) -> (tensor<1x7x7x64xf32>, tensor<1x14x14x256xf32>) {
+  %r = flow.dispatch.region -> (tensor<1x7x7x64xf32>) {
+    %e = tensor.empty() : tensor<1x7x7x64xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x9x9x64xf32>, tensor<3x3x64x64xf32>) outs(%e : tensor<1x7x7x64xf32>) -> tensor<1x7x7x64xf32>
+    flow.return %c : tensor<1x7x7x64xf32>
+  }
+  %s = flow.dispatch.region -> (tensor<1x14x14x256xf32>) {
+    %e = tensor.empty() : tensor<1x14x14x256xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%y, %v : tensor<1x16x16x64xf32>, tensor<3x3x64x256xf32>) outs(%e : tensor<1x14x14x256xf32>) -> tensor<1x14x14x256xf32>
+    flow.return %c : tensor<1x14x14x256xf32>
+  }
+  return %r, %s : tensor<1x7x7x64xf32>, tensor<1x14x14x256xf32>
+}
