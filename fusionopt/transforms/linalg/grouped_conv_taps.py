@@ -50,7 +50,7 @@ from fusionopt.transforms.linalg.constant_arrays import constant_array
 
 LANES = 16  # f32 lanes of an AVX-512 vector
 HALF = LANES // 2  # an AVX2-wide vector: two groups of 8 filters fill a register, or one of 8k
-WIDE = 2 * LANES  # two vectors of filters where a group has a multiple of 32
+WIDE = 2 * LANES  # two vectors of filters where a group has 32
 PIXEL_TILES = (7, 8)  # register tile pixels; one must divide the output width (no partial tiles)
 MAX_TAPS = 9  # 3x3 windows, the measured ones
 # Filters a group, at most: the measured ones (RegNet's and ResNeXt's groups, 8-64). A wider group
@@ -101,13 +101,17 @@ def taps_pixel_tile(width: int) -> int | None:
 
 def register_tile(groups: int, filters: int) -> tuple[int, int] | None:
     """(groups, filters) a register tile holds for convs of `groups` groups of `filters`: one
-    group's 16 or 32 where 16 divide its filters; two groups' 8 where a group has 8 (an even
-    count of groups); else 8 of one group where 8 divide its filters (RegNetY's odd counts of
-    8-wide groups, RegNetX-1.6GF's 24: 17 groups of 24 at 14x14 274-294 us a call with 8, 641
-    with a 24-lane tile). None for other widths (ResNeXt's 4-wide groups ran 0.671 ms this
-    way at 56x56 against ~0.38 as chained depthwise convs)."""
+    group's 32 for groups of 32 (ResNeXt50's 32 groups of 32 at 7x7: 228 us against 261 with
+    16), else 16 where 16 divide its filters; two groups' 8 where a group has 8 (an even count
+    of groups); else 8 of one group where 8 divide its filters (RegNetY's odd counts of 8-wide
+    groups, RegNetX-1.6GF's 24: 17 groups of 24 at 14x14 274-294 us a call with 8, 641 with a
+    24-lane tile). None for other widths (ResNeXt's 4-wide groups ran 0.671 ms this way at
+    56x56 against ~0.38 as chained depthwise convs). Groups of 64 (transformers' RegNet) with
+    32-filter tiles ran no faster than with 16 (single regions at 56x56, 28x28, 14x14 and 7x7:
+    16 at 0.89x-1.0x of the time) and cost `iree-compile` ~1.7x the time each (~4.9 MB of
+    optimized LLVM IR a region): wider groups take 16 (measured at 64 only)."""
     if filters % LANES == 0:
-        return 1, WIDE if filters % WIDE == 0 else LANES
+        return 1, WIDE if filters == WIDE else LANES
     if filters == HALF and groups % 2 == 0:
         return 2, HALF
     return (1, HALF) if filters % HALF == 0 else None
