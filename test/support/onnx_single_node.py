@@ -33,11 +33,24 @@ def make_model(op: str, runtime: dict[str, np.ndarray], const: dict[str, np.ndar
     return finish(helper.make_graph([node], "g", inputs, outputs, inits), opset)
 
 
-def finish(graph: onnx.GraphProto, opset: int = 18) -> onnx.ModelProto:
-    """A model onnxruntime accepts (it reads IR versions <= 13; helper writes newer ones)."""
+def opset_model(graph: onnx.GraphProto, opset: int = 18) -> onnx.ModelProto:
+    """`graph` as a model onnxruntime accepts (it reads IR versions <= 13; helper writes newer ones)."""
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = 8
-    return onnx.shape_inference.infer_shapes(model)
+    return model
+
+
+def finish(graph: onnx.GraphProto, opset: int = 18) -> onnx.ModelProto:
+    """`opset_model` with its value shapes inferred."""
+    return onnx.shape_inference.infer_shapes(opset_model(graph, opset))
+
+
+def x_to_y_model(nodes, inits, in_shape, out_shape, name: str = "g") -> onnx.ModelProto:
+    """The opset-18 model of `nodes` from one float input `x` to one float output `y` (the
+    small model files `test/support/*_onnx_models.py` write)."""
+    graph = helper.make_graph(nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, in_shape)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)], inits)
+    return opset_model(graph)
 
 
 def check(model: onnx.ModelProto, runtime: dict[str, np.ndarray], lower: bool = True):

@@ -15,12 +15,16 @@ Weights and calibration inputs are seeded, so the files are reproducible:
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/: run as a script too
+from support.onnx_single_node import x_to_y_model  # noqa: E402
 
 CNN_INPUT = (1, 8, 12, 12)
 MLP_INPUT = (2, 8, 64)
@@ -44,7 +48,7 @@ def cnn_block() -> onnx.ModelProto:
              helper.make_node("Gemm", ["f", "wf", "bf"], ["y"], transB=1)]
     inits = _weights(rng, w1=(16, 8, 3, 3), b1=(16,), w2=(16, 1, 3, 3), b2=(16,), w3=(16, 16, 1, 1),
                      b3=(16,), wf=(10, 16), bf=(10,))
-    return _model(nodes, inits, CNN_INPUT, (1, 10))
+    return x_to_y_model(nodes, inits, CNN_INPUT, (1, 10))
 
 
 def mlp() -> onnx.ModelProto:
@@ -55,15 +59,7 @@ def mlp() -> onnx.ModelProto:
              helper.make_node("MatMul", ["r1", "w2"], ["m2"]),
              helper.make_node("Add", ["m2", "x"], ["y"])]
     inits = _weights(rng, w1=(64, 128), b1=(128,), w2=(128, 64))
-    return _model(nodes, inits, MLP_INPUT, MLP_INPUT)
-
-
-def _model(nodes, inits, in_shape, out_shape) -> onnx.ModelProto:
-    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, in_shape)],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
-    model.ir_version = 8
-    return model
+    return x_to_y_model(nodes, inits, MLP_INPUT, MLP_INPUT)
 
 
 class _Calibration:

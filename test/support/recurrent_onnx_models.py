@@ -16,11 +16,15 @@ Weights are seeded, so the files are reproducible:
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/: run as a script too
+from support.onnx_single_node import x_to_y_model  # noqa: E402
 
 HIDDEN = 16
 
@@ -28,14 +32,6 @@ HIDDEN = 16
 def _weights(rng, **shapes) -> list[onnx.TensorProto]:
     return [numpy_helper.from_array((0.4 * rng.standard_normal(s)).astype(np.float32), n)
             for n, s in shapes.items()]
-
-
-def _model(nodes, inits, in_shape, out_shape) -> onnx.ModelProto:
-    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, in_shape)],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
-    model.ir_version = 8
-    return model
 
 
 def lstm_tagger() -> onnx.ModelProto:
@@ -48,7 +44,7 @@ def lstm_tagger() -> onnx.ModelProto:
              helper.make_node("Gemm", ["flat", "wf", "bf"], ["y"], transB=1)]
     inits = _weights(rng, w=(2, 4 * HIDDEN, 8), r=(2, 4 * HIDDEN, HIDDEN), b=(2, 8 * HIDDEN),
                      wf=(5, 2 * HIDDEN), bf=(5,))
-    return _model(nodes, inits + [shape], (1, 12, 8), (12, 5))
+    return x_to_y_model(nodes, inits + [shape], (1, 12, 8), (12, 5))
 
 
 def gru_encoder() -> onnx.ModelProto:
@@ -65,7 +61,7 @@ def gru_encoder() -> onnx.ModelProto:
                      h1=(1, 1, HIDDEN), w2=(1, 3 * HIDDEN, HIDDEN), r2=(1, 3 * HIDDEN, HIDDEN),
                      b2=(1, 6 * HIDDEN), wf=(4, HIDDEN), bf=(4,))
     axis = numpy_helper.from_array(np.array([1], np.int64), "axis1")
-    return _model(nodes, inits + [shape, axis], (10, 1, 8), (1, 4))
+    return x_to_y_model(nodes, inits + [shape, axis], (10, 1, 8), (1, 4))
 
 
 def write(out: Path) -> list[Path]:

@@ -11,11 +11,15 @@ with onnx.helper as torch exports `torch.fft.fftn(x, dim=(1, 2)).real` (FNet's t
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/: run as a script too
+from support.onnx_single_node import x_to_y_model  # noqa: E402
 
 
 def fourier_mixing(seq: int = 8, hidden: int = 6) -> onnx.ModelProto:
@@ -28,12 +32,7 @@ def fourier_mixing(seq: int = 8, hidden: int = 6) -> onnx.ModelProto:
     inits = [numpy_helper.from_array(np.array([-1], np.int64), "last"),
              numpy_helper.from_array(np.zeros((1, seq, hidden, 1), np.float32), "zeros"),
              numpy_helper.from_array(np.array(0, np.int64), "zero")]
-    graph = helper.make_graph(nodes, "fourier_mixing",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, seq, hidden])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, seq, hidden])], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
-    model.ir_version = 8
-    return model
+    return x_to_y_model(nodes, inits, [1, seq, hidden], [1, seq, hidden], "fourier_mixing")
 
 
 def main() -> None:
