@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from fusionopt.dialects import graph
+from fusionopt.interpreter.arith_math import signed_remainder
 from fusionopt.interpreter.values import bf16_dtype, float64_mode, overflow_settled
 from fusionopt.special_functions import erf
 
@@ -116,11 +117,9 @@ def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _rem(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """C's fmod: the dividend's sign (arith.remf / arith.remsi); an integer remainder by zero
-    is 0 here (undefined once compiled)."""
-    if a.dtype.kind != "i":
-        return np.fmod(a, b)
-    return np.where(b == 0, 0, np.fmod(a, np.where(b == 0, 1, b))).astype(np.result_type(a, b))
+    """C's fmod: the dividend's sign (arith.remf; on integers arith.remsi, whose remainder by
+    zero is 0 here, undefined once compiled)."""
+    return np.fmod(a, b) if a.dtype.kind != "i" else signed_remainder(a, b)
 
 
 _UNARY: dict[type, Callable[[np.ndarray], np.ndarray]] = {

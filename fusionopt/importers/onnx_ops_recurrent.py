@@ -40,7 +40,7 @@ DEFAULT_ACTIVATIONS = ("Sigmoid", "Tanh", "Tanh")
 
 @dataclass
 class Recurrence:
-    """What a step needs: sizes, the element type, activations and clip of one direction."""
+    """What a step needs: sizes, the element type and activations of one direction."""
     ctx: ImportContext
     hidden: int
     batch: int

@@ -62,7 +62,9 @@ def _urem(a, b):
     return np.where(b == 0, 0, np.remainder(a, np.where(b == 0, 1, b)))
 
 
-def _srem(a, b):
+def signed_remainder(a, b):
+    """`arith.remsi`: the truncated remainder, the dividend's sign; 0 for a zero divisor (LLVM
+    leaves that undefined)."""
     return np.where(b == 0, 0, np.fmod(a, _safe_divisor(b)))
 
 
@@ -178,7 +180,7 @@ _BINARY: dict[type[Operation], Any] = {
     arith.AddiOp: _bool_aware(np.add, np.logical_xor), arith.SubiOp: _bool_aware(np.subtract, np.logical_xor),
     arith.MuliOp: _bool_aware(np.multiply, np.logical_and),
     arith.DivSIOp: _divsi, arith.FloorDivSIOp: lambda a, b: np.where(b == 0, 0, np.floor_divide(a, _safe_divisor(b))),
-    arith.CeilDivSIOp: _ceildivsi, arith.RemSIOp: _srem,
+    arith.CeilDivSIOp: _ceildivsi, arith.RemSIOp: signed_remainder,
     arith.DivUIOp: _unsigned(_udiv), arith.RemUIOp: _unsigned(_urem),
     arith.CeilDivUIOp: _unsigned(lambda a, b: _udiv(a, b) + (_urem(a, b) != 0)),
     arith.MaxSIOp: np.maximum, arith.MinSIOp: np.minimum,
