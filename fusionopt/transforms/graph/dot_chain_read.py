@@ -141,8 +141,10 @@ class ChainReader:
             chain.leftmost = key
             chain.flat_ok &= not chain.flat  # rows of a constant are not regrouped
         if chain.flat:
-            chain.flat_ok &= all(d == 1 for d in array.shape[:-2])  # same for every row group
-            array = array.reshape(array.shape[-2:])
+            one_group = all(d == 1 for d in array.shape[:-2])  # same for every row group
+            chain.flat_ok &= one_group
+            if one_group:  # else the chain is read again without views
+                array = array.reshape(array.shape[-2:])
         chain.values[key], chain.arrays[key] = value, array
         return Leaf(rows, cols, key, tuple(array.shape))
 
@@ -171,7 +173,9 @@ class ChainReader:
             chain.ops.append(add)
             inner = tuple(self.factors(dot_value, spine=spine))
             if chain.flat:  # a bias must be one row vector to be the same for every row group
-                chain.flat_ok &= all(d == 1 for d in bias.shape[:-1])
-                chain.arrays[key] = bias = bias.reshape(bias.shape[-2:])
+                one_row = all(d == 1 for d in bias.shape[:-1])
+                chain.flat_ok &= one_row
+                if one_row:
+                    chain.arrays[key] = bias = bias.reshape(bias.shape[-2:])
             return Affine(inner, tuple(bias.shape), key)
         return None

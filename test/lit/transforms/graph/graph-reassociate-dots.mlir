@@ -462,3 +462,41 @@ func.func @runtime_products_keep_their_order(%x: tensor<3x1xf32>, %y: tensor<1x3
   %1 = graph.dot %0, %z : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
   func.return %1 : tensor<3x2xf32>
 }
+
+// -----
+
+// A row view, then weights that differ per batch (XLNet's relative-position keys, folded to a
+// constant): the chain cannot be planned on all rows, and is read again without the view.
+// CHECK-LABEL: func.func @row_view_then_batched_weights
+// CHECK-COUNT-2: graph.dot
+// CHECK-NOT:     graph.dot
+func.func @row_view_then_batched_weights(%x: tensor<8x4xf32>) -> tensor<2x4x2xf32> {
+  %a = arith.constant dense<0.5> : tensor<4x8xf32>
+  %c = arith.constant dense<[[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0], [1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]],
+                             [[0.5, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0], [1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 9.0]]]> : tensor<2x8x2xf32>
+  %xa = graph.dot %x, %a : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  %r = graph.reshape %xa : tensor<8x8xf32> -> tensor<2x4x8xf32>
+  %o = graph.dot %r, %c : (tensor<2x4x8xf32>, tensor<2x8x2xf32>) -> tensor<2x4x2xf32>
+  func.return %o : tensor<2x4x2xf32>
+}
+
+// -----
+
+// The same for a bias that differs per row group.
+// CHECK-LABEL: func.func @row_view_after_batched_bias
+// CHECK-COUNT-2: graph.dot
+// CHECK-NOT:     graph.dot
+func.func @row_view_after_batched_bias(%x: tensor<2x4x8xf32>, %b: tensor<2x4x8xf32>) -> tensor<8x8xf32> {
+  %a = arith.constant dense<0.5> : tensor<8x8xf32>
+  %ba = graph.broadcast %a dims = [1, 2] : tensor<8x8xf32> -> tensor<2x8x8xf32>
+  %bias = arith.constant dense<[[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+                                 [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]],
+                                [[2.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+                                 [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0]]]> : tensor<2x4x8xf32>
+  %c = arith.constant dense<0.25> : tensor<8x8xf32>
+  %xa = graph.dot %x, %ba : (tensor<2x4x8xf32>, tensor<2x8x8xf32>) -> tensor<2x4x8xf32>
+  %xb = graph.add %xa, %bias : tensor<2x4x8xf32>
+  %r = graph.reshape %xb : tensor<2x4x8xf32> -> tensor<8x8xf32>
+  %o = graph.dot %r, %c : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  func.return %o : tensor<8x8xf32>
+}
