@@ -59,12 +59,13 @@ from fusionopt.importers.onnx_ops_quant import HANDLERS as QUANT_HANDLERS
 from fusionopt.importers.onnx_ops_rearrange import HANDLERS as REARRANGE_HANDLERS
 from fusionopt.importers.onnx_ops_recurrent import HANDLERS as RECURRENT_HANDLERS
 from fusionopt.importers.onnx_ops_resample import HANDLERS as RESAMPLE_HANDLERS
+from fusionopt.importers.onnx_ops_sample import HANDLERS as SAMPLE_HANDLERS
 from fusionopt.importers.onnx_ops_spectral import HANDLERS as SPECTRAL_HANDLERS
 from fusionopt.progress import Progress
 
 HANDLERS = {**ELEMENTWISE_HANDLERS, **NN_HANDLERS, **CNN_HANDLERS, **RESAMPLE_HANDLERS, **EINSUM_HANDLERS,
             **REARRANGE_HANDLERS, **ACTIVATION_HANDLERS, **QUANT_HANDLERS, **RECURRENT_HANDLERS,
-            **SPECTRAL_HANDLERS}
+            **SPECTRAL_HANDLERS, **SAMPLE_HANDLERS}
 SUPPORTED_OPS = tuple(sorted(HANDLERS))
 WEIGHT_MODES = ("inline", "args")
 ENTRY_NAME = "main_graph"
