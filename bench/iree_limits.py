@@ -73,6 +73,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fusionopt.iree_tools import compiler_executable, runtime_tools_dir, target_flags  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import iree_limits_chains  # noqa: E402
 import iree_limits_found  # noqa: E402
 
 DEVICES = ("local-sync", "local-task")
@@ -277,6 +278,7 @@ CASES = {
 # Those found on models beyond the corpus (their docstring says which and why).
 RUN_CASES.update(iree_limits_found.RUN_CASES)
 CASES.update(iree_limits_found.CASES)
+CASES.update(iree_limits_chains.CASES)
 CASES.update({name: text for name, (text, _, _) in iree_limits_found.RUN_CASES.items()})
 
 

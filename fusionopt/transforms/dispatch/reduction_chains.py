@@ -8,10 +8,13 @@ with the input program's exact two-pass numerics. Used by `fusion_decision.decid
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
+from fusionopt.cost_model import element_bytes
 from fusionopt.transforms.common import dispatch_utils as du
 
 # fusion_groups.FusionAnalysis (not imported: fusion_groups imports this module).
@@ -120,6 +123,35 @@ def any_reduction(op: Operation) -> bool:
 CHAIN_STARTS = {"normalization": is_sum_reduction, "all": any_reduction}
 
 
+# IREE 3.13's llvm-cpu codegen tiles a chain that reduces over two loops or more (an
+# InstanceNorm's or GroupNorm's pixels) along its rows and keeps a tile's rows whole between the
+# reductions, on the stack (limit 32 KB), min(8, the power of two <= rows / 8) rows a tile
+# (found by compiling chains alone, bench/iree_limits_chains.py: 2 x 16 channels of 56 x 56
+# needed 50176 bytes, RAFT's 2 x 32 of 112 x 112 401472; 16 rows of 32 x 64 built). A chain
+# over one loop (a LayerNorm's last dim) is tiled along it and built at every size tried
+# (64 rows of 12544, 16 of 50176). A chain past that stays two dispatches, as in IREE's build.
+CHAIN_STACK_BYTES = 32768
+CHAIN_MAX_TILE_ROWS = 8
+
+
+def chain_tile_rows(rows: int) -> int:
+    return min(CHAIN_MAX_TILE_ROWS, 1 << max(0, (rows // 8).bit_length() - 1))
+
+
+def chain_fits_stack(first: Operation, between: set[Operation]) -> bool:
+    """A chain over one reduced loop, or a tile of its rows, whole, fits IREE's CPU stack."""
+    extents, kinds = du.loop_extents(first), du.iterator_kinds(first)
+    if kinds.count("reduction") < 2:
+        return True
+    if any(e is None for e in extents):
+        return False
+    reduced = math.prod(e for e, kind in zip(extents, kinds) if kind == "reduction")
+    rows = math.prod(e for e, kind in zip(extents, kinds) if kind == "parallel")
+    widths = [element_bytes(r.type.get_element_type()) for op in between for r in op.results
+              if isinstance(r.type, TensorType)]
+    return chain_tile_rows(rows) * reduced * max(widths, default=4) <= CHAIN_STACK_BYTES
+
+
 def chain_source(
     analysis: FusionAnalysis, second: Operation, starts_chain, reductions: dict[Operation, tuple] | None = None
 ) -> tuple[Operation, set[Operation]] | None:
@@ -145,6 +177,8 @@ def chain_source(
                    if du.defining_op_in(analysis.block, v) in between):
             continue
         if not analysis.reduction_forks and not links_read_in_rows(analysis, between, first, second):
+            continue
+        if not chain_fits_stack(first, between):
             continue
         return first, between
     return None

@@ -1,0 +1,99 @@
+"""IREE 3.13's CPU stack limit on a chain of same-row reductions in one region (a LayerNorm's
+mean accumulated in f64, the centred values, their squares, the squares' sum: the form
+`convert-graph-to-linalg` gives a long mean): bench/iree_limits.py prints these with its other
+cases and test/unit/test_iree_limits.py pins them.
+
+- `instance_norm_chain_2x16x56x56` fails ("exceeded stack allocation limit of 32768 bytes ...
+  Got 50176"): a chain over two reduced loops (an InstanceNorm's pixels) is tiled along its rows
+  and a tile's centred rows are kept whole on the stack, min(8, the power of two <= rows / 8)
+  rows a tile (RAFT's InstanceNorm over 2 x 32 channels of 112 x 112 pixels needed 401472
+  bytes). It is why `form-dispatch-regions` chains such reductions only while
+  `reduction_chains.chain_fits_stack`; `instance_norm_chain_2x24x28x28` (4 rows of 3136 bytes)
+  builds, and so does `layer_norm_chain_64_rows_of_8192`: a chain over one loop is tiled along it.
+"""
+
+from __future__ import annotations
+
+_CHAIN = """func.func @main_graph(%x: tensor<{rows}x{width}xf32>) -> (tensor<{rows}x{width}xf32>, tensor<{rows}xf32>) {{
+  %c, %v = flow.dispatch.region -> (tensor<{rows}x{width}xf32>, tensor<{rows}xf32>) {{
+    %z64 = arith.constant 0.0 : f64
+    %e64 = tensor.empty() : tensor<{rows}xf64>
+    %f64 = linalg.fill ins(%z64 : f64) outs(%e64 : tensor<{rows}xf64>) -> tensor<{rows}xf64>
+    %z = arith.constant 0.0 : f32
+    %e1 = tensor.empty() : tensor<{rows}xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e1 : tensor<{rows}xf32>) -> tensor<{rows}xf32>
+    %s = linalg.generic {{indexing_maps = [affine_map<(r, d) -> (r, d)>, affine_map<(r, d) -> (r)>], iterator_types = ["parallel", "reduction"]}} ins(%x : tensor<{rows}x{width}xf32>) outs(%f64 : tensor<{rows}xf64>) {{
+    ^bb0(%in: f32, %acc: f64):
+      %w = arith.extf %in : f32 to f64
+      %a = arith.addf %acc, %w : f64
+      linalg.yield %a : f64
+    }} -> tensor<{rows}xf64>
+    %e2 = tensor.empty() : tensor<{rows}x{width}xf32>
+    %d = linalg.generic {{indexing_maps = [affine_map<(r, d) -> (r, d)>, affine_map<(r, d) -> (r)>, affine_map<(r, d) -> (r, d)>], iterator_types = ["parallel", "parallel"]}} ins(%x, %s : tensor<{rows}x{width}xf32>, tensor<{rows}xf64>) outs(%e2 : tensor<{rows}x{width}xf32>) {{
+    ^bb0(%in: f32, %sum: f64, %o: f32):
+      %n = arith.constant {width}.0 : f64
+      %m = arith.divf %sum, %n : f64
+      %m32 = arith.truncf %m : f64 to f32
+      %y = arith.subf %in, %m32 : f32
+      linalg.yield %y : f32
+    }} -> tensor<{rows}x{width}xf32>
+    %sq = linalg.generic {{indexing_maps = [affine_map<(r, d) -> (r, d)>, affine_map<(r, d) -> (r, d)>], iterator_types = ["parallel", "parallel"]}} ins(%d : tensor<{rows}x{width}xf32>) outs(%e2 : tensor<{rows}x{width}xf32>) {{
+    ^bb0(%in: f32, %o: f32):
+      %p = arith.mulf %in, %in : f32
+      linalg.yield %p : f32
+    }} -> tensor<{rows}x{width}xf32>
+    %q = linalg.generic {{indexing_maps = [affine_map<(r, d) -> (r, d)>, affine_map<(r, d) -> (r)>], iterator_types = ["parallel", "reduction"]}} ins(%sq : tensor<{rows}x{width}xf32>) outs(%f : tensor<{rows}xf32>) {{
+    ^bb0(%in: f32, %acc: f32):
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    }} -> tensor<{rows}xf32>
+    flow.return %d, %q : tensor<{rows}x{width}xf32>, tensor<{rows}xf32>
+  }}
+  return %c, %v : tensor<{rows}x{width}xf32>, tensor<{rows}xf32>
+}}
+"""
+
+_CHAIN_4D = """func.func @main_graph(%x: tensor<{n}x{c}x{h}x{w}xf32>) -> (tensor<{n}x{c}x{h}x{w}xf32>, tensor<{n}x{c}xf32>) {{
+  %c, %v = flow.dispatch.region -> (tensor<{n}x{c}x{h}x{w}xf32>, tensor<{n}x{c}xf32>) {{
+    %z64 = arith.constant 0.0 : f64
+    %e64 = tensor.empty() : tensor<{n}x{c}xf64>
+    %f64 = linalg.fill ins(%z64 : f64) outs(%e64 : tensor<{n}x{c}xf64>) -> tensor<{n}x{c}xf64>
+    %z = arith.constant 0.0 : f32
+    %e1 = tensor.empty() : tensor<{n}x{c}xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e1 : tensor<{n}x{c}xf32>) -> tensor<{n}x{c}xf32>
+    %s = linalg.generic {{indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}} ins(%x : tensor<{n}x{c}x{h}x{w}xf32>) outs(%f64 : tensor<{n}x{c}xf64>) {{
+    ^bb0(%in: f32, %acc: f64):
+      %w = arith.extf %in : f32 to f64
+      %a = arith.addf %acc, %w : f64
+      linalg.yield %a : f64
+    }} -> tensor<{n}x{c}xf64>
+    %e2 = tensor.empty() : tensor<{n}x{c}x{h}x{w}xf32>
+    %d = linalg.generic {{indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%x, %s : tensor<{n}x{c}x{h}x{w}xf32>, tensor<{n}x{c}xf64>) outs(%e2 : tensor<{n}x{c}x{h}x{w}xf32>) {{
+    ^bb0(%in: f32, %sum: f64, %o: f32):
+      %count = arith.constant {pixels}.0 : f64
+      %m = arith.divf %sum, %count : f64
+      %m32 = arith.truncf %m : f64 to f32
+      %y = arith.subf %in, %m32 : f32
+      linalg.yield %y : f32
+    }} -> tensor<{n}x{c}x{h}x{w}xf32>
+    %sq = linalg.generic {{indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%d : tensor<{n}x{c}x{h}x{w}xf32>) outs(%e2 : tensor<{n}x{c}x{h}x{w}xf32>) {{
+    ^bb0(%in: f32, %o: f32):
+      %p = arith.mulf %in, %in : f32
+      linalg.yield %p : f32
+    }} -> tensor<{n}x{c}x{h}x{w}xf32>
+    %q = linalg.generic {{indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}} ins(%sq : tensor<{n}x{c}x{h}x{w}xf32>) outs(%f : tensor<{n}x{c}xf32>) {{
+    ^bb0(%in: f32, %acc: f32):
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    }} -> tensor<{n}x{c}xf32>
+    flow.return %d, %q : tensor<{n}x{c}x{h}x{w}xf32>, tensor<{n}x{c}xf32>
+  }}
+  return %c, %v : tensor<{n}x{c}x{h}x{w}xf32>, tensor<{n}x{c}xf32>
+}}
+"""
+
+CASES = {
+    "instance_norm_chain_2x16x56x56": _CHAIN_4D.format(n=2, c=16, h=56, w=56, pixels=56 * 56),
+    "instance_norm_chain_2x24x28x28": _CHAIN_4D.format(n=2, c=24, h=28, w=28, pixels=28 * 28),
+    "layer_norm_chain_64_rows_of_8192": _CHAIN.format(rows=64, width=8192),
+}
