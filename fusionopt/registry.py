@@ -77,6 +77,9 @@ _DISPATCH_CREATION_STAGES = (
     "linalg-fold-transpose-into-matmul",
     # Elementwise chains become single generics (views stay visible to the stages below).
     "linalg-fuse-elementwise{aggressive=false}",
+    # A wide (f64) mean, now truncated inside the payloads that subtract it, is subtracted in
+    # f64: the f32-rounded mean lost its accuracy at a large common offset.
+    "linalg-widen-mean-subtractions",
     # A channels-last conv over a constant filter computes a multiple of 16 filters (zeros added,
     # the result sliced back): IREE vectorises a filter count like 58, 116 or 244 in 2-8 lane
     # vectors (ShuffleNetV2 x2.0's 1x1 convs at 6-10 GFLOP/s, the model 1.58x of IREE default's

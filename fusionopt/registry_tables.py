@@ -42,6 +42,8 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "dce": ("xdsl.transforms.dead_code_elimination", "DeadCodeElimination"),
     "test-diagnostics": ("fusionopt.transforms.testing.test_diagnostics", "TestDiagnosticsPass"),
     "linalg-fuse-elementwise": ("fusionopt.transforms.linalg.linalg_fuse_elementwise", "LinalgFuseElementwise"),
+    "linalg-widen-mean-subtractions": ("fusionopt.transforms.linalg.linalg_widen_mean_subtractions",
+                                       "LinalgWidenMeanSubtractionsPass"),
     "convert-graph-to-linalg": ("fusionopt.transforms.lowering.convert_graph_to_linalg", "ConvertGraphToLinalg"),
     "form-dispatch-regions": ("fusionopt.transforms.dispatch.form_dispatch_regions", "FormDispatchRegionsPass"),
     "convert-to-flow": ("fusionopt.transforms.dispatch.convert_to_flow", "ConvertToFlowPass"),
