@@ -55,7 +55,8 @@ transformers computes in f32, e.g. RMSNorm's statistics). transformers encoders
 bench/export_vision_encoders.py: SegFormer, MobileViT, ConvNeXt V2, PoolFormer, LeViT, DINOv2,
 BEiT, and SqueezeBERT's grouped 1-D convs) and recurrent networks (`RECURRENT_MODELS`,
 bench/export_recurrent.py: LSTM and GRU) and a third sweep of text and vision backbones
-(`THIRD_SWEEP`, bench/export_third_sweep.py: FNet, CANINE, Swin V2, ...) go with `--forms inline`
+(`THIRD_SWEEP`, bench/export_third_sweep.py: FNet, CANINE, Swin V2, ...) and the fourth's
+(`FOURTH_SWEEP`, bench/export_fourth_sweep.py: seq2seq models, DETR, RAFT, ...) go with `--forms inline`
 too.
 """
 
@@ -97,6 +98,7 @@ IREE_BEST = ["--iree-dispatch-creation-enable-aggressive-fusion",
 from export_vision_encoders import MORE_VISION_ENCODERS, VISION_ENCODER_MODELS  # noqa: E402
 from export_recurrent import RECURRENT_MODELS  # noqa: E402
 from export_third_sweep import THIRD_SWEEP  # noqa: E402
+from export_fourth_sweep import FOURTH_SWEEP  # noqa: E402
 from export_model_defs import CHECK_MODELS, HELDOUT_MODELS, MODELS, UNSEEN_MODELS, _declare_torchvision_ops  # noqa: E402
 
 
@@ -107,7 +109,8 @@ STATIC_ONLY = {"decoder/mamba"}
 
 ALL_MODELS = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS, **UNSEEN_MODELS, **DECODER_MODELS,
               **MORE_DECODERS, **ENCODER_MODELS, **VISION_ENCODER_MODELS,
-              **MORE_VISION_ENCODERS, **RECURRENT_MODELS, **THIRD_SWEEP}
+              **MORE_VISION_ENCODERS, **RECURRENT_MODELS, **THIRD_SWEEP,
+              **FOURTH_SWEEP}
 
 
 # -- export -----------------------------------------------------------------------------------
