@@ -53,47 +53,31 @@ _CHAIN = """func.func @main_graph(%x: tensor<{rows}x{width}xf32>) -> (tensor<{ro
 }}
 """
 
-_CHAIN_4D = """func.func @main_graph(%x: tensor<{n}x{c}x{h}x{w}xf32>) -> (tensor<{n}x{c}x{h}x{w}xf32>, tensor<{n}x{c}xf32>) {{
-  %c, %v = flow.dispatch.region -> (tensor<{n}x{c}x{h}x{w}xf32>, tensor<{n}x{c}xf32>) {{
-    %z64 = arith.constant 0.0 : f64
-    %e64 = tensor.empty() : tensor<{n}x{c}xf64>
-    %f64 = linalg.fill ins(%z64 : f64) outs(%e64 : tensor<{n}x{c}xf64>) -> tensor<{n}x{c}xf64>
-    %z = arith.constant 0.0 : f32
-    %e1 = tensor.empty() : tensor<{n}x{c}xf32>
-    %f = linalg.fill ins(%z : f32) outs(%e1 : tensor<{n}x{c}xf32>) -> tensor<{n}x{c}xf32>
-    %s = linalg.generic {{indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}} ins(%x : tensor<{n}x{c}x{h}x{w}xf32>) outs(%f64 : tensor<{n}x{c}xf64>) {{
-    ^bb0(%in: f32, %acc: f64):
-      %w = arith.extf %in : f32 to f64
-      %a = arith.addf %acc, %w : f64
-      linalg.yield %a : f64
-    }} -> tensor<{n}x{c}xf64>
-    %e2 = tensor.empty() : tensor<{n}x{c}x{h}x{w}xf32>
-    %d = linalg.generic {{indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%x, %s : tensor<{n}x{c}x{h}x{w}xf32>, tensor<{n}x{c}xf64>) outs(%e2 : tensor<{n}x{c}x{h}x{w}xf32>) {{
-    ^bb0(%in: f32, %sum: f64, %o: f32):
-      %count = arith.constant {pixels}.0 : f64
-      %m = arith.divf %sum, %count : f64
-      %m32 = arith.truncf %m : f64 to f32
-      %y = arith.subf %in, %m32 : f32
-      linalg.yield %y : f32
-    }} -> tensor<{n}x{c}x{h}x{w}xf32>
-    %sq = linalg.generic {{indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%d : tensor<{n}x{c}x{h}x{w}xf32>) outs(%e2 : tensor<{n}x{c}x{h}x{w}xf32>) {{
-    ^bb0(%in: f32, %o: f32):
-      %p = arith.mulf %in, %in : f32
-      linalg.yield %p : f32
-    }} -> tensor<{n}x{c}x{h}x{w}xf32>
-    %q = linalg.generic {{indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}} ins(%sq : tensor<{n}x{c}x{h}x{w}xf32>) outs(%f : tensor<{n}x{c}xf32>) {{
-    ^bb0(%in: f32, %acc: f32):
-      %a = arith.addf %in, %acc : f32
-      linalg.yield %a : f32
-    }} -> tensor<{n}x{c}xf32>
-    flow.return %d, %q : tensor<{n}x{c}x{h}x{w}xf32>, tensor<{n}x{c}xf32>
-  }}
-  return %c, %v : tensor<{n}x{c}x{h}x{w}xf32>, tensor<{n}x{c}xf32>
-}}
-"""
+
+def chain_case(rows: tuple[int, ...], reduced: tuple[int, ...]) -> str:
+    """`_CHAIN` over rows of shape `rows`, each reducing a block of shape `reduced`."""
+    letters = "abcdefgh"[:len(rows) + len(reduced)]
+    row_dims = letters[:len(rows)]
+    shape = "x".join(map(str, (*rows, *reduced)))
+    row_shape = "x".join(map(str, rows))
+    text = _CHAIN.replace("tensor<{rows}x{width}xf32>", f"tensor<{shape}xf32>")
+    text = text.replace("tensor<{rows}xf64>", f"tensor<{row_shape}xf64>").replace("tensor<{rows}xf32>", f"tensor<{row_shape}xf32>")
+    every = ", ".join(letters)
+    text = text.replace("affine_map<(r, d) -> (r, d)>", f"affine_map<({every}) -> ({every})>")
+    text = text.replace("affine_map<(r, d) -> (r)>", f"affine_map<({every}) -> ({', '.join(row_dims)})>")
+    parallel = ", ".join(['"parallel"'] * len(rows))
+    reduction = ", ".join(['"reduction"'] * len(reduced))
+    text = text.replace('iterator_types = ["parallel", "reduction"]', f"iterator_types = [{parallel}, {reduction}]")
+    text = text.replace('iterator_types = ["parallel", "parallel"]',
+                        "iterator_types = [" + ", ".join(['"parallel"'] * len(letters)) + "]")
+    count = 1
+    for d in reduced:
+        count *= d
+    return text.format(width=count)
+
 
 CASES = {
-    "instance_norm_chain_2x16x56x56": _CHAIN_4D.format(n=2, c=16, h=56, w=56, pixels=56 * 56),
-    "instance_norm_chain_2x24x28x28": _CHAIN_4D.format(n=2, c=24, h=28, w=28, pixels=28 * 28),
-    "layer_norm_chain_64_rows_of_8192": _CHAIN.format(rows=64, width=8192),
+    "instance_norm_chain_2x16x56x56": chain_case((2, 16), (56, 56)),
+    "instance_norm_chain_2x24x28x28": chain_case((2, 24), (28, 28)),
+    "layer_norm_chain_64_rows_of_8192": chain_case((64,), (8192,)),
 }

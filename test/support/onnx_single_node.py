@@ -6,6 +6,10 @@ same inputs (rtol 1e-4, atol 1e-5)."""
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
@@ -71,3 +75,12 @@ def check(model: onnx.ModelProto, runtime: dict[str, np.ndarray], lower: bool = 
             assert a.shape == e.shape and a.dtype == e.dtype, (a.shape, a.dtype, e.shape, e.dtype)
             np.testing.assert_allclose(a, e, rtol=1e-4, atol=1e-5)
     return module
+
+
+def save_models_main(description: str, models: dict[str, Callable[[], onnx.ModelProto]]) -> None:
+    """The command line of the small model scripts: `SCRIPT OUT_FOLDER` writes OUT/NAME.onnx."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("out", type=Path)
+    out = parser.parse_args().out
+    for name, build in models.items():
+        onnx.save(build(), str(out / f"{name}.onnx"))

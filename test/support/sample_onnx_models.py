@@ -9,7 +9,6 @@ written with onnx.helper: a flow-driven warp as RAFT and optical-flow models com
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/: run as a script too
-from support.onnx_single_node import x_to_y_model  # noqa: E402
+from support.onnx_single_node import save_models_main, x_to_y_model  # noqa: E402
 
 
 def identity_grid(size: int) -> np.ndarray:
@@ -43,12 +42,5 @@ def flow_warp(channels: int = 4, size: int = 6) -> onnx.ModelProto:
     return x_to_y_model(nodes, inits, shape, shape, "flow_warp")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path)
-    out = parser.parse_args().out
-    onnx.save(flow_warp(), str(out / "flow_warp.onnx"))
-
-
 if __name__ == "__main__":
-    main()
+    save_models_main(__doc__.splitlines()[0], {"flow_warp": flow_warp})

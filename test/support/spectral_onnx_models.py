@@ -10,7 +10,6 @@ with onnx.helper as torch exports `torch.fft.fftn(x, dim=(1, 2)).real` (FNet's t
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/: run as a script too
-from support.onnx_single_node import x_to_y_model  # noqa: E402
+from support.onnx_single_node import save_models_main, x_to_y_model  # noqa: E402
 
 
 def fourier_mixing(seq: int = 8, hidden: int = 6) -> onnx.ModelProto:
@@ -35,12 +34,5 @@ def fourier_mixing(seq: int = 8, hidden: int = 6) -> onnx.ModelProto:
     return x_to_y_model(nodes, inits, [1, seq, hidden], [1, seq, hidden], "fourier_mixing")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path)
-    out = parser.parse_args().out
-    onnx.save(fourier_mixing(), str(out / "fourier_mixing.onnx"))
-
-
 if __name__ == "__main__":
-    main()
+    save_models_main(__doc__.splitlines()[0], {"fourier_mixing": fourier_mixing})
