@@ -67,18 +67,25 @@ def onnx_inputs(model: str, family: str, seed: int, model_input, weight) -> list
     return values
 
 
+# Ops that only move an input's ids (XLNet transposes its ids to [seq, batch] before the lookup).
+_ID_VIEWS = ("Transpose", "Reshape", "Squeeze", "Unsqueeze", "Flatten", "Identity")
+
+
 def gather_rows(model: str) -> dict[str, int]:
     """Integer graph inputs that index the rows of a constant table (an embedding's `Gather`
-    on axis 0): input -> the fewest rows of such a table."""
+    on axis 0, directly or through `_ID_VIEWS`): input -> the fewest rows of such a table."""
     graph = onnx.load(model).graph
-    inputs = {i.name for i in graph.input if np.issubdtype(
+    source = {i.name: i.name for i in graph.input if np.issubdtype(
         helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type), np.integer)}
     tables = {t.name: t.dims[0] for t in graph.initializer if t.dims}
     rows: dict[str, int] = {}
     for node in graph.node:
+        if node.op_type in _ID_VIEWS and node.input[0] in source:
+            source[node.output[0]] = source[node.input[0]]
         axis = next((a.i for a in node.attribute if a.name == "axis"), 0)
-        if node.op_type == "Gather" and axis == 0 and node.input[1] in inputs and node.input[0] in tables:
-            rows[node.input[1]] = min(rows.get(node.input[1], tables[node.input[0]]), tables[node.input[0]])
+        if node.op_type == "Gather" and axis == 0 and node.input[1] in source and node.input[0] in tables:
+            name = source[node.input[1]]
+            rows[name] = min(rows.get(name, tables[node.input[0]]), tables[node.input[0]])
     return rows
 
 

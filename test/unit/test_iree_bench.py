@@ -297,6 +297,25 @@ def test_onnx_token_ids_stay_inside_their_embedding_table(tmp_path: Path) -> Non
     assert other.max() >= 10  # the weight maker's draw, untouched
 
 
+def test_onnx_token_ids_read_through_a_transpose_stay_inside_the_table(tmp_path: Path) -> None:
+    """XLNet transposes its ids to [seq, batch] before the lookup: the table still bounds them."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    import iree_bench_inputs as inputs
+
+    table = numpy_helper.from_array(np.zeros((10, 4), np.float32), "table")
+    graph = helper.make_graph(
+        [helper.make_node("Transpose", ["ids"], ["seq_first"], perm=[1, 0]),
+         helper.make_node("Gather", ["table", "seq_first"], ["rows"], axis=0)],
+        "ids", [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, 256])],
+        [helper.make_tensor_value_info("rows", TensorProto.FLOAT, [256, 1, 4])], [table])
+    path = tmp_path / "ids.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)]), str(path))
+    (ids,) = inputs.model_inputs(str(path), "random", seed=0)
+    assert ids.min() >= 0 and ids.max() < 10 and len(np.unique(ids)) == 10
+
+
 @needs_iree
 def test_heldout_models_cuda_target_builds_only(tmp_path: Path) -> None:
     """`heldout_models.py --target cuda`: IREE's import and graph-to-dispatch-cuda built for
