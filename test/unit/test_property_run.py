@@ -21,6 +21,7 @@ from fusionopt import registry
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
 from support.graph_blocks_gqa import REPEATED_KV_BLOCKS  # noqa: E402
+from support.graph_blocks_norm import WIDE_NORM_BLOCKS  # noqa: E402
 from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
     ASSERTED_BLOCKS,
     DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_DEPTHWISE_BLOCKS, PADDED_FILTER_BLOCKS, PADDED_WEIGHT_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
@@ -170,6 +171,11 @@ KXK_CONV_FLOORS = {"dispatch-conv-kxk-cpu-tiles": 0.2, "dispatch-hoist-dense-con
 # vectors. Its seed gives 0.67 (4 of 6).
 ROW_SOFTMAX_COUNT, ROW_SOFTMAX_OPS = 6, 1
 ROW_SOFTMAX_FLOORS = {"dispatch-reduction-cpu-tiles": 0.3}
+# A LayerNorm over 1-3 rows of 256, 300 or 384 values (`graph_blocks_norm.WIDE_NORM_BLOCKS`; f32
+# and f64 draws): its mean accumulates in f64, and the f32 ones subtract it in f64 in every
+# dispatch-creation run. Its seed gives 0.5 (4 of 8).
+WIDE_NORM_COUNT, WIDE_NORM_OPS = 8, 1
+WIDE_NORM_FLOORS = {"linalg-widen-mean-subtractions": 0.35}
 # Attention whose V comes as [keys, heads, dv] (`graph_blocks.KEYS_OUTER_ATTENTION_BLOCKS`): in
 # the dispatch-attention run (raised at every size) the copy puts V's heads outermost.
 KEYS_OUTER_ATTENTION_COUNT, KEYS_OUTER_ATTENTION_OPS = 6, 1
@@ -277,7 +283,7 @@ def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
               PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, PADDED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS,
-              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, KEY_BLOCK_ATTENTION_FLOORS, CONV1D_FLOORS, REPEATED_KV_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS)
+              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, KEY_BLOCK_ATTENTION_FLOORS, CONV1D_FLOORS, REPEATED_KV_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS, WIDE_NORM_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -309,6 +315,7 @@ BLOCK_SET_RUNS = {
     "padded_depthwise": (PADDED_DEPTHWISE_COUNT, PADDED_DEPTHWISE_OPS, PADDED_DEPTHWISE_BLOCKS, PADDED_DEPTHWISE_FLOORS),
     "tiled_depthwise": (TILED_DEPTHWISE_COUNT, TILED_DEPTHWISE_OPS, TILED_DEPTHWISE_BLOCKS, TILED_DEPTHWISE_FLOORS),
     "row_softmax": (ROW_SOFTMAX_COUNT, ROW_SOFTMAX_OPS, ROW_SOFTMAX_BLOCKS, ROW_SOFTMAX_FLOORS),
+    "wide_norm": (WIDE_NORM_COUNT, WIDE_NORM_OPS, WIDE_NORM_BLOCKS, WIDE_NORM_FLOORS),
     "repeated_kv": (REPEATED_KV_COUNT, REPEATED_KV_OPS, REPEATED_KV_BLOCKS, REPEATED_KV_FLOORS),
     "keys_outer_attention": (KEYS_OUTER_ATTENTION_COUNT, KEYS_OUTER_ATTENTION_OPS, KEYS_OUTER_ATTENTION_BLOCKS,
                              KEYS_OUTER_ATTENTION_FLOORS),
