@@ -148,7 +148,7 @@ def chain_fits_stack(first: Operation, between: set[Operation]) -> bool:
     reduced = math.prod(e for e, kind in zip(extents, kinds) if kind == "reduction")
     rows = math.prod(e for e, kind in zip(extents, kinds) if kind == "parallel")
     widths = [element_bytes(r.type.get_element_type()) for op in between for r in op.results
-              if isinstance(r.type, TensorType)]
+              if isinstance(r.type, TensorType) and len(r.type.get_shape()) == len(extents)]  # whole rows
     return chain_tile_rows(rows) * reduced * max(widths, default=4) <= CHAIN_STACK_BYTES
 
 
