@@ -60,11 +60,12 @@ def _inputs() -> dict[str, torch.Tensor]:
 
 def causal_lm(family: str, **options):
     """A builder for bench/export_models.py: transformers' `AutoConfig.for_model(family)` with
-    `SIZE` and `options`, as `AutoModelForCausalLM.from_config` (random init)."""
+    `SIZE` (or `options` where they name the same field), as `AutoModelForCausalLM.from_config`
+    (random init)."""
     def build():
         from transformers import AutoConfig, AutoModelForCausalLM
 
-        config = AutoConfig.for_model(family, **SIZE, **options)
+        config = AutoConfig.for_model(family, **{**SIZE, **options})  # options override SIZE
         model = AutoModelForCausalLM.from_config(config)
         return Logits(model), _inputs(), config.to_dict()
     return build

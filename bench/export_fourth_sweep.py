@@ -19,6 +19,10 @@ brings that the passes were not written against:
 - speech_to_text: Speech2Text's encoder on 584 filterbank frames: two strided 1-D convs with GLU;
 - xlnet: XLNet's two-stream-free relative attention (sinusoidal relative positions, the
   rel-shift by reshape and slice, segment biases);
+- tinyllama_1l, opt_2048_1l: decoders at real widths, one layer each (IREE's CPU limits are
+  size-dependent; the decoder table's models are 256 wide): TinyLlama's 2048 hidden, 32 heads over
+  4 KV heads and 5632-wide SwiGLU; OPT-1.3B's 2048 hidden with LayerNorms (chains over 2048 f32
+  a row) and an 8192-wide FFN; 64 tokens, a 1000-token vocabulary;
 - raft_small: torchvision's RAFT-small optical flow between two 224x224 frames: a correlation
   volume (all-pairs dot products, pooled 4 times), bilinear sampling (`grid_sample`) around the
   current flow, 12 recurrent refinement steps, a convex upsampling (unfold) of the flow.
@@ -29,7 +33,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from export_decoders import Logits
+from export_decoders import Logits, causal_lm
 from export_encoders import LAYERS, VOCAB, LastHidden
 from export_vision_encoders import vision_backbone
 
@@ -143,5 +147,13 @@ FOURTH_SWEEP = {
     "sweep4/wavlm": (wavlm, "WavLMModel, base widths, 2 layers, 16000 samples", False),
     "sweep4/speech_to_text": (speech_to_text, "Speech2Text encoder, 2 layers, 584 frames", False),
     "sweep4/xlnet": (xlnet, "XLNetModel, base widths, 2 layers, 128 tokens", False),
+    "sweep4/tinyllama_1l": (causal_lm("llama", vocab_size=VOCAB, hidden_size=2048, num_hidden_layers=1,
+                                      num_attention_heads=32, num_key_value_heads=4, intermediate_size=5632,
+                                      max_position_embeddings=128),
+                            "LlamaForCausalLM at TinyLlama's widths, 1 layer, 64 tokens", False),
+    "sweep4/opt_2048_1l": (causal_lm("opt", vocab_size=VOCAB, hidden_size=2048, num_hidden_layers=1,
+                                     num_attention_heads=32, ffn_dim=8192, word_embed_proj_dim=2048,
+                                     max_position_embeddings=128, pad_token_id=0, bos_token_id=1, eos_token_id=2),
+                           "OPTForCausalLM at OPT-1.3B's widths, 1 layer, 64 tokens", False),
     "sweep4/raft_small": (raft_small, "torchvision raft_small(weights=None), two 224x224 frames", False),
 }
