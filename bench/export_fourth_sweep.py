@@ -23,6 +23,9 @@ brings that the passes were not written against:
   size-dependent; the decoder table's models are 256 wide): TinyLlama's 2048 hidden, 32 heads over
   4 KV heads and 5632-wide SwiGLU; OPT-1.3B's 2048 hidden with LayerNorms (chains over 2048 f32
   a row) and an 8192-wide FFN; 64 tokens, a 1000-token vocabulary;
+- unet_resblock: a diffusion UNet's resnet block at Stable Diffusion's first level (GroupNorm(32,
+  320) and SiLU before each of two 3x3 convs, 320 channels of 64 x 64 latents, a residual add);
+  torch exports each GroupNorm as an InstanceNorm over [1, 32, 40960];
 - raft_small: torchvision's RAFT-small optical flow between two 224x224 frames: a correlation
   volume (all-pairs dot products, pooled 4 times), bilinear sampling (`grid_sample`) around the
   current flow, 12 recurrent refinement steps, a convex upsampling (unfold) of the flow.
@@ -126,6 +129,22 @@ class FinalFlow(nn.Module):
         return self.m(image1, image2)[-1]
 
 
+class UNetResBlock(nn.Module):
+    def __init__(self, channels: int = 320, groups: int = 32):
+        super().__init__()
+        self.norm1, self.norm2 = nn.GroupNorm(groups, channels), nn.GroupNorm(groups, channels)
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1)
+
+    def forward(self, x):
+        h = self.conv1(nn.functional.silu(self.norm1(x)))
+        return x + self.conv2(nn.functional.silu(self.norm2(h)))
+
+
+def unet_resblock():
+    return UNetResBlock(), {"x": torch.randn(1, 320, 64, 64)}, None
+
+
 def raft_small():
     from torchvision.models.optical_flow import raft_small as build
 
@@ -155,5 +174,7 @@ FOURTH_SWEEP = {
                                      num_attention_heads=32, ffn_dim=8192, word_embed_proj_dim=2048,
                                      max_position_embeddings=128, pad_token_id=0, bos_token_id=1, eos_token_id=2),
                            "OPTForCausalLM at OPT-1.3B's widths, 1 layer, 64 tokens", False),
+    "sweep4/unet_resblock": (unet_resblock, "a UNet resnet block: GroupNorm(32, 320), SiLU, 3x3 conv, twice, "
+                             "over 1x320x64x64", False),
     "sweep4/raft_small": (raft_small, "torchvision raft_small(weights=None), two 224x224 frames", False),
 }
