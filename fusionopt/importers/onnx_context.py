@@ -148,6 +148,11 @@ class ImportContext:
                 return helper.get_attribute_value(a)
         return default
 
+    def text_attr(self, name: str, default: str) -> str:
+        """A string attribute (onnx gives bytes) as text."""
+        raw = self.attr(name, default)
+        return raw.decode() if isinstance(raw, bytes) else str(raw)
+
     def constant_input(self, value: Value | None, what: str) -> np.ndarray:
         """An input the importer needs at import time (shape, axes, indices...)."""
         if not isinstance(value, np.ndarray):

@@ -95,8 +95,7 @@ def gelu(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     with approximate="tanh" x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3)))."""
     x = ctx.ssa(ins[0])
     dtype = numpy_dtype_of(element(x))
-    raw = ctx.attr("approximate", b"none")
-    approximate = raw.decode() if isinstance(raw, bytes) else str(raw)
+    approximate = ctx.text_attr("approximate", "none")
     if approximate == "none":
         inner = ctx.emit(graph.ErfOp(binary(ctx, graph.MulOp, x, np.array(1 / np.sqrt(2), dtype))))
     elif approximate == "tanh":

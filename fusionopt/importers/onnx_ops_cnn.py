@@ -69,8 +69,7 @@ def _ints(ctx: ImportContext, name: str, default: list[int]) -> list[int]:
 def resolve_pads(ctx: ImportContext, in_sizes, kernel, strides, dilations) -> list[int]:
     """Explicit `[begin.., end..]` pads from `pads` / `auto_pad` (ONNX rules)."""
     n = len(in_sizes)
-    raw = ctx.attr("auto_pad", b"NOTSET")
-    auto = raw.decode() if isinstance(raw, bytes) else str(raw)
+    auto = ctx.text_attr("auto_pad", "NOTSET")
     if auto not in AUTO_PADS:
         raise ctx.error(f"{ctx.node.op_type}: unknown auto_pad '{auto}' (expected one of "
                         f"{', '.join(AUTO_PADS)})")

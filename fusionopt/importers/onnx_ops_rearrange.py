@@ -48,7 +48,7 @@ def tile(ctx: ImportContext, ins: list[Value]) -> list[Value]:
 def depth_to_space(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     n, c, h, w = _image_dims(ctx, ins[0], "DepthToSpace")
     b = int(ctx.attr("blocksize"))
-    mode = _text(ctx.attr("mode", b"DCR"))
+    mode = ctx.text_attr("mode", "DCR")
     if c % (b * b):
         raise ctx.error(f"DepthToSpace: {c} channels are not a multiple of blocksize {b} squared")
     if mode == "DCR":
@@ -130,7 +130,7 @@ def _placed_on_image(ctx: ImportContext, tap: Value, offset, image, strides, dil
 
 def scatter_nd(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     data, updates = ins[0], ins[2]
-    if _text(ctx.attr("reduction", b"none")) != "none":
+    if ctx.text_attr("reduction", "none") != "none":
         raise ctx.error("ScatterND with a reduction is not supported (only reduction='none')")
     indices = ctx.constant_input(ins[1], "ScatterND's indices").astype(np.int64)
     dims, depth = shape(data), indices.shape[-1]
@@ -179,10 +179,6 @@ def _image_dims(ctx: ImportContext, x: Value, op: str) -> tuple[int, int, int, i
     if len(shape(x)) != 4:
         raise ctx.error(f"{op}: the input must be a 4-D NCHW image, not {list(shape(x))}")
     return tuple(shape(x))
-
-
-def _text(raw) -> str:
-    return raw.decode() if isinstance(raw, bytes) else str(raw)
 
 
 HANDLERS = {"Tile": tile, "DepthToSpace": depth_to_space, "SpaceToDepth": space_to_depth, "Col2Im": col2im,

@@ -31,11 +31,6 @@ from fusionopt.importers.onnx_context import ImportContext, Value, element, nump
 from fusionopt.importers.onnx_ops_cnn import _checked, _channel_broadcast, _elem_of, _ints, _spatial_input
 
 
-def _text(ctx: ImportContext, name: str, default: str) -> str:
-    raw = ctx.attr(name, default.encode())
-    return raw.decode() if isinstance(raw, bytes) else str(raw)
-
-
 def _slice(ctx: ImportContext, v: SSAValue, axes, starts, ends) -> SSAValue:
     keep = [(a, s, e) for a, s, e in zip(axes, starts, ends) if s != 0 or e != shape(v)[a]]
     if not keep:
@@ -64,7 +59,7 @@ def _interleave_zeros(ctx: ImportContext, x: SSAValue, strides) -> SSAValue:
 
 def _transpose_pads(ctx: ImportContext, in_sizes, kernel, strides, dilations, out_pad):
     n = len(in_sizes)
-    auto = _text(ctx, "auto_pad", "NOTSET")
+    auto = ctx.text_attr("auto_pad", "NOTSET")
     if auto not in ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"):
         raise ctx.error(f"ConvTranspose: unknown auto_pad '{auto}'")
     output_shape = ctx.attr("output_shape")
@@ -250,16 +245,16 @@ def _joint_tables_fit(taps: dict, sizes: list[int]) -> bool:
 def resize(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     x = ctx.ssa(ins[0])
     xs, elem = shape(x), element(x)
-    mode = _text(ctx, "mode", "nearest")
+    mode = ctx.text_attr("mode", "nearest")
     if mode not in ("nearest", "linear"):
         raise ctx.error(f"Resize mode '{mode}' is not supported (nearest, linear)")
     if int(ctx.attr("antialias", 0)):
         raise ctx.error("Resize with antialias is not supported")
     if ctx.attr("axes") is not None:
         raise ctx.error("Resize with axes is not supported")
-    coord_mode = _text(ctx, "coordinate_transformation_mode", "half_pixel")
-    nearest_mode = _text(ctx, "nearest_mode", "round_prefer_floor")
-    if _text(ctx, "keep_aspect_ratio_policy", "stretch") != "stretch":
+    coord_mode = ctx.text_attr("coordinate_transformation_mode", "half_pixel")
+    nearest_mode = ctx.text_attr("nearest_mode", "round_prefer_floor")
+    if ctx.text_attr("keep_aspect_ratio_policy", "stretch") != "stretch":
         raise ctx.error("Resize keep_aspect_ratio_policy other than stretch is not supported")
     scales_in = ins[2] if len(ins) > 2 else None
     sizes_in = ins[3] if len(ins) > 3 else None

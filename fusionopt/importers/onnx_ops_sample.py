@@ -27,14 +27,13 @@ from xdsl.dialects.builtin import TensorType, i1, i64
 from fusionopt.dialects import graph
 from fusionopt.importers.onnx_builders import binary, reshape, slice_value, squeezed, transpose
 from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
-from fusionopt.importers.onnx_ops_resample import _text
 
 _MODES = {"bilinear": "linear", "linear": "linear", "nearest": "nearest"}
 _PADDINGS = ("zeros", "border")
 
 
 def _checked_options(ctx: ImportContext, x: Value, grid: Value) -> tuple[str, str, bool]:
-    mode, padding = _text(ctx, "mode", "linear"), _text(ctx, "padding_mode", "zeros")
+    mode, padding = ctx.text_attr("mode", "linear"), ctx.text_attr("padding_mode", "zeros")
     if mode not in _MODES:
         raise ctx.error(f"GridSample mode '{mode}' is not supported (have: bilinear/linear, nearest)")
     if padding not in _PADDINGS:
@@ -49,44 +48,44 @@ def _checked_options(ctx: ImportContext, x: Value, grid: Value) -> tuple[str, st
     return _MODES[mode], padding, bool(ctx.attr("align_corners", 0))
 
 
-def _scalar(ctx: ImportContext, like: Value, number: float) -> np.ndarray:
+def _scalar(like: Value, number: float) -> np.ndarray:
     return np.array(number, dtype=numpy_dtype_of(element(like)))
 
 
 def _pixel_coordinate(ctx: ImportContext, g: Value, size: int, align_corners: bool) -> Value:
     """Grid values in [-1, 1] -> pixel coordinates, clamped to [-2, size + 1]."""
-    one = _scalar(ctx, g, 1.0)
+    one = _scalar(g, 1.0)
     shifted = binary(ctx, graph.AddOp, g, one)
     if align_corners:
-        coordinate = binary(ctx, graph.MulOp, binary(ctx, graph.DivOp, shifted, _scalar(ctx, g, 2.0)),
-                            _scalar(ctx, g, size - 1))
+        coordinate = binary(ctx, graph.MulOp, binary(ctx, graph.DivOp, shifted, _scalar(g, 2.0)),
+                            _scalar(g, size - 1))
     else:
-        scaled = binary(ctx, graph.SubOp, binary(ctx, graph.MulOp, shifted, _scalar(ctx, g, size)), one)
-        coordinate = binary(ctx, graph.DivOp, scaled, _scalar(ctx, g, 2.0))
-    low = binary(ctx, graph.MaxOp, coordinate, _scalar(ctx, g, -2.0))
-    return binary(ctx, graph.MinOp, low, _scalar(ctx, g, size + 1))
+        scaled = binary(ctx, graph.SubOp, binary(ctx, graph.MulOp, shifted, _scalar(g, size)), one)
+        coordinate = binary(ctx, graph.DivOp, scaled, _scalar(g, 2.0))
+    low = binary(ctx, graph.MaxOp, coordinate, _scalar(g, -2.0))
+    return binary(ctx, graph.MinOp, low, _scalar(g, size + 1))
 
 
 def _clamped_index(ctx: ImportContext, coordinate: Value, size: int) -> tuple[Value, Value]:
-    """(index clamped into [0, size), whether the index was inside) of a whole-number coordinate."""
+    """(the index of a whole-number coordinate, that index clamped into [0, size))."""
     index = ctx.emit(graph.ConvertOp(ctx.ssa(coordinate), i64))
     clamped = binary(ctx, graph.MinOp, binary(ctx, graph.MaxOp, index, np.array(0, np.int64)),
                      np.array(size - 1, np.int64))
-    return clamped, binary(ctx, graph.EqualOp, index, clamped)
+    return index, clamped
 
 
 def _corner(ctx: ImportContext, table: Value, rows: np.ndarray, corner: tuple[Value, Value],
             image: tuple[int, int], zeros: bool) -> Value:
     """The table rows at one corner per output pixel: [N, H_out, W_out, C]."""
     (h, w), (cx, cy) = image, corner
-    ix, inside_x = _clamped_index(ctx, cx, w)
-    iy, inside_y = _clamped_index(ctx, cy, h)
+    (raw_x, ix), (raw_y, iy) = _clamped_index(ctx, cx, w), _clamped_index(ctx, cy, h)
     linear = binary(ctx, graph.AddOp, binary(ctx, graph.MulOp, iy, np.array(w, np.int64)), ix)
     if rows.size > 1:  # the first row of each image
         linear = binary(ctx, graph.AddOp, linear, rows)
     values = ctx.emit(graph.GatherOp(ctx.ssa(table), ctx.ssa(linear), 0))
     if not zeros:
         return values
+    inside_x, inside_y = binary(ctx, graph.EqualOp, raw_x, ix), binary(ctx, graph.EqualOp, raw_y, iy)
     inside = ctx.emit(graph.WhereOp(inside_x, inside_y, ctx.splat(False, shape(inside_x), i1)))
     mask = ctx.emit(graph.BroadcastOp(reshape(ctx, inside, [*shape(inside), 1]), [0, 1, 2, 3],
                                       TensorType(i1, list(shape(values)))))
@@ -111,12 +110,12 @@ def grid_sample(ctx: ImportContext, ins: list[Value]) -> list[Value]:
         out = _corner(ctx, table, rows, nearest, (h, w), zeros)
     else:
         x0, y0 = ctx.emit(graph.FloorOp(px)), ctx.emit(graph.FloorOp(py))
-        one = _scalar(ctx, px, 1.0)
+        one = _scalar(px, 1.0)
         x1, y1 = binary(ctx, graph.AddOp, x0, one), binary(ctx, graph.AddOp, y0, one)
-        fx, fy = binary(ctx, graph.SubOp, px, x0), binary(ctx, graph.SubOp, py, y0)
-        gx_, gy_ = binary(ctx, graph.SubOp, one, fx), binary(ctx, graph.SubOp, one, fy)
+        wx1, wy1 = binary(ctx, graph.SubOp, px, x0), binary(ctx, graph.SubOp, py, y0)  # the far corners' weights
+        wx0, wy0 = binary(ctx, graph.SubOp, one, wx1), binary(ctx, graph.SubOp, one, wy1)
         out = None
-        for corner, wx, wy in (((x0, y0), gx_, gy_), ((x1, y0), fx, gy_), ((x0, y1), gx_, fy), ((x1, y1), fx, fy)):
+        for corner, wx, wy in (((x0, y0), wx0, wy0), ((x1, y0), wx1, wy0), ((x0, y1), wx0, wy1), ((x1, y1), wx1, wy1)):
             term = _weighted(ctx, _corner(ctx, table, rows, corner, (h, w), zeros), binary(ctx, graph.MulOp, wx, wy))
             out = term if out is None else binary(ctx, graph.AddOp, out, term)
     return [transpose(ctx, out, [0, 3, 1, 2])]
