@@ -37,7 +37,7 @@ import torch
 from torch import nn
 
 from export_decoders import Logits, causal_lm
-from export_encoders import LAYERS, VOCAB, LastHidden
+from export_encoders import LAYERS, VOCAB, LastHidden, text_encoder
 from export_vision_encoders import vision_backbone
 
 ENCODER_TOKENS = 128
@@ -111,13 +111,6 @@ def wavlm():
         config.to_dict()
 
 
-def xlnet():
-    from transformers import XLNetConfig, XLNetModel
-
-    config = XLNetConfig(n_layer=LAYERS, vocab_size=VOCAB)
-    return LastHidden(XLNetModel(config), "input_ids"), {"input_ids": _tokens(ENCODER_TOKENS)}, config.to_dict()
-
-
 class FinalFlow(nn.Module):
     """RAFT's last flow estimate for a pair of frames (torchvision returns every iteration's)."""
 
@@ -165,7 +158,8 @@ FOURTH_SWEEP = {
                       "SiglipVisionModel, base widths, 2 layers, 224x224", False),
     "sweep4/wavlm": (wavlm, "WavLMModel, base widths, 2 layers, 16000 samples", False),
     "sweep4/speech_to_text": (speech_to_text, "Speech2Text encoder, 2 layers, 584 frames", False),
-    "sweep4/xlnet": (xlnet, "XLNetModel, base widths, 2 layers, 128 tokens", False),
+    "sweep4/xlnet": (text_encoder("xlnet", num_hidden_layers=LAYERS),
+                     "XLNetModel, base widths, 2 layers, 128 tokens", False),
     "sweep4/tinyllama_1l": (causal_lm("llama", vocab_size=VOCAB, hidden_size=2048, num_hidden_layers=1,
                                       num_attention_heads=32, num_key_value_heads=4, intermediate_size=5632,
                                       max_position_embeddings=128),

@@ -14,6 +14,8 @@ cases and test/unit/test_iree_limits.py pins them.
 
 from __future__ import annotations
 
+import math
+
 _CHAIN = """func.func @main_graph(%x: tensor<{rows}x{width}xf32>) -> (tensor<{rows}x{width}xf32>, tensor<{rows}xf32>) {{
   %c, %v = flow.dispatch.region -> (tensor<{rows}x{width}xf32>, tensor<{rows}xf32>) {{
     %z64 = arith.constant 0.0 : f64
@@ -70,10 +72,7 @@ def chain_case(rows: tuple[int, ...], reduced: tuple[int, ...]) -> str:
     text = text.replace('iterator_types = ["parallel", "reduction"]', f"iterator_types = [{parallel}, {reduction}]")
     text = text.replace('iterator_types = ["parallel", "parallel"]',
                         "iterator_types = [" + ", ".join(['"parallel"'] * len(letters)) + "]")
-    count = 1
-    for d in reduced:
-        count *= d
-    return text.format(width=count)
+    return text.format(width=math.prod(reduced))
 
 
 CASES = {
