@@ -51,13 +51,17 @@ def test_grid_sample_matches_onnxruntime(mode, padding, align_corners):
 
 
 def test_nearest_ties_round_half_to_even():
-    """Coordinates exactly halfway between pixels (align_corners 1, width 5: g = -0.75 -> 0.5,
-    -0.25 -> 1.5, 0.25 -> 2.5) read the even pixel, as onnxruntime's nearbyint does."""
+    """Rows exactly halfway between pixels (align_corners 1, height 5: g = -0.75 -> 0.5, -0.25 ->
+    1.5, 0.25 -> 2.5) read the even row, as onnxruntime's nearbyint does; the columns are whole
+    (width 7: g = -1, 0, 1 -> 0, 3, 6)."""
     x = np.arange(N * C * H * W, dtype=np.float32).reshape(N, C, H, W)
     g = np.zeros((N, 1, 3, 2), np.float32)
-    g[..., 0] = [-0.75 * 6 / 6, -0.25, 0.25]
+    g[..., 0] = [-1.0, 0.0, 1.0]
     g[..., 1] = [-0.75, -0.25, 0.25]
     model = make_model("GridSample", {"x": x, "grid": g}, {}, opset=16, mode="nearest", align_corners=1)
+    (expected,) = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(
+        None, {"x": x, "grid": g})
+    np.testing.assert_array_equal(expected[:, :, 0, :], x[:, :, [0, 2, 2], [0, 3, 6]])
     check(model, {"x": x, "grid": g})
 
 
