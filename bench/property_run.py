@@ -64,7 +64,7 @@ from fusionopt.testing import ReferenceRuns
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fuzz import _alarm, _Timeout  # noqa: E402  (the fuzzer's time limit: a BaseException)
-from support.graph_blocks import FORM_BLOCKS  # noqa: E402
+from support.graph_blocks import FORM_BLOCKS, WINOGRAD_BLOCKS  # noqa: E402
 from support.graph_strategies import graph_programs  # noqa: E402
 
 # (and 1-D convs channels last as patch matmuls, and conv filters padded to multiples of 16, matmul weights to whole panels, and constant 1x1
@@ -75,9 +75,11 @@ from support.graph_strategies import graph_programs  # noqa: E402
 # guard's reduction of V inside, their unit dims read without constant 0s, then given CPU tiles; 1 row x 1 key, so drawn sizes fit them;
 # and the CPU tiles of depthwise convs, of row reductions, of grouped convs' im2col matmuls and
 # tap sums (grouped convs summed over their taps, as the llvm-cpu builds do) and of k x k convs,
-# and the regions' float constants read from outside them)
+# 3x3 convs of 64 channels and filters as Winograd F(2x2, 3x3) with their input transforms'
+# tiles, and the regions' float constants read from outside them)
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
-    "linalg-conv-channels-last,", "linalg-conv1d-channels-last,linalg-conv-channels-last{grouped-taps=true},").replace(
+    "linalg-conv-channels-last,", "linalg-conv1d-channels-last,linalg-conv-channels-last{grouped-taps=true},"
+    "linalg-conv-winograd,").replace(
     "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-raise-attention,linalg-attention-key-blocks,"
     "linalg-attention-value-rows,"
 ).replace("linalg-fuse-elementwise{aggressive=false},", "linalg-fuse-elementwise{aggressive=false},linalg-conv1d-patches,linalg-pad-conv-filters,"
@@ -85,7 +87,7 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
 ).replace(",form-dispatch-regions,", ",linalg-collapse-transpose-dims,form-dispatch-regions{guards-into-attention=true},"
           ) + (",dispatch-unit-dim-reads,dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
                "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
-               "dispatch-conv-kxk-cpu-tiles,dispatch-hoist-dense-constants")
+               "dispatch-conv-kxk-cpu-tiles,dispatch-winograd-cpu-tiles,dispatch-hoist-dense-constants")
 # dispatch-creation with the other opt-in passes (contractions reading grouped-query attention's
 # shared K/V heads, as the llvm-cpu builds do; row-major copies of NT contraction operands; batch-1 depthwise convs as rank-3 generics; sibling 1x1 convs of one input and filter
 # count as one rank-3 contraction; sibling matmuls of one activation, then
@@ -326,8 +328,11 @@ def run_property(count: int, seed: int, max_ops: int = 12, timeout: float = 30.0
     not judged: a 1x1 conv becomes a matmul, and where its products overflow the result is inf
     or NaN depending on whether a BLAS kernel fuses multiply-adds (an infinite partial sum
     absorbs an unrounded product that would round to the opposite infinity), in the graph
-    interpreter and the linalg one alike; both are IEEE evaluations of the same sum."""
-    exempt = ("extreme",) if blocks == FORM_BLOCKS else ()
+    interpreter and the linalg one alike; both are IEEE evaluations of the same sum. With
+    WINOGRAD_BLOCKS the `mask` family (-inf entries) is not judged: Winograd F(2x2, 3x3) relies
+    on finite values (`linalg_conv_winograd`), its input transform's differences of two -inf
+    pixels are NaN where the direct conv sums -inf products."""
+    exempt = ("extreme",) if blocks == FORM_BLOCKS else ("mask",) if blocks == WINOGRAD_BLOCKS else ()
     start = time.perf_counter()
     report = Report(count, seed)
     work = [(program, timeout, exempt) for program in draw_programs(count, seed, max_ops, blocks)]

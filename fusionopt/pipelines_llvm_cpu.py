@@ -35,7 +35,7 @@ from __future__ import annotations
 UNIT_READS = "dispatch-unit-dim-reads"
 CPU_TILES = ("dispatch-unit-dim-reads,dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
              "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
-             "dispatch-conv-kxk-cpu-tiles,dispatch-hoist-dense-constants")
+             "dispatch-conv-kxk-cpu-tiles,dispatch-winograd-cpu-tiles,dispatch-hoist-dense-constants")
 # Channels-last convs over constant filters compute a multiple of 16 filters (zeros added, the
 # result sliced back): IREE vectorises a filter count like 58, 116 or 40 in 2-8 lane vectors,
 # 1.2x-7.8x slower per conv; after elementwise fusion, so the epilogue moves past the slice whole.
@@ -59,6 +59,12 @@ CPU_TILES = ("dispatch-unit-dim-reads,dispatch-matmul-cpu-tiles,dispatch-attenti
 # taps' image slices, which IREE vectorises like a matmul, instead of IREE's im2col op, whose
 # patches it copies element by element (regnet_x_400mf's 22 grouped convs 2.2 -> 0.9 ms a model
 # call at one thread, resnext50_32x4d's strided 8-wide one 2.4 -> 0.35 ms; `grouped_conv_taps.py`).
+# Then 3x3 stride-1 convs over constant filters of 64 channels and filters or more are Winograd
+# F(2x2, 3x3): an input transform, a batch matmul of the 16 transformed values with the filter
+# transformed at build time, an output transform that takes the conv's epilogue; 16 multiplies
+# where the direct conv, already at the FMA peak, takes 36 (resnet18 36.4 -> 27.4 ms at one
+# thread; `linalg_conv_winograd.py`). Its input transform gets 4 k x 16 channel register tiles,
+# and the batch matmul over a constant weight keeps IREE's own tile (`matmul_cpu_tiles`).
 # Attention whose scores (all heads' Q.K^T) take 16 MB or more is raised to one op, which IREE runs
 # as an online softmax over key blocks (with the CPU tile above): the decomposed form writes the
 # scores and reads them back three times, from memory once they outgrow the caches. Llama
@@ -80,7 +86,8 @@ CPU_TILES = ("dispatch-unit-dim-reads,dispatch-matmul-cpu-tiles,dispatch-attenti
 # 0.5x-0.8x of their time, the model 1.15x -> 0.95x of onnxruntime's at one thread;
 # `linalg_conv1d_channels_last.py`, `linalg_conv1d_patches.py`).
 CPU_RAISE_MIN_SCORES_BYTES = 16 * 1024 * 1024
-CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv1d-channels-last,linalg-conv-channels-last{grouped-taps=true}",
+CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv1d-channels-last,linalg-conv-channels-last{grouped-taps=true},"
+                       "linalg-conv-winograd",
                        "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col,linalg-fold-unit-reshapes",
                        "linalg-merge-sibling-reductions": "linalg-merge-sibling-reductions,"
                        f"linalg-raise-attention{{min-scores-bytes={CPU_RAISE_MIN_SCORES_BYTES}}},"

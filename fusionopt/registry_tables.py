@@ -44,6 +44,8 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-fuse-elementwise": ("fusionopt.transforms.linalg.linalg_fuse_elementwise", "LinalgFuseElementwise"),
     "linalg-widen-mean-subtractions": ("fusionopt.transforms.linalg.linalg_widen_mean_subtractions",
                                        "LinalgWidenMeanSubtractionsPass"),
+    "linalg-conv-winograd": ("fusionopt.transforms.linalg.linalg_conv_winograd", "LinalgConvWinogradPass"),
+    "dispatch-winograd-cpu-tiles": ("fusionopt.transforms.dispatch.winograd_cpu_tiles", "DispatchWinogradCpuTilesPass"),
     "convert-graph-to-linalg": ("fusionopt.transforms.lowering.convert_graph_to_linalg", "ConvertGraphToLinalg"),
     "form-dispatch-regions": ("fusionopt.transforms.dispatch.form_dispatch_regions", "FormDispatchRegionsPass"),
     "convert-to-flow": ("fusionopt.transforms.dispatch.convert_to_flow", "ConvertToFlowPass"),

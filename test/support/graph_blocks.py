@@ -55,7 +55,7 @@ from support.graph_blocks_conv import (  # noqa: F401
     block_sibling_1x1_convs, block_sibling_convs, block_strided_conv, block_wide_1x1_conv, block_wide_grouped_conv,
     DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_DEPTHWISE_BLOCKS, PADDED_FILTER_BLOCKS,
     PADDED_WEIGHT_BLOCKS, TILED_DEPTHWISE_BLOCKS, GROUPED_IM2COL_BLOCKS, GROUPED_TAPS_BLOCKS, KXK_CONV_BLOCKS,
-    CONV1D_BLOCKS,
+    CONV1D_BLOCKS, WINOGRAD_BLOCKS,
 )
 
 

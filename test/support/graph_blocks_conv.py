@@ -255,6 +255,28 @@ def block_kxk_conv(b):
 KXK_CONV_BLOCKS = (block_kxk_conv,)
 
 
+def block_winograd_conv(b):
+    """ResNet's later 3x3 convs: 64 channels into 64 filters (the CPU pipelines' Winograd
+    minimum), pad 1, batch 1, a 6x6, 7x6 or 8x8 output (channels last from 32 pixels), with a
+    bias and ReLU: the CPU pipelines compute the f32 ones as Winograd F(2x2, 3x3)
+    (`linalg-conv-winograd`). The filter is a splat of a drawn quarter (36864 drawn elements
+    overrun hypothesis's buffer); the transforms' numerics on random filters are
+    `test_conv_winograd.py`'s. Drawn alone, the `mask` family not judged (the pass's contract:
+    finite values)."""
+    if b.element not in ("f32", "f64"):
+        return None
+    h, w = b.draw(st.sampled_from(((6, 6), (7, 6), (8, 8))))
+    x = b.new_arg((1, 64, h, w), b.element)
+    filt = b.fresh((64, 64, 3, 3), b.element)
+    value = b.draw(st.sampled_from((-0.5, 0.25, 0.75, 1.5)))
+    b.lines.append(f"    {filt.name} = arith.constant dense<{value}> : {filt.type}")
+    y = _conv(b, x, filt, 1, 1)
+    return _unary(b, "relu", _per_channel(b, y, "add"))
+
+
+WINOGRAD_BLOCKS = (block_winograd_conv,)
+
+
 def block_packed_weights(b):
     """A constant-weight layer whose output count a panel width divides into two or more panels:
     a 1x1 conv from 32 or 48 channels into 96, 128 or 192 filters with a per-channel bias and

@@ -1,0 +1,93 @@
+"""ResNet's 3x3 convs (pad, conv, bias, ReLU over a constant filter; two in a row, so the first
+one's epilogue stays channels last as in a model) built by `dispatch-creation-llvm-cpu` with
+Winograd F(2x2, 3x3) (`linalg-conv-winograd`) and without (the direct conv with its CPU tile),
+timed interleaved with an A/A copy; prints ms per call, the ratio, and each build's largest
+error against a float64 run, relative to the largest output (random and 1000.5 + N(0, 1)
+images).
+
+    python bench/winograd_convs.py [--shapes 64x56,128x28,256x14,512x7,...] [--rounds 5]
+                                   [--iterations 10] [--threads 1]
+
+A shape is channels (= filters) x output size. Why: the measured claim of
+`linalg_conv_winograd` (bench/RESULTS.md, "ResNet's 3x3 convs as Winograd F(2x2, 3x3)").
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "test"))
+
+from iree_bench_timing import comparison_row, shape_sweep_arguments, timed_shape  # noqa: E402
+from support.cpu_pipeline_cases import without_pass  # noqa: E402
+from support.dense_conv_blocks import dense_conv_block, dense_conv_f64  # noqa: E402
+
+from fusionopt import registry  # noqa: E402
+from fusionopt.ir_io import print_module  # noqa: E402
+from fusionopt.iree_tools import compile_vmfb, run_vmfb, target_flags  # noqa: E402
+from fusionopt.testing import apply_pipeline  # noqa: E402
+
+PIPELINE = "dispatch-creation-llvm-cpu"
+SHAPES = "64x56,128x28,256x14,512x7"
+LAYERS = 2
+
+
+def builds(shape: str, folder: Path) -> dict[str, Path]:
+    """variant -> vmfb of the two convs at `shape`: `direct`, `winograd`, `aa` (direct again)."""
+    channels, size = (int(n) for n in shape.split("x"))
+    text = dense_conv_block(channels, channels, size, name="main_graph", layers=LAYERS)
+    flags = [*target_flags("llvm-cpu"), *registry.iree_flags_of(PIPELINE)]
+    vmfbs = {}
+    for name, pipeline in (("direct", without_pass(PIPELINE, "linalg-conv-winograd")), ("winograd", PIPELINE)):
+        source = folder / f"{shape}.{name}.mlir"
+        source.write_text(print_module(apply_pipeline(text, pipeline)))
+        vmfbs[name] = compile_vmfb(source, source.with_suffix(".vmfb"), flags)
+    vmfbs["aa"] = Path(shutil.copyfile(vmfbs["direct"], folder / f"{shape}.aa.vmfb"))
+    return vmfbs
+
+
+def errors(shape: str) -> str:
+    """Each build's largest error against float64, relative to the largest output: random, then
+    offset images."""
+    import tempfile
+
+    channels, size = (int(n) for n in shape.split("x"))
+    rng = np.random.default_rng(1)
+    images = [rng.standard_normal((1, channels, size, size)), 1000.5 + rng.standard_normal((1, channels, size, size))]
+    cells = []
+    with tempfile.TemporaryDirectory() as name:
+        vmfbs = builds(shape, Path(name))
+        for variant in ("direct", "winograd"):
+            worst = []
+            for image in images:
+                x = image.astype(np.float32)
+                want = dense_conv_f64(x, channels, channels, layers=LAYERS)
+                got = run_vmfb(vmfbs[variant], [x], "main_graph")[0]
+                worst.append(float(np.abs(got - want).max() / np.abs(want).max()))
+            cells.append(" / ".join(f"{e:.1e}" for e in worst))
+    return " | ".join(cells)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = shape_sweep_arguments(argv, __doc__.splitlines()[0], SHAPES, 10)
+    print("| channels x size | direct | winograd | winograd / direct | A/A | error direct (random / offset) "
+          "| error winograd |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    rng = np.random.default_rng(0)
+    for shape in args.shapes.split(","):
+        channels, size = (int(n) for n in shape.split("x"))
+        image = rng.standard_normal((1, channels, size, size), dtype=np.float32)
+        med, low = timed_shape(builds, shape, [image], args)
+        row = comparison_row(shape, med, low, ("direct", "winograd"), "winograd", "direct", 3)
+        print(f"{row} {errors(shape)} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

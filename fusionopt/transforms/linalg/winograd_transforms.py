@@ -1,0 +1,174 @@
+"""Winograd F(2x2, 3x3) for a channels-last 3x3 conv: its transform matrices, the constant
+filter's transform, and the ops of the three stages (`linalg_conv_winograd.py` rewrites with
+them).
+
+Each 2x2 block of outputs (a tile; TH x TW of them) is computed from its 4x4 input window:
+
+    V = B^T d B / 4          (input transform: 16 values a tile and input channel)
+    M = sum over c of U * V  (16 matmuls, one per (a, b): TH*TW x C times C x F)
+    y = A^T M A              (output transform: 2x2 outputs a tile and filter)
+    U = 4 G g G^T            (filter transform, at build time in float64 from the constant g)
+
+B^T = [[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]], G = [[1, 0, 0], [1/2, 1/2, 1/2],
+[1/2, -1/2, 1/2], [0, 0, 1]], A^T = [[1, 1, 1, 0], [0, 1, -1, -1]] (Lavin & Gray, "Fast
+Algorithms for Convolutional Neural Networks", 2016): 16 multiplies a tile and channel pair
+where the direct conv takes 36. The factor 1/4 keeps V within the input's range (a V value sums
+four inputs): near the f32 limits the input transform does not overflow where the direct conv
+would not; the 4 moves into U exactly (a power of two).
+
+Both transforms are all-parallel generics that IREE vectorises over the channels: the input one
+over loops (k, ty, tx, c) reads the 16 strided slices of the padded image a tile's window
+covers, each with its coefficient vector over k (B^T[a, i] B^T[b, j] / 4 for k = 4a + b); the
+output one over (ty, p, tx, q, f) reads the 16 M_k with their 2x2 coefficients A^T[p, a] A^T[q, b].
+Written as reductions over the window instead, IREE left them scalar (6.8 ms against the direct
+conv's 2.1 ms at 56x56x64); a multi-result generic writing the 16 V_k into one buffer does not
+build (its results become stack buffers).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects import arith, math, tensor
+from xdsl.dialects.builtin import AffineMapAttr, Float32Type, FloatAttr, TensorType
+from xdsl.dialects.linalg.ops import FillOp, YieldOp
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+
+from fusionopt.dialects.dense import numpy_to_dense
+from fusionopt.dialects.linalg import BatchMatmulOp, GenericOp
+from fusionopt.transforms.common.reshapes import collapse, expand
+
+B_T = np.array([[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]], np.float64)
+G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]], np.float64)
+A_T = np.array([[1, 1, 1, 0], [0, 1, -1, -1]], np.float64)
+INPUT_SCALE = 0.25  # V's scale (module docstring); U carries its inverse
+TAPS = 16  # values of a 4x4 window, and of V / M per tile
+
+
+def transformed_filter(hwcf: np.ndarray) -> np.ndarray:
+    """U for a 3 x 3 x C x F filter, as 16 x C x F (k = 4a + b), computed in float64."""
+    rows = np.tensordot(G, hwcf.astype(np.float64), axes=(1, 0))  # a, j, c, f
+    u = np.tensordot(rows, G, axes=(1, 1)).transpose(0, 3, 1, 2) / INPUT_SCALE  # a, b, c, f
+    return u.reshape(TAPS, *hwcf.shape[2:]).astype(np.float32)
+
+
+def input_coefficients() -> np.ndarray:
+    """16 x 16: row 4i + j holds, over k = 4a + b, the weight of window value (i, j) in V_k."""
+    return (np.einsum("ai,bj->ijab", B_T, B_T) * INPUT_SCALE).reshape(TAPS, TAPS)
+
+
+def output_coefficients() -> np.ndarray:
+    """16 x 2 x 2: entry k = 4a + b holds, over (p, q), the weight of M_k in output (p, q)."""
+    return np.einsum("pa,qb->abpq", A_T, A_T).reshape(TAPS, 2, 2)
+
+
+def f32_tensor(shape: list[int]) -> TensorType:
+    return TensorType(Float32Type(), shape)
+
+
+def constant(array: np.ndarray) -> arith.ConstantOp:
+    return arith.ConstantOp(numpy_to_dense(np.ascontiguousarray(array, np.float32), f32_tensor(list(array.shape))))
+
+
+def rows_of(value: SSAValue, shape: list[int]) -> list[Operation]:
+    """Each row r of `value` (R x shape) as its own `shape` tensor (rank-reduced slices)."""
+    full = value.type.get_shape()  # type: ignore[attr-defined]
+    zeros = [0] * len(shape)
+    return [tensor.ExtractSliceOp(value, [r, *zeros], [1, *shape], [1] * len(full), f32_tensor(shape))
+            for r in range(full[0])]
+
+
+def dot_body(terms: int) -> Region:
+    """(v_0 .. v_T-1, c_0 .. c_T-1, out) -> fma(v_T-1, c_T-1, ... v_0 * c_0); `out` unread."""
+    block = Block(arg_types=[Float32Type()] * (2 * terms + 1))
+    values, weights = block.args[:terms], block.args[terms:2 * terms]
+    total = arith.MulfOp(values[0], weights[0])
+    block.add_op(total)
+    for value, weight in zip(values[1:], weights[1:]):
+        total = math.FmaOp(value, weight, total.results[0])
+        block.add_op(total)
+    block.add_op(YieldOp(total.results[0]))
+    return Region(block)
+
+
+def parallel_generic(inputs: list[SSAValue], maps: list[AffineMap], result: TensorType) -> list[Operation]:
+    """An empty `result` and the all-parallel dot generic over `inputs` (values, then weights)
+    writing it with an identity map."""
+    empty = tensor.EmptyOp([], result)
+    rank = len(result.get_shape())
+    all_maps = [*maps, AffineMap.identity(rank)]
+    generic = GenericOp(inputs, [empty.tensor], dot_body(len(inputs) // 2), [AffineMapAttr(m) for m in all_maps],
+                        [IteratorTypeAttr.parallel()] * rank, [result])
+    return [empty, generic]
+
+
+def window_slices(image: SSAValue, tiles: tuple[int, int]) -> list[Operation]:
+    """For each window position (i, j), the TH x TW x C slice of the padded 1 x HP x WP x C
+    `image` it reads in every tile: from (i, j), stride 2."""
+    channels = image.type.get_shape()[3]  # type: ignore[attr-defined]
+    th, tw = tiles
+    return [tensor.ExtractSliceOp(image, [0, i, j, 0], [1, th, tw, channels], [1, 2, 2, 1], f32_tensor([th, tw, channels]))
+            for i in range(4) for j in range(4)]
+
+
+def input_transform(image: SSAValue, tiles: tuple[int, int]) -> list[Operation]:
+    """V as 16 x TH x TW x C over loops (k, ty, tx, c); the generic last."""
+    channels = image.type.get_shape()[3]  # type: ignore[attr-defined]
+    slices = window_slices(image, tiles)
+    table = constant(input_coefficients())
+    weights = rows_of(table.result, [TAPS])
+    k, ty, tx, c = (AffineDimExpr(i) for i in range(4))
+    maps = [AffineMap(4, 0, (ty, tx, c))] * TAPS + [AffineMap(4, 0, (k,))] * TAPS
+    inputs = [s.results[0] for s in slices] + [w.results[0] for w in weights]
+    return [*slices, table, *weights, *parallel_generic(inputs, maps, f32_tensor([TAPS, *tiles, channels]))]
+
+
+def tile_products(transformed: SSAValue, filters: np.ndarray) -> list[Operation]:
+    """M = V x U per k: 16 x TH x TW x F, the batch matmul over the tiles flattened; last."""
+    _, th, tw, channels = transformed.type.get_shape()  # type: ignore[attr-defined]
+    count = filters.shape[-1]
+    flat = collapse(transformed, [[0], [1, 2], [3]], f32_tensor([TAPS, th * tw, channels]))
+    weights = constant(filters)
+    product_type = f32_tensor([TAPS, th * tw, count])
+    zero = arith.ConstantOp(FloatAttr(0.0, Float32Type()))
+    empty = tensor.EmptyOp([], product_type)
+    fill = FillOp([zero.result], [empty.tensor], [product_type])
+    matmul = BatchMatmulOp([flat.results[0], weights.result], [fill.results[0]], [product_type])
+    tiled = expand(matmul.results[0], [[0], [1, 2], [3]], f32_tensor([TAPS, th, tw, count]))
+    return [flat, weights, zero, empty, fill, matmul, tiled]
+
+
+def output_transform(products: SSAValue) -> list[Operation]:
+    """y as TH x 2 x TW x 2 x F over loops (ty, p, tx, q, f); the generic last."""
+    _, th, tw, count = products.type.get_shape()  # type: ignore[attr-defined]
+    blocks = rows_of(products, [th, tw, count])
+    table = constant(output_coefficients())
+    weights = rows_of(table.result, [2, 2])
+    ty, p, tx, q, f = (AffineDimExpr(i) for i in range(5))
+    maps = [AffineMap(5, 0, (ty, tx, f))] * TAPS + [AffineMap(5, 0, (p, q))] * TAPS
+    inputs = [b.results[0] for b in blocks] + [w.results[0] for w in weights]
+    return [*blocks, table, *weights, *parallel_generic(inputs, maps, f32_tensor([th, 2, tw, 2, count]))]
+
+
+def is_output_transform(op: Operation) -> bool:
+    """`op` is an output transform's generic (`output_transform`): loops (ty, p, tx, q, f), all
+    parallel, 16 products read (ty, tx, f) and 16 2x2 weights read (p, q)."""
+    if not isinstance(op, GenericOp) or len(op.inputs) != 2 * TAPS or len(op.outputs) != 1:
+        return False
+    ty, p, tx, q, f = (AffineDimExpr(i) for i in range(5))
+    expected = [AffineMap(5, 0, (ty, tx, f))] * TAPS + [AffineMap(5, 0, (p, q))] * TAPS + [AffineMap.identity(5)]
+    return ([m.data for m in op.indexing_maps.data] == expected
+            and all(t == IteratorTypeAttr.parallel() for t in op.iterator_types.data))
+
+
+def conv_output(blocks: SSAValue, height: int, width: int) -> list[Operation]:
+    """The TH x 2 x TW x 2 x F blocks as the conv's 1 x H x W x F result (a slice drops the
+    last tile's row / column where H / W is odd); the result last."""
+    th, _, tw, _, count = blocks.type.get_shape()  # type: ignore[attr-defined]
+    ops: list[Operation] = [collapse(blocks, [[0, 1], [2, 3], [4]], f32_tensor([2 * th, 2 * tw, count]))]
+    if (height, width) != (2 * th, 2 * tw):
+        ops.append(tensor.ExtractSliceOp(ops[-1].results[0], [0, 0, 0], [height, width, count], [1, 1, 1],
+                                         f32_tensor([height, width, count])))
+    ops.append(expand(ops[-1].results[0], [[0, 1], [2], [3]], f32_tensor([1, height, width, count])))
+    return ops
