@@ -8,7 +8,8 @@ images).
     python bench/winograd_convs.py [--shapes 64x56,128x28,256x14,512x7,...] [--rounds 5]
                                    [--iterations 10] [--threads 1]
 
-A shape is channels (= filters) x output size. Why: the measured claim of
+A shape is channels x output size (filters = channels), or channels x filters x output size
+(DenseNet's 128 -> 32). Why: the measured claim of
 `linalg_conv_winograd` (bench/RESULTS.md, "ResNet's 3x3 convs as Winograd F(2x2, 3x3)").
 """
 
@@ -38,10 +39,16 @@ SHAPES = "64x56,128x28,256x14,512x7"
 LAYERS = 2
 
 
+def sizes(shape: str) -> tuple[int, int, int]:
+    """(channels, filters, output size) of a `--shapes` entry."""
+    numbers = [int(n) for n in shape.split("x")]
+    return (numbers[0], numbers[0], numbers[1]) if len(numbers) == 2 else tuple(numbers)  # type: ignore[return-value]
+
+
 def builds(shape: str, folder: Path) -> dict[str, Path]:
     """variant -> vmfb of the two convs at `shape`: `direct`, `winograd`, `aa` (direct again)."""
-    channels, size = (int(n) for n in shape.split("x"))
-    text = dense_conv_block(channels, channels, size, name="main_graph", layers=LAYERS)
+    channels, filters, size = sizes(shape)
+    text = dense_conv_block(channels, filters, size, name="main_graph", layers=LAYERS)
     flags = [*target_flags("llvm-cpu"), *registry.iree_flags_of(PIPELINE)]
     vmfbs = {}
     for name, pipeline in (("direct", without_pass(PIPELINE, "linalg-conv-winograd")), ("winograd", PIPELINE)):
@@ -57,7 +64,7 @@ def errors(shape: str) -> str:
     offset images."""
     import tempfile
 
-    channels, size = (int(n) for n in shape.split("x"))
+    channels, filters, size = sizes(shape)
     rng = np.random.default_rng(1)
     images = [rng.standard_normal((1, channels, size, size)), 1000.5 + rng.standard_normal((1, channels, size, size))]
     cells = []
@@ -67,7 +74,7 @@ def errors(shape: str) -> str:
             worst = []
             for image in images:
                 x = image.astype(np.float32)
-                want = dense_conv_f64(x, channels, channels, layers=LAYERS)
+                want = dense_conv_f64(x, channels, filters, layers=LAYERS)
                 got = run_vmfb(vmfbs[variant], [x], "main_graph")[0]
                 worst.append(float(np.abs(got - want).max() / np.abs(want).max()))
             cells.append(" / ".join(f"{e:.1e}" for e in worst))
@@ -76,12 +83,12 @@ def errors(shape: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = shape_sweep_arguments(argv, __doc__.splitlines()[0], SHAPES, 10)
-    print("| channels x size | direct | winograd | winograd / direct | A/A | error direct (random / offset) "
+    print("| channels (x filters) x size | direct | winograd | winograd / direct | A/A | error direct (random / offset) "
           "| error winograd |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     rng = np.random.default_rng(0)
     for shape in args.shapes.split(","):
-        channels, size = (int(n) for n in shape.split("x"))
+        channels, _, size = sizes(shape)
         image = rng.standard_normal((1, channels, size, size), dtype=np.float32)
         med, low = timed_shape(builds, shape, [image], args)
         row = comparison_row(shape, med, low, ("direct", "winograd"), "winograd", "direct", 3)

@@ -59,9 +59,10 @@ CPU_TILES = ("dispatch-unit-dim-reads,dispatch-matmul-cpu-tiles,dispatch-attenti
 # taps' image slices, which IREE vectorises like a matmul, instead of IREE's im2col op, whose
 # patches it copies element by element (regnet_x_400mf's 22 grouped convs 2.2 -> 0.9 ms a model
 # call at one thread, resnext50_32x4d's strided 8-wide one 2.4 -> 0.35 ms; `grouped_conv_taps.py`).
-# Then 3x3 stride-1 convs over constant filters of 64 channels and filters or more are Winograd
-# F(2x2, 3x3): an input transform, a batch matmul of the 16 transformed values with the filter
-# transformed at build time, an output transform that takes the conv's epilogue; 16 multiplies
+# Then 3x3 stride-1 convs over constant filters of 32 channels and filters or more (64 past
+# 56x56 outputs) are Winograd F(2x2, 3x3): an input transform, a batch matmul of the 16
+# transformed values with the filter transformed at build time, an output transform that takes
+# the conv's epilogue; 16 multiplies
 # where the direct conv, already at the FMA peak, takes 36 (resnet18 36.4 -> 27.4 ms at one
 # thread; `linalg_conv_winograd.py`). Its input transform gets 4 k x 16 channel register tiles,
 # and the batch matmul over a constant weight keeps IREE's own tile (`matmul_cpu_tiles`).

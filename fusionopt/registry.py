@@ -147,7 +147,7 @@ def _dispatch_creation_with(changes: dict[str, str]) -> str:
 # with why, are in pipelines_llvm_cpu.py.
 PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
     "dispatch-creation with conv filters padded to full vectors and constant 1x1 filters and matmul weights "
-    "packed in panels, then IREE CPU register tiles: 4 x 64 "
+    "packed in panels, 3x3 convs as Winograd F(2x2, 3x3), then IREE CPU register tiles: 4 x 64 "
     "on matmul regions and on 1x1 convs IREE vectorises narrowly, whole head dims on attention, "
     "whole rows on softmax reductions (llvm-cpu only)",
     f"{_dispatch_creation_with(CPU_LINALG_CHANGES)},{CPU_TILES}",

@@ -12,10 +12,16 @@ is 1.8x the direct conv's bytes, read for 16 tiles); whole models at one thread:
 resnet50 0.86x, RAFT-small 0.76x of their time. IREE's own Winograd (`iree-linalg-ext-convert-
 conv2d-to-winograd`, F(6x6, 3x3)) ran 1.1x-42x slower than its direct conv on the same shapes.
 
+Narrower convs gain where their images are small: 32 channels at 56x56 0.83x, 48 at 56x56 0.71x,
+32 at 28x28 and 14x14 0.83x, DenseNet's 128 -> 32 at 56x56 / 28x28 / 14x14 0.86x / 0.77x / 0.78x
+(at 7x7 1.00x); but 32 channels at 112x112 measured 0.97x and 1.21x in two runs (the transforms'
+6.4 MB each way against the products saved): under 64 channels or filters, outputs of at most
+56 x 56 pixels are rewritten.
+
 Applied to a static f32 batch-1 `linalg.conv_2d_nhwc_hwcf` with a 3x3 window, unit strides and
 dilations, a constant filter (`constant_array`), at least `min-channels` input channels and
-filters, filters a multiple of 16 (whole vectors in the matmul), an output of at least 4 x 4,
-and a zero-filled init. The image is the conv's input zero-padded by one more row / column
+filters (and the narrow rule above), filters a multiple of 16 (whole vectors in the matmul), an
+output of at least 4 x 4, and a zero-filled init. The image is the conv's input zero-padded by one more row / column
 where the output height / width is odd (the last tile's extra outputs are sliced off): a
 zero pad in front of the conv takes the extra row / column itself.
 
@@ -27,7 +33,7 @@ one (two convs: 4.1e-7-7.6e-7 of the largest output against 9.1e-7-2.2e-6, rando
 contract (finite values): an inf input pixel reaches the outputs through differences and
 products with the transforms' zeros, so outputs the direct conv gives as +-inf come out NaN.
 
-Options: `min-channels` (64: the smallest measured). Statistics: `convs as Winograd F(2x2, 3x3)`.
+Options: `min-channels` (32: the smallest measured). Statistics: `convs as Winograd F(2x2, 3x3)`.
 """
 
 from __future__ import annotations
@@ -50,7 +56,11 @@ from fusionopt.transforms.linalg.linalg_attention_key_blocks import padded_with_
 from fusionopt.transforms.linalg.winograd_transforms import (conv_output, input_transform, output_transform,
                                                            tile_products, transformed_filter)
 
-MIN_CHANNELS = 64
+MIN_CHANNELS = 32
+# Narrow convs (fewer than WIDE channels or filters) are rewritten up to this many output
+# pixels: the transforms' traffic grows with the image, the products saved with C x F.
+WIDE = 64
+NARROW_MAX_PIXELS = 56 * 56
 LANES = 16  # f32 lanes of an AVX-512 vector
 MIN_OUTPUT = 4  # output rows and columns at least: 2 x 2 tiles
 STATISTIC = "convs as Winograd F(2x2, 3x3)"
@@ -70,7 +80,8 @@ def has_zero_init(op: Operation) -> bool:
 
 def is_winograd_candidate(op: Operation, min_channels: int) -> bool:
     """A static f32 batch-1 3x3 stride-1 undilated NHWC conv over a constant filter of at least
-    `min_channels` channels and filters, whole vectors of filters, outputs at least 4 x 4."""
+    `min_channels` channels and filters (under 64 of either: outputs of at most 56 x 56
+    pixels), whole vectors of filters, outputs at least 4 x 4."""
     if op.name != NHWC_CONV_NAME or (shapes := static_window_shapes(op, op.name)) is None:
         return False
     image, weight, output = shapes
@@ -79,7 +90,8 @@ def is_winograd_candidate(op: Operation, min_channels: int) -> bool:
     if set(op.stride_values()) != {1} or set(op.dilation_values()) != {1}:  # type: ignore[attr-defined]
         return False
     kh, kw, channels, filters = weight
-    return (output[0] == 1 and (kh, kw) == (3, 3) and min(channels, filters) >= min_channels
+    narrow = min(channels, filters) < WIDE and output[1] * output[2] > NARROW_MAX_PIXELS
+    return (output[0] == 1 and (kh, kw) == (3, 3) and min(channels, filters) >= min_channels and not narrow
             and filters % LANES == 0 and min(output[1:3]) >= MIN_OUTPUT and has_zero_init(op)
             and constant_array(op.operands[1]) is not None)
 
@@ -137,7 +149,8 @@ class LinalgConvWinogradPass(ModulePass):
     """3x3 stride-1 channels-last convs over constant filters as Winograd F(2x2, 3x3).
 
     Options:
-      min-channels -- rewrite convs with at least this many input channels and filters (64).
+      min-channels -- rewrite convs with at least this many input channels and filters (32;
+                      under 64, outputs of at most 56 x 56 pixels).
     """
 
     name = "linalg-conv-winograd"

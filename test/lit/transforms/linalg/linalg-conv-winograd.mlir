@@ -108,3 +108,40 @@ func.func @not_rewritten(%x: tensor<1x10x10x2xf32>, %wa: tensor<3x3x2x16xf32>, %
   %small = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%s, %w : tensor<1x4x4x2xf32>, tensor<3x3x2x16xf32>) outs(%f2 : tensor<1x2x2x16xf32>) -> tensor<1x2x2x16xf32>
   return %strided, %argument, %eight, %biased, %small : tensor<1x4x4x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x16xf32>, tensor<1x2x2x16xf32>
 }
+
+// -----
+
+// 32 channels into 32 filters (a splat filter) at 8x8: rewritten by default too.
+// CHECK-LABEL: func.func @narrow_small_image
+// CHECK:         linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<16x16x32xf32>, tensor<16x32x32xf32>)
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+// STATS:       (convs as Winograd F(2x2, 3x3)) : 1
+// DEFAULT-LABEL: func.func @narrow_small_image
+// DEFAULT:       linalg.batch_matmul
+// DEFAULT-NOT:   linalg.conv_2d_nhwc_hwcf
+func.func @narrow_small_image(%x: tensor<1x10x10x32xf32>) -> tensor<1x8x8x32xf32> {
+  %w = arith.constant dense<0.25> : tensor<3x3x32x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x10x10x32xf32>, tensor<3x3x32x32xf32>) outs(%f : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %c : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+// Negative: under 64 channels past 56 x 56 outputs (57 x 57 here) the direct conv stays.
+// CHECK-LABEL: func.func @narrow_large_image
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT:     linalg.batch_matmul
+// STATS:       (convs as Winograd F(2x2, 3x3)) : 0
+// DEFAULT-LABEL: func.func @narrow_large_image
+// DEFAULT:       linalg.conv_2d_nhwc_hwcf
+func.func @narrow_large_image(%x: tensor<1x59x59x32xf32>) -> tensor<1x57x57x32xf32> {
+  %w = arith.constant dense<0.25> : tensor<3x3x32x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x57x57x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x57x57x32xf32>) -> tensor<1x57x57x32xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x59x59x32xf32>, tensor<3x3x32x32xf32>) outs(%f : tensor<1x57x57x32xf32>) -> tensor<1x57x57x32xf32>
+  return %c : tensor<1x57x57x32xf32>
+}

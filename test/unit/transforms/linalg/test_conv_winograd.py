@@ -77,7 +77,7 @@ def test_a_channels_last_epilogue_joins_the_output_transform_and_takes_its_tiles
 
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
 @pytest.mark.parametrize(("channels", "size", "width", "layers"),
-                         [(64, 56, 56, 2), (128, 28, 28, 1), (256, 14, 14, 2), (64, 7, 10, 1)])
+                         [(64, 56, 56, 2), (128, 28, 28, 1), (256, 14, 14, 2), (64, 7, 10, 1), (32, 28, 28, 2)])
 def test_iree_builds_the_form_at_resnet_sizes(tmp_path, channels: int, size: int, width: int, layers: int):
     formed = apply_pipeline(dense_conv_block(channels, channels, size, width, layers=layers), CPU)
     assert len(ops_named(formed, "linalg.batch_matmul")) == layers
