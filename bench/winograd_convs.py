@@ -9,7 +9,7 @@ images).
                                    [--iterations 10] [--threads 1]
 
 A shape is channels x output size (filters = channels), or channels x filters x output size
-(DenseNet's 128 -> 32). Why: the measured claim of
+(DenseNet's 128 -> 32), after `N@` for a batch of N images (`2@64x56`). Why: the measured claim of
 `linalg_conv_winograd` (bench/RESULTS.md, "ResNet's 3x3 convs as Winograd F(2x2, 3x3)").
 """
 
@@ -41,21 +41,25 @@ LAYERS = 2
 
 def sizes(shape: str) -> tuple[int, int, int]:
     """(channels, filters, output size) of a `--shapes` entry."""
-    numbers = [int(n) for n in shape.split("x")]
+    numbers = [int(n) for n in shape.split("@")[-1].split("x")]
     return (numbers[0], numbers[0], numbers[1]) if len(numbers) == 2 else tuple(numbers)  # type: ignore[return-value]
+
+
+def batch(shape: str) -> int:
+    return int(shape.split("@")[0]) if "@" in shape else 1
 
 
 def builds(shape: str, folder: Path) -> dict[str, Path]:
     """variant -> vmfb of the two convs at `shape`: `direct`, `winograd`, `aa` (direct again)."""
     channels, filters, size = sizes(shape)
-    text = dense_conv_block(channels, filters, size, name="main_graph", layers=LAYERS)
+    text = dense_conv_block(channels, filters, size, name="main_graph", layers=LAYERS, batch=batch(shape))
     flags = [*target_flags("llvm-cpu"), *registry.iree_flags_of(PIPELINE)]
     vmfbs = {}
     for name, pipeline in (("direct", without_pass(PIPELINE, "linalg-conv-winograd")), ("winograd", PIPELINE)):
-        source = folder / f"{shape}.{name}.mlir"
+        source = folder / f"{shape.replace('@', 'b')}.{name}.mlir"
         source.write_text(print_module(apply_pipeline(text, pipeline)))
         vmfbs[name] = compile_vmfb(source, source.with_suffix(".vmfb"), flags)
-    vmfbs["aa"] = Path(shutil.copyfile(vmfbs["direct"], folder / f"{shape}.aa.vmfb"))
+    vmfbs["aa"] = Path(shutil.copyfile(vmfbs["direct"], folder / f"{shape.replace('@', 'b')}.aa.vmfb"))
     return vmfbs
 
 
@@ -66,7 +70,8 @@ def errors(shape: str) -> str:
 
     channels, filters, size = sizes(shape)
     rng = np.random.default_rng(1)
-    images = [rng.standard_normal((1, channels, size, size)), 1000.5 + rng.standard_normal((1, channels, size, size))]
+    image_shape = (batch(shape), channels, size, size)
+    images = [rng.standard_normal(image_shape), 1000.5 + rng.standard_normal(image_shape)]
     cells = []
     with tempfile.TemporaryDirectory() as name:
         vmfbs = builds(shape, Path(name))
@@ -89,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(0)
     for shape in args.shapes.split(","):
         channels, _, size = sizes(shape)
-        image = rng.standard_normal((1, channels, size, size), dtype=np.float32)
+        image = rng.standard_normal((batch(shape), channels, size, size), dtype=np.float32)
         med, low = timed_shape(builds, shape, [image], args)
         row = comparison_row(shape, med, low, ("direct", "winograd"), "winograd", "direct", 3)
         print(f"{row} {errors(shape)} |")

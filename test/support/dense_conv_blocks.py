@@ -18,11 +18,13 @@ def dense_conv_weights(channels: int, filters: int, seed: int = 0) -> tuple[np.n
     return w.astype(np.float32), (0.1 * rng.standard_normal(filters)).astype(np.float32)
 
 
-def conv_layer(source: str, index: int, channels: int, filters: int, height: int, width: int, seed: int) -> str:
+def conv_layer(source: str, index: int, channels: int, filters: int, height: int, width: int, seed: int,
+               batch: int = 1) -> str:
     """Lines computing `%r{index}`: pad 1, the conv, + bias, ReLU over `source`."""
     w, bias = dense_conv_weights(channels, filters, seed + index)
-    image, padded = f"tensor<1x{channels}x{height}x{width}xf32>", f"tensor<1x{channels}x{height + 2}x{width + 2}xf32>"
-    result = f"tensor<1x{filters}x{height}x{width}xf32>"
+    n = batch
+    image, padded = f"tensor<{n}x{channels}x{height}x{width}xf32>", f"tensor<{n}x{channels}x{height + 2}x{width + 2}xf32>"
+    result = f"tensor<{n}x{filters}x{height}x{width}xf32>"
     i = index
     return f"""  %w{i} = arith.constant {dense(w)} : tensor<{filters}x{channels}x3x3xf32>
   %b{i} = arith.constant {dense(bias)} : tensor<{filters}xf32>
@@ -43,16 +45,16 @@ def conv_layer(source: str, index: int, channels: int, filters: int, height: int
 
 
 def dense_conv_block(channels: int, filters: int, height: int, width: int | None = None, seed: int = 0,
-                     name: str = "block", layers: int = 1) -> str:
-    """`func.func @name(%x: 1 x C x H x W)`: `layers` times pad 1, the 3x3 stride-1 conv over
+                     name: str = "block", layers: int = 1, batch: int = 1) -> str:
+    """`func.func @name(%x: N x C x H x W)`: `layers` times pad 1, the 3x3 stride-1 conv over
     a constant filter (`dense_conv_weights`), + bias, ReLU (layers after the first over
     `filters` channels)."""
     width = height if width is None else width
     lines, source = [], "%x"
     for index in range(layers):
-        lines.append(conv_layer(source, index, channels if index == 0 else filters, filters, height, width, seed))
+        lines.append(conv_layer(source, index, channels if index == 0 else filters, filters, height, width, seed, batch))
         source = f"%r{index}"
-    image, result = f"tensor<1x{channels}x{height}x{width}xf32>", f"tensor<1x{filters}x{height}x{width}xf32>"
+    image, result = f"tensor<{batch}x{channels}x{height}x{width}xf32>", f"tensor<{batch}x{filters}x{height}x{width}xf32>"
     body = "".join(lines)
     return f"""func.func @{name}(%x: {image}) -> {result} {{
   %z = arith.constant 0.0 : f32
@@ -62,13 +64,13 @@ def dense_conv_block(channels: int, filters: int, height: int, width: int | None
 
 
 def dense_conv_f64(image: np.ndarray, channels: int, filters: int, seed: int = 0, layers: int = 1) -> np.ndarray:
-    """`dense_conv_block`'s result for `image` (1 x C x H x W), in float64."""
+    """`dense_conv_block`'s result for `image` (N x C x H x W), in float64."""
     x = image.astype(np.float64)
     for index in range(layers):
         w, bias = dense_conv_weights(channels if index == 0 else filters, filters, seed + index)
         padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
         h, wd = x.shape[2:]
-        out = np.zeros((1, filters, h, wd))
+        out = np.zeros((x.shape[0], filters, h, wd))
         for i in range(3):
             for j in range(3):
                 out += np.einsum("nchw,fc->nfhw", padded[:, :, i:i + h, j:j + wd], w[:, :, i, j].astype(np.float64))

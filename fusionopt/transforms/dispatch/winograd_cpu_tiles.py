@@ -43,28 +43,33 @@ WORKGROUP_CHANNELS = 64
 
 
 def is_input_transform(op: Operation) -> bool:
-    """The Winograd input transform's generic: loops (k, ty, tx, c) all parallel, 16 image
-    slices read (ty, tx, c), 16 coefficient vectors read (k), a 16 x TH x TW x C result."""
+    """The Winograd input transform's generic: loops (k, [n,] ty, tx, c) all parallel, 16 image
+    slices read ([n,] ty, tx, c), 16 coefficient vectors read (k), a 16 x (N x) TH x TW x C
+    result."""
     if op.name != "linalg.generic" or len(du.dps_inputs(op)) != 2 * TAPS or len(op.results) != 1:
         return False
     shape = static_f32_shape(op.results[0])
-    maps = du.indexing_maps(op)
-    k, ty, tx, c = (AffineDimExpr(i) for i in range(4))
-    expected = [AffineMap(4, 0, (ty, tx, c))] * TAPS + [AffineMap(4, 0, (k,))] * TAPS + [AffineMap.identity(4)]
-    return shape is not None and shape[0] == TAPS and list(maps) == expected and du.is_all_parallel(op)
+    if shape is None or shape[0] != TAPS or len(shape) not in (4, 5):
+        return False
+    rank = len(shape)
+    dims = tuple(AffineDimExpr(i) for i in range(rank))
+    expected = [AffineMap(rank, 0, dims[1:])] * TAPS + [AffineMap(rank, 0, dims[:1])] * TAPS + [AffineMap.identity(rank)]
+    return list(du.indexing_maps(op)) == expected and du.is_all_parallel(op)
 
 
 def input_transform_tiles(shape: tuple[int, ...]) -> dict[str, list[int]]:
-    _, rows, columns, channels = shape
-    return {"distribution": [K_TILE, min(WORKGROUP_ROWS, rows), columns, min(WORKGROUP_CHANNELS, channels)],
-            "vector_common_parallel": [K_TILE, 1, 1, LANES]}
+    """Loops (k, [n,] ty, tx, c): one image a workgroup, 4 k x 16 channels a register tile."""
+    *lead, rows, columns, channels = shape[1:]
+    ones = [1] * len(lead)
+    return {"distribution": [K_TILE, *ones, min(WORKGROUP_ROWS, rows), columns, min(WORKGROUP_CHANNELS, channels)],
+            "vector_common_parallel": [K_TILE, *ones, 1, 1, LANES]}
 
 
 def output_root(transform: Operation) -> Operation | None:
     """The op IREE tiles as the root of an output transform's region: the region's last op, the
-    transform itself or its epilogue over the same loops (a leading unit batch loop added: its
-    1 x TH x 2 x TW x 2 x F result), which `linalg-sink-reshapes` brings into them; else None
-    (an epilogue reading the blocks collapsed, or transposed to NCHW)."""
+    transform itself or its epilogue over the same loops (at batch 1 a leading unit loop added:
+    its 1 x TH x 2 x TW x 2 x F result), which `linalg-sink-reshapes` brings into them; else
+    None (an epilogue reading the blocks collapsed, or transposed to NCHW)."""
     region = transform.parent_op()
     if not isinstance(region, DispatchRegionOp):
         return None
@@ -77,13 +82,15 @@ def output_root(transform: Operation) -> Operation | None:
     blocks = tuple(transform.results[0].type.get_shape())  # type: ignore[attr-defined]
     out_map = du.indexing_maps(root)[-1]
     shape = static_f32_shape(root.results[0])
-    return root if shape == (1, *blocks) and out_map == AffineMap.identity(6) else None
+    if shape is None or shape not in ((1, *blocks), blocks) or out_map != AffineMap.identity(len(shape)):
+        return None
+    return root
 
 
 def output_tiles(rank: int, blocks: tuple[int, ...]) -> dict[str, list[int]]:
-    """Loops ([1,] ty, p, tx, q, f): workgroups of 7 tile rows x all columns x 64 filters,
-    register tiles of a tile's 2 x 2 outputs x 16 filters."""
-    rows, _, columns, _, filters = blocks
+    """Loops ([1,] [n,] ty, p, tx, q, f): workgroups of one image's 7 tile rows x all columns x
+    64 filters, register tiles of a tile's 2 x 2 outputs x 16 filters."""
+    rows, _, columns, _, filters = blocks[-5:]
     lead = [1] * (rank - 5)
     return {"distribution": [*lead, min(WORKGROUP_ROWS, rows), 2, columns, 2, min(WORKGROUP_CHANNELS, filters)],
             "vector_common_parallel": [*lead, 1, 2, 1, 2, LANES]}
@@ -95,7 +102,7 @@ class ConfigureInputTransform(RewritePattern):
         if not is_input_transform(op) or not in_region_unconfigured(op):
             return
         shape = op.results[0].type.get_shape()  # type: ignore[attr-defined]
-        if shape[3] % LANES == 0:
+        if shape[-1] % LANES == 0:
             set_cpu_config(op, rewriter, input_transform_tiles(tuple(shape)), "DoubleTilingExpert",
                            "Winograd input transforms given 4 k x 16 channel register tiles")
 

@@ -18,7 +18,8 @@ Narrower convs gain where their images are small: 32 channels at 56x56 0.83x, 48
 6.4 MB each way against the products saved): under 64 channels or filters, outputs of at most
 56 x 56 pixels are rewritten.
 
-Applied to a static f32 batch-1 `linalg.conv_2d_nhwc_hwcf` with a 3x3 window, unit strides and
+Applied to a static f32 `linalg.conv_2d_nhwc_hwcf` (any batch: the tiles of all images are the
+batch matmul's rows) with a 3x3 window, unit strides and
 dilations, a constant filter (`constant_array`), at least `min-channels` input channels and
 filters (and the narrow rule above), filters a multiple of 16 (whole vectors in the matmul), an
 output of at least 4 x 4, and a zero-filled init. The image is the conv's input zero-padded by one more row / column
@@ -79,9 +80,9 @@ def has_zero_init(op: Operation) -> bool:
 
 
 def is_winograd_candidate(op: Operation, min_channels: int) -> bool:
-    """A static f32 batch-1 3x3 stride-1 undilated NHWC conv over a constant filter of at least
-    `min_channels` channels and filters (under 64 of either: outputs of at most 56 x 56
-    pixels), whole vectors of filters, outputs at least 4 x 4."""
+    """A static f32 3x3 stride-1 undilated NHWC conv over a constant filter of at least
+    `min_channels` channels and filters (under 64 of either: at most 56 x 56 output pixels, all
+    images together), whole vectors of filters, outputs at least 4 x 4."""
     if op.name != NHWC_CONV_NAME or (shapes := static_window_shapes(op, op.name)) is None:
         return False
     image, weight, output = shapes
@@ -90,8 +91,8 @@ def is_winograd_candidate(op: Operation, min_channels: int) -> bool:
     if set(op.stride_values()) != {1} or set(op.dilation_values()) != {1}:  # type: ignore[attr-defined]
         return False
     kh, kw, channels, filters = weight
-    narrow = min(channels, filters) < WIDE and output[1] * output[2] > NARROW_MAX_PIXELS
-    return (output[0] == 1 and (kh, kw) == (3, 3) and min(channels, filters) >= min_channels and not narrow
+    narrow = min(channels, filters) < WIDE and output[0] * output[1] * output[2] > NARROW_MAX_PIXELS
+    return ((kh, kw) == (3, 3) and min(channels, filters) >= min_channels and not narrow
             and filters % LANES == 0 and min(output[1:3]) >= MIN_OUTPUT and has_zero_init(op)
             and constant_array(op.operands[1]) is not None)
 
@@ -120,7 +121,7 @@ def padded_image(image: SSAValue, extra: tuple[int, int]) -> list[Operation]:
 
 
 def winograd_conv(op: Operation) -> list[Operation]:
-    """The ops computing `op`'s result by F(2x2, 3x3); its 1 x H x W x F result last."""
+    """The ops computing `op`'s result by F(2x2, 3x3); its N x H x W x F result last."""
     height, width = op.results[0].type.get_shape()[1:3]  # type: ignore[attr-defined]
     tiles = ((height + 1) // 2, (width + 1) // 2)
     pads = padded_image(op.operands[0], (height % 2, width % 2))

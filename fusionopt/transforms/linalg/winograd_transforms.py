@@ -103,72 +103,97 @@ def parallel_generic(inputs: list[SSAValue], maps: list[AffineMap], result: Tens
     return [empty, generic]
 
 
+def pixel_shape(batch: int, tiles: tuple[int, int]) -> list[int]:
+    """The tile dims a transform iterates: TH x TW at batch 1 (IREE 3.13 loads a unit-batch slice
+    rank-reduced and expands it again, which its tiling does not see through), else N x TH x TW."""
+    return list(tiles) if batch == 1 else [batch, *tiles]
+
+
 def window_slices(image: SSAValue, tiles: tuple[int, int]) -> list[Operation]:
-    """For each window position (i, j), the TH x TW x C slice of the padded 1 x HP x WP x C
+    """For each window position (i, j), the (N x) TH x TW x C slice of the padded N x HP x WP x C
     `image` it reads in every tile: from (i, j), stride 2."""
-    channels = image.type.get_shape()[3]  # type: ignore[attr-defined]
+    batch, _, _, channels = image.type.get_shape()  # type: ignore[attr-defined]
     th, tw = tiles
-    return [tensor.ExtractSliceOp(image, [0, i, j, 0], [1, th, tw, channels], [1, 2, 2, 1], f32_tensor([th, tw, channels]))
+    result = f32_tensor([*pixel_shape(batch, tiles), channels])
+    return [tensor.ExtractSliceOp(image, [0, i, j, 0], [batch, th, tw, channels], [1, 2, 2, 1], result)
             for i in range(4) for j in range(4)]
 
 
 def input_transform(image: SSAValue, tiles: tuple[int, int]) -> list[Operation]:
-    """V as 16 x TH x TW x C over loops (k, ty, tx, c); the generic last."""
-    channels = image.type.get_shape()[3]  # type: ignore[attr-defined]
+    """V as 16 x (N x) TH x TW x C over loops (k, [n,] ty, tx, c); the generic last."""
+    batch, _, _, channels = image.type.get_shape()  # type: ignore[attr-defined]
+    pixels = pixel_shape(batch, tiles)
+    rank = len(pixels) + 2
     slices = window_slices(image, tiles)
     table = constant(input_coefficients())
     weights = rows_of(table.result, [TAPS])
-    k, ty, tx, c = (AffineDimExpr(i) for i in range(4))
-    maps = [AffineMap(4, 0, (ty, tx, c))] * TAPS + [AffineMap(4, 0, (k,))] * TAPS
+    dims = [AffineDimExpr(i) for i in range(rank)]
+    maps = [AffineMap(rank, 0, tuple(dims[1:]))] * TAPS + [AffineMap(rank, 0, (dims[0],))] * TAPS
     inputs = [s.results[0] for s in slices] + [w.results[0] for w in weights]
-    return [*slices, table, *weights, *parallel_generic(inputs, maps, f32_tensor([TAPS, *tiles, channels]))]
+    return [*slices, table, *weights, *parallel_generic(inputs, maps, f32_tensor([TAPS, *pixels, channels]))]
 
 
 def tile_products(transformed: SSAValue, filters: np.ndarray) -> list[Operation]:
-    """M = V x U per k: 16 x TH x TW x F, the batch matmul over the tiles flattened; last."""
-    _, th, tw, channels = transformed.type.get_shape()  # type: ignore[attr-defined]
-    count = filters.shape[-1]
-    flat = collapse(transformed, [[0], [1, 2], [3]], f32_tensor([TAPS, th * tw, channels]))
+    """M = V x U per k: 16 x (N x) TH x TW x F, the batch matmul over the tiles flattened; last."""
+    shape = list(transformed.type.get_shape())  # type: ignore[attr-defined]
+    pixels, channels, count = shape[1:-1], shape[-1], filters.shape[-1]
+    groups = [[0], list(range(1, len(shape) - 1)), [len(shape) - 1]]
+    tiles = int(np.prod(pixels))
+    flat = collapse(transformed, groups, f32_tensor([TAPS, tiles, channels]))
     weights = constant(filters)
-    product_type = f32_tensor([TAPS, th * tw, count])
+    product_type = f32_tensor([TAPS, tiles, count])
     zero = arith.ConstantOp(FloatAttr(0.0, Float32Type()))
     empty = tensor.EmptyOp([], product_type)
     fill = FillOp([zero.result], [empty.tensor], [product_type])
     matmul = BatchMatmulOp([flat.results[0], weights.result], [fill.results[0]], [product_type])
-    tiled = expand(matmul.results[0], [[0], [1, 2], [3]], f32_tensor([TAPS, th, tw, count]))
+    tiled = expand(matmul.results[0], groups, f32_tensor([TAPS, *pixels, count]))
     return [flat, weights, zero, empty, fill, matmul, tiled]
 
 
+def block_maps(batched: bool) -> tuple[list[AffineMap], int]:
+    """The output transform's reads over loops ([n,] ty, p, tx, q, f): a product's (n, ty, tx, f)
+    and a weight's (p, q); and the loop count."""
+    rank = 6 if batched else 5
+    dims = [AffineDimExpr(i) for i in range(rank)]
+    *lead, ty, p, tx, q, f = dims
+    return [AffineMap(rank, 0, (*lead, ty, tx, f))] * TAPS + [AffineMap(rank, 0, (p, q))] * TAPS, rank
+
+
 def output_transform(products: SSAValue) -> list[Operation]:
-    """y as TH x 2 x TW x 2 x F over loops (ty, p, tx, q, f); the generic last."""
-    _, th, tw, count = products.type.get_shape()  # type: ignore[attr-defined]
-    blocks = rows_of(products, [th, tw, count])
+    """y as (N x) TH x 2 x TW x 2 x F over loops ([n,] ty, p, tx, q, f); the generic last."""
+    shape = list(products.type.get_shape())  # type: ignore[attr-defined]
+    *lead, th, tw, count = shape[1:]
+    blocks = rows_of(products, shape[1:])
     table = constant(output_coefficients())
     weights = rows_of(table.result, [2, 2])
-    ty, p, tx, q, f = (AffineDimExpr(i) for i in range(5))
-    maps = [AffineMap(5, 0, (ty, tx, f))] * TAPS + [AffineMap(5, 0, (p, q))] * TAPS
+    maps, _ = block_maps(bool(lead))
     inputs = [b.results[0] for b in blocks] + [w.results[0] for w in weights]
-    return [*blocks, table, *weights, *parallel_generic(inputs, maps, f32_tensor([th, 2, tw, 2, count]))]
+    return [*blocks, table, *weights, *parallel_generic(inputs, maps, f32_tensor([*lead, th, 2, tw, 2, count]))]
 
 
 def is_output_transform(op: Operation) -> bool:
-    """`op` is an output transform's generic (`output_transform`): loops (ty, p, tx, q, f), all
-    parallel, 16 products read (ty, tx, f) and 16 2x2 weights read (p, q)."""
+    """`op` is an output transform's generic (`output_transform`): loops ([n,] ty, p, tx, q, f),
+    all parallel, 16 products read ([n,] ty, tx, f) and 16 2x2 weights read (p, q)."""
     if not isinstance(op, GenericOp) or len(op.inputs) != 2 * TAPS or len(op.outputs) != 1:
         return False
-    ty, p, tx, q, f = (AffineDimExpr(i) for i in range(5))
-    expected = [AffineMap(5, 0, (ty, tx, f))] * TAPS + [AffineMap(5, 0, (p, q))] * TAPS + [AffineMap.identity(5)]
-    return ([m.data for m in op.indexing_maps.data] == expected
+    maps = [m.data for m in op.indexing_maps.data]
+    if maps[-1].num_dims not in (5, 6):
+        return False
+    expected, rank = block_maps(maps[-1].num_dims == 6)
+    return (maps == [*expected, AffineMap.identity(rank)]
             and all(t == IteratorTypeAttr.parallel() for t in op.iterator_types.data))
 
 
 def conv_output(blocks: SSAValue, height: int, width: int) -> list[Operation]:
-    """The TH x 2 x TW x 2 x F blocks as the conv's 1 x H x W x F result (a slice drops the
+    """The (N x) TH x 2 x TW x 2 x F blocks as the conv's N x H x W x F result (a slice drops the
     last tile's row / column where H / W is odd); the result last."""
-    th, _, tw, _, count = blocks.type.get_shape()  # type: ignore[attr-defined]
-    ops: list[Operation] = [collapse(blocks, [[0, 1], [2, 3], [4]], f32_tensor([2 * th, 2 * tw, count]))]
+    *lead, th, _, tw, _, count = blocks.type.get_shape()  # type: ignore[attr-defined]
+    n = len(lead)
+    groups = [[0]] * n + [[n, n + 1], [n + 2, n + 3], [n + 4]]
+    ops: list[Operation] = [collapse(blocks, groups, f32_tensor([*lead, 2 * th, 2 * tw, count]))]
     if (height, width) != (2 * th, 2 * tw):
-        ops.append(tensor.ExtractSliceOp(ops[-1].results[0], [0, 0, 0], [height, width, count], [1, 1, 1],
-                                         f32_tensor([height, width, count])))
-    ops.append(expand(ops[-1].results[0], [[0, 1], [2], [3]], f32_tensor([1, height, width, count])))
+        ops.append(tensor.ExtractSliceOp(ops[-1].results[0], [0] * (n + 3), [*lead, height, width, count],
+                                         [1] * (n + 3), f32_tensor([*lead, height, width, count])))
+    if not lead:
+        ops.append(expand(ops[-1].results[0], [[0, 1], [2], [3]], f32_tensor([1, height, width, count])))
     return ops

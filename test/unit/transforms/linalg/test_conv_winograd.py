@@ -4,8 +4,8 @@ the lit cases compute what the conv computes on every input family (the interpre
 float64 run), the CPU pipeline forms the three stages as regions and configures the input
 transform and the epilogue over the output transform's loops, the target-neutral and fewest
 pipelines keep the direct conv, and IREE builds the form at ResNet's sizes (one conv and two in
-a row; odd, non-square outputs) computing the convs as float64 does on random, large-offset,
-zero and 1e30-scaled images."""
+a row; odd, non-square outputs; a batch of three) computing the convs as float64 does on random,
+large-offset, zero and 1e30-scaled images."""
 
 from __future__ import annotations
 
@@ -75,15 +75,25 @@ def test_a_channels_last_epilogue_joins_the_output_transform_and_takes_its_tiles
     assert len(roots) == 1 and "vector_common_parallel = [1, 1, 2, 1, 2, 16]" in str(roots[0].attributes["compilation_info"])
 
 
+def test_a_batch_of_images_is_one_batch_matmul_and_configured_like_one():
+    after = assert_pass_preserves_semantics(dense_conv_block(64, 64, 6, batch=2, layers=2), CPU, seeds=(0,),
+                                            families=("random", "offset", "zeros"))
+    matmuls = ops_named(after, "linalg.batch_matmul")
+    assert len(matmuls) == 2 and all(m.operands[0].type.get_shape() == (16, 18, 64) for m in matmuls)
+    configured = [op for op in after.walk() if "compilation_info" in op.attributes]
+    assert len(configured) == 3  # two input transforms, the first conv's epilogue over the blocks
+
+
 @pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
-@pytest.mark.parametrize(("channels", "size", "width", "layers"),
-                         [(64, 56, 56, 2), (128, 28, 28, 1), (256, 14, 14, 2), (64, 7, 10, 1), (32, 28, 28, 2)])
-def test_iree_builds_the_form_at_resnet_sizes(tmp_path, channels: int, size: int, width: int, layers: int):
-    formed = apply_pipeline(dense_conv_block(channels, channels, size, width, layers=layers), CPU)
+@pytest.mark.parametrize(("channels", "size", "width", "layers", "batch"),
+                         [(64, 56, 56, 2, 1), (128, 28, 28, 1, 1), (256, 14, 14, 2, 1), (64, 7, 10, 1, 1),
+                          (32, 28, 28, 2, 1), (64, 14, 14, 2, 3)])
+def test_iree_builds_the_form_at_resnet_sizes(tmp_path, channels: int, size: int, width: int, layers: int, batch: int):
+    formed = apply_pipeline(dense_conv_block(channels, channels, size, width, layers=layers, batch=batch), CPU)
     assert len(ops_named(formed, "linalg.batch_matmul")) == layers
     vmfb = build_llvm_cpu({"conv": print_module(formed)}, tmp_path)["conv"]
     rng = np.random.default_rng(1)
-    shape = (1, channels, size, width)
+    shape = (batch, channels, size, width)
     images = {"random": rng.standard_normal(shape), "offset": 1000.5 + rng.standard_normal(shape),
               "zeros": np.zeros(shape), "large": 1e30 * rng.standard_normal(shape)}
     for family, image in images.items():
