@@ -3,7 +3,8 @@
 
 // The pass: fusionopt/transforms/dispatch/conv_kxk_cpu_tiles.py. A channels-last 3x3 conv in a
 // region: one output row by up to 64 filters a workgroup, 8 pixels (7 where 8 does not divide
-// the width) x 32 filters a register tile, one tap and 4 input channels a step.
+// the width) x 32 filters a register tile (where neither divides, a whole row of at most 24 x 16
+// filters), one tap and 4 input channels a step.
 
 // -----
 
@@ -62,31 +63,31 @@ func.func @googlenet_3x3_96(%x: tensor<1x30x30x64xf32>, %w: tensor<3x3x64x96xf32
 
 // -----
 
-// Not configured: a stem's 3 input channels, 48 filters (no multiple of 32), a 10-wide output
-// (neither 8 nor 7 divides it), a 1x1 window, a dilated window, a conv outside any region.
+// Not configured: a stem's 3 input channels, 48 filters (no multiple of 32), a 26-wide output
+// (neither 8 nor 7 divides it, wider than a whole-row tile's 24), a 1x1 window, a dilated window, a conv outside any region.
 // CHECK-LABEL: func.func @not_configured
 // CHECK-NOT:     compilation_info
 // CHECK:         return
 func.func @not_configured(%s: tensor<1x229x229x3xf32>, %ws: tensor<7x7x3x64xf32>, %x: tensor<1x16x16x32xf32>,
-                          %w48: tensor<3x3x32x48xf32>, %x12: tensor<1x12x12x32xf32>, %w: tensor<3x3x32x64xf32>,
-                          %w1: tensor<1x1x32x64xf32>) -> (tensor<1x112x112x64xf32>, tensor<1x14x14x48xf32>, tensor<1x10x10x64xf32>, tensor<1x16x16x64xf32>, tensor<1x14x14x64xf32>) {
+                          %w48: tensor<3x3x32x48xf32>, %x12: tensor<1x28x28x32xf32>, %w: tensor<3x3x32x64xf32>,
+                          %w1: tensor<1x1x32x64xf32>) -> (tensor<1x112x112x64xf32>, tensor<1x14x14x48xf32>, tensor<1x26x26x64xf32>, tensor<1x16x16x64xf32>, tensor<1x14x14x64xf32>) {
   %zero = arith.constant 0.0 : f32
-  %r:4 = flow.dispatch.region -> (tensor<1x112x112x64xf32>, tensor<1x14x14x48xf32>, tensor<1x10x10x64xf32>, tensor<1x16x16x64xf32>) {
+  %r:4 = flow.dispatch.region -> (tensor<1x112x112x64xf32>, tensor<1x14x14x48xf32>, tensor<1x26x26x64xf32>, tensor<1x16x16x64xf32>) {
     %e0 = tensor.empty() : tensor<1x112x112x64xf32>
     %c0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%s, %ws : tensor<1x229x229x3xf32>, tensor<7x7x3x64xf32>) outs(%e0 : tensor<1x112x112x64xf32>) -> tensor<1x112x112x64xf32>
     %e1 = tensor.empty() : tensor<1x14x14x48xf32>
     %c1 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w48 : tensor<1x16x16x32xf32>, tensor<3x3x32x48xf32>) outs(%e1 : tensor<1x14x14x48xf32>) -> tensor<1x14x14x48xf32>
-    %e2 = tensor.empty() : tensor<1x10x10x64xf32>
-    %c2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x12, %w : tensor<1x12x12x32xf32>, tensor<3x3x32x64xf32>) outs(%e2 : tensor<1x10x10x64xf32>) -> tensor<1x10x10x64xf32>
+    %e2 = tensor.empty() : tensor<1x26x26x64xf32>
+    %c2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x12, %w : tensor<1x28x28x32xf32>, tensor<3x3x32x64xf32>) outs(%e2 : tensor<1x26x26x64xf32>) -> tensor<1x26x26x64xf32>
     %e3 = tensor.empty() : tensor<1x16x16x64xf32>
     %c3 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w1 : tensor<1x16x16x32xf32>, tensor<1x1x32x64xf32>) outs(%e3 : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
-    %e5 = tensor.empty() : tensor<1x8x8x64xf32>
-    %c5 = linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x12, %w : tensor<1x12x12x32xf32>, tensor<3x3x32x64xf32>) outs(%e5 : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
-    flow.return %c0, %c1, %c2, %c3 : tensor<1x112x112x64xf32>, tensor<1x14x14x48xf32>, tensor<1x10x10x64xf32>, tensor<1x16x16x64xf32>
+    %e5 = tensor.empty() : tensor<1x24x24x64xf32>
+    %c5 = linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x12, %w : tensor<1x28x28x32xf32>, tensor<3x3x32x64xf32>) outs(%e5 : tensor<1x24x24x64xf32>) -> tensor<1x24x24x64xf32>
+    flow.return %c0, %c1, %c2, %c3 : tensor<1x112x112x64xf32>, tensor<1x14x14x48xf32>, tensor<1x26x26x64xf32>, tensor<1x16x16x64xf32>
   }
   %e4 = tensor.empty() : tensor<1x14x14x64xf32>
   %c4 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x16x16x32xf32>, tensor<3x3x32x64xf32>) outs(%e4 : tensor<1x14x14x64xf32>) -> tensor<1x14x14x64xf32>
-  return %r#0, %r#1, %r#2, %r#3, %c4 : tensor<1x112x112x64xf32>, tensor<1x14x14x48xf32>, tensor<1x10x10x64xf32>, tensor<1x16x16x64xf32>, tensor<1x14x14x64xf32>
+  return %r#0, %r#1, %r#2, %r#3, %c4 : tensor<1x112x112x64xf32>, tensor<1x14x14x48xf32>, tensor<1x26x26x64xf32>, tensor<1x16x16x64xf32>, tensor<1x14x14x64xf32>
 }
 
 // -----
@@ -128,4 +129,22 @@ func.func @small_image_few_filters(%x: tensor<1x9x9x64xf32>, %w: tensor<3x3x64x6
     flow.return %c : tensor<1x14x14x256xf32>
   }
   return %r, %s : tensor<1x7x7x64xf32>, tensor<1x14x14x256xf32>
+}
+
+// -----
+
+// Inception's 1x7 conv at 17x17 (neither 8 nor 7 divides 17): a whole output row by 16
+// filters a register tile.
+// CHECK-LABEL: func.func @inception_1x7_17
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK-SAME:      lowering_config = #iree_cpu.lowering_config<distribution = [0, 1, 17, 64, 0, 0, 0], vector_common_parallel = [1, 1, 17, 16, 0, 0, 0], vector_reduction = [0, 0, 0, 0, 1, 1, 4]>
+func.func @inception_1x7_17(%x: tensor<1x17x23x32xf32>, %w: tensor<1x7x32x64xf32>) -> tensor<1x17x17x64xf32> {
+  %r = flow.dispatch.region -> (tensor<1x17x17x64xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x17x17x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x17x17x64xf32>) -> tensor<1x17x17x64xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x17x23x32xf32>, tensor<1x7x32x64xf32>) outs(%f : tensor<1x17x17x64xf32>) -> tensor<1x17x17x64xf32>
+    flow.return %c : tensor<1x17x17x64xf32>
+  }
+  return %r : tensor<1x17x17x64xf32>
 }

@@ -39,10 +39,11 @@ def test_the_cpu_pipelines_configure_and_the_cuda_ones_do_not():
     assert runs_on_cpu_only(PASS)
 
 
-@pytest.mark.parametrize(("size", "pixels"), [(56, 8), (14, 7)])
-def test_the_cpu_pipeline_gives_the_conv_the_wide_tile(size: int, pixels: int):
+@pytest.mark.parametrize(("size", "pixels", "filters"), [(56, 8, 32), (14, 7, 32), (17, 17, 16)])
+def test_the_cpu_pipeline_gives_the_conv_the_wide_tile(size: int, pixels: int, filters: int):
+    """8 or 7 pixels x 32 filters; a 17-wide output (Inception's) a whole row x 16 filters."""
     [config] = configured(apply_pipeline(basic_block(size), CPU))
-    assert f"vector_common_parallel = [1, 1, {pixels}, 32, 0, 0, 0]" in config
+    assert f"vector_common_parallel = [1, 1, {pixels}, {filters}, 0, 0, 0]" in config
     assert configured(apply_pipeline(basic_block(size), WITHOUT)) == []
 
 
@@ -52,5 +53,6 @@ def test_the_config_changes_no_value(name: str):
 
 
 @pytest.mark.skipif(not iree_available(), reason="IREE (iree-compile and its runtime) is not installed")
-def test_iree_builds_the_block_and_agrees_with_the_build_without_the_pass(tmp_path: Path):
-    assert_tiles_change_no_bit(basic_block(14), (CPU, WITHOUT), (1, 16, 14, 14), tmp_path)
+@pytest.mark.parametrize("size", [14, 17])
+def test_iree_builds_the_block_and_agrees_with_the_build_without_the_pass(tmp_path: Path, size: int):
+    assert_tiles_change_no_bit(basic_block(size), (CPU, WITHOUT), (1, 16, size, size), tmp_path)
