@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -25,13 +26,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "test"))
 
-from iree_bench_timing import comparison_row, shape_sweep_arguments, timed_shape  # noqa: E402
+from iree_bench_timing import comparison_row, medians_and_minimums, shape_sweep_arguments, timed_rounds  # noqa: E402
 from support.cpu_pipeline_cases import without_pass  # noqa: E402
 from support.dense_conv_blocks import dense_conv_block, dense_conv_f64  # noqa: E402
 
 from fusionopt import registry  # noqa: E402
 from fusionopt.ir_io import print_module  # noqa: E402
-from fusionopt.iree_tools import compile_vmfb, run_vmfb, target_flags  # noqa: E402
+from fusionopt.iree_tools import compile_vmfb, run_vmfb, save_inputs, target_flags  # noqa: E402
 from fusionopt.testing import apply_pipeline  # noqa: E402
 
 PIPELINE = "dispatch-creation-llvm-cpu"
@@ -63,27 +64,34 @@ def builds(shape: str, folder: Path) -> dict[str, Path]:
     return vmfbs
 
 
-def errors(shape: str) -> str:
+def errors(shape: str, vmfbs: dict[str, Path]) -> str:
     """Each build's largest error against float64, relative to the largest output: random, then
     offset images."""
-    import tempfile
-
     channels, filters, size = sizes(shape)
     rng = np.random.default_rng(1)
     image_shape = (batch(shape), channels, size, size)
     images = [rng.standard_normal(image_shape), 1000.5 + rng.standard_normal(image_shape)]
     cells = []
-    with tempfile.TemporaryDirectory() as name:
-        vmfbs = builds(shape, Path(name))
-        for variant in ("direct", "winograd"):
-            worst = []
-            for image in images:
-                x = image.astype(np.float32)
-                want = dense_conv_f64(x, channels, filters, layers=LAYERS)
-                got = run_vmfb(vmfbs[variant], [x], "main_graph")[0]
-                worst.append(float(np.abs(got - want).max() / np.abs(want).max()))
-            cells.append(" / ".join(f"{e:.1e}" for e in worst))
+    for variant in ("direct", "winograd"):
+        worst = []
+        for image in images:
+            x = image.astype(np.float32)
+            want = dense_conv_f64(x, channels, filters, layers=LAYERS)
+            got = run_vmfb(vmfbs[variant], [x], "main_graph")[0]
+            worst.append(float(np.abs(got - want).max() / np.abs(want).max()))
+        cells.append(" / ".join(f"{e:.1e}" for e in worst))
     return " | ".join(cells)
+
+
+def row(shape: str, image: np.ndarray, args) -> str:
+    """The table row of one shape: its builds (made once) timed, then their errors."""
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        vmfbs = builds(shape, folder)
+        times = timed_rounds(vmfbs, save_inputs([image], folder), args.rounds, args.iterations, threads=args.threads)
+        med, low = medians_and_minimums(times)
+        timed = comparison_row(shape, med, low, ("direct", "winograd"), "winograd", "direct", 3)
+        return f"{timed} {errors(shape, vmfbs)} |"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,10 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(0)
     for shape in args.shapes.split(","):
         channels, _, size = sizes(shape)
-        image = rng.standard_normal((batch(shape), channels, size, size), dtype=np.float32)
-        med, low = timed_shape(builds, shape, [image], args)
-        row = comparison_row(shape, med, low, ("direct", "winograd"), "winograd", "direct", 3)
-        print(f"{row} {errors(shape)} |")
+        print(row(shape, rng.standard_normal((batch(shape), channels, size, size), dtype=np.float32), args))
     return 0
 
 

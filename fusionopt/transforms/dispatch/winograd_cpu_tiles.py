@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
@@ -33,28 +33,12 @@ from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.matmul_cpu_tiles import in_region_unconfigured
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import set_cpu_config, static_f32_shape
-from fusionopt.transforms.linalg.winograd_transforms import is_output_transform
+from fusionopt.transforms.linalg.winograd_transforms import is_input_transform, is_output_transform
 
-TAPS = 16  # k: the transform's values a tile
 K_TILE = 4  # k a register tile
 LANES = 16  # f32 lanes of an AVX-512 vector
 WORKGROUP_ROWS = 7  # tile rows a workgroup
 WORKGROUP_CHANNELS = 64
-
-
-def is_input_transform(op: Operation) -> bool:
-    """The Winograd input transform's generic: loops (k, [n,] ty, tx, c) all parallel, 16 image
-    slices read ([n,] ty, tx, c), 16 coefficient vectors read (k), a 16 x (N x) TH x TW x C
-    result."""
-    if op.name != "linalg.generic" or len(du.dps_inputs(op)) != 2 * TAPS or len(op.results) != 1:
-        return False
-    shape = static_f32_shape(op.results[0])
-    if shape is None or shape[0] != TAPS or len(shape) not in (4, 5):
-        return False
-    rank = len(shape)
-    dims = tuple(AffineDimExpr(i) for i in range(rank))
-    expected = [AffineMap(rank, 0, dims[1:])] * TAPS + [AffineMap(rank, 0, dims[:1])] * TAPS + [AffineMap.identity(rank)]
-    return list(du.indexing_maps(op)) == expected and du.is_all_parallel(op)
 
 
 def input_transform_tiles(shape: tuple[int, ...]) -> dict[str, list[int]]:
@@ -101,8 +85,8 @@ class ConfigureInputTransform(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_input_transform(op) or not in_region_unconfigured(op):
             return
-        shape = op.results[0].type.get_shape()  # type: ignore[attr-defined]
-        if shape[-1] % LANES == 0:
+        shape = static_f32_shape(op.results[0])
+        if shape is not None and shape[-1] % LANES == 0:
             set_cpu_config(op, rewriter, input_transform_tiles(tuple(shape)), "DoubleTilingExpert",
                            "Winograd input transforms given 4 k x 16 channel register tiles")
 

@@ -162,6 +162,17 @@ def pad_like(pad: tensor.PadOp, source: SSAValue, low: list[int], high: list[int
     )
 
 
+def widened_pad(pad: tensor.PadOp, extra: dict[int, int]) -> tensor.PadOp:
+    """`pad` (static), not yet inserted, with `extra[axis]` more of its padding at the high end
+    of each axis: one pad of the same source."""
+    low, high = list(pad.static_low.get_values()), list(pad.static_high.get_values())
+    shape = list(pad.results[0].type.get_shape())  # type: ignore[attr-defined]
+    for axis, count in extra.items():
+        high[axis] += count
+        shape[axis] += count
+    return pad_like(pad, pad.operands[0], low, high, shape)
+
+
 def permuted_pad(pad: tensor.PadOp, source: SSAValue, order: list[int]) -> tensor.PadOp:
     """`pad`'s padding, its dims taken in `order`, applied to `source` (`pad`'s source so
     permuted, or any tensor of that rank: the result's shape is `source`'s, padded)."""

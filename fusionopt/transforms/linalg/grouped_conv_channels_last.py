@@ -61,7 +61,7 @@ from fusionopt.dialects.linalg_conv import WindowOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand, reassociation
 from fusionopt.transforms.common.window_ops import static_window_shapes
-from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, channels_last_image, pad_like
+from fusionopt.transforms.linalg.channels_last_propagation import TO_NCHW, channels_last_image, widened_pad
 from fusionopt.transforms.linalg.constant_arrays import constant_array
 from fusionopt.transforms.linalg.grouped_conv_taps import grouped_taps_conv, is_taps_candidate, spare_groups
 from fusionopt.transforms.linalg.im2col_op_form import i64_array
@@ -120,11 +120,7 @@ def nhwc_image(op: WindowOp, spare_groups: int = 0) -> tuple[list[Operation], SS
 def padded_channels(pad: tensor.PadOp, extra: int) -> tensor.PadOp:
     """The NHWC `pad`, not yet inserted, with `extra` more channels of its padding at the high
     end; `pad` drops its operand (it would stay a reader of the image)."""
-    low, high = list(pad.static_low.get_values()), list(pad.static_high.get_values())
-    high[3] += extra
-    shape = list(pad.results[0].type.get_shape())  # type: ignore[attr-defined]
-    shape[3] += extra
-    wider = pad_like(pad, pad.operands[0], low, high, shape)
+    wider = widened_pad(pad, {3: extra})
     pad.drop_all_references()
     return wider
 

@@ -50,7 +50,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 
 from fusionopt import pass_statistics
 from fusionopt.transforms.common.window_ops import NHWC_CONV_NAME, static_window_shapes
-from fusionopt.transforms.linalg.channels_last_propagation import pad_like
+from fusionopt.transforms.linalg.channels_last_propagation import widened_pad
 from fusionopt.transforms.linalg.constant_arrays import constant_array
 from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
 from fusionopt.transforms.linalg.linalg_attention_key_blocks import padded_with_zeros
@@ -105,13 +105,7 @@ def padded_image(image: SSAValue, extra: tuple[int, int]) -> list[Operation]:
         return []
     pad = image.owner
     if isinstance(pad, tensor.PadOp) and not (pad.low or pad.high) and is_zero(pad_value(pad)):
-        low, high = list(pad.static_low.get_values()), list(pad.static_high.get_values())
-        high[1] += extra[0]
-        high[2] += extra[1]
-        shape = list(image.type.get_shape())  # type: ignore[attr-defined]
-        shape[1] += extra[0]
-        shape[2] += extra[1]
-        return [pad_like(pad, pad.operands[0], low, high, shape)]
+        return [widened_pad(pad, {1: extra[0], 2: extra[1]})]
     pads: list[Operation] = []
     for axis, count in ((1, extra[0]), (2, extra[1])):
         if count:

@@ -37,6 +37,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from fusionopt.dialects.dense import numpy_to_dense
 from fusionopt.dialects.linalg import BatchMatmulOp, GenericOp
+from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import collapse, expand
 
 B_T = np.array([[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]], np.float64)
@@ -127,10 +128,33 @@ def input_transform(image: SSAValue, tiles: tuple[int, int]) -> list[Operation]:
     slices = window_slices(image, tiles)
     table = constant(input_coefficients())
     weights = rows_of(table.result, [TAPS])
-    dims = [AffineDimExpr(i) for i in range(rank)]
-    maps = [AffineMap(rank, 0, tuple(dims[1:]))] * TAPS + [AffineMap(rank, 0, (dims[0],))] * TAPS
     inputs = [s.results[0] for s in slices] + [w.results[0] for w in weights]
-    return [*slices, table, *weights, *parallel_generic(inputs, maps, f32_tensor([TAPS, *pixels, channels]))]
+    return [*slices, table, *weights, *parallel_generic(inputs, window_maps(rank), f32_tensor([TAPS, *pixels, channels]))]
+
+
+def window_maps(rank: int) -> list[AffineMap]:
+    """The input transform's reads over loops (k, [n,] ty, tx, c): a slice's ([n,] ty, tx, c) and
+    a coefficient vector's (k)."""
+    dims = [AffineDimExpr(i) for i in range(rank)]
+    return [AffineMap(rank, 0, tuple(dims[1:]))] * TAPS + [AffineMap(rank, 0, (dims[0],))] * TAPS
+
+
+def transform_maps(op: Operation) -> list[AffineMap] | None:
+    """The indexing maps of a one-result generic over 32 inputs (a transform's 16 values and 16
+    weights) whose loops are all parallel, else None."""
+    if not isinstance(op, GenericOp) or len(op.inputs) != 2 * TAPS or len(op.outputs) != 1 or not du.is_all_parallel(op):
+        return None
+    return [m.data for m in op.indexing_maps.data]
+
+
+def is_input_transform(op: Operation) -> bool:
+    """`op` is an input transform's generic (`input_transform`): loops (k, [n,] ty, tx, c), 16
+    slices read ([n,] ty, tx, c) and 16 coefficient vectors read (k), a 16 x ... result."""
+    maps = transform_maps(op)
+    if maps is None or maps[-1].num_dims not in (4, 5) or op.results[0].type.get_shape()[0] != TAPS:  # type: ignore[attr-defined]
+        return False
+    rank = maps[-1].num_dims
+    return maps == [*window_maps(rank), AffineMap.identity(rank)]
 
 
 def tile_products(transformed: SSAValue, filters: np.ndarray) -> list[Operation]:
@@ -174,14 +198,11 @@ def output_transform(products: SSAValue) -> list[Operation]:
 def is_output_transform(op: Operation) -> bool:
     """`op` is an output transform's generic (`output_transform`): loops ([n,] ty, p, tx, q, f),
     all parallel, 16 products read ([n,] ty, tx, f) and 16 2x2 weights read (p, q)."""
-    if not isinstance(op, GenericOp) or len(op.inputs) != 2 * TAPS or len(op.outputs) != 1:
-        return False
-    maps = [m.data for m in op.indexing_maps.data]
-    if maps[-1].num_dims not in (5, 6):
+    maps = transform_maps(op)
+    if maps is None or maps[-1].num_dims not in (5, 6):
         return False
     expected, rank = block_maps(maps[-1].num_dims == 6)
-    return (maps == [*expected, AffineMap.identity(rank)]
-            and all(t == IteratorTypeAttr.parallel() for t in op.iterator_types.data))
+    return maps == [*expected, AffineMap.identity(rank)]
 
 
 def conv_output(blocks: SSAValue, height: int, width: int) -> list[Operation]:

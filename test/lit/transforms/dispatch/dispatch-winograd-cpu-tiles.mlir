@@ -1,6 +1,9 @@
 // RUN: fusion-opt %s --split-input-file -p dispatch-winograd-cpu-tiles | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p dispatch-winograd-cpu-tiles --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
 
+// The pass: fusionopt/transforms/dispatch/winograd_cpu_tiles.py; the transforms it recognises
+// are linalg/winograd_transforms.py's (`is_input_transform`, `is_output_transform`).
+
 // A Winograd input transform over 16 channels in its region: register tiles of 4 k x 16
 // channels, workgroups of 4 k x 4 tile rows (all 4) x all tile columns x 16 channels.
 // CHECK-LABEL: func.func @input_transform

@@ -2,6 +2,9 @@
 // RUN: fusion-opt %s --split-input-file -p 'linalg-conv-winograd{min-channels=2}' --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
 // RUN: fusion-opt %s --split-input-file -p linalg-conv-winograd | filecheck %s --check-prefix=DEFAULT
 
+// The pass: fusionopt/transforms/linalg/linalg_conv_winograd.py; the helper module these cases
+// exercise (transform matrices, the three stages' ops): fusionopt/transforms/linalg/winograd_transforms.py.
+
 // A 3x3 conv over a constant filter, 8x8 outputs: 4x4 tiles. The input transform reads the
 // 16 window positions as stride-2 slices, weighted per k by one coefficient vector each;
 // 16 matmuls over the 2 input channels (one batch matmul with the transformed filter); the
