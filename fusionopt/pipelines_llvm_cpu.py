@@ -65,7 +65,10 @@ CPU_TILES = ("dispatch-unit-dim-reads,dispatch-matmul-cpu-tiles,dispatch-attenti
 # the conv's epilogue; 16 multiplies
 # where the direct conv, already at the FMA peak, takes 36 (resnet18 36.4 -> 27.4 ms at one
 # thread; `linalg_conv_winograd.py`). Its input transform gets 4 k x 16 channel register tiles,
-# and the batch matmul over a constant weight keeps IREE's own tile (`matmul_cpu_tiles`).
+# and the batch matmul reads its constant weight packed in panels like a matmul's (ResNet's 7x7
+# stage's products stream 16 MB of weight each: 0.60x of IREE's own tile, resnet18 0.91x of its
+# time; `linalg_pack_matmul_weights.py`); one panel of filters keeps IREE's own tile
+# (`matmul_cpu_tiles`).
 # Attention whose scores (all heads' Q.K^T) take 16 MB or more is raised to one op, which IREE runs
 # as an online softmax over key blocks (with the CPU tile above): the decomposed form writes the
 # scores and reads them back three times, from memory once they outgrow the caches. Llama

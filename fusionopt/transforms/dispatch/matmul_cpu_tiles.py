@@ -81,8 +81,10 @@ def plain_matmul_sizes(op: Operation) -> tuple[int, int, int] | None:
 
 def has_constant_weights(op: Operation) -> bool:
     """`op`'s right operand is a dense constant: Winograd's tile products (16 x P x C times a
-    constant 16 x C x F), which IREE's own tile runs best (16 x 49 x 256 x 256 0.97 ms a call,
-    1.59 with the partial 4 x 64 tile; 16 x 784 x 64 x 64 and 16 x 196 x 128 x 128 within 4%)."""
+    constant 16 x C x F) of one panel of filters (64 or fewer; wider ones are packed by
+    `linalg-pack-matmul-weights`), which IREE's own tile runs best (16 x 49 x 256 x 256 0.97 ms
+    a call, 1.59 with the partial 4 x 64 tile; 16 x 784 x 64 x 64 and 16 x 196 x 128 x 128
+    within 4%)."""
     owner = op.operands[1].owner
     return isinstance(owner, Operation) and owner.name == "arith.constant"
 

@@ -1,6 +1,7 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-pack-matmul-weights | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p dispatch-creation-llvm-cpu | filecheck %s --check-prefix=REGIONS
 // RUN: fusion-opt %s --split-input-file -p "linalg-pack-matmul-weights{reduction-step=16}" | filecheck %s --check-prefix=STEP16
+// RUN: fusion-opt %s --split-input-file -p linalg-pack-matmul-weights --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
 
 // A matmul over a constant [8, 128] weight reads it as two panels of 64, [2, 8, 64] (panel 1:
 // columns 64-127 of every row); the result [32, 2, 64] collapses back. Workgroups of 28 rows
@@ -122,14 +123,42 @@ func.func @epilogue_adds_a_unit_dim(%a: tensor<16x8xf32>, %b: tensor<96xf32>) ->
 
 // -----
 
+// A batch matmul over a constant [2, 8, 128] weight (Winograd's tile products' form) reads each
+// batch's weight as two panels of 64, [2, 2, 8, 64]; one batch a workgroup, its 16 rows whole
+// (no divisor of 16 holds 28), 4 x 64 register tiles; the result [2, 16, 2, 64] collapses back.
+// STATS:         (batch matmul weights packed in panels) : 1
+// STATS-NEXT:    linalg-pack-matmul-weights
+// STATS-NOT:     packed
+// CHECK-LABEL: func.func @batch_matmul_over_a_constant
+// CHECK:         %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<2x2x8x64xf32>
+// CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %[[W]] : tensor<2x16x8xf32>, tensor<2x2x8x64xf32>) outs(%{{.*}} : tensor<2x16x2x64xf32>)
+// CHECK-SAME:      distribution = [1, 16, 1, 64, 0], vector_common_parallel = [1, 4, 1, 64, 0], vector_reduction = [0, 0, 0, 0, 4]
+// CHECK:         tensor.collapse_shape %[[G]] {{\[\[}}0], [1], [2, 3]] : tensor<2x16x2x64xf32> into tensor<2x16x128xf32>
+// CHECK-NOT:     linalg.batch_matmul
+// REGIONS-LABEL: func.func @batch_matmul_over_a_constant
+// REGIONS:         flow.dispatch.region -> (tensor<2x16x2x64xf32>)
+// REGIONS:           compilation_info
+// REGIONS-NOT:     flow.dispatch.region
+func.func @batch_matmul_over_a_constant(%a: tensor<2x16x8xf32>) -> tensor<2x16x128xf32> {
+  %w = arith.constant dense<0.125> : tensor<2x8x128xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16x128xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x16x128xf32>) -> tensor<2x16x128xf32>
+  %m = linalg.batch_matmul ins(%a, %w : tensor<2x16x8xf32>, tensor<2x8x128xf32>) outs(%f : tensor<2x16x128xf32>) -> tensor<2x16x128xf32>
+  func.return %m : tensor<2x16x128xf32>
+}
+
+// -----
+
 // Left alone: an argument weight, one panel's worth of columns (64), a column count no panel
-// divides (40).
+// divides (40); batch matmuls over an argument weight or one panel of columns.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     linalg.generic
 // CHECK-COUNT-3: linalg.matmul
+// CHECK-COUNT-2: linalg.batch_matmul
 // CHECK-NOT:     linalg.generic
 // REGIONS-LABEL: func.func @left_alone
-func.func @left_alone(%a: tensor<16x8xf32>, %wa: tensor<8x128xf32>) -> (tensor<16x128xf32>, tensor<16x64xf32>, tensor<16x40xf32>) {
+func.func @left_alone(%a: tensor<16x8xf32>, %wa: tensor<8x128xf32>, %ba: tensor<2x16x8xf32>, %bw: tensor<2x8x128xf32>) -> (tensor<16x128xf32>, tensor<16x64xf32>, tensor<16x40xf32>, tensor<2x16x128xf32>, tensor<2x16x64xf32>) {
   %w64 = arith.constant dense<0.25> : tensor<8x64xf32>
   %w40 = arith.constant dense<0.25> : tensor<8x40xf32>
   %z = arith.constant 0.0 : f32
@@ -142,5 +171,12 @@ func.func @left_alone(%a: tensor<16x8xf32>, %wa: tensor<8x128xf32>) -> (tensor<1
   %e40 = tensor.empty() : tensor<16x40xf32>
   %f40 = linalg.fill ins(%z : f32) outs(%e40 : tensor<16x40xf32>) -> tensor<16x40xf32>
   %m40 = linalg.matmul ins(%a, %w40 : tensor<16x8xf32>, tensor<8x40xf32>) outs(%f40 : tensor<16x40xf32>) -> tensor<16x40xf32>
-  func.return %m, %m64, %m40 : tensor<16x128xf32>, tensor<16x64xf32>, tensor<16x40xf32>
+  %bw64 = arith.constant dense<0.25> : tensor<2x8x64xf32>
+  %eb = tensor.empty() : tensor<2x16x128xf32>
+  %fb = linalg.fill ins(%z : f32) outs(%eb : tensor<2x16x128xf32>) -> tensor<2x16x128xf32>
+  %mb = linalg.batch_matmul ins(%ba, %bw : tensor<2x16x8xf32>, tensor<2x8x128xf32>) outs(%fb : tensor<2x16x128xf32>) -> tensor<2x16x128xf32>
+  %eb64 = tensor.empty() : tensor<2x16x64xf32>
+  %fb64 = linalg.fill ins(%z : f32) outs(%eb64 : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  %mb64 = linalg.batch_matmul ins(%ba, %bw64 : tensor<2x16x8xf32>, tensor<2x8x64xf32>) outs(%fb64 : tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  func.return %m, %m64, %m40, %mb, %mb64 : tensor<16x128xf32>, tensor<16x64xf32>, tensor<16x40xf32>, tensor<2x16x128xf32>, tensor<2x16x64xf32>
 }

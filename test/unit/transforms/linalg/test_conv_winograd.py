@@ -4,7 +4,8 @@ the lit cases compute what the conv computes on every input family (the interpre
 float64 run), the CPU pipeline forms the three stages as regions and configures the input
 transform and the epilogue over the output transform's loops, the target-neutral and fewest
 pipelines keep the direct conv, and IREE builds the form at ResNet's sizes (one conv and two in
-a row; odd, non-square outputs; a batch of three) computing the convs as float64 does on random,
+a row; odd, non-square outputs; a batch of three; 128 and 256 filters, whose tile products read
+the transformed filter packed in panels) computing the convs as float64 does on random,
 large-offset, zero and 1e30-scaled images."""
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import pytest
 from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.linalg_pack_matmul_weights import batch_packed_maps
 from fusionopt.transforms.linalg.winograd_transforms import (A_T, B_T, INPUT_SCALE, input_coefficients,
                                                            output_coefficients, transformed_filter)
 from support.cpu_pipeline_cases import CPU, runs_on_cpu_only
@@ -28,6 +31,13 @@ CASES = lit_functions(LIT_TRANSFORMS / "linalg" / "linalg-conv-winograd.mlir")
 
 def ops_named(module, name: str) -> list:
     return [op for op in module.walk() if op.name == name]
+
+
+def tile_products(module) -> list:
+    """The batch matmuls of the tile products, as written or over their weight packed in panels
+    (`linalg-pack-matmul-weights`: filter counts of two panels of 32 or 64 and more)."""
+    return [op for op in module.walk() if op.name == "linalg.batch_matmul"
+            or (op.name == "linalg.generic" and du.indexing_maps(op) == [m.data for m in batch_packed_maps()])]
 
 
 def test_the_transforms_compute_a_tile_of_the_direct_conv():
@@ -90,7 +100,9 @@ def test_a_batch_of_images_is_one_batch_matmul_and_configured_like_one():
                           (32, 28, 28, 2, 1), (64, 14, 14, 2, 3)])
 def test_iree_builds_the_form_at_resnet_sizes(tmp_path, channels: int, size: int, width: int, layers: int, batch: int):
     formed = apply_pipeline(dense_conv_block(channels, channels, size, width, layers=layers, batch=batch), CPU)
-    assert len(ops_named(formed, "linalg.batch_matmul")) == layers
+    products = tile_products(formed)
+    assert len(products) == layers
+    assert all(op.name == "linalg.generic" for op in products) == (channels >= 128)  # packed: two panels or more
     vmfb = build_llvm_cpu({"conv": print_module(formed)}, tmp_path)["conv"]
     rng = np.random.default_rng(1)
     shape = (batch, channels, size, width)

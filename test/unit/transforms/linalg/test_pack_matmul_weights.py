@@ -22,7 +22,7 @@ from support.lit_cases import LIT_TRANSFORMS, lit_functions
 PASS = "linalg-pack-matmul-weights"
 LIT = LIT_TRANSFORMS / "linalg" / "linalg-pack-matmul-weights.mlir"
 PACKED = {"bias_relu": 1, "rows_split_to_an_image": 1, "unit_dim_before_the_columns": 1,
-          "epilogue_adds_a_unit_dim": 1, "left_alone": 0}
+          "epilogue_adds_a_unit_dim": 1, "batch_matmul_over_a_constant": 1, "left_alone": 0}
 
 
 def test_every_lit_case_is_pinned():
