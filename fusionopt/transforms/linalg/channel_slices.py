@@ -89,6 +89,16 @@ def reads_slice_in_own_region(op: Operation) -> bool:
     return du.is_root_op(op) or op.name in ("tensor.concat", "tensor.insert_slice")
 
 
+def passes_through(user: Operation, value: SSAValue, axis: int) -> tuple[SSAValue, int] | None:
+    """(value, axis) a slice of `value` along `axis` moves to below `user`: a pad that leaves the
+    axis alone, or an elementwise reader that can compute over the padded axis; None otherwise."""
+    if pad_keeps_axis(user, axis):
+        return user.results[0], axis
+    if (found := elementwise_loop(user, value, axis)) is not None:
+        return user.results[0], found[1]
+    return None
+
+
 def absorbs_slice(value: SSAValue, axis: int, padded: int | None = None) -> bool:
     """Every reader of `value`, sliced along `axis` (from `padded` entries, where known),
     either computes over the padded axis with its own readers absorbing the slice in turn, or
@@ -98,10 +108,8 @@ def absorbs_slice(value: SSAValue, axis: int, padded: int | None = None) -> bool
         return False
     for use in value.uses:
         user = use.operation
-        if pad_keeps_axis(user, axis):
-            ok = absorbs_slice(user.results[0], axis, padded)
-        elif (found := elementwise_loop(user, value, axis)) is not None:
-            ok = absorbs_slice(user.results[0], found[1], padded)
+        if (below := passes_through(user, value, axis)) is not None:
+            ok = absorbs_slice(*below, padded)
         elif padded is not None and (moved := moved_slice(user, axis, shape_of(value)[axis], padded)) is not None:
             ok = absorbs_slice(user.results[0], moved[0], moved[1])
         else:
@@ -109,6 +117,24 @@ def absorbs_slice(value: SSAValue, axis: int, padded: int | None = None) -> bool
         if not ok:
             return False
     return True
+
+
+def stops_above_reshape(value: SSAValue, axis: int, padded: int) -> bool:
+    """Whether the slice of `value` along `axis` (from `padded` entries), moved down as far as it
+    goes, stops above a reshape it cannot pass (a group split whose width does not divide the
+    padded count): the reshape would then read a strided slice."""
+    for use in value.uses:
+        user = use.operation
+        if (below := passes_through(user, value, axis)) is not None:
+            stops = stops_above_reshape(*below, padded)
+        elif du.is_reshape(user):
+            moved = moved_slice(user, axis, shape_of(value)[axis], padded)
+            stops = moved is None or stops_above_reshape(user.results[0], *moved)
+        else:
+            stops = False
+        if stops:
+            return True
+    return False
 
 
 def sink_slices(cut: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:

@@ -3,6 +3,7 @@
 // RUN: fusion-opt %s --split-input-file -p dispatch-creation-llvm-cpu | filecheck %s --check-prefix=REGIONS
 // RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{panel-min-channels=0}" | filecheck %s --check-prefix=NOPANEL
 // RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{max-slice-bytes=1024}" | filecheck %s --check-prefix=SLICE
+// RUN: fusion-opt %s --split-input-file -p linalg-pad-conv-filters --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
 
 // The pass's helper modules these cases exercise: linalg/padded_values.py and
 // linalg/channel_slices.py (every case), linalg/padded_depthwise_readers.py and
@@ -396,4 +397,68 @@ func.func @grouped_im2col_uneven_groups(%x: tensor<1x6x6x4xf32>) -> tensor<36x2x
     linalg.yield %u : f32
   } -> tensor<36x2x6xf32>
   func.return %m : tensor<36x2x6xf32>
+}
+
+// -----
+
+// 1008 filters (a panel-padded 1x1 conv) whose result a group split of 21 x 48 reads (a grouped
+// conv's tap slices read it): whole panels would be 1024, which 48 does not divide, so the slice
+// would stop above the split. 1056 (33 panels of 32, within 1/8) is 22 groups: the slice moves
+// below the split onto whole groups, which the reduction's region reads.
+// STATS:         (conv filters padded past whole panels to whole groups) : 1
+// CHECK-LABEL: func.func @group_width_no_panel_divides
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x2x2x1056xf32>)
+// CHECK:         %[[G:.*]] = tensor.expand_shape %{{.*}} output_shape [1, 4, 4, 22, 48] : tensor<1x4x4x1056xf32> into tensor<1x4x4x22x48xf32>
+// CHECK:         tensor.extract_slice %[[G]][0, 0, 0, 0, 0] [1, 4, 4, 21, 48] [1, 1, 1, 1, 1] : tensor<1x4x4x22x48xf32> to tensor<1x4x4x21x48xf32>
+func.func @group_width_no_panel_divides(%x: tensor<1x2x2x32xf32>) -> tensor<2x2xf32> {
+  %w = arith.constant dense<0.01> : tensor<1x1x32x1008xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x2x1008xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x2x2x1008xf32>) -> tensor<1x2x2x1008xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x2x32xf32>, tensor<1x1x32x1008xf32>) outs(%f : tensor<1x2x2x1008xf32>) -> tensor<1x2x2x1008xf32>
+  %p = tensor.pad %c low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x2x2x1008xf32> to tensor<1x4x4x1008xf32>
+  %g = tensor.expand_shape %p [[0], [1], [2], [3, 4]] output_shape [1, 4, 4, 21, 48] : tensor<1x4x4x1008xf32> into tensor<1x4x4x21x48xf32>
+  %s = tensor.extract_slice %g[0, 1, 1, 0, 0] [1, 2, 2, 21, 48] [1, 1, 1, 1, 1] : tensor<1x4x4x21x48xf32> to tensor<2x2x21x48xf32>
+  %er = tensor.empty() : tensor<2x2xf32>
+  %fr = linalg.fill ins(%z : f32) outs(%er : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%s : tensor<2x2x21x48xf32>) outs(%fr : tensor<2x2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %a, %o : f32
+    linalg.yield %t : f32
+  } -> tensor<2x2xf32>
+  func.return %r : tensor<2x2xf32>
+}
+
+// -----
+
+// Not widened: groups of 16 divide whole panels (1024 = 64 groups), and the slice moves below the
+// split as it is.
+// STATS:       linalg-pad-conv-filters
+// STATS-NEXT:    (conv filters padded to a multiple of the vector width) : 1
+// CHECK-LABEL: func.func @group_width_panels_divide
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x2x2x1024xf32>)
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0, 0, 0] [1, 4, 4, 63, 16] [1, 1, 1, 1, 1] : tensor<1x4x4x64x16xf32> to tensor<1x4x4x63x16xf32>
+func.func @group_width_panels_divide(%x: tensor<1x2x2x32xf32>) -> tensor<2x2xf32> {
+  %w = arith.constant dense<0.01> : tensor<1x1x32x1008xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x2x1008xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x2x2x1008xf32>) -> tensor<1x2x2x1008xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x2x2x32xf32>, tensor<1x1x32x1008xf32>) outs(%f : tensor<1x2x2x1008xf32>) -> tensor<1x2x2x1008xf32>
+  %p = tensor.pad %c low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x2x2x1008xf32> to tensor<1x4x4x1008xf32>
+  %g = tensor.expand_shape %p [[0], [1], [2], [3, 4]] output_shape [1, 4, 4, 63, 16] : tensor<1x4x4x1008xf32> into tensor<1x4x4x63x16xf32>
+  %s = tensor.extract_slice %g[0, 1, 1, 0, 0] [1, 2, 2, 63, 16] [1, 1, 1, 1, 1] : tensor<1x4x4x63x16xf32> to tensor<2x2x63x16xf32>
+  %er = tensor.empty() : tensor<2x2xf32>
+  %fr = linalg.fill ins(%z : f32) outs(%er : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%s : tensor<2x2x63x16xf32>) outs(%fr : tensor<2x2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %a, %o : f32
+    linalg.yield %t : f32
+  } -> tensor<2x2xf32>
+  func.return %r : tensor<2x2xf32>
 }

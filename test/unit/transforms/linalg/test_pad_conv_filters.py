@@ -26,7 +26,8 @@ PADDED = {"conv_epilogue_pad_pool": ([16], 1), "bias_init_two_readers": ([16], 2
           "left_alone": ([9, 16], 0), "panel_residual": ([416], 1), "panel_left_alone": ([144, 200], 0),
           "panel_in_place_epilogue": ([400], 0), "depthwise_reader": ([4, 16], 1),
           "grouped_im2col_reader": ([16], 0), "grouped_im2col_uneven_groups": ([12], 0),
-          "panel_residual_of_two_convs": ([416, 416], 1)}
+          "panel_residual_of_two_convs": ([416, 416], 1), "group_width_no_panel_divides": ([1056], 2),
+          "group_width_panels_divide": ([1024], 2)}
 
 
 def padded_convs(module) -> tuple[list[int], int]:
