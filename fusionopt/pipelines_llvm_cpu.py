@@ -46,6 +46,10 @@ CPU_TILES = ("dispatch-unit-dim-reads,dispatch-matmul-cpu-tiles,dispatch-attenti
 # 4 x 64 (8 x 32) register tile: IREE's kernels read them row by row, a new page per input channel once
 # rows are 4 KB (resnext50 0.66x, convnext_tiny 0.71x of the unpacked model); before sink-reshapes, which
 # moves the packed result's collapse below the epilogue.
+# An elementwise generic that writes its result permuted for generics only writes it in loop
+# order, its readers taking the permutation (EfficientNet's SE blocks: the SiLU written NCHW for
+# the mean and the scale, the scale writing it channels last again; EfficientNet-B1 0.96x of its
+# time, `linalg_sink_output_transposes.py`).
 # Transposing copies run over collapsed dims, as IREE's own dispatch formation writes them and
 # does not for regions given to it (a CNN's NCHW image channels last 230-270 -> 105-130 us).
 # A depthwise conv's input pad is computed in the conv's dispatch, not stored by its producer
@@ -103,7 +107,7 @@ CPU_LINALG_CHANGES = {"linalg-conv-channels-last": "linalg-conv1d-channels-last,
                        "linalg-pad-matmul-weights,linalg-pack-matmul-weights",
                        # the filter padding runs above, with the panels the packing needs
                        "linalg-pad-conv-filters{panel-min-channels=0}": "",
-                       "form-dispatch-regions": "linalg-collapse-transpose-dims,"
+                       "form-dispatch-regions": "linalg-sink-output-transposes,linalg-collapse-transpose-dims,"
                        "form-dispatch-regions{pads-into-depthwise=true padded-results=0}",
                        UNIT_READS: ""}
 

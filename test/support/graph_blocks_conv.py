@@ -277,6 +277,25 @@ def block_winograd_conv(b):
 WINOGRAD_BLOCKS = (block_winograd_conv,)
 
 
+def block_squeeze_excite(b):
+    """EfficientNet's squeeze-excitation: a depthwise 3x3 conv (pad 1) + SiLU over an NCHW image
+    of 16 or 32 channels, its spatial mean, a sigmoid of that, the activation scaled by it per
+    channel, then a 1x1 conv. The CPU pipelines compute the depthwise conv channels last and its
+    SiLU wrote NCHW for the mean and the scale (`linalg-sink-output-transposes` writes it in loop
+    order). f32 and f64."""
+    if b.element not in ("f32", "f64"):
+        return None
+    channels, size = b.draw(st.sampled_from((16, 32))), b.draw(st.integers(4, 6))
+    x = b.new_arg((1, channels, size, size), b.element)
+    y = _epilogue(b, _conv(b, x, b.constant((channels, 1, 3, 3), b.element), 1, channels), "silu")
+    mean = _reduce(b, "reduce_mean", _reduce(b, "reduce_mean", y, 2), 3)
+    scaled = _binary(b, "mul", y, _expand(b, _unary(b, "sigmoid", mean), y.shape))
+    return _conv(b, scaled, b.constant((channels, channels, 1, 1), b.element), 0, 1)
+
+
+SQUEEZE_EXCITE_BLOCKS = (block_squeeze_excite,)
+
+
 def block_packed_weights(b):
     """A constant-weight layer whose output count a panel width divides into two or more panels:
     a 1x1 conv from 32 or 48 channels into 96, 128 or 192 filters with a per-channel bias and

@@ -35,6 +35,7 @@ from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on th
     KXK_CONV_BLOCKS,
     STRIDED_BLOCKS,
     WINOGRAD_BLOCKS,
+    SQUEEZE_EXCITE_BLOCKS,
     WIDE_GROUPED_BLOCKS,
     UNEQUAL_TOWER_BLOCKS,
     block_position_embedding,
@@ -173,6 +174,11 @@ KXK_CONV_FLOORS = {"dispatch-conv-kxk-cpu-tiles": 0.2, "dispatch-hoist-dense-con
 # their input transforms. Its seed gives 0.375 (3 of 8) for both.
 WINOGRAD_COUNT, WINOGRAD_OPS = 8, 1
 WINOGRAD_FLOORS = {"linalg-conv-winograd": 0.25, "dispatch-winograd-cpu-tiles": 0.25}
+# EfficientNet's squeeze-excitation over 16 or 32 channels (`graph_blocks_conv.SQUEEZE_EXCITE_BLOCKS`;
+# f32 and f64 draws): the depthwise conv's SiLU, written NCHW for the mean and the scale, is
+# written in its loop order (channels last). Its seed gives 1.0 (6 of 6).
+SQUEEZE_EXCITE_COUNT, SQUEEZE_EXCITE_OPS = 6, 1
+SQUEEZE_EXCITE_FLOORS = {"linalg-sink-output-transposes": 0.75}
 # A softmax over 2-3 rows of 20, 33 or 45 elements (`graph_blocks.ROW_SOFTMAX_BLOCKS`; f32 and f64
 # draws): the dispatch-attention run's CPU tile stage gives the f32 ones' reductions whole-row
 # vectors. Its seed gives 0.67 (4 of 6).
@@ -290,7 +296,7 @@ def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
               PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, PADDED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS,
-              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, KEY_BLOCK_ATTENTION_FLOORS, CONV1D_FLOORS, REPEATED_KV_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS, WIDE_NORM_FLOORS, WINOGRAD_FLOORS)
+              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, KEY_BLOCK_ATTENTION_FLOORS, CONV1D_FLOORS, REPEATED_KV_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS, WIDE_NORM_FLOORS, WINOGRAD_FLOORS, SQUEEZE_EXCITE_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -333,6 +339,7 @@ BLOCK_SET_RUNS = {
     "grouped_taps": (GROUPED_TAPS_COUNT, GROUPED_TAPS_OPS, GROUPED_TAPS_BLOCKS, GROUPED_TAPS_FLOORS),
     "kxk_conv": (KXK_CONV_COUNT, KXK_CONV_OPS, KXK_CONV_BLOCKS, KXK_CONV_FLOORS),
     "winograd": (WINOGRAD_COUNT, WINOGRAD_OPS, WINOGRAD_BLOCKS, WINOGRAD_FLOORS),
+    "squeeze_excite": (SQUEEZE_EXCITE_COUNT, SQUEEZE_EXCITE_OPS, SQUEEZE_EXCITE_BLOCKS, SQUEEZE_EXCITE_FLOORS),
     "packed_weights": (PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS, PACKED_WEIGHT_BLOCKS, PACKED_WEIGHT_FLOORS),
     "padded_weights": (PADDED_WEIGHT_COUNT, PADDED_WEIGHT_OPS, PADDED_WEIGHT_BLOCKS, PADDED_WEIGHT_FLOORS),
     "dilated_padding": (DILATED_PADDING_COUNT, DILATED_PADDING_OPS, DILATED_PADDING_BLOCKS, DILATED_PADDING_FLOORS),
