@@ -67,8 +67,6 @@ from fusionopt.transforms.linalg.linalg_pack_conv_filters import (
     packed_tiles,
     packed_weight,
     panel_width,
-    register_rows,
-    workgroup_rows,
 )
 from fusionopt.transforms.linalg.padded_values import constant_from
 
@@ -136,10 +134,10 @@ def batch_packed_maps() -> list[AffineMapAttr]:
 
 
 def batch_packed_tiles(rows: int, panel: int, min_rows: int, reduction_step: int) -> dict[str, list[int]]:
-    """One batch a workgroup, its rows as a matmul's (`packed_tiles`), by one panel."""
-    return {"distribution": [1, workgroup_rows(rows, 1, min_rows), 1, panel, 0],
-            "vector_common_parallel": [1, register_rows(panel), 1, panel, 0],
-            "vector_reduction": [0, 0, 0, 0, reduction_step]}
+    """A matmul's packed tiles (`packed_tiles`) with the batch loop in front: one batch a
+    workgroup and a register tile."""
+    tiles = packed_tiles([rows], panel, min_rows, reduction_step)
+    return {level: [0 if level == "vector_reduction" else 1, *sizes] for level, sizes in tiles.items()}
 
 
 def rows_first(rows: int) -> list[list[int]]:

@@ -77,7 +77,12 @@ def panel_padded_size(columns: int) -> int | None:
         return None
     wide = padded_size(columns, WIDE_PANEL)
     size = wide if (wide - columns) * 16 <= columns else padded_size(columns, NARROW_PANEL)
-    return size if (size - columns) * 8 <= columns else None
+    return size if size <= most_panel_padding(columns) else None
+
+
+def most_panel_padding(columns: int) -> int:
+    """The largest count F columns are padded to for panels: 1/8 more."""
+    return columns + columns // 8
 
 
 def is_packable_1x1(op: Conv2DNhwcHwcfOp, min_channels: int) -> bool:
@@ -123,7 +128,7 @@ class PadChoice:
         if self.panel_size(op) is None or not stops_above_reshape(op.results[0], CHANNELS, size):
             return size
         filters = op.inputs[1].type.get_shape()[CHANNELS]  # type: ignore[attr-defined]
-        wider = range(size + NARROW_PANEL, filters + filters // 8 + 1, NARROW_PANEL)
+        wider = range(size + NARROW_PANEL, most_panel_padding(filters) + 1, NARROW_PANEL)
         return next((s for s in wider if not stops_above_reshape(op.results[0], CHANNELS, s)), size)
 
     def copies_slice(self, op: Conv2DNhwcHwcfOp) -> bool:
@@ -147,8 +152,6 @@ class PadConvFilters(RewritePattern):
             return
         panels = size
         size = self.choice.group_padded_size(op, size)  # type: ignore[arg-type]
-        if size != panels:
-            pass_statistics.count("conv filters padded past whole panels to whole groups")
         if not (absorbs_slice(op.results[0], CHANNELS, size) or self.choice.copies_slice(op)):  # type: ignore[arg-type]
             return
         init = padded_init(op.outputs[0], size)  # type: ignore[attr-defined]
@@ -162,6 +165,8 @@ class PadConvFilters(RewritePattern):
         cut = channel_slice(conv.results[0], CHANNELS, filters)
         replace_conv(op, [weight.owner, *init_ops, conv, cut], cut.result, rewriter,  # type: ignore[list-item]
                      "conv filters padded to a multiple of the vector width")
+        if size != panels:
+            pass_statistics.count("conv filters padded past whole panels to whole groups")
         sink_slices(cut, rewriter)
 
 

@@ -28,7 +28,7 @@ from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
@@ -48,12 +48,9 @@ def output_permutation(op: Operation) -> list[int] | None:
     if not isinstance(init.owner, tensor.EmptyOp) or op.regions[0].block.args[-1].uses or not du.is_static_tensor(init):
         return None
     out_map = du.indexing_maps(op)[-1]
-    if out_map.num_symbols or len(out_map.results) != out_map.num_dims:
+    if out_map.num_symbols or not du.is_permutation_map(out_map) or du.is_identity_map(out_map):
         return None
-    if not all(isinstance(e, AffineDimExpr) for e in out_map.results):
-        return None
-    order = [e.position for e in out_map.results]  # type: ignore[attr-defined]
-    return order if sorted(order) == list(range(len(order))) and order != sorted(order) else None
+    return [e.position for e in out_map.results]  # type: ignore[attr-defined]
 
 
 def read_only_by_generics(op: Operation) -> bool:
