@@ -17,6 +17,8 @@ from __future__ import annotations
 
 
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
@@ -93,6 +95,11 @@ def indexing_maps(op: Operation) -> list[AffineMap]:
     if isinstance(op, LinalgStructuredOperation):
         return [m.data for m in op.get_indexing_maps()]
     return []
+
+
+def set_indexing_maps(op: Operation, maps: list[AffineMap]) -> None:
+    """Rewrites a structured op's maps in place (one per operand, inputs then outputs)."""
+    op.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
 
 
 def dps_inputs(op: Operation) -> tuple[SSAValue, ...]:

@@ -56,6 +56,7 @@ from fusionopt import pass_statistics
 from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.dialects.linalg_contraction import MATMUL_MAPS as MATMUL_MAP_ATTRS
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import (
     BATCH_MATMUL_MAPS,
     BROADCAST_WEIGHT_MAPS,
@@ -85,8 +86,7 @@ def has_constant_weights(op: Operation) -> bool:
     `linalg-pack-matmul-weights`), which IREE's own tile runs best (16 x 49 x 256 x 256 0.97 ms
     a call, 1.59 with the partial 4 x 64 tile; 16 x 784 x 64 x 64 and 16 x 196 x 128 x 128
     within 4%)."""
-    owner = op.operands[1].owner
-    return isinstance(owner, Operation) and owner.name == "arith.constant"
+    return is_dense_constant(op.operands[1])
 
 
 def batched_sizes(op: Operation) -> tuple[int, int, int, int] | None:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -127,7 +127,7 @@ def drop_unit_reads(generic: Operation, region: Operation) -> int:
             Rewriter.erase_op(value.owner)
         changed += 1
     if changed:
-        generic.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
+        du.set_indexing_maps(generic, maps)
     return changed
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, SSAValue
@@ -149,7 +149,7 @@ def read_frames(conv: Operation, matmul: Operation, rewriter: PatternRewriter) -
             read = maps[index]
             maps[index] = AffineMap(read.num_dims, 0, (read.results[0], *read.results[2:]))
             reader.operands[index] = rows.results[0]
-            reader.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
+            du.set_indexing_maps(reader, maps)
             rewriter.handle_operation_modification(reader)
     return [rows, image]
 

@@ -234,7 +234,7 @@ class FoldDataMovementIntoContraction(RewritePattern):
         if op.name == "linalg.generic" or fits_named_op(op.name, new_maps):
             for index, value in enumerate(new_inputs):
                 op.operands[index] = value
-            op.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in new_maps])
+            du.set_indexing_maps(op, new_maps)
             rewriter.handle_operation_modification(op)
         else:
             rewriter.replace(op, as_generic_contraction(op, new_inputs, new_maps))

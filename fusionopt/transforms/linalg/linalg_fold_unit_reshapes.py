@@ -132,7 +132,7 @@ class FoldUnitReshapeIntoConsumer(RewritePattern):
         old = [v.owner for v in inputs]
         for index, value in enumerate(new_inputs):
             target.operands[index] = value
-        target.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
+        du.set_indexing_maps(target, maps)
         rewriter.handle_operation_modification(target)
         for reshape in old:
             if isinstance(reshape, Operation) and du.is_reshape(reshape) and not reshape.results[0].uses:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -45,7 +45,7 @@ def interchange_generic(op: Operation, permutation: list[int]) -> None:
     old_to_new = AffineMap(n, 0, tuple(AffineDimExpr(new_position[k]) for k in range(n)))
     maps = [m.compose(old_to_new) for m in du.indexing_maps(op)]
     iterators = op.properties["iterator_types"].data
-    op.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
+    du.set_indexing_maps(op, maps)
     op.properties["iterator_types"] = ArrayAttr([iterators[old] for old in permutation])
     for inner in op.regions[0].walk():
         if inner.name == "linalg.index":

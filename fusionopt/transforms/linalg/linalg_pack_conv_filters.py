@@ -107,13 +107,16 @@ def packable_panel(op: Operation, min_channels: int) -> int | None:
     return panel_width(shapes[1][3])  # type: ignore[index]
 
 
+def in_panels(array: np.ndarray, panel: int) -> np.ndarray:
+    """[..., K, N] as [..., N/P, K, P]: panel j holds columns j*P .. j*P+P-1 of every row."""
+    *leading, rows, columns = array.shape
+    split = array.reshape(*leading, rows, columns // panel, panel)
+    return np.ascontiguousarray(np.moveaxis(split, -2, -3))
+
+
 def packed_weight(weight: SSAValue, panel: int) -> SSAValue:
-    """A constant whose last two dims are [C, F] (leading unit dims dropped) as [F/P, C, P]:
-    panel f holds columns f*P .. f*P+P-1 of every row."""
-    def packed(array: np.ndarray) -> np.ndarray:
-        channels, filters = array.shape[-2:]
-        return np.ascontiguousarray(array.reshape(channels, filters // panel, panel).transpose(1, 0, 2))
-    return constant_from(weight, packed)
+    """A constant whose last two dims are [C, F] (leading unit dims dropped) as [F/P, C, P]."""
+    return constant_from(weight, lambda array: in_panels(array.reshape(array.shape[-2:]), panel))
 
 
 def packed_type(value: SSAValue, panel: int, rows: list[int] | None = None) -> TensorType:

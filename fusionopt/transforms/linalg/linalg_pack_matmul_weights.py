@@ -40,8 +40,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from xdsl.context import Context
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
@@ -65,6 +63,7 @@ from fusionopt.transforms.linalg.linalg_pack_conv_filters import (
     packed_init,
     REDUCTION_STEP,
     packed_tiles,
+    in_panels,
     packed_weight,
     panel_width,
 )
@@ -120,10 +119,7 @@ def packable_batch_panel(op: Operation) -> int | None:
 
 def batch_packed_weight(weight: SSAValue, panel: int) -> SSAValue:
     """A constant [B, K, N] as [B, N/P, K, P]: each batch's weight in panels of P columns."""
-    def packed(array: np.ndarray) -> np.ndarray:
-        batch, rows, columns = array.shape
-        return np.ascontiguousarray(array.reshape(batch, rows, columns // panel, panel).transpose(0, 2, 1, 3))
-    return constant_from(weight, packed)
+    return constant_from(weight, lambda array: in_panels(array, panel))
 
 
 def batch_packed_maps() -> list[AffineMapAttr]:

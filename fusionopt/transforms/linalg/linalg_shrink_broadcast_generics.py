@@ -146,7 +146,7 @@ def shrunk_generic(op: Operation, dropped: list[int], rewriter: PatternRewriter)
 
 def read_through_smaller(user: Operation, old: SSAValue, new: SSAValue, dropped: set[int]) -> None:
     new_maps = maps_reading_smaller(user, old, dropped)
-    user.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in new_maps])
+    du.set_indexing_maps(user, new_maps)
     for i, operand in enumerate(user.operands):
         if operand is old:
             user.operands[i] = new

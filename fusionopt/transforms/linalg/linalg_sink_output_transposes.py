@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
@@ -71,7 +71,7 @@ def absorbed_map(reader_map: AffineMap, order: list[int]) -> AffineMap:
 def set_map(reader: Operation, index: int, new_map: AffineMap) -> None:
     maps = du.indexing_maps(reader)
     maps[index] = new_map
-    reader.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
+    du.set_indexing_maps(reader, maps)
 
 
 class SinkOutputTranspose(RewritePattern):

@@ -98,7 +98,7 @@ def read_through_copy(op: Operation, index: int, maps: list[AffineMap], order: l
     maps = list(maps)
     maps[index] = AffineMap(maps[index].num_dims, 0, tuple(maps[index].results[i] for i in order))
     op.operands[index] = copy
-    op.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
+    du.set_indexing_maps(op, maps)
     rewriter.handle_operation_modification(op)
 
 

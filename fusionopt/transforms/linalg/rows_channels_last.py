@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import tensor
 from xdsl.dialects.arith import AddfOp, ConstantOp, ExtFOp, TruncFOp
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, FloatAttr, TensorType, f32, f64
+from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, TensorType, f32, f64
 from xdsl.dialects.linalg.ops import FillOp, YieldOp
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -129,7 +129,7 @@ class ReadThroughRowsSwap(RewritePattern):
             maps[index] = AffineMap(read.num_dims, 0, tuple(read.results[i] for i in SWAP_ROWS))
             op.operands[index] = du.dps_inputs(swap)[0]
         if maps != du.indexing_maps(op):
-            op.properties["indexing_maps"] = ArrayAttr([AffineMapAttr(m) for m in maps])
+            du.set_indexing_maps(op, maps)
             self.moved.add(op)
             rewriter.handle_operation_modification(op)
 
