@@ -128,3 +128,25 @@ def comparison_row(label: str, med: dict[str, float], low: dict[str, float], col
     """A table row: `label`, the two `columns`' median (min) ms, new / old, and aa / old (A/A)."""
     cells = " | ".join(f"{med[c]:.{digits}f} ({low[c]:.{digits}f})" for c in columns)
     return f"| {label} | {cells} | **{med[new] / med[old]:.2f}x** | {med['aa'] / med[old]:.2f}x |"
+
+
+def pass_builds(text: str, pipeline: str, pass_name: str, folder: Path, stem: str,
+                labels: tuple[str, str]) -> dict[str, Path]:
+    """vmfbs of the module `text` through the registered `pipeline` without and with the pass
+    `pass_name` (keyed by `labels`), and `aa`, a copy of the first: one op or block's A/B build."""
+    import shutil
+
+    from fusionopt import registry
+    from fusionopt.ir_io import print_module
+    from fusionopt.iree_tools import compile_vmfb, target_flags
+    from fusionopt.testing import apply_pipeline
+
+    flags = [*target_flags("llvm-cpu"), *registry.iree_flags_of(pipeline)]
+    without = ",".join(p for p in registry.PIPELINES[pipeline].spec.split(",") if p != pass_name)
+    vmfbs = {}
+    for label, spec in zip(labels, (without, pipeline)):
+        source = folder / f"{stem}.{label}.mlir"
+        source.write_text(print_module(apply_pipeline(text, spec)))
+        vmfbs[label] = compile_vmfb(source, source.with_suffix(".vmfb"), flags)
+    vmfbs["aa"] = Path(shutil.copyfile(vmfbs[labels[0]], folder / f"{stem}.aa.vmfb"))
+    return vmfbs

@@ -76,8 +76,8 @@ from support.graph_strategies import graph_programs  # noqa: E402
 # and the CPU tiles of depthwise convs, of row reductions, of grouped convs' im2col matmuls and
 # tap sums (grouped convs summed over their taps, as the llvm-cpu builds do) and of k x k convs,
 # 3x3 convs of 64 channels and filters as Winograd F(2x2, 3x3) with their input transforms'
-# tiles, elementwise results written permuted for generics written in loop order, and the
-# regions' float constants read from outside them)
+# tiles, elementwise results written permuted for generics written in loop order, the
+# regions' float constants read from outside them, and f32 erfs as one rational function)
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-conv-channels-last,", "linalg-conv1d-channels-last,linalg-conv-channels-last{grouped-taps=true},"
     "linalg-conv-winograd,").replace(
@@ -88,7 +88,7 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
 ).replace(",form-dispatch-regions,", ",linalg-sink-output-transposes,linalg-collapse-transpose-dims,form-dispatch-regions{guards-into-attention=true},"
           ) + (",dispatch-unit-dim-reads,dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
                "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
-               "dispatch-conv-kxk-cpu-tiles,dispatch-winograd-cpu-tiles,dispatch-hoist-dense-constants")
+               "dispatch-conv-kxk-cpu-tiles,dispatch-winograd-cpu-tiles,dispatch-hoist-dense-constants,linalg-rational-erf")
 # dispatch-creation with the other opt-in passes (contractions reading grouped-query attention's
 # shared K/V heads, as the llvm-cpu builds do; row-major copies of NT contraction operands; batch-1 depthwise convs as rank-3 generics; sibling 1x1 convs of one input and filter
 # count as one rank-3 contraction; sibling matmuls of one activation, then

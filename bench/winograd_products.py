@@ -16,7 +16,6 @@ packed weights").
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -26,13 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "test"))
 
-from iree_bench_timing import comparison_row, shape_sweep_arguments, timed_shape  # noqa: E402
-from support.cpu_pipeline_cases import without_pass  # noqa: E402
+from iree_bench_timing import comparison_row, pass_builds, shape_sweep_arguments, timed_shape  # noqa: E402
 
-from fusionopt import registry  # noqa: E402
-from fusionopt.ir_io import print_module  # noqa: E402
-from fusionopt.iree_tools import compile_vmfb, target_flags  # noqa: E402
-from fusionopt.testing import apply_pipeline  # noqa: E402
 
 PIPELINE = "dispatch-creation-llvm-cpu"
 SHAPES = "16x512,49x256,196x128,32x512"
@@ -69,15 +63,8 @@ def products_chain(tiles: int, channels: int, seed: int = 0) -> str:
 
 def builds(shape: str, folder: Path) -> dict[str, Path]:
     """variant -> vmfb of the chain at `shape`: `packed`, `unpacked`, `aa` (unpacked again)."""
-    text = products_chain(*sizes(shape))
-    flags = [*target_flags("llvm-cpu"), *registry.iree_flags_of(PIPELINE)]
-    vmfbs = {}
-    for name, pipeline in (("unpacked", without_pass(PIPELINE, "linalg-pack-matmul-weights")), ("packed", PIPELINE)):
-        source = folder / f"{shape}.{name}.mlir"
-        source.write_text(print_module(apply_pipeline(text, pipeline)))
-        vmfbs[name] = compile_vmfb(source, source.with_suffix(".vmfb"), flags)
-    vmfbs["aa"] = Path(shutil.copyfile(vmfbs["unpacked"], folder / f"{shape}.aa.vmfb"))
-    return vmfbs
+    return pass_builds(products_chain(*sizes(shape)), PIPELINE, "linalg-pack-matmul-weights", folder, shape,
+                       ("unpacked", "packed"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,6 +36,12 @@ UNIT_READS = "dispatch-unit-dim-reads"
 CPU_TILES = ("dispatch-unit-dim-reads,dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
              "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
              "dispatch-conv-kxk-cpu-tiles,dispatch-winograd-cpu-tiles,dispatch-hoist-dense-constants")
+# Last, each f32 erf is one rational function of its operand, GELU's 1/sqrt(2) in its
+# coefficients: IREE lowers erf with three intervals' coefficients picked by selects, ~35 vector
+# ops an element, in the epilogue of a GELU's expanding matmul (convnext_tiny's 56x56 stage:
+# 0.7 ms of that 3.0 ms dispatch; `linalg_rational_erf.py`). After the regions are final: the
+# rewrite is inside payloads and changes no region.
+CPU_PAYLOADS = "linalg-rational-erf"
 # Channels-last convs over constant filters compute a multiple of 16 filters (zeros added, the
 # result sliced back): IREE vectorises a filter count like 58, 116 or 40 in 2-8 lane vectors,
 # 1.2x-7.8x slower per conv; after elementwise fusion, so the epilogue moves past the slice whole.

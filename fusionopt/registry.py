@@ -18,7 +18,7 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
 from fusionopt.diagnostics import DialectLoadError
-from fusionopt.pipelines_llvm_cpu import CPU_LINALG_CHANGES, CPU_TILES, FEWEST_CHANGES, UNIT_READS
+from fusionopt.pipelines_llvm_cpu import CPU_LINALG_CHANGES, CPU_PAYLOADS, CPU_TILES, FEWEST_CHANGES, UNIT_READS
 from fusionopt.registry_tables import _DIALECT_MODULES, _PASS_MODULES
 
 
@@ -150,13 +150,13 @@ PIPELINES["dispatch-creation-llvm-cpu"] = Pipeline(
     "packed in panels, 3x3 convs as Winograd F(2x2, 3x3), then IREE CPU register tiles: 4 x 64 "
     "on matmul regions and on 1x1 convs IREE vectorises narrowly, whole head dims on attention, "
     "whole rows on softmax reductions (llvm-cpu only)",
-    f"{_dispatch_creation_with(CPU_LINALG_CHANGES)},{CPU_TILES}",
+    f"{_dispatch_creation_with(CPU_LINALG_CHANGES)},{CPU_TILES},{CPU_PAYLOADS}",
 )
 # The fewest dispatches an llvm-cpu build makes, for users who count them (pipelines_llvm_cpu.py).
 PIPELINES["dispatch-creation-llvm-cpu-fewest"] = Pipeline(
     "dispatch-creation-llvm-cpu with attention raised, Q/K/V fused and NaN guards in the attention "
     "dispatches: the fewest dispatches, not the fastest build (llvm-cpu only)",
-    f"{_dispatch_creation_with(FEWEST_CHANGES)},{CPU_TILES}",
+    f"{_dispatch_creation_with(FEWEST_CHANGES)},{CPU_TILES},{CPU_PAYLOADS}",
 )
 
 

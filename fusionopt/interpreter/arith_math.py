@@ -204,10 +204,20 @@ _UNARY: dict[type[Operation], Any] = {
     math.ErfOp: _erf,
 }
 
+def _fused_multiply_add(a: Any, b: Any, c: Any) -> Any:
+    """`math.fma` rounds once, as the FMA instruction IREE's build emits: float32 (and narrower)
+    operands are multiplied and added in float64, where their product is exact, then rounded."""
+    dtype = np.result_type(a, b, c)
+    if dtype.kind == "f" and dtype.itemsize < 8:
+        wide = np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)
+        return wide.astype(dtype)
+    return a * b + c
+
+
 _TABLE: dict[type[Operation], Any] = {
     **{op: elementwise(fn) for op, fn in _BINARY.items()},
     **{op: elementwise(fn) for op, fn in _UNARY.items()},
-    math.FmaOp: elementwise(lambda a, b, c: a * b + c),
+    math.FmaOp: elementwise(_fused_multiply_add),
     arith.CmpfOp: _cmp(_CMPF), arith.CmpiOp: _cmp(_CMPI),
     arith.SelectOp: _select, arith.ConstantOp: _constant,
     arith.ExtFOp: _cast, arith.TruncFOp: _cast, arith.TruncIOp: _cast, arith.ExtSIOp: _extsi_i1,

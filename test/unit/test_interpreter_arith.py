@@ -104,6 +104,17 @@ def test_minimumf_and_maximumf_order_signed_zeros() -> None:
     assert np.signbit(maximum).tolist() == [False, False, False] and maximum[2] == 2.0
 
 
+def test_f32_fma_rounds_once() -> None:
+    # (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: the product rounded to f32 loses the 2^-24 an FMA keeps.
+    text = """
+    func.func @f(%a: tensor<1xf32>, %c: tensor<1xf32>) -> tensor<1xf32> {
+      %0 = math.fma %a, %a, %c : tensor<1xf32>
+      return %0 : tensor<1xf32>
+    }"""
+    a, c = np.array([1 + 2.0**-12], np.float32), np.array([-(1 + 2.0**-11)], np.float32)
+    assert run(text, a, c)[0].tolist() == [2.0**-24]
+
+
 def test_i1_addition_is_modulo_two() -> None:
     out = binary("arith.addi", "i1", [True, True, False], [True, False, False])
     assert out.tolist() == [False, True, False]

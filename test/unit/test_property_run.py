@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
 from support.graph_blocks_gqa import REPEATED_KV_BLOCKS  # noqa: E402
 from support.graph_blocks_norm import WIDE_NORM_BLOCKS  # noqa: E402
+from support.graph_blocks_gelu import GELU_BLOCKS  # noqa: E402
 from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
     ASSERTED_BLOCKS,
     DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_DEPTHWISE_BLOCKS, PADDED_FILTER_BLOCKS, PADDED_WEIGHT_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
@@ -179,6 +180,11 @@ WINOGRAD_FLOORS = {"linalg-conv-winograd": 0.25, "dispatch-winograd-cpu-tiles": 
 # written in its loop order (channels last). Its seed gives 1.0 (6 of 6).
 SQUEEZE_EXCITE_COUNT, SQUEEZE_EXCITE_OPS = 6, 1
 SQUEEZE_EXCITE_FLOORS = {"linalg-sink-output-transposes": 0.75}
+# A transformer MLP's expanding layer with torch's exact GELU (`graph_blocks_gelu.GELU_BLOCKS`; f32
+# and f64 draws): the dispatch-attention run computes the f32 ones' erf as one rational function,
+# 1/sqrt(2) in its coefficients. Its seed gives 0.875 (7 of 8).
+GELU_COUNT, GELU_OPS = 8, 1
+GELU_FLOORS = {"linalg-rational-erf": 0.6}
 # A softmax over 2-3 rows of 20, 33 or 45 elements (`graph_blocks.ROW_SOFTMAX_BLOCKS`; f32 and f64
 # draws): the dispatch-attention run's CPU tile stage gives the f32 ones' reductions whole-row
 # vectors. Its seed gives 0.67 (4 of 6).
@@ -296,7 +302,8 @@ def test_every_registered_pass_has_a_floor():
     floors = (FLOORS, FORM_FLOORS, GATHER_FLOORS, STRIDED_FLOORS, PROJECTION_FLOORS, SIBLING_1X1_FLOORS,
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
               PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, PADDED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS,
-              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, KEY_BLOCK_ATTENTION_FLOORS, CONV1D_FLOORS, REPEATED_KV_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS, WIDE_NORM_FLOORS, WINOGRAD_FLOORS, SQUEEZE_EXCITE_FLOORS)
+              TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, KEY_BLOCK_ATTENTION_FLOORS, CONV1D_FLOORS, REPEATED_KV_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS, WIDE_NORM_FLOORS, WINOGRAD_FLOORS, SQUEEZE_EXCITE_FLOORS,
+              GELU_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -340,6 +347,7 @@ BLOCK_SET_RUNS = {
     "kxk_conv": (KXK_CONV_COUNT, KXK_CONV_OPS, KXK_CONV_BLOCKS, KXK_CONV_FLOORS),
     "winograd": (WINOGRAD_COUNT, WINOGRAD_OPS, WINOGRAD_BLOCKS, WINOGRAD_FLOORS),
     "squeeze_excite": (SQUEEZE_EXCITE_COUNT, SQUEEZE_EXCITE_OPS, SQUEEZE_EXCITE_BLOCKS, SQUEEZE_EXCITE_FLOORS),
+    "gelu": (GELU_COUNT, GELU_OPS, GELU_BLOCKS, GELU_FLOORS),
     "packed_weights": (PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS, PACKED_WEIGHT_BLOCKS, PACKED_WEIGHT_FLOORS),
     "padded_weights": (PADDED_WEIGHT_COUNT, PADDED_WEIGHT_OPS, PADDED_WEIGHT_BLOCKS, PADDED_WEIGHT_FLOORS),
     "dilated_padding": (DILATED_PADDING_COUNT, DILATED_PADDING_OPS, DILATED_PADDING_BLOCKS, DILATED_PADDING_FLOORS),

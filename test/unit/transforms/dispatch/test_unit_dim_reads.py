@@ -71,13 +71,14 @@ def regions_of(module) -> list[str]:
 def test_cpu_pipeline_leaves_no_constant_zero_reads_in_a_conv1d_stem():
     """The GroupNorm's scale and shift ([C, 1]) and the first conv's [1, C, 1, W] result read
     without their unit dims; the second conv's GELU in its patch matmul's region (read through
-    the matmul's result, not a [1, 1, W, C] view of it)."""
+    the matmul's result, not a [1, 1, W, C] view of it): its erf there as `linalg-rational-erf`
+    writes it, FMAs over a division."""
     for channels in (16, 160):
         formed = print_module(apply_pipeline(import_onnx(conv1d_stem(channels)), PIPELINE))
         assert "flow.dispatch.region" in formed
         assert not ZERO_READ.search(formed), ZERO_READ.search(formed)
     regions = regions_of(apply_pipeline(import_onnx(conv1d_stem(160)), PIPELINE))
-    assert any("math.erf" in r and '"reduction"' in r for r in regions)
+    assert any(r.count("math.fma") >= 10 and "arith.divf" in r and '"reduction"' in r for r in regions)
 
 
 @pytest.fixture(scope="module", params=[64, 160])
@@ -107,11 +108,14 @@ def test_iree_build_is_as_close_to_float64_as_onnxruntime(conv1d_stem_runs, fami
     `constant`; ours, its means in f64, 5e-5): the bar is onnxruntime's own error, or a few f32
     ulps (1e-6) of the largest value. On `offset` (1000.5 + 0.01 N(0, 1)) the zero-padded edge
     frames normalise to ~60, so the variance's error shows: summed in f32 one channel at a time
-    (the convs channels last) the edge came out 3e-3 from float64 against onnxruntime's 6e-4."""
+    (the convs channels last) the edge came out 3e-3 from float64 against onnxruntime's 6e-4.
+    On `extreme` both are 35.7 off at the same element (float64 35.58, onnxruntime -0.1558254,
+    ours -0.15582542: one ulp of a 0.16 output apart, the two erfs rounding differently), so the
+    few ulps are allowed on top of onnxruntime's error too."""
     reference, ours, theirs = conv1d_stem_runs[family]
     np.testing.assert_array_equal(np.isnan(ours), np.isnan(reference), err_msg=family)
     ulps = 1e-6 * float(np.abs(reference[np.isfinite(reference)]).max(initial=0.0))
-    assert worst_error(ours, reference) <= max(worst_error(theirs, reference), ulps)
+    assert worst_error(ours, reference) <= worst_error(theirs, reference) + ulps
 
 
 def mamba_causal_conv(channels: int = 512, tokens: int = 64) -> str:
