@@ -77,7 +77,8 @@ from support.graph_strategies import graph_programs  # noqa: E402
 # tap sums (grouped convs summed over their taps, as the llvm-cpu builds do) and of k x k convs,
 # 3x3 convs of 64 channels and filters as Winograd F(2x2, 3x3) with their input transforms'
 # tiles, elementwise results written permuted for generics written in loop order, the
-# regions' float constants read from outside them, and f32 erfs as one rational function)
+# regions' float constants read from outside them, and f32 erfs as one rational function, and
+# transposing generics without the unit loops their input does not read)
 _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
     "linalg-conv-channels-last,", "linalg-conv1d-channels-last,linalg-conv-channels-last{grouped-taps=true},"
     "linalg-conv-winograd,").replace(
@@ -86,7 +87,7 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
 ).replace("linalg-fuse-elementwise{aggressive=false},", "linalg-fuse-elementwise{aggressive=false},linalg-conv1d-patches,linalg-pad-conv-filters,"
     "linalg-pack-conv-filters,linalg-pad-matmul-weights,linalg-pack-matmul-weights,"
 ).replace(",form-dispatch-regions,", ",linalg-sink-output-transposes,linalg-collapse-transpose-dims,form-dispatch-regions{guards-into-attention=true},"
-          ) + (",dispatch-unit-dim-reads,dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
+          ) + (",dispatch-unit-dim-reads,dispatch-transpose-unit-loops,dispatch-attention-cpu-tiles{rows=1 keys=1},dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
                "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
                "dispatch-conv-kxk-cpu-tiles,dispatch-winograd-cpu-tiles,dispatch-hoist-dense-constants,linalg-rational-erf")
 # dispatch-creation with the other opt-in passes (contractions reading grouped-query attention's

@@ -78,6 +78,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-collapse-transpose-dims": ("fusionopt.transforms.linalg.linalg_collapse_transpose_dims", "LinalgCollapseTransposeDimsPass"),
     "linalg-sink-output-transposes": ("fusionopt.transforms.linalg.linalg_sink_output_transposes", "LinalgSinkOutputTransposesPass"),
     "linalg-rational-erf": ("fusionopt.transforms.linalg.linalg_rational_erf", "LinalgRationalErfPass"),
+    "dispatch-transpose-unit-loops": ("fusionopt.transforms.dispatch.transpose_unit_loops", "DispatchTransposeUnitLoopsPass"),
     "linalg-pad-matmul-weights": ("fusionopt.transforms.linalg.linalg_pad_matmul_weights", "LinalgPadMatmulWeightsPass"),
     "linalg-shrink-broadcast-generics": ("fusionopt.transforms.linalg.linalg_shrink_broadcast_generics", "LinalgShrinkBroadcastGenericsPass"),
     "linalg-merge-sibling-reductions": ("fusionopt.transforms.linalg.linalg_merge_sibling_reductions", "LinalgMergeSiblingReductionsPass"),
