@@ -13,7 +13,6 @@ as [tokens, heads, dim], as Whisper's encoder leaves them). Why: the pass's meas
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -21,12 +20,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from iree_bench_timing import comparison_row, shape_sweep_arguments, timed_shape  # noqa: E402
+from iree_bench_timing import comparison_row, shape_sweep_arguments, spec_builds, timed_shape  # noqa: E402
 
 from fusionopt import registry  # noqa: E402
-from fusionopt.ir_io import print_module  # noqa: E402
-from fusionopt.iree_tools import compile_vmfb, target_flags  # noqa: E402
-from fusionopt.testing import apply_pipeline  # noqa: E402
 
 PIPELINE = "dispatch-creation-llvm-cpu"
 KEY_BLOCKS = "linalg-attention-key-blocks"
@@ -52,16 +48,8 @@ def pipeline_without_key_blocks() -> str:
 def builds(shape: str, folder: Path) -> dict[str, Path]:
     """variant -> vmfb of the op at `shape` (HxTxD): `as-it-was`, `key-blocks`, `aa`."""
     heads, tokens, head_dim = (int(n) for n in shape.split("x"))
-    text = attention_program(heads, tokens, head_dim)
-    pipelines = {"as-it-was": pipeline_without_key_blocks(), "key-blocks": PIPELINE}
-    vmfbs = {}
-    for name, pipeline in pipelines.items():
-        source = folder / f"{shape}.{name}.mlir"
-        source.write_text(print_module(apply_pipeline(text, pipeline)))
-        vmfbs[name] = compile_vmfb(source, source.with_suffix(".vmfb"),
-                                   [*target_flags("llvm-cpu"), *registry.iree_flags_of(pipeline)])
-    vmfbs["aa"] = Path(shutil.copyfile(vmfbs["as-it-was"], folder / f"{shape}.aa.vmfb"))
-    return vmfbs
+    specs = {"as-it-was": pipeline_without_key_blocks(), "key-blocks": PIPELINE}
+    return spec_builds(attention_program(heads, tokens, head_dim), specs, folder, shape)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -130,10 +130,9 @@ def comparison_row(label: str, med: dict[str, float], low: dict[str, float], col
     return f"| {label} | {cells} | **{med[new] / med[old]:.2f}x** | {med['aa'] / med[old]:.2f}x |"
 
 
-def pass_builds(text: str, pipeline: str, pass_name: str, folder: Path, stem: str,
-                labels: tuple[str, str]) -> dict[str, Path]:
-    """vmfbs of the module `text` through the registered `pipeline` without and with the pass
-    `pass_name` (keyed by `labels`), and `aa`, a copy of the first: one op or block's A/B build."""
+def spec_builds(text: str, specs: dict[str, str], folder: Path, stem: str) -> dict[str, Path]:
+    """label -> vmfb of the module `text` through each pipeline spec (built with the flags the
+    spec asks for), and `aa`, a copy of the first: one op or block's A/B build."""
     import shutil
 
     from fusionopt import registry
@@ -141,12 +140,20 @@ def pass_builds(text: str, pipeline: str, pass_name: str, folder: Path, stem: st
     from fusionopt.iree_tools import compile_vmfb, target_flags
     from fusionopt.testing import apply_pipeline
 
-    flags = [*target_flags("llvm-cpu"), *registry.iree_flags_of(pipeline)]
-    without = ",".join(p for p in registry.PIPELINES[pipeline].spec.split(",") if p != pass_name)
     vmfbs = {}
-    for label, spec in zip(labels, (without, pipeline)):
+    for label, spec in specs.items():
         source = folder / f"{stem}.{label}.mlir"
         source.write_text(print_module(apply_pipeline(text, spec)))
-        vmfbs[label] = compile_vmfb(source, source.with_suffix(".vmfb"), flags)
-    vmfbs["aa"] = Path(shutil.copyfile(vmfbs[labels[0]], folder / f"{stem}.aa.vmfb"))
+        vmfbs[label] = compile_vmfb(source, source.with_suffix(".vmfb"),
+                                    [*target_flags("llvm-cpu"), *registry.iree_flags_of(spec)])
+    vmfbs["aa"] = Path(shutil.copyfile(vmfbs[next(iter(specs))], folder / f"{stem}.aa.vmfb"))
     return vmfbs
+
+
+def pass_builds(text: str, pipeline: str, pass_name: str, folder: Path, stem: str,
+                labels: tuple[str, str]) -> dict[str, Path]:
+    """`spec_builds` of the registered `pipeline` without and with the pass `pass_name`, keyed by
+    `labels` (the caller puts test/ on the path, as the A/B benchmarks do)."""
+    from support.cpu_pipeline_cases import without_pass
+
+    return spec_builds(text, {labels[0]: without_pass(pipeline, pass_name), labels[1]: pipeline}, folder, stem)

@@ -15,7 +15,6 @@ A shape is channels x output size (filters = channels), or channels x filters x 
 
 from __future__ import annotations
 
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -26,14 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "test"))
 
-from iree_bench_timing import comparison_row, medians_and_minimums, shape_sweep_arguments, timed_rounds  # noqa: E402
-from support.cpu_pipeline_cases import without_pass  # noqa: E402
+from iree_bench_timing import comparison_row, medians_and_minimums, pass_builds, shape_sweep_arguments, timed_rounds  # noqa: E402
 from support.dense_conv_blocks import dense_conv_block, dense_conv_f64  # noqa: E402
 
-from fusionopt import registry  # noqa: E402
-from fusionopt.ir_io import print_module  # noqa: E402
-from fusionopt.iree_tools import compile_vmfb, run_vmfb, save_inputs, target_flags  # noqa: E402
-from fusionopt.testing import apply_pipeline  # noqa: E402
+from fusionopt.iree_tools import run_vmfb, save_inputs  # noqa: E402
 
 PIPELINE = "dispatch-creation-llvm-cpu"
 SHAPES = "64x56,128x28,256x14,512x7"
@@ -54,14 +49,7 @@ def builds(shape: str, folder: Path) -> dict[str, Path]:
     """variant -> vmfb of the two convs at `shape`: `direct`, `winograd`, `aa` (direct again)."""
     channels, filters, size = sizes(shape)
     text = dense_conv_block(channels, filters, size, name="main_graph", layers=LAYERS, batch=batch(shape))
-    flags = [*target_flags("llvm-cpu"), *registry.iree_flags_of(PIPELINE)]
-    vmfbs = {}
-    for name, pipeline in (("direct", without_pass(PIPELINE, "linalg-conv-winograd")), ("winograd", PIPELINE)):
-        source = folder / f"{shape.replace('@', 'b')}.{name}.mlir"
-        source.write_text(print_module(apply_pipeline(text, pipeline)))
-        vmfbs[name] = compile_vmfb(source, source.with_suffix(".vmfb"), flags)
-    vmfbs["aa"] = Path(shutil.copyfile(vmfbs["direct"], folder / f"{shape.replace('@', 'b')}.aa.vmfb"))
-    return vmfbs
+    return pass_builds(text, PIPELINE, "linalg-conv-winograd", folder, shape.replace("@", "b"), ("direct", "winograd"))
 
 
 def errors(shape: str, vmfbs: dict[str, Path]) -> str:

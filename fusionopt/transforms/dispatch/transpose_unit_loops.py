@@ -23,16 +23,19 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, TensorType
-from xdsl.ir import Operation, Region
+from xdsl.ir import Operation
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.rewriter import InsertPoint
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import expand
+from fusionopt.transforms.linalg.channels_last_propagation import erase_with_dead_inits
+from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import dropping_groups
 
 STATISTIC = "transposing generics without their unread unit loops"
 
@@ -46,11 +49,12 @@ def unread_unit_loops(op: Operation) -> list[int] | None:
     read, write = du.indexing_maps(op)
     if not du.is_identity_map(write) or not read.results or not all(isinstance(e, AffineDimExpr) for e in read.results):
         return None
-    shape = op.results[0].type.get_shape() if isinstance(op.results[0].type, TensorType) else None  # type: ignore[attr-defined]
+    extents = du.loop_extents(op)
     read_loops = [e.position for e in read.results]  # type: ignore[attr-defined]
-    if shape is None or -1 in shape or read_loops[-1] == len(shape) - 1 or len(shape) - 1 not in read_loops:
+    innermost = len(extents) - 1
+    if None in extents or read_loops[-1] == innermost or innermost not in read_loops:
         return None
-    unread = [d for d, size in enumerate(shape) if size == 1 and d not in read_loops]
+    unread = [d for d, size in enumerate(extents) if size == 1 and d not in read_loops]
     return unread or None
 
 
@@ -61,44 +65,38 @@ def is_returned_alone(op: Operation, region: Operation) -> bool:
     return alone and len(returned) == 1 and returned[0] is op.results[0]
 
 
-def kept_loops_map(m: AffineMap, kept: list[int]) -> AffineMap:
-    """`m` over the kept loops only (renumbered in order), its results on the others dropped."""
-    position = {loop: i for i, loop in enumerate(kept)}
-    results = (AffineDimExpr(position[e.position]) for e in m.results if e.position in position)  # type: ignore[attr-defined]
-    return AffineMap(len(kept), 0, tuple(results))
+def kept_loops_map(m: AffineMap, dropped: list[bool]) -> AffineMap:
+    """`m` over the kept loops only (renumbered in order), its results on the dropped ones gone."""
+    on_dropped = [isinstance(e, AffineDimExpr) and dropped[e.position] for e in m.results]
+    return m.drop_results(on_dropped).drop_dims(dropped)
 
 
-def drop_loops(op: Operation, unread: list[int]) -> None:
+def drop_loops(op: Operation, unread: list[int], rewriter: PatternRewriter) -> None:
     """`op` recomputed over its other loops into a new empty; its result expanded back."""
-    shape = list(op.results[0].type.get_shape())  # type: ignore[attr-defined]
-    kept = [d for d in range(len(shape)) if d not in unread]
-    element = op.results[0].type.get_element_type()  # type: ignore[attr-defined]
-    reduced = TensorType(element, [shape[d] for d in kept])
+    result_type = op.results[0].type
+    shape = list(result_type.get_shape())  # type: ignore[attr-defined]
+    dropped = [d in unread for d in range(len(shape))]
+    kept = [d for d in range(len(shape)) if not dropped[d]]
+    reduced = TensorType(result_type.get_element_type(), [shape[d] for d in kept])  # type: ignore[attr-defined]
     empty = tensor.EmptyOp([], reduced)
-    read, write = du.indexing_maps(op)
+    maps = ArrayAttr([AffineMapAttr(kept_loops_map(m, dropped)) for m in du.indexing_maps(op)])
     iterators = ArrayAttr([op.iterator_types.data[d] for d in kept])  # type: ignore[attr-defined]
-    body = Region()
-    op.regions[0].move_blocks(body)
-    maps = ArrayAttr([AffineMapAttr(kept_loops_map(m, kept)) for m in (read, write)])
-    generic = GenericOp(list(du.dps_inputs(op)), [empty.tensor], body, maps, iterators, [reduced])
-    back = expand(generic.results[0], expanded_groups(len(shape), kept), TensorType(element, shape))
-    Rewriter.insert_op([empty, generic, back], InsertPoint.before(op))
-    old_init = du.dps_inits(op)[0].owner
-    Rewriter.replace_op(op, [], [back.results[0]])
-    if isinstance(old_init, tensor.EmptyOp) and not old_init.results[0].uses:
-        Rewriter.erase_op(old_init)
+    generic = GenericOp(list(du.dps_inputs(op)), [empty.tensor], rewriter.move_region_contents_to_new_regions(op.regions[0]),
+                        maps, iterators, [reduced])
+    back = expand(generic.results[0], dropping_groups(len(shape), kept), result_type)  # type: ignore[arg-type]
+    rewriter.insert_op([empty, generic, back], InsertPoint.before(op))
+    erase_with_dead_inits(op, rewriter, [back.results[0]])
 
 
-def expanded_groups(rank: int, kept: list[int]) -> list[list[int]]:
-    """Reassociation from the kept loops back to all `rank`: each dropped unit loop joins the
-    group of the next kept loop (the last kept one's, past the end)."""
-    groups: list[list[int]] = [[] for _ in kept]
-    index = 0
-    for d in range(rank):
-        groups[min(index, len(kept) - 1)].append(d)
-        if d in kept:
-            index += 1
-    return groups
+@dataclass
+class DropUnreadUnitLoops(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        region = op.parent_op()
+        if not isinstance(region, DispatchRegionOp) or "compilation_info" in op.attributes:
+            return
+        if (unread := unread_unit_loops(op)) is not None and is_returned_alone(op, region):
+            drop_loops(op, unread, rewriter)
+            pass_statistics.count(STATISTIC)
 
 
 @dataclass(frozen=True)
@@ -110,10 +108,4 @@ class DispatchTransposeUnitLoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pass_statistics.count(STATISTIC, 0)
-        for generic in [o for o in op.walk() if o.name == "linalg.generic"]:
-            region = generic.parent_op()
-            if not isinstance(region, DispatchRegionOp) or "compilation_info" in generic.attributes:
-                continue
-            if (unread := unread_unit_loops(generic)) is not None and is_returned_alone(generic, region):
-                drop_loops(generic, unread)
-                pass_statistics.count(STATISTIC)
+        PatternRewriteWalker(DropUnreadUnitLoops(), apply_recursively=False).rewrite_module(op)

@@ -43,6 +43,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt import pass_statistics
 from fusionopt.transforms.common.use_def import sole_user
+from fusionopt.transforms.linalg.attention_pieces import float_constant
 
 # erf(x) ~ x * P(x^2) / Q(x^2) on [-CLAMP, CLAMP]; coefficients from the lowest power up.
 CLAMP = 3.9
@@ -53,11 +54,8 @@ DENOMINATOR = (1.0, 0.5143143809470045, 0.11678353597564857, 0.01473008108829330
 
 def positive_f32_constant(value: SSAValue) -> float | None:
     """The value of a finite positive scalar f32 `arith.constant`, None otherwise."""
-    owner = value.owner
-    if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, FloatAttr) or value.type != f32:
-        return None
-    number = owner.value.value.data
-    return number if math.isfinite(number) and number > 0 else None
+    number = float_constant(value) if value.type == f32 else None
+    return number if number is not None and math.isfinite(number) and number > 0 else None
 
 
 def operand_scale(erf: Operation) -> tuple[SSAValue, float, Operation] | None:

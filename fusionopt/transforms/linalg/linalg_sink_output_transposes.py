@@ -31,10 +31,12 @@ from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.rewriter import InsertPoint
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.channels_last_propagation import erase_with_dead_inits
 
 STATISTIC = "output transposes moved into readers"
 
@@ -88,10 +90,8 @@ class SinkOutputTranspose(RewritePattern):
                             op.properties["iterator_types"].data, [result_type])  # type: ignore[union-attr]
         for use in list(op.results[0].uses):
             set_map(use.operation, use.index, absorbed_map(du.indexing_maps(use.operation)[use.index], order))
-        old_empty = du.dps_inits(op)[0].owner
-        rewriter.replace_op(op, [empty, generic], [generic.results[0]])
-        if isinstance(old_empty, Operation) and not old_empty.results[0].uses:
-            rewriter.erase_op(old_empty)
+        rewriter.insert_op([empty, generic], InsertPoint.before(op))
+        erase_with_dead_inits(op, rewriter, [generic.results[0]])
         pass_statistics.count(STATISTIC)
 
 
