@@ -56,8 +56,9 @@ bench/export_vision_encoders.py: SegFormer, MobileViT, ConvNeXt V2, PoolFormer, 
 BEiT, and SqueezeBERT's grouped 1-D convs) and recurrent networks (`RECURRENT_MODELS`,
 bench/export_recurrent.py: LSTM and GRU) and a third sweep of text and vision backbones
 (`THIRD_SWEEP`, bench/export_third_sweep.py: FNet, CANINE, Swin V2, ...) and the fourth's
-(`FOURTH_SWEEP`, bench/export_fourth_sweep.py: seq2seq models, DETR, RAFT, ...) go with `--forms inline`
-too.
+(`FOURTH_SWEEP`, bench/export_fourth_sweep.py: seq2seq models, DETR, RAFT, ...) and the sixth's
+(`SIXTH_SWEEP`, bench/export_sixth_sweep.py: T5, LayoutLM, EnCodec, RWKV, video models, ...) go
+with `--forms inline` too.
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ from export_vision_encoders import MORE_VISION_ENCODERS, VISION_ENCODER_MODELS  
 from export_recurrent import RECURRENT_MODELS  # noqa: E402
 from export_third_sweep import THIRD_SWEEP  # noqa: E402
 from export_fourth_sweep import FOURTH_SWEEP  # noqa: E402
+from export_sixth_sweep import SIXTH_SWEEP  # noqa: E402
 from export_model_defs import CHECK_MODELS, HELDOUT_MODELS, MODELS, UNSEEN_MODELS, _declare_torchvision_ops  # noqa: E402
 
 
@@ -110,7 +112,7 @@ STATIC_ONLY = {"decoder/mamba"}
 ALL_MODELS = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS, **UNSEEN_MODELS, **DECODER_MODELS,
               **MORE_DECODERS, **ENCODER_MODELS, **VISION_ENCODER_MODELS,
               **MORE_VISION_ENCODERS, **RECURRENT_MODELS, **THIRD_SWEEP,
-              **FOURTH_SWEEP}
+              **FOURTH_SWEEP, **SIXTH_SWEEP}
 
 
 # -- export -----------------------------------------------------------------------------------
@@ -292,7 +294,7 @@ def export(name: str, out_root: Path, forms: str = "args") -> dict:
     model, inputs, config = build()
     model.eval()
     add_noise(model, torch.Generator().manual_seed(SEED))
-    if name in HELDOUT_MODELS or name in UNSEEN_MODELS or name in MORE_VISION_ENCODERS:
+    if name in HELDOUT_MODELS or name in UNSEEN_MODELS or name in MORE_VISION_ENCODERS or name in SIXTH_SWEEP:
         calibrate_batchnorm(model, inputs, torch.Generator().manual_seed(SEED + 1))
     stem = Path(name).name
     out = out_root / name

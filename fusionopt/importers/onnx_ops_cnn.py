@@ -3,9 +3,11 @@ the activations / padding CNN exporters write.
 
 Canonical forms:
 - Conv becomes one `graph.conv` (N = 1, 2 or 3 spatial dims, 3-D ones plain or depthwise;
-  explicit `pads`; `auto_pad` is resolved here), its bias a `graph.add` of
+  explicit `pads`; `auto_pad` is resolved here; a 3-D conv over disjoint patches is a matmul,
+  `onnx_ops_video.py`), its bias a `graph.add` of
   `graph.broadcast %b dims = [1]`, so a fusion sees one convolution plus a per-channel epilogue.
-- MaxPool / AveragePool become `graph.pool`; GlobalAveragePool / GlobalMaxPool become
+- MaxPool / AveragePool become `graph.pool` (3-D ones two of them, `onnx_ops_video.py`);
+  GlobalAveragePool / GlobalMaxPool become
   `graph.reduce_mean` / `graph.reduce_max` over the spatial dims (kept as 1).
 - BatchNormalization (inference) is a per-channel affine, computed as onnxruntime does:
   `s = scale / sqrt(var + eps)`, `y = x * s + (B - mean * s)`; with constant parameters `s`
@@ -22,11 +24,18 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.utils.exceptions import VerifyException
+from xdsl.ir import Attribute, SSAValue
 
 from fusionopt.dialects import graph
-from fusionopt.importers.onnx_builders import binary, broadcast_to, crop_negative_pads, is_splat, reduce
+from fusionopt.importers.onnx_builders import broadcast_to, crop_negative_pads, is_splat, reduce
+from fusionopt.importers.onnx_ops_video import (
+    checked,
+    conv_3d_as_2d,
+    is_2d_convertible,
+    is_patch_conv,
+    patch_conv_3d,
+    separable_3d_pool,
+)
 from fusionopt.importers.onnx_context import (
     ImportContext,
     Value,
@@ -36,15 +45,6 @@ from fusionopt.importers.onnx_context import (
 )
 
 AUTO_PADS = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
-
-
-def _checked(ctx: ImportContext, op: Operation) -> SSAValue:
-    """Emit `op` after running its verifier; a failure is an import error naming the node."""
-    try:
-        op.verify()
-    except VerifyException as err:
-        raise ctx.error(f"{ctx.node.op_type}: {err}") from None
-    return ctx.emit(op)
 
 
 def _elem_of(ctx: ImportContext, *values: Value) -> Attribute:
@@ -131,7 +131,12 @@ def conv(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     if n == 3 and group not in (1, xs[1]):
         raise ctx.error(f"Conv: a 3-D conv with {group} groups of {xs[1] // group} channels is not "
                         "supported (only group 1 and depthwise)")
-    y = _checked(ctx, graph.ConvOp(xv, wv, strides, dilations, pads, group))
+    if n == 3 and is_patch_conv(xs, ws, strides, dilations, pads, group):
+        y = patch_conv_3d(ctx, xv, wv)
+    elif n == 3 and is_2d_convertible(xs, ws, strides, pads, dilations, group):
+        y = conv_3d_as_2d(ctx, xv, wv, strides, pads, group)
+    else:
+        y = checked(ctx, graph.ConvOp(xv, wv, strides, dilations, pads, group))
     if bias is None:
         return [y]
     if shape(bias) not in ((ws[0],), (1, ws[0])):
@@ -143,7 +148,7 @@ def _pool(ctx: ImportContext, ins: list[Value], kind: str) -> list[Value]:
     if kind == "max" and len(ctx.node.output) > 1 and ctx.node.output[1]:
         raise ctx.error("MaxPool's Indices output is unsupported")
     x = ctx.ssa(ins[0])
-    xs = _spatial_input(ctx, x)
+    xs = _spatial_input(ctx, x, max_spatial=3)
     n = len(xs) - 2
     kernel = _ints(ctx, "kernel_shape", [])
     strides = _ints(ctx, "strides", [1] * n)
@@ -152,10 +157,11 @@ def _pool(ctx: ImportContext, ins: list[Value], kind: str) -> list[Value]:
     if int(ctx.attr("storage_order", 0)) not in (0, 1):
         raise ctx.error("MaxPool: storage_order must be 0 or 1")
     pads = resolve_pads(ctx, xs[2:], kernel, strides, dilations)
-    ceil_mode = bool(ctx.attr("ceil_mode", 0))
-    include_pad = bool(ctx.attr("count_include_pad", 0))
-    return [_checked(ctx, graph.PoolOp(x, kind, kernel, strides, pads, dilations, ceil_mode,
-                                       include_pad))]
+    window = (kind, kernel, strides, pads, dilations, bool(ctx.attr("ceil_mode", 0)),
+              bool(ctx.attr("count_include_pad", 0)))
+    if n == 3:
+        return [separable_3d_pool(ctx, x, *window)]
+    return [checked(ctx, graph.PoolOp(x, *window))]
 
 
 def max_pool(ctx: ImportContext, ins: list[Value]) -> list[Value]:

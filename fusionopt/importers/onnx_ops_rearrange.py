@@ -1,7 +1,7 @@
-"""ONNX ops that only move elements: Tile, DepthToSpace, SpaceToDepth, Col2Im and ScatterND, each built
-from reshapes, transposes, broadcasts, pads and adds, so every later pass (reshape sinking,
-transpose folding, dispatch formation) sees the forms it already knows and nothing new reaches
-IREE. Shapes and the ops' constant operands must be known at import time.
+"""ONNX ops that only move elements: Tile, DepthToSpace, SpaceToDepth, Col2Im, ScatterND and
+ScatterElements, each built from reshapes, transposes, broadcasts, pads and adds, so every
+later pass (reshape sinking, transpose folding, dispatch formation) sees the forms it already
+knows and nothing new reaches IREE. Shapes and the ops' constant operands must be known at import time.
 
 - Tile (SwiftFormer's query-weight broadcast, `torch.repeat`): each repeated dim becomes a new
   outer dim the input is broadcast along, then the pair is collapsed: `[d] * r -> [r, d] -> [r*d]`.
@@ -17,6 +17,10 @@ IREE. Shapes and the ops' constant operands must be known at import time.
   of the data's slices around the updates, any other set of rows a gather of the updates and a
   select (the last update of a row wins, as in onnxruntime). Reductions (add, mul, max, min)
   are not supported.
+- ScatterElements with constant indices (torch's `select_scatter`, `x[:, t] = y`: RWKV writes
+  each token's state row so): indices that pick whole planes along `axis` (the same index across
+  every other dim, the updates as wide as the data there) are ScatterND's rows with `axis` moved
+  first; any other pattern is ScatterND's over single elements (a gather and a select).
 """
 
 from __future__ import annotations
@@ -145,12 +149,69 @@ def scatter_nd(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     targets = np.ravel_multi_index(tuple(flat.T), lead)
     table = reshape(ctx, data, [rows, *rest])
     new_rows = reshape(ctx, updates, [count, *rest])
-    start = int(targets[0])
-    if np.array_equal(targets, np.arange(start, start + count)):
-        result = _rows_replaced(ctx, table, new_rows, start, rows)
-    else:
-        result = _rows_selected(ctx, table, new_rows, targets, rows)
-    return [reshape(ctx, result, dims)]
+    return [reshape(ctx, _scatter_rows(ctx, table, new_rows, targets), dims)]
+
+
+def scatter_elements(ctx: ImportContext, ins: list[Value]) -> list[Value]:
+    data, updates = ins[0], ins[2]
+    if ctx.text_attr("reduction", "none") != "none":
+        raise ctx.error("ScatterElements with a reduction is not supported (only reduction='none')")
+    dims, rank = shape(data), len(shape(data))
+    axis = int(ctx.attr("axis", 0)) % rank
+    indices = ctx.constant_input(ins[1], "ScatterElements' indices").astype(np.int64)
+    indices = np.where(indices < 0, indices + dims[axis], indices)
+    if indices.size == 0:
+        return [data]
+    if np.any(indices < 0) or np.any(indices >= dims[axis]):
+        raise ctx.error(f"ScatterElements: an index is out of range for data of shape {list(dims)}")
+    planes = _plane_indices(indices, axis, dims)
+    if planes is None:
+        return [_scatter_single_elements(ctx, data, updates, indices, axis)]
+    perm = [axis, *(d for d in range(rank) if d != axis)]
+    table, new_rows = _axis_first(ctx, data, perm), _axis_first(ctx, updates, perm)
+    return [_axis_back(ctx, _scatter_rows(ctx, table, new_rows, planes), perm, dims)]
+
+
+def _plane_indices(indices: np.ndarray, axis: int, dims) -> np.ndarray | None:
+    """The index of each update plane along `axis` when every plane is written whole, else None."""
+    along = np.moveaxis(indices, axis, 0).reshape(indices.shape[axis], -1)
+    wide = all(n == d for i, (n, d) in enumerate(zip(indices.shape, dims)) if i != axis)
+    if not wide or not np.all(along == along[:, :1]):
+        return None
+    return along[:, 0]
+
+
+def _axis_first(ctx: ImportContext, value: Value, perm: list[int]) -> Value:
+    """`value` with dim perm[0] first: a reshape when only unit dims precede it."""
+    dims = shape(value)
+    if all(dims[d] == 1 for d in range(perm[0])):
+        return reshape(ctx, value, [dims[d] for d in perm])
+    return transpose(ctx, value, perm)
+
+
+def _axis_back(ctx: ImportContext, value: Value, perm: list[int], dims) -> Value:
+    if all(dims[d] == 1 for d in range(perm[0])):
+        return reshape(ctx, value, dims)
+    return transpose(ctx, value, list(np.argsort(perm)))
+
+
+def _scatter_single_elements(ctx: ImportContext, data: Value, updates: Value, indices: np.ndarray,
+                             axis: int) -> Value:
+    dims = shape(data)
+    where = list(np.indices(indices.shape).reshape(len(dims), -1))
+    where[axis] = indices.reshape(-1)
+    targets = np.ravel_multi_index(tuple(where), dims)
+    table = reshape(ctx, data, [int(np.prod(dims))])
+    result = _scatter_rows(ctx, table, reshape(ctx, updates, [targets.size]), targets)
+    return reshape(ctx, result, dims)
+
+
+def _scatter_rows(ctx: ImportContext, table: Value, new_rows: Value, targets: np.ndarray) -> Value:
+    """`table` with row targets[i] replaced by new_rows[i] (the last write of a row wins)."""
+    rows, start = shape(table)[0], int(targets[0])
+    if np.array_equal(targets, np.arange(start, start + len(targets))):
+        return _rows_replaced(ctx, table, new_rows, start, rows)
+    return _rows_selected(ctx, table, new_rows, targets, rows)
 
 
 def _rows_replaced(ctx: ImportContext, table: Value, new_rows: Value, start: int, rows: int) -> Value:
@@ -182,4 +243,4 @@ def _image_dims(ctx: ImportContext, x: Value, op: str) -> tuple[int, int, int, i
 
 
 HANDLERS = {"Tile": tile, "DepthToSpace": depth_to_space, "SpaceToDepth": space_to_depth, "Col2Im": col2im,
-            "ScatterND": scatter_nd}
+            "ScatterND": scatter_nd, "ScatterElements": scatter_elements}

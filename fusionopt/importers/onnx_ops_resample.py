@@ -1,6 +1,8 @@
 """ONNX -> `graph` handlers for ConvTranspose and Resize, built from existing graph ops.
 
-- ConvTranspose is a stride-1 `graph.conv` over the input with zeros interleaved (reshape to
+- ConvTranspose with a constant filter and no dilation is one stride-1 `graph.conv` per output
+  phase over the input itself, the phases interleaved by concats and a reshape
+  (`_phase_convs`); otherwise it is a stride-1 `graph.conv` over the input with zeros interleaved (reshape to
   [.., H, 1, W, 1], `graph.pad` the unit dims to the stride, reshape, slice off the trailing
   zeros), padded by `dilation * (k - 1) - pad` on each side (cropped by a slice where that is
   negative), with the filter flipped (constant filters at import time, others with
@@ -28,7 +30,8 @@ from xdsl.ir import SSAValue
 from fusionopt.dialects import graph
 from fusionopt.importers.onnx_builders import reshape, transpose
 from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
-from fusionopt.importers.onnx_ops_cnn import _checked, _channel_broadcast, _elem_of, _ints, _spatial_input
+from fusionopt.importers.onnx_ops_cnn import _channel_broadcast, _elem_of, _ints, _spatial_input
+from fusionopt.importers.onnx_ops_video import checked
 
 
 def _slice(ctx: ImportContext, v: SSAValue, axes, starts, ends) -> SSAValue:
@@ -120,6 +123,9 @@ def conv_transpose(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     pads = _transpose_pads(ctx, xs[2:], kernel, strides, dilations, out_pad)
     elem = _elem_of(ctx, x, w)
     xv = ctx.ssa(x, elem if isinstance(x, np.ndarray) else None)
+    if _takes_phases(w, strides, dilations):
+        y = _phase_convs(ctx, xv, w, group, strides, pads, out_pad, elem)
+        return [y if bias is None else ctx.emit(graph.AddOp(y, _channel_broadcast(ctx, bias, shape(y), elem)))]
     up = _interleave_zeros(ctx, xv, strides)
     # conv padding: d * (k - 1) - pad per side (+ output_padding at the end); negative crops.
     low = [d * (k - 1) - p for d, k, p in zip(dilations, kernel, pads[:n])]
@@ -128,11 +134,70 @@ def conv_transpose(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     up = _slice(ctx, up, list(range(2, 2 + n)), [max(0, -lo) for lo in low],
                 [s - max(0, -hi) for s, hi in zip(sizes, high)])
     filt = _flipped_filter(ctx, w, group, elem)
-    y = _checked(ctx, graph.ConvOp(up, filt, [1] * n, dilations,
+    y = checked(ctx, graph.ConvOp(up, filt, [1] * n, dilations,
                                    [max(0, p) for p in (*low, *high)], group))
     if bias is None:
         return [y]
     return [ctx.emit(graph.AddOp(y, _channel_broadcast(ctx, bias, shape(y), elem)))]
+
+
+def _takes_phases(w: Value, strides, dilations) -> bool:
+    """A constant filter, no dilation, some stride > 1: the phase form (below)."""
+    return isinstance(w, np.ndarray) and any(st > 1 for st in strides) and all(d == 1 for d in dilations)
+
+
+def _phase_convs(ctx: ImportContext, x: SSAValue, w: np.ndarray, group: int, strides, pads, out_pad,
+                 elem) -> SSAValue:
+    """ConvTranspose with stride s as s^n stride-1 convs over the input itself, one per output
+    phase (output index = q * s + r), interleaved: phase r reads only the taps k = r + pad (mod
+    s). The zero-interleaved form multiplies the zeros too: s^n times the products (EnCodec's
+    stride-8 upsampling 8x). Every product and sum of the transposed conv is computed once."""
+    n, sizes, kernel = len(strides), shape(x)[2:], list(w.shape[2:])
+    out = [(size - 1) * st + k - pb - pe + op
+           for size, st, k, pb, pe, op in zip(sizes, strides, kernel, pads[:n], pads[n:], out_pad)]
+    counts = [-(-o // st) for o, st in zip(out, strides)]
+    phases = [_phase_conv(ctx, x, w, group, strides, pads[:n], counts, phase, elem)
+              for phase in itertools.product(*(range(st) for st in strides))]
+    lead = [shape(x)[0], w.shape[1] * group]
+    stacked = reshape(ctx, _stack_phases(ctx, phases, list(strides), lead, counts), [*lead, *(q * st for q, st in zip(counts, strides))])
+    return _slice(ctx, stacked, list(range(2, 2 + n)), [0] * n, out)
+
+
+def _phase_conv(ctx: ImportContext, x: SSAValue, w: np.ndarray, group: int, strides, begin, counts, phase,
+                elem) -> SSAValue:
+    """Phase `phase` of the output, [N, F, *counts]: a stride-1 conv with the phase's taps."""
+    first = [(r + pb) % st for r, pb, st in zip(phase, begin, strides)]
+    taps = w[(slice(None), slice(None), *(slice(k0, None, st) for k0, st in zip(first, strides)))]
+    out_shape = [shape(x)[0], w.shape[1] * group, *counts]
+    if 0 in taps.shape[2:]:
+        return ctx.splat(0, out_shape, elem)
+    low = [m - 1 - (r + pb) // st for m, r, pb, st in zip(taps.shape[2:], phase, begin, strides)]
+    high = [q + m - 1 - size - lo for q, m, size, lo in zip(counts, taps.shape[2:], shape(x)[2:], low)]
+    filt = _flipped_filter(ctx, np.ascontiguousarray(taps), group, elem)
+    source, low, high = _padded_or_cropped(ctx, x, low, high)
+    n = len(strides)
+    return checked(ctx, graph.ConvOp(source, filt, [1] * n, [1] * n, [*low, *high], group))
+
+
+def _padded_or_cropped(ctx: ImportContext, x: SSAValue, low, high):
+    """`x` with its negative spatial pads cropped off, and the pads left for the conv (a crop
+    never passes the data's end: a phase reads at least one input position when the
+    transposed conv has an output)."""
+    n, sizes = len(low), shape(x)[2:]
+    source = _slice(ctx, x, list(range(2, 2 + n)), [max(0, -lo) for lo in low],
+                    [size - max(0, -hi) for size, hi in zip(sizes, high)])
+    return source, [max(0, lo) for lo in low], [max(0, hi) for hi in high]
+
+
+def _stack_phases(ctx: ImportContext, phases: list[SSAValue], strides: list[int], lead, counts) -> SSAValue:
+    """The phases (in row-major phase order) as [N, F, q0, s0, q1, s1, ..]: each phase a unit
+    slot after its spatial dims, concatenated innermost dim first."""
+    unit = [reshape(ctx, p, [*lead, *(d for q in counts for d in (q, 1))]) for p in phases]
+    for axis in range(len(strides) - 1, -1, -1):
+        width = strides[axis]
+        unit = [ctx.emit(graph.ConcatOp([ctx.ssa(v) for v in unit[i:i + width]], 3 + 2 * axis))
+                if width > 1 else unit[i] for i in range(0, len(unit), width)]
+    return unit[0]
 
 
 # -- Resize -----------------------------------------------------------------------------------

@@ -61,6 +61,23 @@ CASES = [
      {"kernel_shape": [2, 3], "dilations": [2, 2], "pads": [1, 0, 1, 2]}, 18),
     ("maxpool-same", "MaxPool", {"x": X}, {}, {"kernel_shape": [3, 3], "strides": [2, 2],
                                                 "auto_pad": "SAME_UPPER"}, 18),
+    ("conv-3d-patches", "Conv", {"x": f32(1, 3, 4, 8, 12)}, {"w": f32(5, 3, 2, 4, 4), "b": f32(5)},
+     {"strides": [2, 4, 4]}, 18),
+    ("conv-3d-patches-runtime-weights", "Conv", {"x": f32(1, 3, 4, 8, 12), "w": f32(5, 3, 2, 4, 4)}, {},
+     {"strides": [2, 4, 4]}, 18),
+    ("conv-3d-patches-ragged", "Conv", {"x": f32(1, 3, 5, 9, 8)}, {"w": f32(5, 3, 2, 4, 4)}, {"strides": [2, 4, 4]}, 18),
+    ("conv-3d-temporal-half", "Conv", {"x": f32(1, 4, 6, 5, 5)}, {"w": f32(5, 4, 3, 1, 1), "b": f32(5)},
+     {"strides": [2, 1, 1], "pads": [1, 0, 0, 1, 0, 0]}, 18),
+    ("conv-3d-spatial-half-strided", "Conv", {"x": f32(1, 4, 5, 9, 8)}, {"w": f32(5, 4, 1, 3, 3)},
+     {"strides": [2, 2, 2], "pads": [0, 1, 1, 0, 1, 1]}, 18),
+    ("conv-3d-temporal-strided-hw-kept", "Conv", {"x": f32(1, 4, 6, 5, 5)}, {"w": f32(5, 4, 3, 1, 1)},
+     {"strides": [1, 2, 2]}, 18),
+    ("maxpool-3d-s3d", "MaxPool", {"x": f32(1, 4, 6, 9, 9)}, {},
+     {"kernel_shape": [1, 3, 3], "strides": [1, 2, 2], "pads": [0, 1, 1, 0, 1, 1]}, 18),
+    ("maxpool-3d-ceil", "MaxPool", {"x": f32(1, 3, 7, 8, 9)}, {},
+     {"kernel_shape": [3, 2, 3], "strides": [2, 2, 2], "ceil_mode": 1}, 18),
+    ("avgpool-3d-pads-excluded", "AveragePool", {"x": f32(1, 3, 5, 6, 7)}, {},
+     {"kernel_shape": [3, 3, 3], "strides": [2, 1, 2], "pads": [1, 1, 0, 1, 0, 1]}, 18),
     ("maxpool-1d", "MaxPool", {"x": X1}, {}, {"kernel_shape": [3], "strides": [2], "ceil_mode": 1}, 18),
     ("avgpool", "AveragePool", {"x": X}, {}, {"kernel_shape": [2, 2], "strides": [2, 2]}, 18),
     ("avgpool-pads-excluded", "AveragePool", {"x": X}, {},
@@ -127,6 +144,16 @@ CASES += [
      {"strides": [2, 2], "auto_pad": "SAME_UPPER"}, 18),
     ("convtranspose-same-lower", "ConvTranspose", {"x": XT, "w": f32(4, 3, 4, 4)}, {},
      {"strides": [2, 2], "auto_pad": "SAME_LOWER"}, 18),
+    # constant filters, no dilation: one stride-1 conv a phase (`_phase_convs`)
+    ("convtranspose-phases-pads-outpad", "ConvTranspose", {"x": XT}, {"w": f32(4, 3, 3, 2), "b": f32(3)},
+     {"strides": [2, 3], "pads": [1, 0, 1, 1], "output_padding": [1, 0]}, 18),
+    ("convtranspose-phases-encodec-1d", "ConvTranspose", {"x": XT1}, {"w": f32(4, 3, 8)}, {"strides": [4]}, 18),
+    ("convtranspose-phases-kernel-under-stride", "ConvTranspose", {"x": XT}, {"w": f32(4, 3, 2, 1)},
+     {"strides": [3, 2]}, 18),
+    ("convtranspose-phases-group", "ConvTranspose", {"x": XT}, {"w": f32(4, 2, 3, 3)},
+     {"group": 2, "strides": [2, 2], "pads": [0, 1, 1, 1]}, 18),
+    ("convtranspose-phases-same-upper", "ConvTranspose", {"x": XT}, {"w": f32(4, 3, 3, 3)},
+     {"strides": [2, 2], "auto_pad": "SAME_UPPER"}, 18),
 ]
 _SCALES = {"roi": None, "scales": np.array([1, 1, 2, 1.5], np.float32)}
 _SIZES = {"roi": None, "scales": None, "sizes": np.array([1, 4, 9, 4], np.int64)}
@@ -192,6 +219,100 @@ def test_random_conv_and_pool_agree_with_onnxruntime(seed: int) -> None:
           {"x": x})
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_random_3d_pools_agree_with_onnxruntime(seed: int) -> None:
+    """Property test: 3-D pools (two 2-D pools, over H x W then D) with random windows,
+    strides, dilations, pads and ceil mode, on inputs with infinities of both signs."""
+    r = np.random.default_rng(300 + seed)
+    kernel = [int(r.integers(1, 4)) for _ in range(3)]
+    strides = [int(r.integers(1, 3)) for _ in range(3)]
+    pads = [min(int(r.integers(0, 2)), k - 1) for k in kernel * 2]
+    x = r.standard_normal([1, 3, *(int(r.integers(4, 8)) for _ in range(3))]).astype(np.float32)
+    x.reshape(-1)[[0, 7]] = [np.inf, -np.inf]
+    ceil = int(r.integers(0, 2))
+    dilations = [int(r.integers(1, 3)) for _ in range(3)]
+    check(make_model("MaxPool", {"x": x}, {}, kernel_shape=kernel, strides=strides, dilations=dilations,
+                     pads=pads, ceil_mode=ceil), {"x": x})
+    finite = np.nan_to_num(x, posinf=3.0, neginf=-3.0)
+    check(make_model("AveragePool", {"x": finite}, {}, kernel_shape=kernel, strides=strides, pads=pads,
+                     ceil_mode=ceil, count_include_pad=int(r.integers(0, 2))), {"x": finite})
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_conv_transpose_phases_agree_with_onnxruntime(seed: int) -> None:
+    """Property test of the phase form: random strides (kernels under and over them), pads,
+    output padding and groups, 1-D and 2-D, constant filters."""
+    r = np.random.default_rng(500 + seed)
+    spatial, group = int(r.integers(1, 3)), int(r.choice([1, 2]))
+    kernel = [int(r.integers(1, 6)) for _ in range(spatial)]
+    strides = [int(r.integers(1, 5)) for _ in range(spatial)]
+    pads = [int(r.integers(0, k)) for k in kernel * 2]
+    out_pad = [int(r.integers(0, st)) for st in strides]
+    x = r.standard_normal([int(r.integers(1, 3)), 2 * group, *(int(r.integers(2, 6)) for _ in range(spatial))])
+    for d, (size, k, st) in enumerate(zip(x.shape[2:], kernel, strides)):  # at least one output
+        if (size - 1) * st + k - pads[d] - pads[spatial + d] < 1:
+            pads[d] = pads[spatial + d] = 0
+    w = r.standard_normal([2 * group, int(r.integers(1, 3)), *kernel]).astype(np.float32)
+    runtime = {"x": x.astype(np.float32)}
+    check(make_model("ConvTranspose", runtime, {"w": w}, group=group, strides=strides, pads=pads,
+                     output_padding=out_pad), runtime)
+
+
+def test_conv_transpose_with_a_constant_filter_multiplies_no_zeros() -> None:
+    """EnCodec's stride-4 upsampling: four stride-1 convs over the input itself, no zeros
+    interleaved (no graph.pad of the input)."""
+    model = make_model("ConvTranspose", {"x": XT1}, {"w": f32(4, 3, 8)}, strides=[4])
+    names = [op.name for op in import_onnx(model).walk() if op.name.startswith("graph.")]
+    assert names.count("graph.conv") == 4 and "graph.pad" not in names, names
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_3d_convs_agree_with_onnxruntime(seed: int) -> None:
+    """Property test of 3-D convs: separable halves as 2-D convs (H-stacked depth slices for
+    (1, k, k) windows, a (kd, 1) conv over [C, D, H*W] for (kd, 1, 1) ones), the rest (full
+    windows, depthwise) left 3-D; random strides, pads, constant or runtime filters."""
+    r = np.random.default_rng(700 + seed)
+    kernel = [int(r.integers(1, 4)), int(r.integers(1, 4)), int(r.integers(1, 4))]
+    if seed % 4 == 1:
+        kernel[1:] = [1, 1]
+    elif seed % 4 == 2:
+        kernel[0] = 1
+    strides = [int(r.integers(1, 3)) for _ in range(3)]
+    pads = [int(r.integers(0, k)) for k in kernel * 2]
+    x = r.standard_normal([1, 4, *(int(r.integers(3, 8)) for _ in range(3))]).astype(np.float32)
+    group = 4 if seed % 3 == 0 else 1
+    w = r.standard_normal([4 if group == 4 else 3, 4 // group, *kernel]).astype(np.float32)
+    attrs = {"group": group, "strides": strides, "pads": pads}
+    check(make_model("Conv", {"x": x}, {"w": w}, **attrs), {"x": x})
+    check(make_model("Conv", {"x": x, "w": w}, {}, **attrs), {"x": x, "w": w})
+
+
+def test_3d_convs_leave_no_3d_conv() -> None:
+    """S3D's separable halves: the (1, 3, 3) conv is 2-D convs over H-stacked slices, the
+    (3, 1, 1) one a (3, 1) conv over [C, D, H*W]; no 5-D graph.conv is left."""
+    x = f32(1, 4, 6, 9, 9)
+    for kernel, pads in (([1, 3, 3], [0, 1, 1, 0, 1, 1]), ([3, 1, 1], [1, 0, 0, 1, 0, 0])):
+        module = import_onnx(make_model("Conv", {"x": x}, {"w": f32(5, 4, *kernel)}, pads=pads))
+        convs = [op for op in module.walk() if op.name == "graph.conv"]
+        assert convs and all(len(op.results[0].type.get_shape()) == 4 for op in convs)
+
+
+def test_3d_conv_over_disjoint_patches_is_a_matmul() -> None:
+    """VideoMAE's tubelet embedding: no graph.conv is left, one graph.dot (filter first)."""
+    model = make_model("Conv", {"x": f32(1, 3, 4, 8, 12)}, {"w": f32(5, 3, 2, 4, 4)}, strides=[2, 4, 4])
+    names = [op.name for op in import_onnx(model).walk() if op.name.startswith("graph.")]
+    assert "graph.conv" not in names and names.count("graph.dot") == 1, names
+    overlapping = make_model("Conv", {"x": f32(1, 3, 4, 8, 12)}, {"w": f32(5, 3, 2, 4, 4)}, strides=[2, 2, 2])
+    assert "graph.conv" in print_module(import_onnx(overlapping))
+
+
+def test_3d_pool_is_two_2d_pools() -> None:
+    x = f32(1, 4, 6, 9, 9)
+    text = print_module(import_onnx(make_model("MaxPool", {"x": x}, {}, kernel_shape=[1, 3, 3], strides=[1, 2, 2],
+                                               pads=[0, 1, 1, 0, 1, 1])))
+    assert text.count("graph.pool") == 2 and "tensor<1x24x9x9xf32>" in text, text
+
+
 # -- errors -----------------------------------------------------------------------------------
 
 def _bad(op: str, runtime, const=None, **attrs) -> onnx.ModelProto:
@@ -209,8 +330,8 @@ def _bad(op: str, runtime, const=None, **attrs) -> onnx.ModelProto:
      r"Conv with 4 spatial dims is not supported .*only 1-D, 2-D and 3-D\) \(node 'node_conv'\)"),
     (_bad("Conv", {"x": f32(1, 4, 4, 4, 4), "w": f32(4, 2, 1, 1, 1)}, group=2),
      r"a 3-D conv with 2 groups of 2 channels is not supported .*\(node 'node_conv'\)"),
-    (_bad("MaxPool", {"x": f32(1, 2, 4, 4, 4)}, kernel_shape=[2, 2, 2]),
-     r"MaxPool with 3 spatial dims is not supported .*only 1-D and 2-D\) \(node 'node_maxpool'\)"),
+    (_bad("MaxPool", {"x": f32(1, 2, 4, 4, 4, 4)}, kernel_shape=[2, 2, 2, 2]),
+     r"MaxPool with 4 spatial dims is not supported .*only 1-D, 2-D and 3-D\) \(node 'node_maxpool'\)"),
     (_bad("MaxPool", {"x": f32(1, 2, 3, 3)}, kernel_shape=[5, 5]),
      r"kernel extent 5 .*\(node 'node_maxpool'\)"),
     (make_model("MaxPool", {"x": X}, {}, n_outputs=2, kernel_shape=[2, 2]),

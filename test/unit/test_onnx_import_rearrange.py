@@ -1,5 +1,5 @@
-"""ONNX importer: Tile, DepthToSpace, SpaceToDepth, Col2Im and ScatterND (fusionopt/importers/
-onnx_ops_rearrange.py), each a one-node model imported, run at graph level and lowered, and
+"""ONNX importer: Tile, DepthToSpace, SpaceToDepth, Col2Im, ScatterND and ScatterElements
+(fusionopt/importers/onnx_ops_rearrange.py), each a one-node model imported, run at graph level and lowered, and
 compared with onnxruntime. The inputs include infinities and values near the f32 limits: these
 ops only move elements (Col2Im's overlapping blocks also add), so every value must arrive
 unchanged, and no padding zero may turn an infinity into a NaN."""
@@ -150,3 +150,36 @@ def test_scatter_nd_run_of_rows_is_a_concat():
                        order=["data", "indices", "updates"])
     names = [op.name for op in import_onnx(model).walk() if op.name.startswith("graph.")]
     assert names == ["graph.slice", "graph.slice", "graph.concat"], names
+
+
+# (id, data shape, axis, indices): RWKV's token row `x[:, t] = y` (whole planes, one run), its
+# last-axis state column, planes out of order with a negative index, single elements.
+SCATTER_ELEMENTS_CASES = [
+    ("token-row", (1, 6, 5), 1, np.full((1, 1, 5), 3, dtype=np.int64)),
+    ("last-axis-column", (1, 4, 2), 2, np.zeros((1, 4, 1), dtype=np.int64)),
+    ("planes-out-of-order", (2, 5, 3), 1, np.broadcast_to(np.array([4, -5, 2]).reshape(1, 3, 1), (2, 3, 3)).copy()),
+    ("elements", (3, 4), 1, np.array([[0, 3], [2, 1], [3, 0]], dtype=np.int64)),
+]
+
+
+@pytest.mark.parametrize("name,dims,axis,indices", SCATTER_ELEMENTS_CASES, ids=[c[0] for c in SCATTER_ELEMENTS_CASES])
+def test_scatter_elements_matches_onnxruntime(name, dims, axis, indices):
+    runtime = {"data": adversarial(*dims), "updates": adversarial(*indices.shape)}
+    check(make_model("ScatterElements", runtime, {"indices": indices}, order=["data", "indices", "updates"],
+                     axis=axis), runtime)
+
+
+def test_scatter_elements_token_row_is_a_concat_of_rows():
+    runtime = {"data": adversarial(1, 6, 5), "updates": adversarial(1, 1, 5)}
+    model = make_model("ScatterElements", runtime, {"indices": np.full((1, 1, 5), 3, dtype=np.int64)},
+                       order=["data", "indices", "updates"], axis=1)
+    names = [op.name for op in import_onnx(model).walk() if op.name.startswith("graph.")]
+    assert "graph.gather" not in names and names.count("graph.concat") == 1, names
+
+
+def test_scatter_elements_with_a_reduction_names_the_node():
+    runtime = {"data": adversarial(3, 4), "updates": adversarial(3, 1)}
+    model = make_model("ScatterElements", runtime, {"indices": np.zeros((3, 1), dtype=np.int64)},
+                       order=["data", "indices", "updates"], axis=1, reduction="add")
+    with pytest.raises(OnnxImportError, match="reduction.*node_scatterelements"):
+        import_onnx(model)
