@@ -69,7 +69,7 @@ def layoutlm():
     config = LayoutLMConfig(vocab_size=VOCAB, num_hidden_layers=LAYERS)
     corners = torch.randint(0, 500, (1, ENCODER_TOKENS, 2))
     boxes = torch.cat([corners, corners + torch.randint(0, 500, (1, ENCODER_TOKENS, 2))], dim=-1)
-    inputs = {"input_ids": _tokens(ENCODER_TOKENS), "bbox": boxes[..., [0, 1, 2, 3]]}
+    inputs = {"input_ids": _tokens(ENCODER_TOKENS), "bbox": boxes}
     return BoxedTokens(LayoutLMModel(config)), inputs, config.to_dict()
 
 
@@ -149,23 +149,11 @@ def encodec():
     return Reconstruction(model), {"input_values": torch.randn(1, 1, samples)}, config.to_dict()
 
 
-class Waveform(nn.Module):
-    """A vocoder's waveform for a [frames, mels] spectrogram."""
-
-    def __init__(self, model: nn.Module):
-        super().__init__()
-        self.m = model
-
-    def forward(self, spectrogram):
-        return self.m(spectrogram)
-
-
 def hifigan():
     from transformers import SpeechT5HifiGan, SpeechT5HifiGanConfig
 
     config = SpeechT5HifiGanConfig()
-    return Waveform(SpeechT5HifiGan(config)), {"spectrogram": torch.randn(100, config.model_in_dim)}, \
-        config.to_dict()
+    return SpeechT5HifiGan(config), {"spectrogram": torch.randn(100, config.model_in_dim)}, config.to_dict()
 
 
 def rwkv():

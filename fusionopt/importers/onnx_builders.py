@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
 
 from fusionopt.dialects import graph
 from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
@@ -140,3 +141,20 @@ def crop_negative_pads(ctx: ImportContext, value: Value, low: Sequence[int], hig
         raise ctx.error(f"Pad: negative pads crop more than the input {list(dims)}")
     value = slice_value(ctx, value, axes, [starts[a] for a in axes], [ends[a] for a in axes])
     return value, [max(0, p) for p in low], [max(0, p) for p in high]
+
+
+def checked(ctx: ImportContext, op: Operation) -> SSAValue:
+    """Emit `op` after running its verifier; a failure is an import error naming the node."""
+    try:
+        op.verify()
+    except VerifyException as err:
+        raise ctx.error(f"{ctx.node.op_type}: {err}") from None
+    return ctx.emit(op)
+
+
+def wrapped_indices(ctx: ImportContext, indices: np.ndarray, dim: int, op: str = "Gather") -> np.ndarray:
+    """Constant indices into a dim of `dim`: negatives wrap (ONNX), out-of-range is an import error."""
+    indices = np.where(indices < 0, indices + dim, indices).astype(np.int64)
+    if indices.size and (indices.min() < 0 or indices.max() >= dim):
+        raise ctx.error(f"{op} index out of range [0, {dim})")
+    return indices

@@ -27,9 +27,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, SSAValue
 
 from fusionopt.dialects import graph
-from fusionopt.importers.onnx_builders import broadcast_to, crop_negative_pads, is_splat, reduce
+from fusionopt.importers.onnx_builders import broadcast_to, checked, crop_negative_pads, is_splat, reduce
 from fusionopt.importers.onnx_ops_video import (
-    checked,
     conv_3d_as_2d,
     is_2d_convertible,
     is_patch_conv,

@@ -26,6 +26,7 @@ from fusionopt.importers.onnx_builders import (
     scaled,
     squeezed,
     transpose,
+    wrapped_indices,
 )
 from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
 from fusionopt.importers.onnx_ops import _axes
@@ -292,20 +293,12 @@ def _constant_arg_extreme(x: np.ndarray, axis: int, last: bool, keep: bool, mini
     return np.expand_dims(index, axis) if keep else index
 
 
-def _checked_indices(ctx: ImportContext, indices: np.ndarray, dim: int) -> np.ndarray:
-    """Constant indices: negatives wrap (ONNX), out-of-range is an import error."""
-    indices = np.where(indices < 0, indices + dim, indices).astype(np.int64)
-    if indices.size and (indices.min() < 0 or indices.max() >= dim):
-        raise ctx.error(f"Gather index out of range [0, {dim})")
-    return indices
-
-
 def gather(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     """Runtime indices are used as they are: they must be non-negative and in range."""
     table, indices = ins
     axis = normalize_axis(ctx, ctx.attr("axis", 0), len(shape(table)))
     if isinstance(indices, np.ndarray):
-        indices = _checked_indices(ctx, indices, shape(table)[axis])
+        indices = wrapped_indices(ctx, indices, shape(table)[axis])
     return [ctx.emit(graph.GatherOp(ctx.ssa(table), ctx.ssa(indices), axis))]
 
 
@@ -338,7 +331,7 @@ def gather_elements(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     grid = np.indices(ts, dtype=np.int64)
     offsets = sum((grid[d] * strides[d] for d in range(len(ds)) if d != axis), np.zeros(ts, np.int64))
     if isinstance(indices, np.ndarray):
-        linear = _checked_indices(ctx, indices, ds[axis]) * strides[axis] + offsets
+        linear = wrapped_indices(ctx, indices, ds[axis]) * strides[axis] + offsets
     else:
         wide = indices if element(indices) == i64 else ctx.emit(graph.ConvertOp(indices, i64))
         negative = binary(ctx, graph.LessOp, wide, np.array(0, np.int64))

@@ -29,7 +29,15 @@ import numpy as np
 from xdsl.dialects.builtin import i1
 
 from fusionopt.dialects import graph
-from fusionopt.importers.onnx_builders import binary, broadcast_to, crop_negative_pads, reshape, slice_value, transpose
+from fusionopt.importers.onnx_builders import (
+    binary,
+    broadcast_to,
+    crop_negative_pads,
+    reshape,
+    slice_value,
+    transpose,
+    wrapped_indices,
+)
 from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
 
 
@@ -158,12 +166,10 @@ def scatter_elements(ctx: ImportContext, ins: list[Value]) -> list[Value]:
         raise ctx.error("ScatterElements with a reduction is not supported (only reduction='none')")
     dims, rank = shape(data), len(shape(data))
     axis = int(ctx.attr("axis", 0)) % rank
-    indices = ctx.constant_input(ins[1], "ScatterElements' indices").astype(np.int64)
-    indices = np.where(indices < 0, indices + dims[axis], indices)
+    indices = wrapped_indices(ctx, ctx.constant_input(ins[1], "ScatterElements' indices"), dims[axis],
+                              "ScatterElements")
     if indices.size == 0:
         return [data]
-    if np.any(indices < 0) or np.any(indices >= dims[axis]):
-        raise ctx.error(f"ScatterElements: an index is out of range for data of shape {list(dims)}")
     planes = _plane_indices(indices, axis, dims)
     if planes is None:
         return [_scatter_single_elements(ctx, data, updates, indices, axis)]

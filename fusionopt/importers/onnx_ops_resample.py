@@ -28,10 +28,9 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
 from fusionopt.dialects import graph
-from fusionopt.importers.onnx_builders import reshape, transpose
+from fusionopt.importers.onnx_builders import checked, crop_negative_pads, reshape, transpose
 from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
 from fusionopt.importers.onnx_ops_cnn import _channel_broadcast, _elem_of, _ints, _spatial_input
-from fusionopt.importers.onnx_ops_video import checked
 
 
 def _slice(ctx: ImportContext, v: SSAValue, axes, starts, ends) -> SSAValue:
@@ -130,12 +129,9 @@ def conv_transpose(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     # conv padding: d * (k - 1) - pad per side (+ output_padding at the end); negative crops.
     low = [d * (k - 1) - p for d, k, p in zip(dilations, kernel, pads[:n])]
     high = [d * (k - 1) - p + o for d, k, p, o in zip(dilations, kernel, pads[n:], out_pad)]
-    sizes = shape(up)[2:]
-    up = _slice(ctx, up, list(range(2, 2 + n)), [max(0, -lo) for lo in low],
-                [s - max(0, -hi) for s, hi in zip(sizes, high)])
+    up, low, high = crop_negative_pads(ctx, up, [0, 0, *low], [0, 0, *high])
     filt = _flipped_filter(ctx, w, group, elem)
-    y = checked(ctx, graph.ConvOp(up, filt, [1] * n, dilations,
-                                   [max(0, p) for p in (*low, *high)], group))
+    y = checked(ctx, graph.ConvOp(up, filt, [1] * n, dilations, [*low[2:], *high[2:]], group))
     if bias is None:
         return [y]
     return [ctx.emit(graph.AddOp(y, _channel_broadcast(ctx, bias, shape(y), elem)))]
@@ -174,19 +170,10 @@ def _phase_conv(ctx: ImportContext, x: SSAValue, w: np.ndarray, group: int, stri
     low = [m - 1 - (r + pb) // st for m, r, pb, st in zip(taps.shape[2:], phase, begin, strides)]
     high = [q + m - 1 - size - lo for q, m, size, lo in zip(counts, taps.shape[2:], shape(x)[2:], low)]
     filt = _flipped_filter(ctx, np.ascontiguousarray(taps), group, elem)
-    source, low, high = _padded_or_cropped(ctx, x, low, high)
+    # A crop never passes the data's end: a phase reads an input position when there is an output.
+    source, low, high = crop_negative_pads(ctx, x, [0, 0, *low], [0, 0, *high])
     n = len(strides)
-    return checked(ctx, graph.ConvOp(source, filt, [1] * n, [1] * n, [*low, *high], group))
-
-
-def _padded_or_cropped(ctx: ImportContext, x: SSAValue, low, high):
-    """`x` with its negative spatial pads cropped off, and the pads left for the conv (a crop
-    never passes the data's end: a phase reads at least one input position when the
-    transposed conv has an output)."""
-    n, sizes = len(low), shape(x)[2:]
-    source = _slice(ctx, x, list(range(2, 2 + n)), [max(0, -lo) for lo in low],
-                    [size - max(0, -hi) for size, hi in zip(sizes, high)])
-    return source, [max(0, lo) for lo in low], [max(0, hi) for hi in high]
+    return checked(ctx, graph.ConvOp(source, filt, [1] * n, [1] * n, [*low[2:], *high[2:]], group))
 
 
 def _stack_phases(ctx: ImportContext, phases: list[SSAValue], strides: list[int], lead, counts) -> SSAValue:

@@ -21,21 +21,11 @@
 from __future__ import annotations
 
 import numpy as np
-from xdsl.ir import Operation, SSAValue
-from xdsl.utils.exceptions import VerifyException
+from xdsl.ir import SSAValue
 
 from fusionopt.dialects import graph
-from fusionopt.importers.onnx_builders import reshape, transpose
+from fusionopt.importers.onnx_builders import checked, reshape, transpose
 from fusionopt.importers.onnx_context import ImportContext, shape
-
-
-def checked(ctx: ImportContext, op: Operation) -> SSAValue:
-    """Emit `op` after running its verifier; a failure is an import error naming the node."""
-    try:
-        op.verify()
-    except VerifyException as err:
-        raise ctx.error(f"{ctx.node.op_type}: {err}") from None
-    return ctx.emit(op)
 
 
 def is_patch_conv(xs, ws, strides, dilations, pads, group: int) -> bool:

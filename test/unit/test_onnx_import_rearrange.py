@@ -183,3 +183,12 @@ def test_scatter_elements_with_a_reduction_names_the_node():
                        order=["data", "indices", "updates"], axis=1, reduction="add")
     with pytest.raises(OnnxImportError, match="reduction.*node_scatterelements"):
         import_onnx(model)
+
+
+def test_scatter_elements_index_out_of_range_names_the_node():
+    runtime = {"data": adversarial(3, 4), "updates": adversarial(3, 1)}
+    model = make_model("ScatterElements", runtime, {"indices": np.full((3, 1), 4, dtype=np.int64)},
+                       order=["data", "indices", "updates"], axis=1)
+    with pytest.raises(OnnxImportError, match=r"ScatterElements index out of range \[0, 4\).*node_scatterelements"):
+        import_onnx(model)
+
