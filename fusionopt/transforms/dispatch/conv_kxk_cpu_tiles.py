@@ -18,7 +18,10 @@ with no config of its own, a window larger than 1x1 and undilated (DeepLabV3's d
 were not measured), at least `min-channels` input channels, a multiple of 4 of them, F a
 multiple of 32 and the output width a multiple of 8 or 7, or at most 24 (then a whole row by
 16 filters a register tile: `register_filters`). A stem's 3
-input channels stay IREE's (its reduction step is the channel count). Only the tiling changes:
+input channels stay IREE's (its reduction step is the channel count). A 1-D conv's one output
+row is split into workgroups of at most 512 frames (`workgroup_width`): as one workgroup per 64
+filters, HiFi-GAN's convs over 6400-25600 frames ran on one thread of two (the model at two
+threads 197-214 -> 142-148 ms, EnCodec 88-100 -> 64-86 ms; one thread unchanged). Only the tiling changes:
 every product and each output's sum order over (kh, kw, c) are IREE's own. CPU pipelines only.
 """
 
@@ -43,6 +46,7 @@ WHOLE_ROW_PIXELS = 24  # else a whole row this wide at most, with one vector of 
 LANES = 16  # f32 lanes of an AVX-512 vector
 CHANNEL_STEP = 4  # input channels a register tile takes per unrolled step
 WHOLE_IMAGE_PIXELS = 64  # output pixels up to which a workgroup takes the whole image
+ROW_PART_PIXELS = 512  # output frames a workgroup takes at most of a one-row image
 
 
 def pixel_tile(width: int) -> int | None:
@@ -80,11 +84,22 @@ def workgroup_rows(height: int, width: int, filters: int) -> int:
     return 1
 
 
+def workgroup_width(height: int, width: int, pixels: int) -> int:
+    """The whole output row; for an image of one row (a 1-D conv's) the widest part of at most
+    ROW_PART_PIXELS that is a whole number of pixel tiles and divides the row (no remainder
+    workgroup). A whole row of thousands of frames a workgroup left a 1-D conv one workgroup per
+    64 filters: one thread's work however many there are."""
+    if height > 1:
+        return width
+    return max(part for part in range(pixels, min(width, ROW_PART_PIXELS) + 1, pixels) if width % part == 0)
+
+
 def conv_tiles(height: int, width: int, filters: int, pixels: int) -> dict[str, list[int]]:
     """Loops (n, oh, ow, f, kh, kw, c): workgroups of one output row (a small image's every
-    row) by 64 (32) filters, register tiles of `pixels` x 32 (16: `register_filters`) filters,
-    one tap and 4 input channels a step."""
-    return {"distribution": [0, workgroup_rows(height, width, filters), width, workgroup_filters(filters), 0, 0, 0],
+    row; a part of a 1-D conv's one row) by 64 (32) filters, register tiles of `pixels` x 32
+    (16: `register_filters`) filters, one tap and 4 input channels a step."""
+    return {"distribution": [0, workgroup_rows(height, width, filters), workgroup_width(height, width, pixels),
+                             workgroup_filters(filters), 0, 0, 0],
             "vector_common_parallel": [1, 1, pixels, register_filters(pixels), 0, 0, 0],
             "vector_reduction": [0, 0, 0, 0, 1, 1, CHANNEL_STEP]}
 

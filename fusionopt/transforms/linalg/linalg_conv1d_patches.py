@@ -22,9 +22,22 @@ readers read the matmul as [1, OW, F] where they drop the unit row (a collapse; 
 it at a constant 0), else as [1, 1, OW, F]. Every product is the conv's; only the order of its
 sum over (kw, c) may change, as in any conv kernel. CPU pipelines only
 (`linalg-conv1d-channels-last` makes these convs).
+
+Not rewritten: a stride-1 conv whose output width is a multiple of `iree-conv-width-multiple`
+(default 8, IREE's pixel tile; 0: every conv is rewritten) with at most `iree-conv-max-filters`
+filters (256), which IREE's conv kernel runs near the core's FMA peak with no patches written
+out. HiFi-GAN's dilated residual convs (32 channels,
+25600 frames, 11 taps: a 36 MB patch matrix) took 6.4 ms to copy and 8.3 ms to multiply, 5.1 ms
+as IREE's conv (98% of a Zen 4 core's peak); the model 478 -> 277 ms, EnCodec's 133-143 -> 120 ms
+(bench/RESULTS.md, "Stride-1 1-D convs as IREE's conv"). A width that is not a multiple leaves
+IREE a remainder tile it does not peel: EnCodec's transposed-conv phases over 76, 601, 3001 and
+12001 frames ran 3-5x slower as IREE's conv than as patch matmuls; strided convs, wav2vec2's,
+7x slower (above).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
@@ -52,6 +65,13 @@ from fusionopt.transforms.linalg.padded_depthwise_readers import erase_dead_prod
 from fusionopt.transforms.linalg.padded_values import constant_from
 
 STATISTIC = "1-D convs as patches"
+KEPT_STATISTIC = "stride-1 1-D convs kept as IREE's conv"
+# IREE 3.13's pixel tile for a channels-last conv on CPU: widths it divides need no remainder.
+IREE_PIXEL_TILE = 8
+# Filters up to which IREE's conv beat the patch matmul: HiFi-GAN's 32-256 (its 400 x 256 x 11
+# conv 5.4 ms, the patch matmul 5.1 ms plus a 4.5 MB copy); CANINE's 768 filters over 1536
+# channels ran 13.3 ms as IREE's conv, 11.3 ms as the packed patch matmul; Whisper's 384 even.
+IREE_CONV_MAX_FILTERS = 256
 # The patch copy's IREE CPU tiles: workgroups of 16 output frames, 16-lane copies along the
 # channels. IREE's own choice vectorised it across the frames (a gather): wav2vec2's 799 x 3 x 512
 # copy 0.82 -> 0.42 ms alone, the model 0.97x of its time.
@@ -66,6 +86,17 @@ def is_row_conv(op: Operation) -> bool:
         return False
     image, window, output = shapes
     return image[0] == 1 and image[1] == 1 and window[0] == 1 and window[1] > 1 and output[1] == 1
+
+
+def runs_fast_as_iree_conv(op: Operation, width_multiple: int, max_filters: int) -> bool:
+    """A stride-1 row conv whose output width is a multiple of `width_multiple` (0: none) and
+    with at most `max_filters` filters: IREE's conv kernel computes it in whole pixel tiles, no
+    patches written out. The patch copy costs OW * KW * C floats for OW * KW * C * F products, so
+    it matters where F is small; with many filters the packed matmul runs nearer the peak."""
+    if width_multiple == 0 or op.stride_values()[1] != 1:  # type: ignore[attr-defined]
+        return False
+    _, _, width, filters = op.results[0].type.get_shape()  # type: ignore[attr-defined]
+    return width % width_multiple == 0 and filters <= max_filters
 
 
 def rows_read(image: SSAValue) -> tuple[SSAValue, bool]:
@@ -154,9 +185,16 @@ def read_frames(conv: Operation, matmul: Operation, rewriter: PatternRewriter) -
     return [rows, image]
 
 
+@dataclass
 class RowConvToPatches(RewritePattern):
+    iree_conv_width_multiple: int = IREE_PIXEL_TILE
+    iree_conv_max_filters: int = IREE_CONV_MAX_FILTERS
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_row_conv(op):
+            return
+        if runs_fast_as_iree_conv(op, self.iree_conv_width_multiple, self.iree_conv_max_filters):
+            pass_statistics.count(KEPT_STATISTIC)
             return
         copy_ops = patch_copy(op)  # type: ignore[arg-type]
         weight = patch_filter(op.operands[1])
@@ -173,11 +211,22 @@ class RowConvToPatches(RewritePattern):
         pass_statistics.count(STATISTIC)
 
 
+@dataclass(frozen=True)
 class LinalgConv1DPatchesPass(ModulePass):
     """Channels-last 1-D convs over constant filters as patch copies and matmuls with the
-    filter as a [KW*C, F] weight (module docstring)."""
+    filter as a [KW*C, F] weight (module docstring).
+
+    Options:
+      iree-conv-width-multiple -- a stride-1 conv whose output width is a multiple of this stays
+                         IREE's conv (default 8, IREE's pixel tile; 0: every conv is rewritten).
+      iree-conv-max-filters -- ... and that has at most this many filters (default 256).
+    """
 
     name = "linalg-conv1d-patches"
 
+    iree_conv_width_multiple: int = IREE_PIXEL_TILE
+    iree_conv_max_filters: int = IREE_CONV_MAX_FILTERS
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(RowConvToPatches(), apply_recursively=False).rewrite_module(op)
+        pattern = RowConvToPatches(self.iree_conv_width_multiple, self.iree_conv_max_filters)
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

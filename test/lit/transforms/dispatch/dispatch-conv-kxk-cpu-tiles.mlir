@@ -148,3 +148,31 @@ func.func @inception_1x7_17(%x: tensor<1x17x23x32xf32>, %w: tensor<1x7x32x64xf32
   }
   return %r : tensor<1x17x17x64xf32>
 }
+
+// -----
+
+// A 1-D conv's one output row of 3000 frames (EnCodec's 1x3 conv over 64 channels): workgroups
+// of 200 frames, the widest whole number of 8-pixel tiles up to 512 that divides the row, so
+// the row is 15 workgroups, not one; a row of 40 frames stays whole.
+// CHECK-LABEL: func.func @one_row_of_3000_frames
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK-SAME:      distribution = [0, 1, 200, 64, 0, 0, 0], vector_common_parallel = [1, 1, 8, 32, 0, 0, 0]
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK-SAME:      distribution = [0, 1, 40, 64, 0, 0, 0], vector_common_parallel = [1, 1, 8, 32, 0, 0, 0]
+func.func @one_row_of_3000_frames(%x: tensor<1x1x3002x64xf32>, %w: tensor<1x3x64x64xf32>, %y: tensor<1x1x42x64xf32>) -> (tensor<1x1x3000x64xf32>, tensor<1x1x40x64xf32>) {
+  %r = flow.dispatch.region -> (tensor<1x1x3000x64xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x1x3000x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x3000x64xf32>) -> tensor<1x1x3000x64xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x3002x64xf32>, tensor<1x3x64x64xf32>) outs(%f : tensor<1x1x3000x64xf32>) -> tensor<1x1x3000x64xf32>
+    flow.return %c : tensor<1x1x3000x64xf32>
+  }
+  %s = flow.dispatch.region -> (tensor<1x1x40x64xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<1x1x40x64xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x40x64xf32>) -> tensor<1x1x40x64xf32>
+    %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%y, %w : tensor<1x1x42x64xf32>, tensor<1x3x64x64xf32>) outs(%f : tensor<1x1x40x64xf32>) -> tensor<1x1x40x64xf32>
+    flow.return %c : tensor<1x1x40x64xf32>
+  }
+  return %r, %s : tensor<1x1x3000x64xf32>, tensor<1x1x40x64xf32>
+}

@@ -4,6 +4,7 @@
 // STATS:         (unit dims read through constant 0s dropped) : 3
 // STATS:         (unit dims read through constant 0s dropped) : 1
 // STATS:         (unit dims read through constant 0s dropped) : 1
+// STATS:         (unit dims read through constant 0s dropped) : 1
 // STATS-NOT:     unit dims read
 // RUN: fusion-opt %s --split-input-file -p "dispatch-unit-dim-reads{windowed-regions-only=true}" | filecheck %s --check-prefix=WINDOWED
 // With windowed-regions-only (the CUDA pipeline) only the conv's region is rewritten: the 1-D
@@ -137,4 +138,43 @@ func.func @left_as_they_are(%x: tensor<1x8x1x40xf32>, %c0: tensor<1x1xf32>) -> (
     linalg.yield %a : f32
   } -> tensor<8x40xf32>
   func.return %r, %h : tensor<1x8x40xf32>, tensor<8x40xf32>
+}
+
+// -----
+
+// A collapse in the region of a value from outside it (a packed matmul's [1, 1, W, 2, 4] result
+// read as [1, 1, W, 8] by a residual add + ELU, EnCodec's): the read is a flow.tensor.reshape of
+// the outside value to [1, W, 8] before the region, the collapse erased. A collapse of a value
+// computed in the region stays, read through its constant 0.
+// CHECK-LABEL: func.func @collapse_of_an_outside_value
+// CHECK-SAME:    (%[[Y:.*]]: tensor<1x1x40x2x4xf32>, %[[Z:.*]]: tensor<1x1x40x2x4xf32>)
+// CHECK:         %[[Y3:.*]] = flow.tensor.reshape %[[Y]] : tensor<1x1x40x2x4xf32> -> tensor<1x40x8xf32>
+// CHECK:         flow.dispatch.region
+// CHECK-NOT:       tensor.collapse_shape %[[Y]]
+// CHECK:           %[[N:.*]] = linalg.generic {{.*}} ins(%[[Z]] : tensor<1x1x40x2x4xf32>)
+// CHECK:           %[[NC:.*]] = tensor.collapse_shape %[[N]]
+// CHECK:           linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], {{.*}} ins(%[[Y3]], %[[NC]] : tensor<1x40x8xf32>, tensor<1x1x40x8xf32>)
+func.func @collapse_of_an_outside_value(%y: tensor<1x1x40x2x4xf32>, %z: tensor<1x1x40x2x4xf32>) -> tensor<1x40x8xf32> {
+  %r = flow.dispatch.region -> (tensor<1x40x8xf32>) {
+    %yc = tensor.collapse_shape %y [[0], [1], [2], [3, 4]] : tensor<1x1x40x2x4xf32> into tensor<1x1x40x8xf32>
+    %e5 = tensor.empty() : tensor<1x1x40x2x4xf32>
+    %n = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%z : tensor<1x1x40x2x4xf32>) outs(%e5 : tensor<1x1x40x2x4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.negf %a : f32
+      linalg.yield %m : f32
+    } -> tensor<1x1x40x2x4xf32>
+    %nc = tensor.collapse_shape %n [[0], [1], [2], [3, 4]] : tensor<1x1x40x2x4xf32> into tensor<1x1x40x8xf32>
+    %e = tensor.empty() : tensor<1x40x8xf32>
+    %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, 0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%yc, %nc : tensor<1x1x40x8xf32>, tensor<1x1x40x8xf32>) outs(%e : tensor<1x40x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %s = arith.addf %a, %b : f32
+      %z0 = arith.constant 0.0 : f32
+      %c = arith.cmpf olt, %s, %z0 : f32
+      %m = math.expm1 %s : f32
+      %v = arith.select %c, %m, %s : f32
+      linalg.yield %v : f32
+    } -> tensor<1x40x8xf32>
+    flow.return %g : tensor<1x40x8xf32>
+  }
+  func.return %r : tensor<1x40x8xf32>
 }

@@ -154,3 +154,50 @@ func.func @pointwise_between_transposes(%tokens: tensor<1x6x4xf32>) -> tensor<1x
   } -> tensor<1x6x5xf32>
   func.return %y : tensor<1x6x5xf32>
 }
+
+// -----
+
+// A reflect pad between two convs (ONNX `Pad` mode reflect, as EnCodec pads each conv's input):
+// a concat of two single-frame slices of the activation and the activation itself. It moves
+// channels last with the chain: a concat along the frames of slices cut from the channels-last
+// activation, so no swap is left between the convs (only the result's, back to [1, C, W]).
+// CHECK-LABEL: func.func @reflect_pad_between_convs
+// CHECK:         %[[C1:.*]] = linalg.conv_2d_nhwc_hwcf
+// CHECK:         %[[R1:.*]] = tensor.collapse_shape %[[C1]]
+// CHECK:         %[[ACT:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], {{.*}} ins(%[[R1]] : tensor<1x6x4xf32>)
+// CHECK:           math.tanh
+// CHECK-DAG:     %[[S2:.*]] = tensor.extract_slice %[[ACT]][0, 2, 0] [1, 1, 4] [1, 1, 1] : tensor<1x6x4xf32> to tensor<1x1x4xf32>
+// CHECK-DAG:     %[[S1:.*]] = tensor.extract_slice %[[ACT]][0, 1, 0] [1, 1, 4] [1, 1, 1] : tensor<1x6x4xf32> to tensor<1x1x4xf32>
+// CHECK:         %[[PAD:.*]] = tensor.concat dim(1) %[[S2]], %[[S1]], %[[ACT]] : (tensor<1x1x4xf32>, tensor<1x1x4xf32>, tensor<1x6x4xf32>) -> tensor<1x8x4xf32>
+// CHECK:         %[[PI:.*]] = tensor.expand_shape %[[PAD]] {{\[\[}}0, 1], [2], [3]] output_shape [1, 1, 8, 4]
+// CHECK:         %[[C2:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PI]], %{{.*}} : tensor<1x1x8x4xf32>, tensor<1x3x4x4xf32>)
+// CHECK:         %[[R2:.*]] = tensor.collapse_shape %[[C2]]
+// CHECK:         %[[BACK:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], {{.*}} ins(%[[R2]] : tensor<1x6x4xf32>)
+// CHECK:         func.return %[[BACK]] : tensor<1x4x6xf32>
+func.func @reflect_pad_between_convs(%x: tensor<1x3x6xf32>) -> tensor<1x4x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w1 = arith.constant dense<[[[0.5], [-0.25], [1.0]], [[0.75], [0.5], [-1.5]], [[-0.5], [1.25], [0.25]], [[1.0], [-0.75], [0.5]]]> : tensor<4x3x1xf32>
+  %w2 = arith.constant dense<0.125> : tensor<4x4x3xf32>
+  %w1e = tensor.expand_shape %w1 [[0], [1], [2, 3]] output_shape [4, 3, 1, 1] : tensor<4x3x1xf32> into tensor<4x3x1x1xf32>
+  %w2e = tensor.expand_shape %w2 [[0], [1], [2, 3]] output_shape [4, 4, 1, 3] : tensor<4x4x3xf32> into tensor<4x4x1x3xf32>
+  %xe = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [1, 3, 1, 6] : tensor<1x3x6xf32> into tensor<1x3x1x6xf32>
+  %e1 = tensor.empty() : tensor<1x4x1x6xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x4x1x6xf32>) -> tensor<1x4x1x6xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%xe, %w1e : tensor<1x3x1x6xf32>, tensor<4x3x1x1xf32>) outs(%f1 : tensor<1x4x1x6xf32>) -> tensor<1x4x1x6xf32>
+  %c1f = tensor.collapse_shape %c1 [[0], [1], [2, 3]] : tensor<1x4x1x6xf32> into tensor<1x4x6xf32>
+  %e2 = tensor.empty() : tensor<1x4x6xf32>
+  %act = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%c1f : tensor<1x4x6xf32>) outs(%e2 : tensor<1x4x6xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = math.tanh %a : f32
+    linalg.yield %t : f32
+  } -> tensor<1x4x6xf32>
+  %s2 = tensor.extract_slice %act[0, 0, 2] [1, 4, 1] [1, 1, 1] : tensor<1x4x6xf32> to tensor<1x4x1xf32>
+  %s1 = tensor.extract_slice %act[0, 0, 1] [1, 4, 1] [1, 1, 1] : tensor<1x4x6xf32> to tensor<1x4x1xf32>
+  %pad = tensor.concat dim(2) %s2, %s1, %act : (tensor<1x4x1xf32>, tensor<1x4x1xf32>, tensor<1x4x6xf32>) -> tensor<1x4x8xf32>
+  %pe = tensor.expand_shape %pad [[0], [1], [2, 3]] output_shape [1, 4, 1, 8] : tensor<1x4x8xf32> into tensor<1x4x1x8xf32>
+  %e3 = tensor.empty() : tensor<1x4x1x6xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x4x1x6xf32>) -> tensor<1x4x1x6xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%pe, %w2e : tensor<1x4x1x8xf32>, tensor<4x4x1x3xf32>) outs(%f3 : tensor<1x4x1x6xf32>) -> tensor<1x4x1x6xf32>
+  %c2f = tensor.collapse_shape %c2 [[0], [1], [2, 3]] : tensor<1x4x1x6xf32> into tensor<1x4x6xf32>
+  func.return %c2f : tensor<1x4x6xf32>
+}

@@ -1,4 +1,5 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-conv1d-patches | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p 'linalg-conv1d-patches{iree-conv-width-multiple=0}' | filecheck %s --check-prefix=ALL
 
 // A stride-2 conv over a channels-last row (the unit-row expand of a [1, W, C] activation),
 // read by a bias add that drops the unit row through a constant 0: the patch copy reads the
@@ -106,4 +107,56 @@ func.func @sixteen_channels(%x: tensor<1x1x10x16xf32>) -> tensor<1x1x5x4xf32> {
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x5x4xf32>) -> tensor<1x1x5x4xf32>
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<[1, 2]> : vector<2xi64>} ins(%x, %w : tensor<1x1x10x16xf32>, tensor<1x2x16x4xf32>) outs(%f : tensor<1x1x5x4xf32>) -> tensor<1x1x5x4xf32>
   func.return %c : tensor<1x1x5x4xf32>
+}
+
+// -----
+
+// A stride-1 conv over 16 output frames, a whole number of IREE's 8-pixel tiles: IREE's conv
+// kernel runs it without patches, so it stays (with the multiple 0, it is rewritten).
+// CHECK-LABEL: func.func @stride_one_whole_tiles
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT:     linalg.matmul
+// ALL-LABEL:     func.func @stride_one_whole_tiles
+// ALL-NOT:       linalg.conv_2d_nhwc_hwcf
+// ALL:           linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x9xf32>, tensor<9x4xf32>)
+func.func @stride_one_whole_tiles(%x: tensor<1x1x18x3xf32>) -> tensor<1x1x16x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.25> : tensor<1x3x3x4xf32>
+  %e = tensor.empty() : tensor<1x1x16x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x16x4xf32>) -> tensor<1x1x16x4xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x18x3xf32>, tensor<1x3x3x4xf32>) outs(%f : tensor<1x1x16x4xf32>) -> tensor<1x1x16x4xf32>
+  func.return %c : tensor<1x1x16x4xf32>
+}
+
+// -----
+
+// The same width at stride 2: IREE's strided conv kernel is the slow one, so it is rewritten.
+// CHECK-LABEL: func.func @strided_whole_tiles
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x9xf32>, tensor<9x4xf32>)
+// ALL-LABEL:     func.func @strided_whole_tiles
+// ALL:           linalg.matmul
+func.func @strided_whole_tiles(%x: tensor<1x1x33x3xf32>) -> tensor<1x1x16x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.25> : tensor<1x3x3x4xf32>
+  %e = tensor.empty() : tensor<1x1x16x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x16x4xf32>) -> tensor<1x1x16x4xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<[1, 2]> : vector<2xi64>} ins(%x, %w : tensor<1x1x33x3xf32>, tensor<1x3x3x4xf32>) outs(%f : tensor<1x1x16x4xf32>) -> tensor<1x1x16x4xf32>
+  func.return %c : tensor<1x1x16x4xf32>
+}
+
+// -----
+
+// The same whole tiles with 272 filters, over the 256 up to which IREE's conv beat the packed
+// patch matmul: rewritten.
+// CHECK-LABEL: func.func @stride_one_many_filters
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x9xf32>, tensor<9x272xf32>)
+func.func @stride_one_many_filters(%x: tensor<1x1x18x3xf32>) -> tensor<1x1x16x272xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.25> : tensor<1x3x3x272xf32>
+  %e = tensor.empty() : tensor<1x1x16x272xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x16x272xf32>) -> tensor<1x1x16x272xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x1x18x3xf32>, tensor<1x3x3x272xf32>) outs(%f : tensor<1x1x16x272xf32>) -> tensor<1x1x16x272xf32>
+  func.return %c : tensor<1x1x16x272xf32>
 }

@@ -44,6 +44,15 @@ def test_rank_reduced_reads_preserve_values(name, reshapes):
     assert not ZERO_READ.search(print_module(after))
 
 
+def test_collapse_of_an_outside_value_is_read_as_a_reshape_and_preserves_values():
+    """The collapse of the region's argument becomes one reshape before the region; the one of a
+    value the region computes keeps its constant-0 read."""
+    after = assert_pass_preserves_semantics(lit_functions(LIT)["collapse_of_an_outside_value"], PASS, seeds=(0, 1))
+    assert sum(op.name == "flow.tensor.reshape" for op in after.walk()) == 1
+    assert sum(op.name == "tensor.collapse_shape" for op in after.walk()) == 1
+    assert len(ZERO_READ.findall(print_module(after))) == 1
+
+
 def conv1d_stem(channels: int = 160, width: int = 96) -> onnx.ModelProto:
     """Whisper's stem (conv k3 + GELU, conv k3 stride 2 + GELU) with wav2vec2's GroupNorm (one
     group a channel, as InstanceNormalization) after the first conv, 8 input channels. The CPU

@@ -22,6 +22,7 @@ from fusionopt.interpreter.input_families import FAMILIES
 from fusionopt.iree_tools import iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.rows_channels_last import is_rows_transpose
 from support.lit_cases import lit_functions
 from support.onnx_family_runs import family_runs, gelu, worst_error
 
@@ -37,6 +38,20 @@ def test_conv_chain_channels_last_preserves_values(passes):
     names = {op.name for op in after.walk()}
     assert "linalg.conv_2d_nchw_fchw" not in names
     assert ("linalg.matmul" in names) == passes.endswith("patches")
+
+
+@pytest.mark.parametrize("passes", ["linalg-conv1d-channels-last", "linalg-conv1d-channels-last,linalg-conv1d-patches"])
+def test_reflect_pad_between_convs_moves_channels_last_and_preserves_values(passes):
+    """The pad's concat of frame slices computes channels last (a concat along dim 1): the two
+    swaps left are the input's and the result's."""
+    after = assert_pass_preserves_semantics(CHANNELS_LAST["reflect_pad_between_convs"], passes, seeds=(0, 1))
+    assert sum(is_rows_transpose(op) for op in after.walk()) == 2
+    assert [op.dim.value.data for op in after.walk() if op.name == "tensor.concat"] == [1]
+
+
+def test_reflect_pad_between_convs_through_the_cpu_pipeline_preserves_values():
+    after = assert_pass_preserves_semantics(CHANNELS_LAST["reflect_pad_between_convs"], "dispatch-creation-llvm-cpu", seeds=(0, 1))
+    assert not any(op.name == "linalg.conv_2d_nchw_fchw" for op in after.walk())
 
 
 @pytest.mark.parametrize("passes", ["linalg-conv1d-channels-last", "dispatch-creation-llvm-cpu"])
@@ -107,6 +122,60 @@ def test_iree_build_of_the_feature_encoder_is_as_close_to_float64_as_onnxruntime
     onnxruntime is 6.7e-8 off at a scale of 0.106, the NCW form 1.01e-7, this one 1.08e-7; on
     `offset` onnxruntime 6.3e-3, this one 5.2e-4; on `extreme` all overflow alike, 0.17 off)."""
     reference, ours, theirs = encoder_runs[family]
+    np.testing.assert_array_equal(np.isnan(ours), np.isnan(reference), err_msg=family)
+    ulps = 2e-6 * float(np.abs(reference[np.isfinite(reference)]).max(initial=0.0))
+    assert worst_error(ours, reference) <= max(worst_error(theirs, reference), ulps), family
+
+
+# A HiFi-GAN residual block: (kernel, dilation) of its stride-1 convs, a LeakyReLU before each
+# and the block's input added after every second.
+HIFIGAN_CONVS = ((3, 1), (3, 3), (5, 5), (5, 1))
+
+
+def residual_block(channels: int = 32, frames: int = 1024):
+    """HiFi-GAN's dilated residual convs over `frames` frames (a multiple of 8: IREE's conv
+    kernel keeps them; the undilated one in two workgroups of 512 frames,
+    `dispatch-conv-kxk-cpu-tiles`) and a last conv over frames - 4 (not a multiple: patches)."""
+    rng = np.random.default_rng(1)
+    weights, nodes, source = {}, [], "x"
+    for i, (kernel, dilation) in enumerate(HIFIGAN_CONVS):
+        weights[f"w{i}"] = rng.standard_normal((channels, channels, kernel)) / np.sqrt(channels * kernel)
+        weights[f"b{i}"] = 0.1 * rng.standard_normal(channels)
+        pad = dilation * (kernel - 1) // 2 if i < 3 else 0
+        nodes += [helper.make_node("LeakyRelu", [source], [f"a{i}"], alpha=0.1),
+                  helper.make_node("Conv", [f"a{i}", f"w{i}", f"b{i}"], [f"c{i}"], dilations=[dilation], pads=[pad, pad])]
+        source = f"c{i}"
+        if i == 1:
+            nodes.append(helper.make_node("Add", [source, "x"], ["r1"]))
+            source = "r1"
+    inits = [numpy_helper.from_array(np.asarray(v, np.float32), k) for k, v in weights.items()]
+    graph = helper.make_graph(nodes, "residual_block", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, channels, frames])],
+                              [helper.make_tensor_value_info(source, TensorProto.FLOAT, [1, channels, frames - 4])], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+
+
+def test_cpu_pipeline_keeps_stride_one_convs_over_whole_pixel_tiles():
+    """The three convs over 1024 frames stay IREE's channels-last conv; the one over 1020 frames
+    is a patch matmul."""
+    formed = apply_pipeline(import_onnx(residual_block()), PIPELINE)
+    convs = [op for op in formed.walk() if op.name == "linalg.conv_2d_nhwc_hwcf"]
+    assert sorted(op.results[0].type.get_shape()[2] for op in convs) == [1024, 1024, 1024]
+    configs = [str(op.attributes["compilation_info"]) for op in convs if "compilation_info" in op.attributes]
+    assert len(configs) == 1 and "distribution = [0, 1, 512, 32, 0, 0, 0]" in configs[0]
+    assert sum(op.name == "linalg.matmul" or (du.is_contraction(op) and op.name == "linalg.generic") for op in formed.walk()) == 1
+
+
+@pytest.fixture(scope="module")
+def block_runs(tmp_path_factory):
+    pytest.importorskip("onnxruntime")
+    return family_runs(residual_block(), PIPELINE, tmp_path_factory.mktemp("block"), seed=5)
+
+
+@pytest.mark.skipif(not iree_available(), reason="iree-compile / iree.runtime absent")
+@pytest.mark.parametrize("family", FAMILIES)
+def test_iree_build_of_the_residual_block_is_as_close_to_float64_as_onnxruntime(block_runs, family):
+    """The bar as the feature encoder's: onnxruntime's own error, or 2e-6 of the largest value."""
+    reference, ours, theirs = block_runs[family]
     np.testing.assert_array_equal(np.isnan(ours), np.isnan(reference), err_msg=family)
     ulps = 2e-6 * float(np.abs(reference[np.isfinite(reference)]).max(initial=0.0))
     assert worst_error(ours, reference) <= max(worst_error(theirs, reference), ulps), family
