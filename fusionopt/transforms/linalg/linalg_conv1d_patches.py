@@ -29,7 +29,7 @@ filters (256), which IREE's conv kernel runs near the core's FMA peak with no pa
 out. HiFi-GAN's dilated residual convs (32 channels,
 25600 frames, 11 taps: a 36 MB patch matrix) took 6.4 ms to copy and 8.3 ms to multiply, 5.1 ms
 as IREE's conv (98% of a Zen 4 core's peak); the model 478 -> 277 ms, EnCodec's 133-143 -> 120 ms
-(bench/RESULTS.md, "Stride-1 1-D convs as IREE's conv"). A width that is not a multiple leaves
+(bench/RESULTS.md, "1-D conv nets"). A width that is not a multiple leaves
 IREE a remainder tile it does not peel: EnCodec's transposed-conv phases over 76, 601, 3001 and
 12001 frames ran 3-5x slower as IREE's conv than as patch matmuls; strided convs, wav2vec2's,
 7x slower (above).

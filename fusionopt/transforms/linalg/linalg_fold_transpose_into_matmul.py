@@ -3,7 +3,8 @@
 torch-mlir lowers every `Linear` as `linalg.transpose` of the weight followed by
 `linalg.matmul`, and `MatMul` with a 2-D weight under a batch as a broadcast `linalg.generic`
 followed by `linalg.batch_matmul`. Both producers only move data, so the contraction can read
-the original tensor directly by composing maps:
+the original tensor directly by composing maps (with `row-major-activations`, not an
+activation a matmul over a constant weight would then read K-major):
 
     new_operand_map = producer_input_map o inverse(producer_output_map) o operand_map
 
@@ -23,7 +24,7 @@ it costs nothing (`flow.tensor.reshape`).
 A producer folds when it is a `linalg.transpose`, or a `linalg.generic` with one input, one
 init, a payload that yields the input unchanged, a projected-permutation input map and a
 permutation output map (transposes and broadcasts). A slice of a transpose is first cut before
-the transpose (`slice_before_transpose.py`), so the transpose it leaves folds too. No options.
+the transpose (`slice_before_transpose.py`), so the transpose it leaves folds too.
 """
 
 from __future__ import annotations
@@ -43,9 +44,11 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
+from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import GenericOp
 from fusionopt.dialects.linalg_contraction import valid_batch_broadcast
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
 from fusionopt.transforms.linalg.slice_before_transpose import SliceBeforeTranspose
 from fusionopt.transforms.common.reshapes import reassociation
 from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import reassociation_dropping, unit_reshape_source_exprs
@@ -213,7 +216,25 @@ def as_generic_contraction(op: Operation, inputs: list[SSAValue], maps: list[Aff
     )
 
 
+def reads_activation_k_major(op: Operation, traced: list[tuple[SSAValue, AffineMap]]) -> bool:
+    """A 2-D `linalg.matmul` over a constant weight whose activation (LHS) the fold would read
+    K-major, `(m, n, k) -> (k, m)`. IREE 3.13's CPU matmul takes that operand row by row only as
+    it is laid out: read transposed, EnCodec's LSTM input projection ([75, 512] . [512, 2048],
+    its activation a conv's channels-first output) ran at 16 G multiply-adds/s, 4.9 ms; as a
+    150 KB copy and a row-major matmul with the weight packed, 1.6 ms (its quantizer's eight
+    [75, 128] . [128, 1024] distances 441 -> 200 us each; bench/RESULTS.md, "1-D conv nets").
+    The weight's own transposes still fold (the packing passes take them)."""
+    if op.name != "linalg.matmul" or len(traced) != 2 or not is_dense_constant(traced[1][0]):
+        return False
+    source, read = traced[0]
+    k_major = AffineMap(3, 0, (AffineDimExpr(2), AffineDimExpr(0)))
+    return without_constants(read) == k_major and not is_dense_constant(source)
+
+
+@dataclass
 class FoldDataMovementIntoContraction(RewritePattern):
+    row_major_activations: bool = False
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not du.is_contraction(op) or "indexing_maps" not in op.properties:
             return
@@ -222,6 +243,9 @@ class FoldDataMovementIntoContraction(RewritePattern):
         maps = du.indexing_maps(op)
         inputs = list(du.dps_inputs(op))
         traced = [trace_operand(v, maps[i]) for i, v in enumerate(inputs)]
+        if self.row_major_activations and reads_activation_k_major(op, traced):
+            traced[0] = (inputs[0], maps[0])  # the transpose stays a copy: a row-major LHS
+            pass_statistics.count("activation transposes kept for a row-major matmul")
         if not covers_every_loop([without_constants(m) for _, m in traced] + maps[len(inputs):]):
             return  # a loop read only through dropped unit dims would have no extent
         # Creates ops only when the operand changes, so an unchanged read means nothing to do.
@@ -259,12 +283,18 @@ def erase_dead_chain(producers: list, rewriter: PatternRewriter) -> None:
 class LinalgFoldTransposeIntoMatmulPass(ModulePass):
     """Fold transposes/broadcasts of contraction operands into the contraction's indexing maps.
 
-    No options.
+    Options:
+      row-major-activations -- a 2-D matmul over a constant weight keeps a transpose of its
+                         activation that would fold into a K-major read (`reads_activation_k_major`):
+                         the llvm-cpu pipelines (IREE's CPU matmul); default false.
     """
 
     name = "linalg-fold-transpose-into-matmul"
 
+    row_major_activations: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Slices of transposes first, so the transposes they leave read into the contractions.
         PatternRewriteWalker(SliceBeforeTranspose(), apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(FoldDataMovementIntoContraction(), apply_recursively=False).rewrite_module(op)
+        fold = FoldDataMovementIntoContraction(self.row_major_activations)
+        PatternRewriteWalker(fold, apply_recursively=False).rewrite_module(op)

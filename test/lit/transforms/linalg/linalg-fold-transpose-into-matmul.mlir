@@ -1,4 +1,5 @@
 // RUN: fusion-opt %s --split-input-file -p linalg-fold-transpose-into-matmul | filecheck %s
+// RUN: fusion-opt %s --split-input-file -p "linalg-fold-transpose-into-matmul{row-major-activations=true}" | filecheck %s --check-prefix=ROWMAJOR
 
 // torch-mlir's Linear: transpose of the weight + matmul => matmul with a transposed RHS map.
 // CHECK-LABEL: func.func @linear
@@ -263,4 +264,58 @@ func.func @dynamic_rows_kept(%x: tensor<?x256xf32>, %w: tensor<1x256x96xf32>) ->
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x?x96xf32>) -> tensor<1x?x96xf32>
   %r = linalg.batch_matmul ins(%x3, %w : tensor<1x?x256xf32>, tensor<1x256x96xf32>) outs(%f : tensor<1x?x96xf32>) -> tensor<1x?x96xf32>
   func.return %r : tensor<1x?x96xf32>
+}
+
+// -----
+
+// An activation transposed into a matmul over a constant weight (EnCodec's LSTM input: a conv's
+// channels-first [1, C, T] output as [T, C]). Folded by default: a K-major LHS read. With
+// row-major-activations (the llvm-cpu pipelines: IREE's CPU matmul reads such an LHS slowly)
+// the transpose stays a copy and the matmul reads it row-major; the weight's transpose folds.
+// CHECK-LABEL: func.func @activation_transposed_for_a_constant_weight
+// CHECK-NOT:     linalg.generic
+// CHECK:         linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%{{.*}}, %{{.*}} : tensor<8x6xf32>, tensor<4x8xf32>)
+// ROWMAJOR-LABEL: func.func @activation_transposed_for_a_constant_weight
+// ROWMAJOR-SAME:    (%[[X:.*]]: tensor<1x8x6xf32>)
+// ROWMAJOR:         %[[XT:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
+// ROWMAJOR:         %[[A:.*]] = tensor.collapse_shape %[[XT]] {{\[\[}}0], [1, 2]] : tensor<6x1x8xf32> into tensor<6x8xf32>
+// ROWMAJOR:         linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%[[A]], %{{.*}} : tensor<6x8xf32>, tensor<4x8xf32>)
+func.func @activation_transposed_for_a_constant_weight(%x: tensor<1x8x6xf32>) -> tensor<6x4xf32> {
+  %w = arith.constant dense<[[0.5, -0.25, 1.0, 0.75, 0.5, -1.5, 0.25, 2.0], [1.0, 0.5, -0.5, 0.25, -0.75, 1.25, 0.5, -1.0], [0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0], [-1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0]]> : tensor<4x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %ep = tensor.empty() : tensor<6x1x8xf32>
+  %xt = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x6xf32>) outs(%ep : tensor<6x1x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<6x1x8xf32>
+  %a = tensor.collapse_shape %xt [[0], [1, 2]] : tensor<6x1x8xf32> into tensor<6x8xf32>
+  %et = tensor.empty() : tensor<8x4xf32>
+  %wt = linalg.transpose ins(%w : tensor<4x8xf32>) outs(%et : tensor<8x4xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<6x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<6x4xf32>) -> tensor<6x4xf32>
+  %m = linalg.matmul ins(%a, %wt : tensor<6x8xf32>, tensor<8x4xf32>) outs(%f : tensor<6x4xf32>) -> tensor<6x4xf32>
+  func.return %m : tensor<6x4xf32>
+}
+
+// -----
+
+// The same activation into a matmul over a weight that is an argument: folded with the option too.
+// CHECK-LABEL: func.func @activation_transposed_for_an_argument_weight
+// CHECK-NOT:     linalg.generic
+// CHECK:         linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%{{.*}}, %{{.*}} : tensor<8x6xf32>, tensor<8x4xf32>)
+// ROWMAJOR-LABEL: func.func @activation_transposed_for_an_argument_weight
+// ROWMAJOR-NOT:     linalg.generic
+// ROWMAJOR:         linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+func.func @activation_transposed_for_an_argument_weight(%x: tensor<1x8x6xf32>, %w: tensor<8x4xf32>) -> tensor<6x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ep = tensor.empty() : tensor<6x1x8xf32>
+  %xt = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x6xf32>) outs(%ep : tensor<6x1x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<6x1x8xf32>
+  %a = tensor.collapse_shape %xt [[0], [1, 2]] : tensor<6x1x8xf32> into tensor<6x8xf32>
+  %e = tensor.empty() : tensor<6x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<6x4xf32>) -> tensor<6x4xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<6x8xf32>, tensor<8x4xf32>) outs(%f : tensor<6x4xf32>) -> tensor<6x4xf32>
+  func.return %m : tensor<6x4xf32>
 }

@@ -31,6 +31,7 @@ PASS_FILES = {
     "form-dispatch-regions{padded-min-pixels=0}": "dispatch/form-dispatch-regions-padded-1x1.mlir",
     "convert-to-flow": "dispatch/convert-to-flow.mlir",
     "linalg-fold-transpose-into-matmul": "linalg/linalg-fold-transpose-into-matmul.mlir",
+    "linalg-fold-transpose-into-matmul{row-major-activations=true}": "linalg/linalg-fold-transpose-into-matmul.mlir",
     "linalg-fold-unit-reshapes": "linalg/linalg-fold-unit-reshapes.mlir",
     "linalg-interchange-for-fusion": "linalg/linalg-interchange-for-fusion.mlir",
     "linalg-merge-sibling-reductions": "linalg/linalg-merge-sibling-reductions.mlir",
