@@ -21,7 +21,8 @@ multiple of 32 and the output width a multiple of 8 or 7, or at most 24 (then a 
 input channels stay IREE's (its reduction step is the channel count). A 1-D conv's one output
 row is split into workgroups of at most 512 frames (`workgroup_width`): as one workgroup per 64
 filters, HiFi-GAN's convs over 6400-25600 frames ran on one thread of two (the model at two
-threads 197-214 -> 142-148 ms, EnCodec 88-100 -> 64-86 ms; one thread unchanged). Only the tiling changes:
+threads 197-214 -> 142-148 ms, EnCodec 88-100 -> 64-86 ms; one thread unchanged). Only the
+tiling changes:
 every product and each output's sum order over (kh, kw, c) are IREE's own. CPU pipelines only.
 """
 

@@ -64,6 +64,7 @@ def without_dims(value: SSAValue, drop: list[int]) -> TensorType:
 
 
 def defined_outside(value: SSAValue, region: Operation) -> bool:
+    """`value` is a block argument or the result of an op outside `region`."""
     owner = value.owner
     return not (isinstance(owner, Operation) and region.is_ancestor(owner))
 

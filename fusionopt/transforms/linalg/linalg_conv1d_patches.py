@@ -26,13 +26,12 @@ sum over (kw, c) may change, as in any conv kernel. CPU pipelines only
 Not rewritten: a stride-1 conv whose output width is a multiple of `iree-conv-width-multiple`
 (default 8, IREE's pixel tile; 0: every conv is rewritten) with at most `iree-conv-max-filters`
 filters (256), which IREE's conv kernel runs near the core's FMA peak with no patches written
-out. HiFi-GAN's dilated residual convs (32 channels,
-25600 frames, 11 taps: a 36 MB patch matrix) took 6.4 ms to copy and 8.3 ms to multiply, 5.1 ms
-as IREE's conv (98% of a Zen 4 core's peak); the model 478 -> 277 ms, EnCodec's 133-143 -> 120 ms
-(bench/RESULTS.md, "1-D conv nets"). A width that is not a multiple leaves
-IREE a remainder tile it does not peel: EnCodec's transposed-conv phases over 76, 601, 3001 and
-12001 frames ran 3-5x slower as IREE's conv than as patch matmuls; strided convs, wav2vec2's,
-7x slower (above).
+out. HiFi-GAN's dilated residual convs (32 channels, 25600 frames, 11 taps: a 36 MB patch
+matrix) took 6.4 ms to copy and 8.3 ms to multiply, 5.1 ms as IREE's conv (98% of a Zen 4
+core's peak); the model 0.62x of its time (bench/RESULTS.md, "1-D conv nets"). A width that is
+not a multiple leaves IREE a remainder tile it does not peel: EnCodec's transposed-conv phases
+over 76, 601, 3001 and 12001 frames ran 3-5x slower as IREE's conv than as patch matmuls;
+strided convs, wav2vec2's, 7x slower (above).
 """
 
 from __future__ import annotations

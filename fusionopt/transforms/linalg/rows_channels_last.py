@@ -10,9 +10,9 @@ takes in turn: the whole chain moves to [1, W, C], up to ops that are not elemen
 reduction, whose reads of the chain become a transpose back that `linalg-fuse-elementwise`
 folds into the reduction's map) and to a transpose back from a conv's channels-last result,
 with which it cancels. A concat of the activation's frames and static slices of it (an ONNX
-`reflect` or `edge` pad: EnCodec's before each conv) moves too, each part behind a swap of its
-own: left NCW, each such pad cost two transposes over power-of-two channel strides (EnCodec's
-1 x 128 x 3000 one with its ELU, 5.5 ms for 1.5 MB).
+`reflect` pad: EnCodec's before each conv) moves too, each part behind a swap of its
+own: left NCW, each such pad cost a transpose of its activation to [1, C, W] and one back
+(EnCodec's encoder: 64 transpose dispatches; the model 121 -> 113 ms, one thread).
 """
 
 from __future__ import annotations
