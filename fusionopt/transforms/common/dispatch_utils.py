@@ -32,6 +32,7 @@ from fusionopt.dialects.dense import is_splat
 
 # Use/def queries live in their own module; re-exported so passes keep one vocabulary (`du.`).
 from fusionopt.transforms.common.use_def import (  # noqa: F401
+    defined_inside,
     defining_op_in,
     enclosing_dispatch_region,
     is_inside,

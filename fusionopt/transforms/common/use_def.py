@@ -20,11 +20,12 @@ def values_captured_by(op: Operation) -> Iterator[SSAValue]:
     for region in op.regions:
         for inner in region.walk():
             for operand in inner.operands:
-                if not _defined_inside(operand, op):
+                if not defined_inside(operand, op):
                     yield operand
 
 
-def _defined_inside(value: SSAValue, op: Operation) -> bool:
+def defined_inside(value: SSAValue, op: Operation) -> bool:
+    """`value` is a result or block argument of `op` or of something nested in it."""
     owner = value.owner
     where = owner.parent_op() if isinstance(owner, Block) else owner
     return is_inside(where, op)

@@ -116,8 +116,7 @@ def generic_matmul_sizes(op: Operation) -> tuple[int, int, int] | None:
             or du.iterator_kinds(op) != MATMUL_LOOPS or tuple(du.indexing_maps(op)) != MATMUL_MAPS):
         return None
     region = op.parent_op()
-    if any(isinstance(v.owner, Operation) and region is not None and region.is_ancestor(v.owner)
-           for v in du.dps_inputs(op)):
+    if region is not None and any(du.defined_inside(v, region) for v in du.dps_inputs(op)):
         return None
     shapes = [static_f32_shape(v) for v in (*du.dps_inputs(op), *du.dps_inits(op))]
     if None in shapes or not multiplies_into_accumulator(op):

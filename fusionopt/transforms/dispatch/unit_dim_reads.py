@@ -63,12 +63,6 @@ def without_dims(value: SSAValue, drop: list[int]) -> TensorType:
     return TensorType(value.type.get_element_type(), shape)  # type: ignore[attr-defined]
 
 
-def defined_outside(value: SSAValue, region: Operation) -> bool:
-    """`value` is a block argument or the result of an op outside `region`."""
-    owner = value.owner
-    return not (isinstance(owner, Operation) and region.is_ancestor(owner))
-
-
 def reshaped_outside(source: SSAValue, result_type: TensorType, region: Operation) -> SSAValue | None:
     """`source`, defined outside `region`, as `result_type` (the same elements in the same
     order): a `flow.tensor.reshape` before the region; None inside a region of a region."""
@@ -95,10 +89,10 @@ def rank_reduced_read(value: SSAValue, value_map: AffineMap, drop: list[int], re
     kept = AffineMap(value_map.num_dims, 0, tuple(e for i, e in enumerate(value_map.results) if i not in drop))
     if is_dense_constant(value):
         return reshaped_constant(value, drop), kept
-    if defined_outside(value, region):
+    if not du.defined_inside(value, region):
         reduced = reshaped_outside(value, without_dims(value, drop), region)
         return None if reduced is None else (reduced, kept)
-    if owner.name == "tensor.collapse_shape" and defined_outside(owner.operands[0], region):
+    if owner.name == "tensor.collapse_shape" and not du.defined_inside(owner.operands[0], region):
         reduced = reshaped_outside(owner.operands[0], without_dims(value, drop), region)
         return None if reduced is None else (reduced, kept)
     if owner.name != "tensor.expand_shape" or len(drop) == len(value_map.results):

@@ -56,6 +56,13 @@ def is_movable_elementwise(op: Operation) -> bool:
     return du.indexing_maps(op)[-1] == IDENTITY and not op.regions[0].block.args[-1].uses
 
 
+def forward_swap(value: SSAValue, forward: set[Operation]) -> tuple[list[Operation], SSAValue]:
+    """A swap of `value` into [1, W, C] that this pattern takes in turn."""
+    ops, swapped = transpose_copy(value, SWAP_ROWS)
+    forward.add(ops[-1])
+    return ops, swapped
+
+
 def swapped_elementwise(producer: Operation, result_type, forward: set[Operation]) -> list[Operation]:
     """`producer` computing its result with the last two dims swapped: inputs it reads through
     an identity map read through an explicit swapping copy (for this pattern to take next),
@@ -65,8 +72,7 @@ def swapped_elementwise(producer: Operation, result_type, forward: set[Operation
     maps: list[AffineMap] = []
     for value, read in zip(du.dps_inputs(producer), du.indexing_maps(producer)):
         if read == IDENTITY:
-            ops, swapped = transpose_copy(value, SWAP_ROWS)
-            forward.add(ops[-1])
+            ops, swapped = forward_swap(value, forward)
             new_ops += ops
             inputs.append(swapped)
             maps.append(IDENTITY)
@@ -83,13 +89,6 @@ def swapped_elementwise(producer: Operation, result_type, forward: set[Operation
 def swapped_type(value: SSAValue) -> TensorType:
     shape = value.type.get_shape()  # type: ignore[attr-defined]
     return TensorType(value.type.get_element_type(), [shape[i] for i in SWAP_ROWS])  # type: ignore[attr-defined]
-
-
-def forward_swap(value: SSAValue, forward: set[Operation]) -> tuple[list[Operation], SSAValue]:
-    """A swap of `value` into [1, W, C] that this pattern takes in turn."""
-    ops, swapped = transpose_copy(value, SWAP_ROWS)
-    forward.add(ops[-1])
-    return ops, swapped
 
 
 def swapped_concat(concat: Operation, forward: set[Operation]) -> list[Operation]:
