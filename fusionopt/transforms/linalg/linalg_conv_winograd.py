@@ -16,7 +16,12 @@ Narrower convs gain where their images are small: 32 channels at 56x56 0.83x, 48
 32 at 28x28 and 14x14 0.83x, DenseNet's 128 -> 32 at 56x56 / 28x28 / 14x14 0.86x / 0.77x / 0.78x
 (at 7x7 1.00x); but 32 channels at 112x112 measured 0.97x and 1.21x in two runs (the transforms'
 6.4 MB each way against the products saved): under 64 channels or filters, outputs of at most
-56 x 56 pixels are rewritten.
+56 x 56 pixels are rewritten. Nor is a conv whose tile products (16 x tiles x filters) exceed
+`max-product-bytes` (96 MiB): R(2+1)D's 64 -> 144 (1, 3, 3) convs over 16 stacked 56x56 frames
+wrote and read back 120 MB of them, the batch matmul over 64 channels at 55% of the FMA peak,
+98 ms against the direct conv's 81 (HAL profile, one Zen 4 core; the model 0.95x at one thread,
+0.89x at two); S3D's 64 -> 192 over 8 stacked frames (80 MB) measured even (0.99x / 1.04x), TextNet's
+64 -> 64 at 112x112 (13 MB) 1.03x / 1.06x and ResNet-18's at 63x63 1.08x / 1.05x slower direct.
 
 Applied to a static f32 `linalg.conv_2d_nhwc_hwcf` (any batch: the tiles of all images are the
 batch matmul's rows) with a 3x3 window, unit strides and
@@ -34,7 +39,7 @@ one (two convs: 4.1e-7-7.6e-7 of the largest output against 9.1e-7-2.2e-6, rando
 contract (finite values): an inf input pixel reaches the outputs through differences and
 products with the transforms' zeros, so outputs the direct conv gives as +-inf come out NaN.
 
-Options: `min-channels` (32: the smallest measured). Statistics: `convs as Winograd F(2x2, 3x3)`.
+Options: `min-channels` (32: the smallest measured), `max-product-bytes`. Statistics: `convs as Winograd F(2x2, 3x3)`.
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ WIDE = 64
 NARROW_MAX_PIXELS = 56 * 56
 LANES = 16  # f32 lanes of an AVX-512 vector
 MIN_OUTPUT = 4  # output rows and columns at least: 2 x 2 tiles
+MAX_PRODUCT_BYTES = 96 << 20  # past this the products' traffic outweighs the multiplies saved
 STATISTIC = "convs as Winograd F(2x2, 3x3)"
 
 
@@ -79,10 +85,16 @@ def has_zero_init(op: Operation) -> bool:
     return isinstance(init, Operation) and init.name == "linalg.fill" and is_zero(init.operands[0])
 
 
-def is_winograd_candidate(op: Operation, min_channels: int) -> bool:
+def tile_product_bytes(output: tuple[int, ...], filters: int) -> int:
+    """Bytes of the f32 tile products of an N x H x W output: 16 per 2x2 tile and filter."""
+    return 16 * output[0] * ((output[1] + 1) // 2) * ((output[2] + 1) // 2) * filters * 4
+
+
+def is_winograd_candidate(op: Operation, min_channels: int, max_product_bytes: int) -> bool:
     """A static f32 3x3 stride-1 undilated NHWC conv over a constant filter of at least
     `min_channels` channels and filters (under 64 of either: at most 56 x 56 output pixels, all
-    images together), whole vectors of filters, outputs at least 4 x 4."""
+    images together), whole vectors of filters, outputs at least 4 x 4, tile products of at most
+    `max_product_bytes`."""
     if op.name != NHWC_CONV_NAME or (shapes := static_window_shapes(op, op.name)) is None:
         return False
     image, weight, output = shapes
@@ -94,6 +106,7 @@ def is_winograd_candidate(op: Operation, min_channels: int) -> bool:
     narrow = min(channels, filters) < WIDE and output[0] * output[1] * output[2] > NARROW_MAX_PIXELS
     return ((kh, kw) == (3, 3) and min(channels, filters) >= min_channels and not narrow
             and filters % LANES == 0 and min(output[1:3]) >= MIN_OUTPUT and has_zero_init(op)
+            and tile_product_bytes(output, filters) <= max_product_bytes
             and constant_array(op.operands[1]) is not None)
 
 
@@ -128,11 +141,12 @@ def winograd_conv(op: Operation) -> list[Operation]:
 
 
 class ConvToWinograd(RewritePattern):
-    def __init__(self, min_channels: int):
+    def __init__(self, min_channels: int, max_product_bytes: int):
         self.min_channels = min_channels
+        self.max_product_bytes = max_product_bytes
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not is_winograd_candidate(op, self.min_channels):
+        if not is_winograd_candidate(op, self.min_channels, self.max_product_bytes):
             return
         ops = winograd_conv(op)
         rewriter.replace_op(op, ops, [ops[-1].results[0]])
@@ -146,12 +160,15 @@ class LinalgConvWinogradPass(ModulePass):
     Options:
       min-channels -- rewrite convs with at least this many input channels and filters (32;
                       under 64, outputs of at most 56 x 56 pixels).
+      max-product-bytes -- leave direct a conv whose tile products exceed this many bytes
+                           (100663296: 96 MiB).
     """
 
     name = "linalg-conv-winograd"
 
     min_channels: int = MIN_CHANNELS
+    max_product_bytes: int = MAX_PRODUCT_BYTES
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pass_statistics.count(STATISTIC, 0)  # reported when nothing is rewritten too
-        PatternRewriteWalker(ConvToWinograd(self.min_channels), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(ConvToWinograd(self.min_channels, self.max_product_bytes), apply_recursively=False).rewrite_module(op)

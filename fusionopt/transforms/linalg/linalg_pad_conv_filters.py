@@ -26,6 +26,14 @@ whole panels (RegNetX-3.2GF's 1008 filters as 1024, groups of 48), the slice wou
 split, a reshaped strided read (its 7x7 grouped convs at 13-39 GFLOP/s): the count is then the
 least multiple of 32 within the 1/8 bound the width divides (1056, 22 groups; 3.24 -> 0.51 ms).
 
+A k x k conv with at least `kxk-slice-min-taps` (256) products an output (C * KH * KW) is padded
+even where its readers cannot absorb the slice, which then stays a copy or a strided read: its
+unpadded kernel costs far more than reading its result once more. R(2+1)D's (1, 3, 3) convs
+(230, 460 and 921 filters over 64-512 channels, computed over depth slices stacked along H, then
+transposed back to NCDHW and cropped per slice) ran at 5.6-11.5 G multiply-adds/s; padded to
+240, 464 and 928, 156 -> 35, 155 -> 33, 96 -> 22, 86 -> 17, 82 -> 16 and 41 -> 10 ms a call (HAL
+profile, one Zen 4 core), the model 1524 -> 1067 ms at one thread and 904 -> 613 at two.
+
 The padding is free at run time: the filter is a constant, padded once here, and so is a bias
 broadcast into the conv's init. The slice then moves below each elementwise consumer whose other
 operands are constants along the channel dim (padded with zeros too) or do not index it: a
@@ -99,6 +107,7 @@ class PadChoice:
     max_growth: float
     panel_min_channels: int
     max_slice_bytes: int
+    kxk_slice_min_taps: int
 
     def padded_filters(self, op: Operation) -> int | None:
         """F' for a static channels-last conv over a constant filter that needs padding."""
@@ -132,14 +141,25 @@ class PadChoice:
         return next((s for s in wider if not stops_above_reshape(op.results[0], CHANNELS, s)), size)
 
     def copies_slice(self, op: Conv2DNhwcHwcfOp) -> bool:
-        """Whether a conv padded to whole panels may leave its result's slice as a copy where
-        its readers cannot absorb it (a residual add, a grouped conv's patch gather); not when
-        an epilogue reads the result as its init (in place): it would leave the conv's dispatch
-        with nothing gained (its pad no longer written by the conv)."""
+        """Whether a padded conv may leave its result's slice as a copy where its readers cannot
+        absorb it (a residual add, a grouped conv's patch gather, a crop of stacked slices): a
+        conv padded to whole panels up to `max_slice_bytes` of result, a k x k conv with at
+        least `kxk_slice_min_taps` products an output (`is_costly_kxk`). Not when an epilogue
+        reads the result as its init (in place): it would leave the conv's dispatch with
+        nothing gained (its pad no longer written by the conv)."""
         result = op.results[0]
         in_place = any(use.operation.name == "linalg.generic" and result in du.dps_inits(use.operation)
                        for use in result.uses)
-        return not in_place and self.panel_size(op) is not None and tensor_bytes(result) <= self.max_slice_bytes
+        if in_place:
+            return False
+        panels = self.panel_size(op) is not None and tensor_bytes(result) <= self.max_slice_bytes
+        return panels or self.is_costly_kxk(op)
+
+    def is_costly_kxk(self, op: Conv2DNhwcHwcfOp) -> bool:
+        """A window larger than 1x1 reducing over at least `kxk_slice_min_taps` (C * KH * KW)
+        products an output: its unpadded kernel costs far more than copying its result once."""
+        kh, kw, channels, _ = op.inputs[1].type.get_shape()  # type: ignore[attr-defined]
+        return self.kxk_slice_min_taps > 0 and (kh, kw) != (1, 1) and kh * kw * channels >= self.kxk_slice_min_taps
 
 
 class PadConvFilters(RewritePattern):
@@ -182,6 +202,8 @@ class LinalgPadConvFiltersPass(ModulePass):
                             panels of 64 or 32 filters (32, the packing pass's minimum; 0: never).
       max-slice-bytes    -- a panel-padded conv whose slice a reader cannot absorb is padded only
                             up to this many result bytes (1048576): the slice is then a copy.
+      kxk-slice-min-taps -- a k x k conv with at least this many products an output (C * KH * KW)
+                            is padded even where its slice stays a copy (256; 0: never).
     """
 
     name = "linalg-pad-conv-filters"
@@ -190,8 +212,10 @@ class LinalgPadConvFiltersPass(ModulePass):
     max_growth: float = 2.0
     panel_min_channels: int = 32
     max_slice_bytes: int = 1 << 20
+    kxk_slice_min_taps: int = 256
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pattern = PadConvFilters(PadChoice(self.lanes, self.max_growth, self.panel_min_channels, self.max_slice_bytes))
+        pattern = PadConvFilters(PadChoice(self.lanes, self.max_growth, self.panel_min_channels, self.max_slice_bytes,
+                                            self.kxk_slice_min_taps))
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(MergeSlicedOperands(), apply_recursively=False).rewrite_module(op)

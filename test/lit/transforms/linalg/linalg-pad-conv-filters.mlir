@@ -3,6 +3,7 @@
 // RUN: fusion-opt %s --split-input-file -p dispatch-creation-llvm-cpu | filecheck %s --check-prefix=REGIONS
 // RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{panel-min-channels=0}" | filecheck %s --check-prefix=NOPANEL
 // RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{max-slice-bytes=1024}" | filecheck %s --check-prefix=SLICE
+// RUN: fusion-opt %s --split-input-file -p "linalg-pad-conv-filters{kxk-slice-min-taps=0}" | filecheck %s --check-prefix=NOKXK
 // RUN: fusion-opt %s --split-input-file -p linalg-pad-conv-filters --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
 
 // The pass's helper modules these cases exercise: linalg/padded_values.py and
@@ -461,4 +462,66 @@ func.func @group_width_panels_divide(%x: tensor<1x2x2x32xf32>) -> tensor<2x2xf32
     linalg.yield %t : f32
   } -> tensor<2x2xf32>
   func.return %r : tensor<2x2xf32>
+}
+
+// -----
+
+// A 3x3 conv over 32 channels (288 products an output, at least kxk-slice-min-taps) into 20
+// filters computes 32 though its readers cannot absorb the slice: R(2+1)D's (1, 3, 3) convs,
+// over depth slices stacked along H, are transposed back to NCDHW and cropped per slice. The
+// slice moves below the transpose and stays above the crop, a copy; IREE's conv kernel ran
+// such convs (230, 460, 921 filters) 4-5x slower than over the padded count.
+// CHECK-LABEL: func.func @kxk_stacked_crop
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x8x4x32xf32>)
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 20, 8, 4] [1, 1, 1, 1] : tensor<1x32x8x4xf32> to tensor<1x20x8x4xf32>
+// NOKXK-LABEL: func.func @kxk_stacked_crop
+// NOKXK:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x8x4x20xf32>)
+// NOKXK-NOT:     tensor<1x8x4x32xf32>
+// REGIONS-LABEL: func.func @kxk_stacked_crop
+// REGIONS:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x8x4x32xf32>)
+func.func @kxk_stacked_crop(%x: tensor<1x10x6x32xf32>) -> tensor<1x20x2x3x4xf32> {
+  %w = arith.constant dense<0.01> : tensor<3x3x32x20xf32>
+  %b = arith.constant dense<-0.5> : tensor<20xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x4x20xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x4x20xf32>) -> tensor<1x8x4x20xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x10x6x32xf32>, tensor<3x3x32x20xf32>) outs(%f : tensor<1x8x4x20xf32>) -> tensor<1x8x4x20xf32>
+  %et = tensor.empty() : tensor<1x20x8x4xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<1x8x4x20xf32>) outs(%et : tensor<1x20x8x4xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    linalg.yield %i : f32
+  } -> tensor<1x20x8x4xf32>
+  %g = tensor.expand_shape %t [[0], [1], [2, 3], [4]] output_shape [1, 20, 2, 4, 4] : tensor<1x20x8x4xf32> into tensor<1x20x2x4x4xf32>
+  %s = tensor.extract_slice %g[0, 0, 0, 0, 0] [1, 20, 2, 3, 4] [1, 1, 1, 1, 1] : tensor<1x20x2x4x4xf32> to tensor<1x20x2x3x4xf32>
+  %er = tensor.empty() : tensor<1x20x2x3x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%s, %b : tensor<1x20x2x3x4xf32>, tensor<20xf32>) outs(%er : tensor<1x20x2x3x4xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %a = arith.addf %i, %j : f32
+    %m = arith.maximumf %a, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x20x2x3x4xf32>
+  func.return %r : tensor<1x20x2x3x4xf32>
+}
+
+// -----
+
+// Not padded: a 3x3 conv over 16 channels (144 products an output, under
+// kxk-slice-min-taps) whose readers cannot absorb the slice keeps its 20 filters.
+// CHECK-LABEL: func.func @kxk_few_taps
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%{{.*}} : tensor<1x8x4x20xf32>)
+// CHECK-NOT:     tensor<1x8x4x32xf32>
+func.func @kxk_few_taps(%x: tensor<1x10x6x16xf32>, %skip: tensor<1x8x4x20xf32>) -> tensor<1x8x4x20xf32> {
+  %w = arith.constant dense<0.01> : tensor<3x3x16x20xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x4x20xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x4x20xf32>) -> tensor<1x8x4x20xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x10x6x16xf32>, tensor<3x3x16x20xf32>) outs(%f : tensor<1x8x4x20xf32>) -> tensor<1x8x4x20xf32>
+  %e2 = tensor.empty() : tensor<1x8x4x20xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %skip : tensor<1x8x4x20xf32>, tensor<1x8x4x20xf32>) outs(%e2 : tensor<1x8x4x20xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %s = arith.addf %i, %j : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x4x20xf32>
+  func.return %r : tensor<1x8x4x20xf32>
 }

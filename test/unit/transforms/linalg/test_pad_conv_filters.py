@@ -3,7 +3,8 @@ result sliced back, compute what the input program computes (fill and bias inits
 a pad and a pool, two readers) on random and adversarial inputs against a float64 run of the input
 program, alone and through `dispatch-creation-llvm-cpu` (with the same number of regions as
 without the pass) and `dispatch-creation` (16 lanes, no panels); the pass fires where it should only; IREE builds a ShuffleNetV2 unit at its
-real size with 128-filter convs and computes what its own build of the unpadded unit computes."""
+real size with 128-filter convs and computes what its own build of the unpadded unit computes,
+and an R(2+1)D (1, 3, 3) conv over stacked depth slices at its real size likewise."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ PADDED = {"conv_epilogue_pad_pool": ([16], 1), "bias_init_two_readers": ([16], 2
           "panel_in_place_epilogue": ([400], 0), "depthwise_reader": ([4, 16], 1),
           "grouped_im2col_reader": ([16], 0), "grouped_im2col_uneven_groups": ([12], 0),
           "panel_residual_of_two_convs": ([416, 416], 1), "group_width_no_panel_divides": ([1056], 2),
-          "group_width_panels_divide": ([1024], 2)}
+          "group_width_panels_divide": ([1024], 2), "kxk_stacked_crop": ([32], 2), "kxk_few_taps": ([20], 0)}
 
 
 def padded_convs(module) -> tuple[list[int], int]:
@@ -82,6 +83,14 @@ def channel_sum(source: str, image: str, channels: int) -> str:
 """
 
 
+def formed_and_reference(text: str, tmp_path: Path) -> tuple[list[str], str, str]:
+    """IREE's dispatch names for `text` through the CPU pipeline, that module and `text` itself
+    (the reference IREE builds unpadded), both printed."""
+    ours, reference = print_module(apply_pipeline(text, CPU)), print_module(parse_module(text))
+    (tmp_path / "ours.mlir").write_text(ours)
+    return flow_dispatch_names(tmp_path / "ours.mlir", cpu_flags("host")), ours, reference
+
+
 def shufflenet_unit(channels: int = 116, size: int = 14, seed: int = 0) -> str:
     """ShuffleNetV2's branch, channels last: 1x1 conv + bias + ReLU, 3x3 depthwise conv, 1x1
     conv + bias + ReLU, then a global sum (the next reader is a reduction)."""
@@ -134,16 +143,13 @@ def test_iree_builds_the_shufflenet_unit_and_agrees(tmp_path: Path):
     conv between them over 128 channels) build, and compute
     what IREE's own build of the unpadded unit computes, on random and offset inputs."""
     text = shufflenet_unit()
-    ours, reference = tmp_path / "ours.mlir", tmp_path / "reference.mlir"
-    ours.write_text(print_module(apply_pipeline(text, CPU)))
-    reference.write_text(print_module(parse_module(text)))
-    names = flow_dispatch_names(ours, cpu_flags("host"))
+    names, ours, reference = formed_and_reference(text, tmp_path)
     # both 128-filter convs, packed as two panels of 64 (linalg-pack-conv-filters), the first
     # writing the depthwise conv's padded input: no copy dispatch
     assert sum("14x14x2x64x" in n for n in names) == 2 and len(names) == 4, names
     # the depthwise conv computes the padded channels too (`padded_depthwise_readers`)
     assert sum("depthwise_conv_2d_nhwc_hwc_1x14x14x128x3x3" in n for n in names) == 1, names
-    vmfbs = build_llvm_cpu({"ours": ours.read_text(), "reference": reference.read_text()}, tmp_path)
+    vmfbs = build_llvm_cpu({"ours": ours, "reference": reference}, tmp_path)
     assert_agrees_on_images(vmfbs["ours"], vmfbs["reference"], "unit", (1, 14, 14, 116))
 
 
@@ -196,10 +202,67 @@ def test_iree_builds_the_regnet_unit_and_agrees(tmp_path: Path):
     (their residual add reads the second one's result through a slice), build, and compute what
     IREE's own build of the unpadded unit computes, on random and offset inputs."""
     text = residual_unit()
-    ours, reference = tmp_path / "ours.mlir", tmp_path / "reference.mlir"
-    ours.write_text(print_module(apply_pipeline(text, CPU)))
-    reference.write_text(print_module(parse_module(text)))
-    names = flow_dispatch_names(ours, cpu_flags("host"))
+    names, ours, reference = formed_and_reference(text, tmp_path)
     assert sum("7x7x13x32x400" in n for n in names) == 2, names
-    vmfbs = build_llvm_cpu({"ours": ours.read_text(), "reference": reference.read_text()}, tmp_path)
+    vmfbs = build_llvm_cpu({"ours": ours, "reference": reference}, tmp_path)
     assert_agrees_on_images(vmfbs["ours"], vmfbs["reference"], "unit", (1, 7, 7, 400))
+
+
+def stacked_conv_unit(channels: int = 128, filters: int = 230, depth: int = 8, size: int = 28, seed: int = 0) -> str:
+    """R(2+1)D's (1, 3, 3) conv as the import writes it: a 3x3 conv over `depth` slices stacked
+    along H (each padded by a row above and below, so each slice's last output row spans two
+    slices), channels last, transposed back to NCDHW, the spare row of each slice cropped, bias
+    and ReLU."""
+    rng = np.random.default_rng(seed)
+    c, f, d, s = channels, filters, depth, size
+    rows, out = d * (s + 2), d * (s + 2) - 2
+    w = rng.standard_normal((3, 3, c, f)) * (1.0 / (3 * np.sqrt(c)))
+    b = rng.standard_normal(f) * 0.1
+    x, y = f"tensor<1x{rows}x{s + 2}x{c}xf32>", f"tensor<1x{out}x{s}x{f}xf32>"
+    n, g, cut = f"tensor<1x{f}x{out}x{s}xf32>", f"tensor<1x{f}x{d}x{s + 2}x{s}xf32>", f"tensor<1x{f}x{d}x{s}x{s}xf32>"
+    par5 = ", ".join(['"parallel"'] * 5)
+    return f"""func.func @unit(%x: {x}) -> {cut} {{
+  %z = arith.constant 0.0 : f32
+  %w = arith.constant {dense(w)} : tensor<3x3x{c}x{f}xf32>
+  %b = arith.constant {dense(b)} : tensor<{f}xf32>
+  %e = tensor.empty() : {y}
+  %fl = linalg.fill ins(%z : f32) outs(%e : {y}) -> {y}
+  %cv = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}} ins(%x, %w : {x}, tensor<3x3x{c}x{f}xf32>) outs(%fl : {y}) -> {y}
+  %et = tensor.empty() : {n}
+  %t = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}} ins(%cv : {y}) outs(%et : {n}) {{
+  ^bb0(%i: f32, %o: f32):
+    linalg.yield %i : f32
+  }} -> {n}
+  %tp = tensor.pad %t low[0, 0, 0, 0] high[0, 0, 2, 0] {{
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  }} : {n} to tensor<1x{f}x{rows}x{s}xf32>
+  %g = tensor.expand_shape %tp [[0], [1], [2, 3], [4]] output_shape [1, {f}, {d}, {s + 2}, {s}] : tensor<1x{f}x{rows}x{s}xf32> into {g}
+  %sl = tensor.extract_slice %g[0, 0, 0, 0, 0] [1, {f}, {d}, {s}, {s}] [1, 1, 1, 1, 1] : {g} to {cut}
+  %er = tensor.empty() : {cut}
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = [{par5}]}} ins(%sl, %b : {cut}, tensor<{f}xf32>) outs(%er : {cut}) {{
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %a = arith.addf %i, %j : f32
+    %m = arith.maximumf %a, %z : f32
+    linalg.yield %m : f32
+  }} -> {cut}
+  func.return %r : {cut}
+}}
+"""
+
+
+def test_small_stacked_conv_unit_computes_the_same():
+    after = assert_pass_preserves_semantics(stacked_conv_unit(channels=32, filters=20, depth=2, size=4), PASS)
+    assert padded_convs(after)[0] == [32]
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE compiler/runtime not installed")
+def test_iree_builds_the_stacked_conv_unit_and_agrees(tmp_path: Path):
+    """R(2+1)D's 128 -> 230 (1, 3, 3) conv over 8 stacked slices of 28x28 computes 240 filters
+    (`kxk-slice-min-taps`: 1152 products an output), builds, and computes what IREE's own build
+    of the unpadded unit computes, on random and offset inputs."""
+    text = stacked_conv_unit()
+    names, ours, reference = formed_and_reference(text, tmp_path)
+    assert sum("conv_2d_nhwc_hwcf_1x238x28x240x3x3x128" in n for n in names) == 1, names
+    vmfbs = build_llvm_cpu({"ours": ours, "reference": reference}, tmp_path)
+    assert_agrees_on_images(vmfbs["ours"], vmfbs["reference"], "unit", (1, 240, 30, 128))
