@@ -20,8 +20,9 @@ Narrower convs gain where their images are small: 32 channels at 56x56 0.83x, 48
 `max-product-bytes` (96 MiB): R(2+1)D's 64 -> 144 (1, 3, 3) convs over 16 stacked 56x56 frames
 wrote and read back 120 MB of them, the batch matmul over 64 channels at 55% of the FMA peak,
 98 ms against the direct conv's 81 (HAL profile, one Zen 4 core; the model 0.95x at one thread,
-0.89x at two); S3D's 64 -> 192 over 8 stacked frames (80 MB) measured even (0.99x / 1.04x), TextNet's
-64 -> 64 at 112x112 (13 MB) 1.03x / 1.06x and ResNet-18's at 63x63 1.08x / 1.05x slower direct.
+0.89x at two); S3D's 64 -> 192 over 8 stacked frames (80 MB) measured even direct (0.99x /
+1.04x), TextNet's 64 -> 64 at 112x112 (13 MB) 1.03x / 1.06x and ResNet-18's at 63x63 1.08x /
+1.05x slower direct.
 
 Applied to a static f32 `linalg.conv_2d_nhwc_hwcf` (any batch: the tiles of all images are the
 batch matmul's rows) with a 3x3 window, unit strides and
@@ -39,7 +40,8 @@ one (two convs: 4.1e-7-7.6e-7 of the largest output against 9.1e-7-2.2e-6, rando
 contract (finite values): an inf input pixel reaches the outputs through differences and
 products with the transforms' zeros, so outputs the direct conv gives as +-inf come out NaN.
 
-Options: `min-channels` (32: the smallest measured), `max-product-bytes`. Statistics: `convs as Winograd F(2x2, 3x3)`.
+Options: `min-channels` (32: the smallest measured), `max-product-bytes` (96 MiB). Statistics:
+`convs as Winograd F(2x2, 3x3)`.
 """
 
 from __future__ import annotations
@@ -171,4 +173,5 @@ class LinalgConvWinogradPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pass_statistics.count(STATISTIC, 0)  # reported when nothing is rewritten too
-        PatternRewriteWalker(ConvToWinograd(self.min_channels, self.max_product_bytes), apply_recursively=False).rewrite_module(op)
+        pattern = ConvToWinograd(self.min_channels, self.max_product_bytes)
+        PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

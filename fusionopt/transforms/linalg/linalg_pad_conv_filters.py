@@ -159,7 +159,8 @@ class PadChoice:
         """A window larger than 1x1 reducing over at least `kxk_slice_min_taps` (C * KH * KW)
         products an output: its unpadded kernel costs far more than copying its result once."""
         kh, kw, channels, _ = op.inputs[1].type.get_shape()  # type: ignore[attr-defined]
-        return self.kxk_slice_min_taps > 0 and (kh, kw) != (1, 1) and kh * kw * channels >= self.kxk_slice_min_taps
+        taps = kh * kw * channels
+        return self.kxk_slice_min_taps > 0 and (kh, kw) != (1, 1) and taps >= self.kxk_slice_min_taps
 
 
 class PadConvFilters(RewritePattern):
