@@ -15,6 +15,12 @@
   along H (each slice padded by the conv's H pad and rounded up to the H stride, so no window
   spans two slices; the rows between them are computed and cropped: (kh - sh) / sh rows a
   slice). Every product of the conv is computed once.
+- A full (kd, kh, kw) window (no dilation, batch 1, one group; r3d_18's 3 x 3 x 3 convs): its
+  depth taps become channels, the input's depth slices each tap reads concatenated along C
+  (`[1, kd*C, OD, H, W]`, the filter `[F, kd*C, kh, kw]` in the same order), and that is the
+  (1, kh, kw) conv above. IREE 3.13's 3-D conv kernel ran r3d_18 at 15-27 s a clip (onnxruntime
+  0.9 s; this form 1.04 s). The copy is kd times the input; every product is computed once, only
+  the order of the sum over (kd, c, kh, kw) may change.
 - A 3-D pool is two 2-D pools (below).
 """
 
@@ -36,13 +42,13 @@ def is_patch_conv(xs, ws, strides, dilations, pads, group: int) -> bool:
 
 
 def is_2d_convertible(xs, ws, strides, pads, dilations, group: int) -> bool:
-    """Batch 1, no dilation, one group, and one depth tap or a temporal (kd, 1, 1) window.
-    Kept 3-D: MViT-v2-S's depthwise 3 x 3 x 3 pooling convs (as stacked depthwise 2-D convs
-    `iree-compile` ran past 10 minutes and was killed) and full k x k x k windows (r3d_18's sums
-    over three depth taps fused with the residual and the next conv's slice pads into regions
-    past IREE's 32 KB stack)."""
-    plain = xs[0] == 1 and group == 1 and all(d == 1 for d in dilations)
-    return plain and (ws[2] == 1 or _is_temporal(ws, strides, pads))
+    """Batch 1, no dilation, one group: a temporal (kd, 1, 1) window, or any other, its depth
+    taps as channels. Kept 3-D: MViT-v2-S's depthwise 3 x 3 x 3 pooling convs (as stacked
+    depthwise 2-D convs `iree-compile` ran past 10 minutes and was killed). Full windows as sums
+    over their depth taps of stacked 2-D convs built no module (r3d_18's sums fused with the
+    residual and the next conv's slice pads into regions past IREE's 32 KB stack): their taps
+    are channels of one conv instead."""
+    return xs[0] == 1 and group == 1 and all(d == 1 for d in dilations)
 
 
 def _is_temporal(ws, strides, pads) -> bool:
@@ -50,15 +56,18 @@ def _is_temporal(ws, strides, pads) -> bool:
 
 
 def conv_3d_as_2d(ctx: ImportContext, x: SSAValue, w: SSAValue, strides, pads, group: int) -> SSAValue:
-    """A separable half of a 3-D conv as a 2-D conv (`is_2d_convertible`; the module doc)."""
+    """A 3-D conv as a 2-D conv (`is_2d_convertible`; the module doc): a temporal window over
+    [C, D, H*W], any other over H-stacked depth slices, its depth taps as channels."""
     kd, kh, kw = shape(w)[2:]
     if _is_temporal(shape(w), strides, pads):
         return _temporal_conv(ctx, x, w, strides[0], pads[0], pads[3], group)
     depth = shape(x)[2]
     od = (depth + pads[0] + pads[3] - kd) // strides[0] + 1
-    slices = _depth_slices(ctx, x, [i * strides[0] - pads[0] for i in range(od)])
+    taps = [_depth_slices(ctx, x, [i * strides[0] - pads[0] + t for i in range(od)]) for t in range(kd)]
+    slices = taps[0] if kd == 1 else ctx.emit(graph.ConcatOp(taps, 1))
     f, cg = shape(w)[:2]
-    filt = ctx.ssa(reshape(ctx, w, [f, cg, kh, kw]))
+    by_tap = w if kd == 1 else transpose(ctx, w, [0, 2, 1, 3, 4])  # [F, kd, C, kh, kw]: the taps' order
+    filt = ctx.ssa(reshape(ctx, by_tap, [f, kd * cg, kh, kw]))
     return _stacked_conv(ctx, slices, filt, strides[1:], [pads[1], pads[2], pads[4], pads[5]], group)
 
 

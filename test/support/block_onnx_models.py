@@ -32,6 +32,8 @@ Blocks (`BLOCKS[name]`: the builder and its real sizes):
   along one axis), Relus, concat (768 -> 192 + 192 + 192 at 17x17, mid 128).
 - swin_merge: Swin's patch merging: four strided slices (steps 2), concat, LayerNorm, Linear
   4C -> 2C, and a linear shortcut of the merged pixels (56x56, dim 96).
+- r3d: R3D-18's basic block and the next stage's strided conv: 3 x 3 x 3 convs (pads 1) + bias +
+  Relu, residual, then 64 -> 128 at stride 2 (64 channels, 8 frames of 28x28).
 - llama: RMSNorm, RoPE (rotate-half), grouped-query attention (KV heads repeated by
   Unsqueeze/Expand/Reshape), causal mask, SwiGLU MLP (hidden 256, 8 heads, 2 KV heads, seq 64).
 - llama_decode: the same block's KV-cache decode step: one token at position 63, past keys and
@@ -197,6 +199,22 @@ def _swin_attention(b: BlockBuilder, x: str, size: int, dim: int, heads: int, wi
     return b.reshape(y, (1, size, size, dim))
 
 
+def _conv3d(b: BlockBuilder, x: str, cin: int, cout: int, stride: int = 1, relu: bool = True) -> str:
+    w = b.weight((cout, cin, 3, 3, 3), 1.0 / math.sqrt(cin * 27))
+    y = b.node("Conv", [x, w, b.weight((cout,), 0.1)], kernel_shape=[3, 3, 3], strides=[stride] * 3,
+               pads=[1] * 6)
+    return b.node("Relu", [y]) if relu else y
+
+
+def r3d(args: bool, frames: int = 8, size: int = 28, channels: int = 64) -> onnx.ModelProto:
+    b = BlockBuilder(19)
+    x = b.input("x", (1, channels, frames, size, size))
+    y = _conv3d(b, _conv3d(b, x, channels, channels), channels, channels, relu=False)
+    y = b.node("Relu", [b.node("Add", [y, x])])
+    y = _conv3d(b, y, channels, 2 * channels, stride=2)
+    return b.block_model(y, (1, 2 * channels, frames // 2, size // 2, size // 2), args)
+
+
 def unet_up(args: bool, size: int = 28, cin: int = 256, cout: int = 128) -> onnx.ModelProto:
     b = BlockBuilder(17)
     x = b.input("x", (1, cin, size, size))
@@ -254,7 +272,7 @@ class Block:
 BLOCKS: dict[str, Block] = {
     "convnext": Block(convnext), "resnext": Block(resnext), "lraspp": Block(lraspp),
     "vit": Block(vit), "mbconv": Block(mbconv), "swin": Block(swin), "unet_up": Block(unet_up),
-    "inception_factorized": Block(inception_factorized), "swin_merge": Block(swin_merge),
+    "inception_factorized": Block(inception_factorized), "swin_merge": Block(swin_merge), "r3d": Block(r3d),
     "llama": Block(llama), "llama_decode": Block(llama_decode),
     "llama_f16": Block(llama, {"dtype": "f16"}), "llama_decode_f16": Block(llama_decode, {"dtype": "f16"}),
     "llama_bf16": Block(llama, {"dtype": "bf16"}), "llama_decode_bf16": Block(llama_decode, {"dtype": "bf16"}),

@@ -269,8 +269,9 @@ def test_conv_transpose_with_a_constant_filter_multiplies_no_zeros() -> None:
 @pytest.mark.parametrize("seed", range(10))
 def test_random_3d_convs_agree_with_onnxruntime(seed: int) -> None:
     """Property test of 3-D convs: separable halves as 2-D convs (H-stacked depth slices for
-    (1, k, k) windows, a (kd, 1) conv over [C, D, H*W] for (kd, 1, 1) ones), the rest (full
-    windows, depthwise) left 3-D; random strides, pads, constant or runtime filters."""
+    (1, k, k) windows, a (kd, 1) conv over [C, D, H*W] for (kd, 1, 1) ones), full windows as the
+    stacked conv over their depth taps as channels, depthwise ones left 3-D; random strides,
+    pads, constant or runtime filters."""
     r = np.random.default_rng(700 + seed)
     kernel = [int(r.integers(1, 4)), int(r.integers(1, 4)), int(r.integers(1, 4))]
     if seed % 4 == 1:
@@ -289,12 +290,16 @@ def test_random_3d_convs_agree_with_onnxruntime(seed: int) -> None:
 
 def test_3d_convs_leave_no_3d_conv() -> None:
     """S3D's separable halves: the (1, 3, 3) conv is 2-D convs over H-stacked slices, the
-    (3, 1, 1) one a (3, 1) conv over [C, D, H*W]; no 5-D graph.conv is left."""
+    (3, 1, 1) one a (3, 1) conv over [C, D, H*W]; r3d_18's 3 x 3 x 3 window one stacked conv
+    over its three depth taps as 12 channels (a concat of the shifted slices); no 5-D graph.conv
+    is left."""
     x = f32(1, 4, 6, 9, 9)
-    for kernel, pads in (([1, 3, 3], [0, 1, 1, 0, 1, 1]), ([3, 1, 1], [1, 0, 0, 1, 0, 0])):
+    for kernel, pads, channels in (([1, 3, 3], [0, 1, 1, 0, 1, 1], 4), ([3, 1, 1], [1, 0, 0, 1, 0, 0], 4),
+                                   ([3, 3, 3], [1] * 6, 12)):
         module = import_onnx(make_model("Conv", {"x": x}, {"w": f32(5, 4, *kernel)}, pads=pads))
         convs = [op for op in module.walk() if op.name == "graph.conv"]
-        assert convs and all(len(op.results[0].type.get_shape()) == 4 for op in convs)
+        assert len(convs) == 1 and len(convs[0].results[0].type.get_shape()) == 4
+        assert convs[0].operands[1].type.get_shape()[1] == channels
 
 
 def test_3d_conv_over_disjoint_patches_is_a_matmul() -> None:

@@ -3,7 +3,8 @@
 Shared by `form-dispatch-regions` and `convert-to-flow` (which creates copy regions): fills,
 `tensor.empty`, small constants, index math (`dispatch_utils.is_clonable_into_dispatch`) and
 non-contiguous slices with the reshapes applied to them are duplicated into every region that
-uses them, so a region is self-contained and none of them costs a dispatch of its own.
+uses them, so a region is self-contained and none of them costs a dispatch of its own (not a
+collapse merging a dim its slice takes in part: `merges_a_partial_dim`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from fusionopt.dialects.flow import DispatchRegionOp
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.reshapes import reassociation
 from fusionopt.transforms.dispatch.iree_rules import clones_into_consumers, is_dequantization_like, is_dynamic_slice
 
 
@@ -23,8 +25,21 @@ def should_clone(op: Operation) -> bool:
         return True
     if du.is_reshape(op):
         source = op.operands[0].owner
-        return isinstance(source, Operation) and source.name == "tensor.extract_slice" and should_clone(source)
+        return (isinstance(source, Operation) and source.name == "tensor.extract_slice" and should_clone(source)
+                and not merges_a_partial_dim(op, source))
     return op.name == "tensor.extract_slice" and du.static_slice_params(op) is not None and not du.slice_is_contiguous(op)
+
+
+def merges_a_partial_dim(reshape: Operation, cut: Operation) -> bool:
+    """A collapse that merges a dim the slice `cut` takes in part into an outer one: no strided
+    view of the slice's source has that shape. IREE 3.13 read such a collapse, cloned into a
+    region, as one vector of the whole tensor and built no module ("large vector sizes (32768
+    bytes)": r3d_18's residual add reading its conv's per-slice crop, 30 rows cut to 28 and
+    merged with the frames). Left outside, the collapse is a copy of its own."""
+    if reshape.name != "tensor.collapse_shape" or (params := du.static_slice_params(cut)) is None:
+        return False
+    sizes, full = params[1], cut.operands[0].type.get_shape()  # type: ignore[attr-defined]
+    return any(sizes[d] != full[d] for group in reassociation(reshape) for d in group[1:])
 
 
 def clone_producers_into_regions(regions: list[DispatchRegionOp]) -> None:

@@ -216,6 +216,39 @@ func.func @slices(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<2x8xf32>,
 
 // -----
 
+// A collapse of a non-contiguous slice is cloned with it where it merges whole inner dims
+// (rows of 2 of 4 columns, 3 rows a group); one merging a dim the slice takes in part into an
+// outer one (2 of 3 rows a group, a per-slice crop) stays outside: the slice a copy region and
+// the collapse a reshape of it. Cloned, IREE 3.13 read such a collapse as one vector of the
+// whole tensor and built no module (r3d_18's residual add reading its conv's cropped rows).
+// CHECK-LABEL: func.func @collapsed_crops
+// CHECK:         %[[COPY:.*]] = flow.dispatch.region -> (tensor<2x2x4xf32>) {
+// CHECK:           tensor.extract %{{.*}} : tensor<2x3x4xf32>
+// CHECK:         %[[CC:.*]] = flow.tensor.reshape %[[COPY]] : tensor<2x2x4xf32> -> tensor<4x4xf32>
+// CHECK:         flow.dispatch.region -> (tensor<4x4xf32>) {
+// CHECK-NOT:       tensor.collapse_shape
+// CHECK:           linalg.matmul ins(%[[CC]], %{{.*}} :
+// CHECK:         flow.dispatch.region -> (tensor<6x4xf32>) {
+// CHECK:           %[[D:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0] [2, 3, 2] [1, 1, 1]
+// CHECK:           %[[DC:.*]] = tensor.collapse_shape %[[D]] {{\[}}[0, 1], [2]]
+// CHECK:           linalg.matmul ins(%[[DC]], %{{.*}} :
+func.func @collapsed_crops(%x: tensor<2x3x4xf32>, %y: tensor<2x3x4xf32>, %w: tensor<4x4xf32>, %v: tensor<2x4xf32>) -> (tensor<4x4xf32>, tensor<6x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = tensor.extract_slice %x[0, 0, 0] [2, 2, 4] [1, 1, 1] : tensor<2x3x4xf32> to tensor<2x2x4xf32>
+  %cc = tensor.collapse_shape %c [[0, 1], [2]] : tensor<2x2x4xf32> into tensor<4x4xf32>
+  %e = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %m = linalg.matmul ins(%cc, %w : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %d = tensor.extract_slice %y[0, 0, 0] [2, 3, 2] [1, 1, 1] : tensor<2x3x4xf32> to tensor<2x3x2xf32>
+  %dc = tensor.collapse_shape %d [[0, 1], [2]] : tensor<2x3x2xf32> into tensor<6x2xf32>
+  %e2 = tensor.empty() : tensor<6x4xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<6x4xf32>) -> tensor<6x4xf32>
+  %m2 = linalg.matmul ins(%dc, %v : tensor<6x2xf32>, tensor<2x4xf32>) outs(%f2 : tensor<6x4xf32>) -> tensor<6x4xf32>
+  func.return %m, %m2 : tensor<4x4xf32>, tensor<6x4xf32>
+}
+
+// -----
+
 // An insert of a root's result into a fill: IREE would fuse it, but IREE 3.13 cannot compile
 // such a pre-formed region, so the (non-contiguous) insert is a copy dispatch, a generic that
 // gathers from the source inside the window and keeps the (cloned) fill elsewhere.
