@@ -16,11 +16,13 @@ Narrower convs gain where their images are small: 32 channels at 56x56 0.83x, 48
 32 at 28x28 and 14x14 0.83x, DenseNet's 128 -> 32 at 56x56 / 28x28 / 14x14 0.86x / 0.77x / 0.78x
 (at 7x7 1.00x); but 32 channels at 112x112 measured 0.97x and 1.21x in two runs (the transforms'
 6.4 MB each way against the products saved): under 64 channels or filters, outputs of at most
-56 x 56 pixels are rewritten. Nor is a conv whose tile products (16 x tiles x filters) exceed
-`max-product-bytes` (96 MiB): R(2+1)D's 64 -> 144 (1, 3, 3) convs over 16 stacked 56x56 frames
-wrote and read back 120 MB of them, the batch matmul over 64 channels at 55% of the FMA peak,
-98 ms against the direct conv's 81 (HAL profile, one Zen 4 core; the model 0.95x at one thread,
-0.89x at two); S3D's 64 -> 192 over 8 stacked frames (80 MB) measured even direct (0.99x /
+56 x 56 pixels are rewritten. Nor is a conv whose transformed input tiles or tile products (16
+x tiles x channels, x filters) exceed `max-product-bytes` (96 MiB): R(2+1)D's 64 -> 144 (1, 3, 3)
+convs over 16 stacked 56x56 frames wrote and read back 120 MB of products, the batch matmul over
+64 channels at 55% of the FMA peak, 98 ms against the direct conv's 81 (HAL profile, one Zen 4
+core; the model 0.95x at one thread, 0.89x at two); R3D-18's 192 -> 64 (its 3 x 3 x 3 convs'
+depth taps as channels) wrote 160 MB of input tiles, 121 ms against the direct conv's 102 (the
+model 1008 -> 920 ms); S3D's 64 -> 192 over 8 stacked frames (80 MB) measured even direct (0.99x /
 1.04x), TextNet's 64 -> 64 at 112x112 (13 MB) 1.03x / 1.06x and ResNet-18's at 63x63 1.08x /
 1.05x slower direct.
 
@@ -87,16 +89,17 @@ def has_zero_init(op: Operation) -> bool:
     return isinstance(init, Operation) and init.name == "linalg.fill" and is_zero(init.operands[0])
 
 
-def tile_product_bytes(output: tuple[int, ...], filters: int) -> int:
-    """Bytes of the f32 tile products of an N x H x W output: 16 per 2x2 tile and filter."""
-    return 16 * output[0] * ((output[1] + 1) // 2) * ((output[2] + 1) // 2) * filters * 4
+def tile_bytes(output: tuple[int, ...], channels: int, filters: int) -> int:
+    """Bytes of the larger of the f32 transformed input tiles and tile products of an N x H x W
+    output: 16 values per 2x2 tile and channel, per tile and filter."""
+    return 16 * output[0] * ((output[1] + 1) // 2) * ((output[2] + 1) // 2) * max(channels, filters) * 4
 
 
 def is_winograd_candidate(op: Operation, min_channels: int, max_product_bytes: int) -> bool:
     """A static f32 3x3 stride-1 undilated NHWC conv over a constant filter of at least
     `min_channels` channels and filters (under 64 of either: at most 56 x 56 output pixels, all
-    images together), whole vectors of filters, outputs at least 4 x 4, tile products of at most
-    `max_product_bytes`."""
+    images together), whole vectors of filters, outputs at least 4 x 4, transformed tiles of at
+    most `max_product_bytes` (`tile_bytes`)."""
     if op.name != NHWC_CONV_NAME or (shapes := static_window_shapes(op, op.name)) is None:
         return False
     image, weight, output = shapes
@@ -108,7 +111,7 @@ def is_winograd_candidate(op: Operation, min_channels: int, max_product_bytes: i
     narrow = min(channels, filters) < WIDE and output[0] * output[1] * output[2] > NARROW_MAX_PIXELS
     return ((kh, kw) == (3, 3) and min(channels, filters) >= min_channels and not narrow
             and filters % LANES == 0 and min(output[1:3]) >= MIN_OUTPUT and has_zero_init(op)
-            and tile_product_bytes(output, filters) <= max_product_bytes
+            and tile_bytes(output, channels, filters) <= max_product_bytes
             and constant_array(op.operands[1]) is not None)
 
 
@@ -162,8 +165,8 @@ class LinalgConvWinogradPass(ModulePass):
     Options:
       min-channels -- rewrite convs with at least this many input channels and filters (32;
                       under 64, outputs of at most 56 x 56 pixels).
-      max-product-bytes -- leave direct a conv whose tile products exceed this many bytes
-                           (100663296: 96 MiB).
+      max-product-bytes -- leave direct a conv whose transformed input tiles or tile products
+                           exceed this many bytes (100663296: 96 MiB).
     """
 
     name = "linalg-conv-winograd"

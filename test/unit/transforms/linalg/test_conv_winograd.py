@@ -3,7 +3,7 @@ llvm-cpu pipelines): the transforms are Winograd's (float64 algebra against the 
 the lit cases compute what the conv computes on every input family (the interpreter against a
 float64 run), the CPU pipeline forms the three stages as regions and configures the input
 transform and the epilogue over the output transform's loops, the target-neutral and fewest
-pipelines keep the direct conv, the tile products' bound leaves R(2+1)D's stacked convs direct
+pipelines keep the direct conv, the transformed tiles' bound leaves R(2+1)D's and R3D's stacked convs direct
 and the smaller ones measured Winograd, and IREE builds the form at ResNet's sizes (one conv and two in
 a row; odd, non-square outputs; a batch of three; 128 and 256 filters, whose tile products read
 the transformed filter packed in panels) computing the convs as float64 does on random,
@@ -19,7 +19,7 @@ from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.linalg_pack_matmul_weights import batch_packed_maps
-from fusionopt.transforms.linalg.linalg_conv_winograd import MAX_PRODUCT_BYTES, tile_product_bytes
+from fusionopt.transforms.linalg.linalg_conv_winograd import MAX_PRODUCT_BYTES, tile_bytes
 from fusionopt.transforms.linalg.winograd_transforms import (A_T, B_T, INPUT_SCALE, input_coefficients,
                                                            output_coefficients, transformed_filter)
 from support.cpu_pipeline_cases import CPU, runs_on_cpu_only
@@ -56,16 +56,17 @@ def test_the_transforms_compute_a_tile_of_the_direct_conv():
     np.testing.assert_allclose(np.einsum("kpq,kf->pqf", output_coefficients(), m), y, atol=1e-12)
 
 
-# output (N, H, W), filters -> Winograd's tile products within the bound: the convs measured
-# (one Zen 4 core, module A/B at one and two threads; the pass's docstring)
-MEASURED = {"r2plus1d_stage1": ((1, 926, 56), 144, False), "s3d_stacked": ((1, 464, 56), 192, True),
-            "textnet_112": ((1, 112, 112), 64, True), "resnet50_56": ((1, 56, 56), 64, True)}
+# output (N, H, W), channels, filters -> Winograd's transformed tiles within the bound: the convs
+# measured (one Zen 4 core, module A/B at one and two threads; the pass's docstring)
+MEASURED = {"r2plus1d_stage1": ((1, 926, 56), 64, 144, False), "r3d_stage1": ((1, 926, 56), 192, 64, False),
+            "s3d_stacked": ((1, 464, 56), 64, 192, True), "textnet_112": ((1, 112, 112), 64, 64, True),
+            "resnet50_56": ((1, 56, 56), 64, 64, True)}
 
 
 @pytest.mark.parametrize("name", sorted(MEASURED))
-def test_the_products_bound_separates_the_measured_convs(name: str):
-    output, filters, winograd = MEASURED[name]
-    assert (tile_product_bytes(output, filters) <= MAX_PRODUCT_BYTES) == winograd
+def test_the_tiles_bound_separates_the_measured_convs(name: str):
+    output, channels, filters, winograd = MEASURED[name]
+    assert (tile_bytes(output, channels, filters) <= MAX_PRODUCT_BYTES) == winograd
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
