@@ -17,7 +17,7 @@ Narrower convs gain where their images are small: 32 channels at 56x56 0.83x, 48
 (at 7x7 1.00x); but 32 channels at 112x112 measured 0.97x and 1.21x in two runs (the transforms'
 6.4 MB each way against the products saved): under 64 channels or filters, outputs of at most
 56 x 56 pixels are rewritten. Nor is a conv whose transformed input tiles or tile products (16
-x tiles x channels, x filters) exceed `max-product-bytes` (96 MiB): R(2+1)D's 64 -> 144 (1, 3, 3)
+x tiles x channels, x filters) exceed `max-tile-bytes` (96 MiB): R(2+1)D's 64 -> 144 (1, 3, 3)
 convs over 16 stacked 56x56 frames wrote and read back 120 MB of products, the batch matmul over
 64 channels at 55% of the FMA peak, 98 ms against the direct conv's 81 (HAL profile, one Zen 4
 core; the model 0.95x at one thread, 0.89x at two); R3D-18's 192 -> 64 (its 3 x 3 x 3 convs'
@@ -42,7 +42,7 @@ one (two convs: 4.1e-7-7.6e-7 of the largest output against 9.1e-7-2.2e-6, rando
 contract (finite values): an inf input pixel reaches the outputs through differences and
 products with the transforms' zeros, so outputs the direct conv gives as +-inf come out NaN.
 
-Options: `min-channels` (32: the smallest measured), `max-product-bytes` (96 MiB). Statistics:
+Options: `min-channels` (32: the smallest measured), `max-tile-bytes` (96 MiB). Statistics:
 `convs as Winograd F(2x2, 3x3)`.
 """
 
@@ -73,7 +73,7 @@ WIDE = 64
 NARROW_MAX_PIXELS = 56 * 56
 LANES = 16  # f32 lanes of an AVX-512 vector
 MIN_OUTPUT = 4  # output rows and columns at least: 2 x 2 tiles
-MAX_PRODUCT_BYTES = 96 << 20  # past this the products' traffic outweighs the multiplies saved
+MAX_TILE_BYTES = 96 << 20  # past this the transformed tiles' traffic outweighs the multiplies saved
 STATISTIC = "convs as Winograd F(2x2, 3x3)"
 
 
@@ -95,11 +95,11 @@ def tile_bytes(output: tuple[int, ...], channels: int, filters: int) -> int:
     return 16 * output[0] * ((output[1] + 1) // 2) * ((output[2] + 1) // 2) * max(channels, filters) * 4
 
 
-def is_winograd_candidate(op: Operation, min_channels: int, max_product_bytes: int) -> bool:
+def is_winograd_candidate(op: Operation, min_channels: int, max_tile_bytes: int) -> bool:
     """A static f32 3x3 stride-1 undilated NHWC conv over a constant filter of at least
     `min_channels` channels and filters (under 64 of either: at most 56 x 56 output pixels, all
     images together), whole vectors of filters, outputs at least 4 x 4, transformed tiles of at
-    most `max_product_bytes` (`tile_bytes`)."""
+    most `max_tile_bytes` (`tile_bytes`)."""
     if op.name != NHWC_CONV_NAME or (shapes := static_window_shapes(op, op.name)) is None:
         return False
     image, weight, output = shapes
@@ -111,7 +111,7 @@ def is_winograd_candidate(op: Operation, min_channels: int, max_product_bytes: i
     narrow = min(channels, filters) < WIDE and output[0] * output[1] * output[2] > NARROW_MAX_PIXELS
     return ((kh, kw) == (3, 3) and min(channels, filters) >= min_channels and not narrow
             and filters % LANES == 0 and min(output[1:3]) >= MIN_OUTPUT and has_zero_init(op)
-            and tile_bytes(output, channels, filters) <= max_product_bytes
+            and tile_bytes(output, channels, filters) <= max_tile_bytes
             and constant_array(op.operands[1]) is not None)
 
 
@@ -146,12 +146,12 @@ def winograd_conv(op: Operation) -> list[Operation]:
 
 
 class ConvToWinograd(RewritePattern):
-    def __init__(self, min_channels: int, max_product_bytes: int):
+    def __init__(self, min_channels: int, max_tile_bytes: int):
         self.min_channels = min_channels
-        self.max_product_bytes = max_product_bytes
+        self.max_tile_bytes = max_tile_bytes
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not is_winograd_candidate(op, self.min_channels, self.max_product_bytes):
+        if not is_winograd_candidate(op, self.min_channels, self.max_tile_bytes):
             return
         ops = winograd_conv(op)
         rewriter.replace_op(op, ops, [ops[-1].results[0]])
@@ -165,16 +165,16 @@ class LinalgConvWinogradPass(ModulePass):
     Options:
       min-channels -- rewrite convs with at least this many input channels and filters (32;
                       under 64, outputs of at most 56 x 56 pixels).
-      max-product-bytes -- leave direct a conv whose transformed input tiles or tile products
-                           exceed this many bytes (100663296: 96 MiB).
+      max-tile-bytes -- leave direct a conv whose transformed input tiles or tile products
+                        exceed this many bytes (100663296: 96 MiB).
     """
 
     name = "linalg-conv-winograd"
 
     min_channels: int = MIN_CHANNELS
-    max_product_bytes: int = MAX_PRODUCT_BYTES
+    max_tile_bytes: int = MAX_TILE_BYTES
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pass_statistics.count(STATISTIC, 0)  # reported when nothing is rewritten too
-        pattern = ConvToWinograd(self.min_channels, self.max_product_bytes)
+        pattern = ConvToWinograd(self.min_channels, self.max_tile_bytes)
         PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

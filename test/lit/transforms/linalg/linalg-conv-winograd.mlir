@@ -1,8 +1,8 @@
 // RUN: fusion-opt %s --split-input-file -p 'linalg-conv-winograd{min-channels=2}' | filecheck %s
 // RUN: fusion-opt %s --split-input-file -p 'linalg-conv-winograd{min-channels=2}' --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
 // RUN: fusion-opt %s --split-input-file -p linalg-conv-winograd | filecheck %s --check-prefix=DEFAULT
-// RUN: fusion-opt %s --split-input-file -p 'linalg-conv-winograd{min-channels=2 max-product-bytes=16383}' | filecheck %s --check-prefix=BOUND
-// RUN: fusion-opt %s --split-input-file -p 'linalg-conv-winograd{min-channels=2 max-product-bytes=16384}' | filecheck %s --check-prefix=EDGE
+// RUN: fusion-opt %s --split-input-file -p 'linalg-conv-winograd{min-channels=2 max-tile-bytes=16383}' | filecheck %s --check-prefix=BOUND
+// RUN: fusion-opt %s --split-input-file -p 'linalg-conv-winograd{min-channels=2 max-tile-bytes=16384}' | filecheck %s --check-prefix=EDGE
 
 // The pass: fusionopt/transforms/linalg/linalg_conv_winograd.py; the helper module these cases
 // exercise (transform matrices, the three stages' ops): fusionopt/transforms/linalg/winograd_transforms.py.
@@ -31,8 +31,9 @@
 // STATS:       (convs as Winograd F(2x2, 3x3)) : 1
 // DEFAULT-LABEL: func.func @conv_8x8
 // DEFAULT:       linalg.conv_2d_nhwc_hwcf
-// Its tile products are 16 x 16 tiles x 16 filters, 16 KiB: one byte over max-product-bytes
-// keeps the conv direct (R(2+1)D's 120 MB ran faster direct).
+// Its tile products (16 x 16 tiles x 16 filters, more than its 2 channels' input tiles) are
+// 16 KiB: one byte over max-tile-bytes keeps the conv direct (R(2+1)D's 120 MB ran faster
+// direct).
 // BOUND-LABEL: func.func @conv_8x8
 // BOUND-NOT:     linalg.batch_matmul
 // BOUND:         linalg.conv_2d_nhwc_hwcf

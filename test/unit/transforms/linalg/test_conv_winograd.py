@@ -19,7 +19,7 @@ from fusionopt.iree_tools import iree_available, run_vmfb
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.linalg_pack_matmul_weights import batch_packed_maps
-from fusionopt.transforms.linalg.linalg_conv_winograd import MAX_PRODUCT_BYTES, tile_bytes
+from fusionopt.transforms.linalg.linalg_conv_winograd import MAX_TILE_BYTES, tile_bytes
 from fusionopt.transforms.linalg.winograd_transforms import (A_T, B_T, INPUT_SCALE, input_coefficients,
                                                            output_coefficients, transformed_filter)
 from support.cpu_pipeline_cases import CPU, runs_on_cpu_only
@@ -66,7 +66,7 @@ MEASURED = {"r2plus1d_stage1": ((1, 926, 56), 64, 144, False), "r3d_stage1": ((1
 @pytest.mark.parametrize("name", sorted(MEASURED))
 def test_the_tiles_bound_separates_the_measured_convs(name: str):
     output, channels, filters, winograd = MEASURED[name]
-    assert (tile_bytes(output, channels, filters) <= MAX_PRODUCT_BYTES) == winograd
+    assert (tile_bytes(output, channels, filters) <= MAX_TILE_BYTES) == winograd
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
