@@ -121,19 +121,27 @@ def patch_conv_3d(ctx: ImportContext, x: SSAValue, w: SSAValue) -> SSAValue:
     return reshape(ctx, product, [1, f, od, oh, ow])
 
 
+def is_identity_window(kernel, strides, pads) -> bool:
+    """A pooling window of one element, stride 1, no padding: the pool returns its input."""
+    return all(k == 1 for k in kernel) and all(s == 1 for s in strides) and not any(pads)
+
+
 def separable_3d_pool(ctx: ImportContext, x: SSAValue, kind, kernel, strides, pads, dilations,
                        ceil_mode, include_pad) -> SSAValue:
     """A 3-D pool (video models) as a 2-D pool over H x W with the depth among the channels,
     then one over D with H x W flattened: a box's max is the max over D of the maxes over H x W,
     and its mean the mean over D of the means over H x W (the H x W count of a box is the same
-    at every depth of it), so each step is a pool the passes and IREE already run."""
+    at every depth of it), so each step is a pool the passes and IREE already run. A step whose
+    window is one element (S3D's (1, 3, 3) pools over D) is left out: it copied its input
+    through two transposes (channels last and back) for nothing."""
     n, c, d, h, w = shape(x)
-    planes = reshape(ctx, x, [n, c * d, h, w])
-    hw_pads = [pads[1], pads[2], pads[4], pads[5]]
-    over_hw = checked(ctx, graph.PoolOp(planes, kind, kernel[1:], strides[1:], hw_pads, dilations[1:], ceil_mode,
-                                         include_pad))
+    over_hw, hw_pads = reshape(ctx, x, [n, c * d, h, w]), [pads[1], pads[2], pads[4], pads[5]]
+    if not is_identity_window(kernel[1:], strides[1:], hw_pads):
+        over_hw = checked(ctx, graph.PoolOp(over_hw, kind, kernel[1:], strides[1:], hw_pads, dilations[1:], ceil_mode,
+                                             include_pad))
     oh, ow = shape(over_hw)[2:]
-    columns = reshape(ctx, over_hw, [n, c, d, oh * ow])
-    over_d = checked(ctx, graph.PoolOp(columns, kind, [kernel[0], 1], [strides[0], 1], [pads[0], 0, pads[3], 0],
-                                        [dilations[0], 1], ceil_mode, include_pad))
+    over_d, d_pads = reshape(ctx, over_hw, [n, c, d, oh * ow]), [pads[0], 0, pads[3], 0]
+    if not is_identity_window(kernel[:1], strides[:1], d_pads):
+        over_d = checked(ctx, graph.PoolOp(over_d, kind, [kernel[0], 1], [strides[0], 1], d_pads,
+                                            [dilations[0], 1], ceil_mode, include_pad))
     return reshape(ctx, over_d, [n, c, shape(over_d)[2], oh, ow])

@@ -34,6 +34,9 @@ Blocks (`BLOCKS[name]`: the builder and its real sizes):
   4C -> 2C, and a linear shortcut of the merged pixels (56x56, dim 96).
 - r3d: R3D-18's basic block and the next stage's strided conv: 3 x 3 x 3 convs (pads 1) + bias +
   Relu, residual, then 64 -> 128 at stride 2 (64 channels, 8 frames of 28x28).
+- r2plus1d: R(2+1)D-18's basic block: each conv a (1, 3, 3) conv + bias + Relu and a (3, 1, 1)
+  conv + bias (torchvision's Conv2Plus1D, BatchNorms folded; 144 middle channels), Relu between,
+  residual, Relu (64 channels, 8 frames of 28x28).
 - llama: RMSNorm, RoPE (rotate-half), grouped-query attention (KV heads repeated by
   Unsqueeze/Expand/Reshape), causal mask, SwiGLU MLP (hidden 256, 8 heads, 2 KV heads, seq 64).
 - llama_decode: the same block's KV-cache decode step: one token at position 63, past keys and
@@ -215,6 +218,22 @@ def r3d(args: bool, frames: int = 8, size: int = 28, channels: int = 64) -> onnx
     return b.block_model(y, (1, 2 * channels, frames // 2, size // 2, size // 2), args)
 
 
+def _conv2plus1d(b: BlockBuilder, x: str, cin: int, cout: int, mid: int) -> str:
+    w = b.weight((mid, cin, 1, 3, 3), 1.0 / math.sqrt(cin * 9))
+    y = b.node("Relu", [b.node("Conv", [x, w, b.weight((mid,), 0.1)], kernel_shape=[1, 3, 3], pads=[0, 1, 1, 0, 1, 1])])
+    w = b.weight((cout, mid, 3, 1, 1), 1.0 / math.sqrt(mid * 3))
+    return b.node("Conv", [y, w, b.weight((cout,), 0.1)], kernel_shape=[3, 1, 1], pads=[1, 0, 0, 1, 0, 0])
+
+
+def r2plus1d(args: bool, frames: int = 8, size: int = 28, channels: int = 64) -> onnx.ModelProto:
+    mid = channels * channels * 27 // (channels * 9 + 3 * channels)  # torchvision's midplanes
+    b = BlockBuilder(23)
+    x = b.input("x", (1, channels, frames, size, size))
+    y = _conv2plus1d(b, b.node("Relu", [_conv2plus1d(b, x, channels, channels, mid)]), channels, channels, mid)
+    y = b.node("Relu", [b.node("Add", [y, x])])
+    return b.block_model(y, (1, channels, frames, size, size), args)
+
+
 def unet_up(args: bool, size: int = 28, cin: int = 256, cout: int = 128) -> onnx.ModelProto:
     b = BlockBuilder(17)
     x = b.input("x", (1, cin, size, size))
@@ -273,6 +292,7 @@ BLOCKS: dict[str, Block] = {
     "convnext": Block(convnext), "resnext": Block(resnext), "lraspp": Block(lraspp),
     "vit": Block(vit), "mbconv": Block(mbconv), "swin": Block(swin), "unet_up": Block(unet_up),
     "inception_factorized": Block(inception_factorized), "swin_merge": Block(swin_merge), "r3d": Block(r3d),
+    "r2plus1d": Block(r2plus1d),
     "llama": Block(llama), "llama_decode": Block(llama_decode),
     "llama_f16": Block(llama, {"dtype": "f16"}), "llama_decode_f16": Block(llama_decode, {"dtype": "f16"}),
     "llama_bf16": Block(llama, {"dtype": "bf16"}), "llama_decode_bf16": Block(llama_decode, {"dtype": "bf16"}),

@@ -71,7 +71,7 @@ PIPELINES = block_builds.PIPELINES
 BLOCK_SIZES: dict[str, dict] = {
     "convnext": {}, "resnext": {}, "lraspp": {}, "vit": {}, "mbconv": {}, "swin": {}, "unet_up": {},
     "llama": {}, "llama_decode": {}, "llama_f16": {}, "llama_decode_f16": {}, "llama_bf16": {},
-    "llama_decode_bf16": {}, "inception_factorized": {"cin": 192}, "swin_merge": {}, "r3d": {},
+    "llama_decode_bf16": {}, "inception_factorized": {"cin": 192}, "swin_merge": {}, "r3d": {}, "r2plus1d": {},
 }
 # f16 / bf16 block -> its f32 twin: where a pipeline raises the twin's attention it must raise theirs
 F32_TWINS = {"llama_f16": "llama", "llama_decode_f16": "llama_decode", "llama_bf16": "llama",

@@ -311,11 +311,20 @@ def test_3d_conv_over_disjoint_patches_is_a_matmul() -> None:
     assert "graph.conv" in print_module(import_onnx(overlapping))
 
 
-def test_3d_pool_is_two_2d_pools() -> None:
+@pytest.mark.parametrize("kernel, strides, pads, pools", [
+    ([3, 3, 3], [2, 2, 2], [1] * 6, 2),
+    ([1, 3, 3], [1, 2, 2], [0, 1, 1, 0, 1, 1], 1),  # S3D's: the pool over D is one element
+    ([3, 1, 1], [1, 1, 1], [1, 0, 0, 1, 0, 0], 1),
+    ([1, 1, 1], [1, 1, 1], [0] * 6, 0),
+    ([1, 3, 3], [2, 2, 2], [0, 1, 1, 0, 1, 1], 2),  # a stride over D is a pool over D
+])
+def test_3d_pool_is_2d_pools_without_one_element_windows(kernel, strides, pads, pools) -> None:
     x = f32(1, 4, 6, 9, 9)
-    text = print_module(import_onnx(make_model("MaxPool", {"x": x}, {}, kernel_shape=[1, 3, 3], strides=[1, 2, 2],
-                                               pads=[0, 1, 1, 0, 1, 1])))
-    assert text.count("graph.pool") == 2 and "tensor<1x24x9x9xf32>" in text, text
+    for kind in ("MaxPool", "AveragePool"):
+        model = make_model(kind, {"x": x}, {}, kernel_shape=kernel, strides=strides, pads=pads)
+        text = print_module(import_onnx(model))
+        assert text.count("graph.pool") == pools, text
+        check(model, {"x": x})
 
 
 # -- errors -----------------------------------------------------------------------------------

@@ -38,35 +38,65 @@ def is_copy_generic(op: Operation) -> bool:
     return len(block.ops) == 1 and block.last_op.operands[0] is block.args[0]  # type: ignore[union-attr]
 
 
-def is_nhwc_transpose(op: Operation) -> bool:
-    """A copy generic that writes its rank-4 NCHW input channels last (identity output map)."""
+def channels_last_order(rank: int) -> list[int]:
+    """The dim order of an [N, C, spatial...] tensor channels last: TO_NHWC at rank 4."""
+    return [0, *range(2, rank), 1]
+
+
+def channels_first_order(rank: int) -> list[int]:
+    """The dim order of an [N, spatial..., C] tensor channels first: TO_NCHW at rank 4."""
+    return [0, rank - 1, *range(1, rank - 1)]
+
+
+def is_order_transpose(op: Operation, order_of_rank) -> bool:
+    """A copy generic of rank >= 4 (identity output map) writing its input's dims in
+    `order_of_rank(rank)` (the `transpose_copy` of that order)."""
     if not is_copy_generic(op) or len(op.results) != 1:
         return False
     read, write = du.indexing_maps(op)
-    return write == AffineMap.identity(4) and read == AffineMap(4, 0, tuple(AffineDimExpr(i) for i in TO_NCHW))
+    rank = write.num_dims
+    if rank < 4 or write != AffineMap.identity(rank):
+        return False
+    order = order_of_rank(rank)
+    return read == AffineMap(rank, 0, tuple(AffineDimExpr(order.index(i)) for i in range(rank)))
+
+
+def is_nhwc_transpose(op: Operation) -> bool:
+    """A copy generic that writes its [N, C, spatial...] input channels last (identity output
+    map): NCHW -> NHWC at rank 4, NCDHW -> NDHWC at rank 5."""
+    return is_order_transpose(op, channels_last_order)
+
+
+def is_nchw_transpose(op: Operation) -> bool:
+    """A copy generic that writes its channels-last input channels first (the inverse)."""
+    return is_order_transpose(op, channels_first_order)
 
 
 def channels_last_dimensions(op: Operation) -> list[int] | None:
     """The `dimensions` of a `linalg.broadcast` that writes `op`'s result channels last, if the
     dims it keeps stay in order (a broadcast cannot transpose)."""
     added = list(op.dimensions.get_values())  # type: ignore[attr-defined]
-    kept = [TO_NHWC[i] for i in range(4) if TO_NHWC[i] not in added]
-    return [i for i in range(4) if TO_NHWC[i] in added] if kept == sorted(kept) else None
+    order = channels_last_order(len(op.results[0].type.get_shape()))  # type: ignore[attr-defined]
+    kept = [order[i] for i in range(len(order)) if order[i] not in added]
+    return [i for i in range(len(order)) if order[i] in added] if kept == sorted(kept) else None
 
 
 def is_layout_free_producer(op: Operation) -> bool:
     """A fill, a broadcast whose kept dims stay in order channels last, or an all-parallel
-    one-result generic with an identity output map whose body does not read its init: each
-    can write its result channels last directly."""
+    one-result generic with an identity output map whose body reads neither its init nor its
+    loop indices (`linalg.index`: a gather's, R(2+1)D's strided depth pick, which would read
+    the permuted loops): each can write its result channels last directly."""
     if op.name == "linalg.fill":
         return len(op.results) == 1
     if op.name == "linalg.broadcast":
         return channels_last_dimensions(op) is not None
     if op.name != "linalg.generic" or not du.is_elementwise_linalg(op) or len(op.results) != 1:
         return False
-    if du.indexing_maps(op)[-1] != AffineMap.identity(4):
+    write = du.indexing_maps(op)[-1]
+    if write != AffineMap.identity(write.num_dims):
         return False
-    return not op.regions[0].block.args[-1].uses
+    body = op.regions[0].block
+    return not body.args[-1].uses and not any(inner.name == "linalg.index" for inner in body.walk())
 
 
 def channels_last_producer(producer: Operation, transpose: Operation) -> list[Operation]:
@@ -80,10 +110,11 @@ def channels_last_producer(producer: Operation, transpose: Operation) -> list[Op
         dimensions = DenseArrayBase.from_list(i64, channels_last_dimensions(producer))
         return [empty, BroadcastOp(producer.operands[0], empty.tensor, dimensions, empty.tensor.type)]
     read = du.indexing_maps(transpose)[0]
-    maps = [m.compose(read) for m in du.indexing_maps(producer)[:-1]] + [AffineMap.identity(4)]
+    rank = read.num_dims
+    maps = [m.compose(read) for m in du.indexing_maps(producer)[:-1]] + [AffineMap.identity(rank)]
     generic = GenericOp(
         list(du.dps_inputs(producer)), [empty.tensor], producer.regions[0].clone(),
-        [AffineMapAttr(m) for m in maps], [IteratorTypeAttr.parallel()] * 4, [empty.tensor.type],
+        [AffineMapAttr(m) for m in maps], [IteratorTypeAttr.parallel()] * rank, [empty.tensor.type],
     )
     return [empty, generic]
 
@@ -104,7 +135,10 @@ def erase_with_dead_inits(op: Operation, rewriter: PatternRewriter, values: list
 def cancelled_copy(op: Operation) -> SSAValue | None:
     """The input of a copy generic that reads it through an identity map (a transpose of a
     transpose), which its result can be replaced by."""
-    if not is_copy_generic(op) or du.indexing_maps(op)[0] != AffineMap.identity(4):
+    if not is_copy_generic(op):
+        return None
+    read = du.indexing_maps(op)[0]
+    if read != AffineMap.identity(read.num_dims):
         return None
     return du.dps_inputs(op)[0]
 
@@ -126,7 +160,7 @@ class ProduceChannelsLast(RewritePattern):
         if (source := cancelled_copy(new_ops[-1])) is not None:
             erase_with_dead_inits(new_ops[-1], rewriter, [source])
             channels_last = source
-        back_ops, back = transpose_copy(channels_last, TO_NCHW)
+        back_ops, back = transpose_copy(channels_last, channels_first_order(len(channels_last.type.get_shape())))  # type: ignore[attr-defined]
         rewriter.insert(back_ops, InsertPoint.before(producer))
         for use in list(value.uses):
             user = use.operation

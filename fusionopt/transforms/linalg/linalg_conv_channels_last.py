@@ -29,7 +29,10 @@ dilations for a full conv, which the im2col stages take dilated):
 Then `channels_last_propagation` computes each elementwise producer of an NHWC transpose (the
 init's bias broadcast or fill, the ReLU or residual add between two convs) channels last, so a
 chain of convs keeps its activations NHWC, and `linalg-fuse-elementwise` folds the remaining
-transposes into their readers as permuted maps. What is left per conv is the filter's
+transposes into their readers as permuted maps. The layout also passes through the reshapes,
+crops and pads between convs that leave the channel dim alone (`channels_last_views`; option
+`through-views`): video models' stacked (1, k, k) and (k, 1, 1) convs keep their activations
+channels last from conv to conv. What is left per conv is the filter's
 transpose when the weights are function arguments: one small dispatch per call (a constant
 filter is transposed here, once). Its cost grows with F*C*KH*KW while a full conv's gain grows
 with F*C*KH*KW*OH*OW, so a full conv is rewritten only with at least `min-pixels` output pixels
@@ -69,7 +72,7 @@ from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from fusionopt.dialects.dense import dense_to_numpy, numpy_to_dense
 from fusionopt.dialects.linalg import GenericOp
@@ -90,6 +93,7 @@ from fusionopt.transforms.linalg.channels_last_propagation import (
     channels_last_image,
     sole_pad_user,
 )
+from fusionopt.transforms.linalg.channels_last_views import HoistChannelsLastAboveView, SinkChannelsFirstBelowView
 from fusionopt.transforms.linalg.grouped_conv_channels_last import MIN_GROUP_FILTERS, GroupedConvToChannelsLast
 from fusionopt.transforms.linalg.grouped_conv_depthwise import MAX_DEPTHWISE_GROUP_CHANNELS, GroupedConvToDepthwise
 from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_copy
@@ -250,6 +254,10 @@ class LinalgConvChannelsLastPass(ModulePass):
                              per channel of a group over the broadcast channel, chained
                              (`grouped_conv_depthwise`; 8: ResNeXt50's 4- and 8-channel groups; 0:
                              none). Stride 1, >= 128 output channels and >= 784 pixels only.
+      through-views       -- activations stay channels last through the reshapes, crops and
+                             pads between convs that leave the channel dim alone (true; false:
+                             a transpose back and forth around each, the form before):
+                             `channels_last_views`, the video models' stacked convs.
     """
 
     name = "linalg-conv-channels-last"
@@ -264,6 +272,7 @@ class LinalgConvChannelsLastPass(ModulePass):
     grouped_im2col: bool = True
     grouped_taps: bool = False
     max_depthwise_group_channels: int = MAX_DEPTHWISE_GROUP_CHANNELS
+    through_views: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         limits = FullConvLimits(self.min_pixels, self.min_pixels_1x1, self.max_filter_elements,
@@ -273,4 +282,6 @@ class LinalgConvChannelsLastPass(ModulePass):
         PatternRewriteWalker(GroupedConvToChannelsLast(self.min_group_filters, self.grouped_im2col, self.grouped_taps), apply_recursively=False).rewrite_module(op)
         split = GroupedConvToDepthwise(self.max_depthwise_group_channels, self.min_group_filters)
         PatternRewriteWalker(split, apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(ProduceChannelsLast()).rewrite_module(op)
+        views = [HoistChannelsLastAboveView(), SinkChannelsFirstBelowView()] if self.through_views else []
+        propagation = GreedyRewritePatternApplier([ProduceChannelsLast(), *views], dce_enabled=False)
+        PatternRewriteWalker(propagation).rewrite_module(op)
