@@ -7,7 +7,9 @@ one transpose back, which `linalg-fuse-elementwise` folds into them as a permute
 chain of convs keeps its activations in NHWC, and only the readers that need NCHW (a flatten,
 a conv left NCHW, the function's result) pay a permuted read. A transpose into NHWC of a
 transpose back to NCHW cancels. A pad that only a conv reads moves below the conv's input
-transpose (`permuted_pad`), so the transpose reads the unpadded image.
+transpose (`permuted_pad`), so the transpose reads the unpadded image. Any rank from 4 up:
+video models' [N, C, D, H, W] activations move to NDHWC alike (`channels_last_views` carries
+them through the reshapes, crops and pads between their stacked convs).
 """
 
 from __future__ import annotations
@@ -160,7 +162,8 @@ class ProduceChannelsLast(RewritePattern):
         if (source := cancelled_copy(new_ops[-1])) is not None:
             erase_with_dead_inits(new_ops[-1], rewriter, [source])
             channels_last = source
-        back_ops, back = transpose_copy(channels_last, channels_first_order(len(channels_last.type.get_shape())))  # type: ignore[attr-defined]
+        rank = len(channels_last.type.get_shape())  # type: ignore[attr-defined]
+        back_ops, back = transpose_copy(channels_last, channels_first_order(rank))
         rewriter.insert(back_ops, InsertPoint.before(producer))
         for use in list(value.uses):
             user = use.operation
