@@ -50,6 +50,8 @@ from fusionopt.transforms.linalg.linalg_transpose_nt_operands import transpose_c
 from fusionopt.transforms.linalg.slice_before_transpose import is_plain_slice
 
 RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
+SUNK_VIEWS = (*RESHAPES, "tensor.extract_slice")  # pads only hoist
+VIEWS = (*SUNK_VIEWS, "tensor.pad")
 
 
 def channels_last_groups(groups: list[list[int]]) -> list[list[int]] | None:
@@ -78,16 +80,20 @@ def takes_every_channel(op: Operation) -> bool:
     return op.static_sizes.get_values()[1] == _shape(op.operands[0])[1]  # type: ignore[attr-defined]
 
 
+def is_view_result(value: SSAValue) -> bool:
+    return isinstance(value.owner, Operation) and value.owner.name in VIEWS
+
+
 def is_movable_view(op: Operation, pads: bool) -> bool:
     """A static view the channel dim passes through unchanged (module docstring), of rank 4 or
     more (the transposes `ProduceChannelsLast` takes)."""
     if op.name in RESHAPES:
         return du.is_static_tensor(op.operands[0]) and channels_last_groups(reassociation(op)) is not None
-    if op.name not in ("tensor.extract_slice", "tensor.pad") or len(_shape(op.operands[0])) < 4:
+    if op.name not in VIEWS or len(_shape(op.operands[0])) < 4:
         return False
     if op.name == "tensor.extract_slice":
         return is_plain_slice(op) and takes_every_channel(op)
-    return pads and op.name == "tensor.pad" and sole_pad_user(op.results[0]) is op
+    return pads and sole_pad_user(op.results[0]) is op
 
 
 def view_of(view: Operation, source: SSAValue, order: list[int]) -> Operation:
@@ -141,11 +147,11 @@ class HoistChannelsLastAboveView(RewritePattern):
     """transpose_cl(view(x)) -> view'(transpose_cl(x)) (module docstring)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not is_nhwc_transpose(op):
+        # the view first: the transpose test is `ProduceChannelsLast`'s too, on every generic
+        if op.name != "linalg.generic" or not op.operands or not is_view_result(value := op.operands[0]):
             return
-        value = du.dps_inputs(op)[0]
-        view = value.owner
-        if (not isinstance(view, Operation) or value.uses.get_length() != 1
+        view: Operation = value.owner  # type: ignore[assignment]
+        if (not is_nhwc_transpose(op) or value.uses.get_length() != 1
                 or not is_movable_view(view, pads=True) or not reaches_channels_last_source(value)):
             return
         source = view.operands[0]
@@ -162,13 +168,13 @@ class SinkChannelsFirstBelowView(RewritePattern):
     """view(transpose_cf(y)) -> transpose_cf(view'(y)) (module docstring)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not is_movable_view(op, pads=False):
+        if op.name not in SUNK_VIEWS:
             return
         value = op.operands[0]
         transpose = value.owner
         if not isinstance(transpose, Operation) or not is_nchw_transpose(transpose) or value.uses.get_length() != 1:
             return
-        if not reaches_channels_last_reader(op.results[0]):
+        if not is_movable_view(op, pads=False) or not reaches_channels_last_reader(op.results[0]):
             return
         channels_last = du.dps_inputs(transpose)[0]
         moved = view_of(op, channels_last, channels_last_order(len(_shape(value))))
