@@ -57,8 +57,9 @@ BEiT, and SqueezeBERT's grouped 1-D convs) and recurrent networks (`RECURRENT_MO
 bench/export_recurrent.py: LSTM and GRU) and a third sweep of text and vision backbones
 (`THIRD_SWEEP`, bench/export_third_sweep.py: FNet, CANINE, Swin V2, ...) and the fourth's
 (`FOURTH_SWEEP`, bench/export_fourth_sweep.py: seq2seq models, DETR, RAFT, ...) and the sixth's
-(`SIXTH_SWEEP`, bench/export_sixth_sweep.py: T5, LayoutLM, EnCodec, RWKV, video models, ...) go
-with `--forms inline` too.
+(`SIXTH_SWEEP`, bench/export_sixth_sweep.py: T5, LayoutLM, EnCodec, RWKV, video models, ...) and the
+seventh's (`SEVENTH_SWEEP`, bench/export_seventh_sweep.py: Nystromformer, Perceiver IO, UperNet,
+Depth Anything, DAC, UnivNet, Autoformer, video Swin, ...) go with `--forms inline` too.
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ from export_recurrent import RECURRENT_MODELS  # noqa: E402
 from export_third_sweep import THIRD_SWEEP  # noqa: E402
 from export_fourth_sweep import FOURTH_SWEEP  # noqa: E402
 from export_sixth_sweep import SIXTH_SWEEP  # noqa: E402
+from export_seventh_sweep import SEVENTH_SWEEP  # noqa: E402
 from export_model_defs import CHECK_MODELS, HELDOUT_MODELS, MODELS, UNSEEN_MODELS, _declare_torchvision_ops  # noqa: E402
 
 
@@ -112,7 +114,7 @@ STATIC_ONLY = {"decoder/mamba"}
 ALL_MODELS = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS, **UNSEEN_MODELS, **DECODER_MODELS,
               **MORE_DECODERS, **ENCODER_MODELS, **VISION_ENCODER_MODELS,
               **MORE_VISION_ENCODERS, **RECURRENT_MODELS, **THIRD_SWEEP,
-              **FOURTH_SWEEP, **SIXTH_SWEEP}
+              **FOURTH_SWEEP, **SIXTH_SWEEP, **SEVENTH_SWEEP}
 
 
 # -- export -----------------------------------------------------------------------------------
@@ -294,7 +296,7 @@ def export(name: str, out_root: Path, forms: str = "args") -> dict:
     model, inputs, config = build()
     model.eval()
     add_noise(model, torch.Generator().manual_seed(SEED))
-    if name in HELDOUT_MODELS or name in UNSEEN_MODELS or name in MORE_VISION_ENCODERS or name in SIXTH_SWEEP:
+    if any(name in group for group in (HELDOUT_MODELS, UNSEEN_MODELS, MORE_VISION_ENCODERS, SIXTH_SWEEP, SEVENTH_SWEEP)):
         calibrate_batchnorm(model, inputs, torch.Generator().manual_seed(SEED + 1))
     stem = Path(name).name
     out = out_root / name

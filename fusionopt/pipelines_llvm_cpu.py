@@ -16,7 +16,9 @@ from __future__ import annotations
 # matmul tile, and depthwise convs 8 (7) pixels x 32 channels (IREE's own keeps 4 accumulators:
 # mnasnet1_0's depthwise convs 0.75x of the time), and a softmax's row reductions whole rows
 # (its two dispatches 0.5x of the time in vit_s16_6l), and a grouped conv's im2col matmul one
-# group a workgroup (RegNetX's at 112x112 and 56x56 ~0.5x-0.6x of the time), and a grouped conv's
+# group a workgroup (RegNetX's at 112x112 and 56x56 ~0.5x-0.6x of the time), an NCHW conv's im2col
+# matmul (the `-fewest` forms) one patch row a reduction step (IREE's 15-16 unroll the tile's
+# im2col into 256 masked reads, 8-10 s of `iree-compile` an executable), and a grouped conv's
 # tap sum 7 (8) pixels x 16 (32) filters, and k x k convs over
 # 16 or more channels 8 pixels x 32 filters (IREE's 8 x 16 tile: resnet18's convs 0.7x of the
 # time with the wider one). A CUDA build would
@@ -38,7 +40,7 @@ from __future__ import annotations
 # gathered element by element (vit_s16_6l's 112 -> 11 us; `transpose_unit_loops.py`).
 UNIT_READS = "dispatch-unit-dim-reads"
 CPU_TILES = ("dispatch-unit-dim-reads,dispatch-transpose-unit-loops,dispatch-matmul-cpu-tiles,dispatch-attention-cpu-tiles,dispatch-conv-1x1-cpu-tiles,dispatch-depthwise-cpu-tiles,"
-             "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
+             "dispatch-reduction-cpu-tiles,dispatch-grouped-im2col-cpu-tiles,dispatch-im2col-cpu-tiles,dispatch-grouped-taps-cpu-tiles,"
              "dispatch-conv-kxk-cpu-tiles,dispatch-winograd-cpu-tiles,dispatch-hoist-dense-constants")
 # Last, each f32 erf is one rational function of its operand, GELU's 1/sqrt(2) in its
 # coefficients: IREE lowers erf with three intervals' coefficients picked by selects, ~35 vector

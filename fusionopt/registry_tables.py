@@ -57,6 +57,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "dispatch-depthwise-cpu-tiles": ("fusionopt.transforms.dispatch.depthwise_cpu_tiles", "DispatchDepthwiseCpuTilesPass"),
     "dispatch-reduction-cpu-tiles": ("fusionopt.transforms.dispatch.reduction_cpu_tiles", "DispatchReductionCpuTilesPass"),
     "dispatch-grouped-im2col-cpu-tiles": ("fusionopt.transforms.dispatch.grouped_im2col_cpu_tiles", "DispatchGroupedIm2colCpuTilesPass"),
+    "dispatch-im2col-cpu-tiles": ("fusionopt.transforms.dispatch.im2col_cpu_tiles", "DispatchIm2colCpuTilesPass"),
     "dispatch-grouped-taps-cpu-tiles": ("fusionopt.transforms.dispatch.grouped_taps_cpu_tiles", "DispatchGroupedTapsCpuTilesPass"),
     "dispatch-conv-kxk-cpu-tiles": ("fusionopt.transforms.dispatch.conv_kxk_cpu_tiles", "DispatchConvKxkCpuTilesPass"),
     "dispatch-hoist-dense-constants": ("fusionopt.transforms.dispatch.hoist_dense_constants", "DispatchHoistDenseConstantsPass"),

@@ -61,11 +61,12 @@ from fusionopt.importers.onnx_ops_recurrent import HANDLERS as RECURRENT_HANDLER
 from fusionopt.importers.onnx_ops_resample import HANDLERS as RESAMPLE_HANDLERS
 from fusionopt.importers.onnx_ops_sample import HANDLERS as SAMPLE_HANDLERS
 from fusionopt.importers.onnx_ops_spectral import HANDLERS as SPECTRAL_HANDLERS
+from fusionopt.importers.onnx_ops_topk import HANDLERS as TOPK_HANDLERS
 from fusionopt.progress import Progress
 
 HANDLERS = {**ELEMENTWISE_HANDLERS, **NN_HANDLERS, **CNN_HANDLERS, **RESAMPLE_HANDLERS, **EINSUM_HANDLERS,
             **REARRANGE_HANDLERS, **ACTIVATION_HANDLERS, **QUANT_HANDLERS, **RECURRENT_HANDLERS,
-            **SPECTRAL_HANDLERS, **SAMPLE_HANDLERS}
+            **SPECTRAL_HANDLERS, **SAMPLE_HANDLERS, **TOPK_HANDLERS}
 SUPPORTED_OPS = tuple(sorted(HANDLERS))
 WEIGHT_MODES = ("inline", "args")
 ENTRY_NAME = "main_graph"

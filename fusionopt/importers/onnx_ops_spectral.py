@@ -15,7 +15,11 @@ reassociation ML compilers make anyway (fast-math contract).
 Supported: opset 17 (`axis` attribute) and 20 (`axis` as the third input, a constant), real
 (`[..., 1]`) or complex input, `onesided` (real input: the N // 2 + 1 non-negative
 frequencies), `inverse` (conjugate coefficients scaled by 1 / N), `dft_length` (a constant:
-the signal truncated or zero-padded to it).
+the signal truncated or zero-padded to it). `inverse` and `onesided` over a complex input is
+torch's `irfft` as its exporter writes it and onnxruntime runs it (the ONNX text leaves it
+undefined): the N // 2 + 1 bins of a Hermitian spectrum to the real signal of N = dft_length,
+the other bins their conjugates, the imaginary parts of the first (and, N even, the middle)
+bin read as zero, as numpy's `irfft` does.
 """
 
 from __future__ import annotations
@@ -41,6 +45,23 @@ def dft_matrix(length: int, in_parts: int, bins: int, inverse: bool) -> np.ndarr
     if inverse:
         w /= length
     return w.reshape(length * in_parts, bins * 2)
+
+
+def half_spectrum_matrix(length: int) -> np.ndarray:
+    """`[(length // 2 + 1) * 2, length]` float64: row 2k + a (a = 0 real, 1 imaginary part of
+    X[k]), column n; x[n] = sum_k c_k (Re X[k] cos - Im X[k] sin)(2 pi k n / N) / N, c_k = 2 for
+    the bins whose conjugates stand in for the missing ones, 1 for the first and (N even) the
+    middle bin (their sines vanish, so their imaginary parts are not read)."""
+    bins = length // 2 + 1
+    k = np.arange(bins)[:, None]
+    n = np.arange(length)[None, :]
+    angle = 2 * np.pi * ((n * k) % length) / length
+    twice = np.full((bins, 1), 2.0)
+    twice[0] = 1.0
+    if length % 2 == 0:
+        twice[-1] = 1.0
+    w = np.stack([np.cos(angle), -np.sin(angle)], axis=1) * twice[:, :, None] / length
+    return w.reshape(bins * 2, length)
 
 
 def _axis(ctx: ImportContext, ins: list[Value | None], rank: int) -> int:
@@ -87,19 +108,24 @@ def dft(ctx: ImportContext, ins: list[Value | None]) -> list[Value]:
         raise ctx.error(f"DFT input's last dim must be 1 (real) or 2 (complex), got {parts}")
     axis = _axis(ctx, ins, rank)
     inverse, onesided = bool(ctx.attr("inverse", 0)), bool(ctx.attr("onesided", 0))
-    if onesided and parts == 2:
-        raise ctx.error("DFT onesided=1 needs a real input (last dim 1)")
-    length = _dft_length(ctx, ins, dims[axis])
-    x = _fit_length(ctx, x, axis, length)
-    bins = length // 2 + 1 if onesided else length
+    if onesided and parts == 2 and not inverse:
+        raise ctx.error("DFT onesided=1 over a complex input is defined only as the inverse (the "
+                        "forward transform needs a real input, last dim 1)")
+    if onesided and parts == 2:  # a half spectrum to its real signal (torch's irfft)
+        length = _dft_length(ctx, ins, 2 * (dims[axis] - 1))
+        signal_in, weights, bins, out_parts = length // 2 + 1, half_spectrum_matrix(length), length, 1
+    else:
+        length = _dft_length(ctx, ins, dims[axis])
+        bins = length // 2 + 1 if onesided else length
+        signal_in, weights, out_parts = length, dft_matrix(length, parts, bins, inverse), 2
+    x = _fit_length(ctx, x, axis, signal_in)
     # the signal axis next to the complex parts, every other dim one row of the product
     perm = [d for d in range(rank - 1) if d != axis] + [axis, rank - 1]
     moved = transpose(ctx, x, perm)
     outer = [shape(moved)[d] for d in range(rank - 2)]
-    rows = reshape(ctx, moved, [int(np.prod(outer, dtype=np.int64)), length * parts])
-    weights = dft_matrix(length, parts, bins, inverse).astype(numpy_dtype_of(element(ins[0])))
-    product = ctx.emit(graph.DotOp(ctx.ssa(rows), ctx.ssa(weights)))
-    spectrum = reshape(ctx, product, [*outer, bins, 2])
+    rows = reshape(ctx, moved, [int(np.prod(outer, dtype=np.int64)), signal_in * parts])
+    product = ctx.emit(graph.DotOp(ctx.ssa(rows), ctx.ssa(weights.astype(numpy_dtype_of(element(ins[0]))))))
+    spectrum = reshape(ctx, product, [*outer, bins, out_parts])
     return [transpose(ctx, spectrum, list(np.argsort(perm)))]
 
 

@@ -45,6 +45,14 @@ def without_grouped_taps(pipeline: str) -> str:
     return spec.replace(taps, "linalg-conv-channels-last")
 
 
+def im2col_matmul_configs(module) -> list[str]:
+    """The `compilation_info` of each contraction generic whose region computes IREE's im2col op
+    (the im2col tile passes' targets)."""
+    return [str(op.attributes["compilation_info"]) for op in module.walk()
+            if op.name == "linalg.generic" and "compilation_info" in op.attributes
+            and any(o.name == "iree_linalg_ext.im2col" for o in op.parent_op().walk())]
+
+
 def pass_names(pipeline: str) -> list[str]:
     return [request.name for request in parse_pipeline(pipeline, PIPELINES)]
 

@@ -9,21 +9,22 @@ import numpy as np
 import pytest
 
 from fusionopt.importers.onnx_import import import_onnx
-from fusionopt.importers.onnx_ops_spectral import dft_matrix
+from fusionopt.importers.onnx_ops_spectral import dft_matrix, half_spectrum_matrix
 from fusionopt.interpreter.input_families import FAMILIES
 from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import run_vmfb
 from fusionopt.registry import iree_flags_of
-from fusionopt.testing import apply_pipeline
+from fusionopt.testing import apply_pipeline, run_module
 from support.iree_pairs import build_llvm_cpu
 from support.onnx_family_runs import CPU_PIPELINES
 from support.onnx_single_node import check, make_model
-from support.spectral_onnx_models import fourier_mixing
+from support.spectral_onnx_models import autocorrelation, fourier_mixing
 
 pytest.importorskip("onnxruntime")
 rng = np.random.default_rng(0)
 COMPLEX = rng.standard_normal((2, 6, 5, 2)).astype(np.float32)
 REAL = rng.standard_normal((2, 7, 1)).astype(np.float32)
+HALF = rng.standard_normal((2, 4, 5, 2)).astype(np.float32)  # 4 bins of a Hermitian spectrum
 
 
 def as_complex(x: np.ndarray) -> np.ndarray:
@@ -39,6 +40,34 @@ def test_matrix_is_numpys_transform_in_float64(length, inverse, onesided, parts)
     transform = np.fft.ifft if inverse else np.fft.fft
     want = transform(as_complex(signal), axis=1)[:, :bins]
     np.testing.assert_allclose(got[..., 0] + 1j * got[..., 1], want, rtol=0, atol=1e-12 * length)
+
+
+@pytest.mark.parametrize("length", [1, 2, 7, 8, 96])
+def test_half_spectrum_matrix_is_numpys_irfft_in_float64(length):
+    """Imaginary parts in every bin, the first's and the middle one's included: irfft ignores them."""
+    bins = length // 2 + 1
+    spectrum = rng.standard_normal((3, bins, 2))
+    got = spectrum.reshape(3, -1) @ half_spectrum_matrix(length)
+    want = np.fft.irfft(as_complex(spectrum), n=length, axis=1)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12 * length)
+
+
+@pytest.mark.parametrize("length", [None, 6, 7, 9], ids=["default", "even", "odd", "zero-padded"])
+def test_half_spectrum_inverse_matches_onnxruntime(length):
+    """torch's irfft as its exporter writes it: inverse and onesided over the N // 2 + 1 bins."""
+    const = {} if length is None else {"n": np.array(length, np.int64)}
+    order = ["x"] if length is None else ["x", "n"]
+    check(make_model("DFT", {"x": HALF}, const, opset=17, axis=1, inverse=1, onesided=1, order=order), {"x": HALF})
+
+
+def test_half_spectrum_inverse_truncated_is_numpys_irfft():
+    """More bins than N // 2 + 1: numpy's and torch's irfft read the first N // 2 + 1
+    (onnxruntime reads them all, but torch's exporter slices the spectrum first)."""
+    model = make_model("DFT", {"x": HALF}, {"n": np.array(3, np.int64)}, opset=17, axis=1, inverse=1,
+                       onesided=1, order=["x", "n"])
+    (got,) = run_module(import_onnx(model), [HALF])
+    want = np.fft.irfft(as_complex(HALF.astype(np.float64)), n=3, axis=1)
+    np.testing.assert_allclose(got[..., 0], want, rtol=0, atol=1e-6)
 
 
 @pytest.mark.parametrize("attrs", [{"axis": 1}, {"axis": 2}, {"axis": 2, "inverse": 1}, {"axis": -2}],
@@ -72,24 +101,47 @@ def fnet_mixing_in_float64(x: np.ndarray) -> np.ndarray:
     return x + np.fft.fftn(x.astype(np.float64), axes=(1, 2)).real
 
 
-@pytest.mark.parametrize("pipeline", CPU_PIPELINES)
-def test_fourier_mixing_built_by_iree_matches_a_float64_fft(pipeline, tmp_path):
-    """Every input family (large offsets, constant rows, zeros, extremes scaled into range):
-    within 2e-6 of the outputs' magnitude, the error of a contraction of 2N terms."""
-    seq, hidden = 16, 24
-    module = print_module(import_onnx(fourier_mixing(seq, hidden)))
-    formed = print_module(apply_pipeline(module, pipeline))
-    vmfb = build_llvm_cpu({"mixing": formed}, tmp_path, iree_flags_of(pipeline))["mixing"]
+def autocorrelation_in_float64(x: np.ndarray) -> np.ndarray:
+    spectrum = np.fft.rfft(x.astype(np.float64), axis=1)
+    return np.fft.irfft(spectrum * np.conj(spectrum), n=x.shape[1], axis=1)
+
+
+def adversarial_signals(shape: tuple[int, ...], scale_extreme: float) -> dict[str, np.ndarray]:
+    """Large offsets, constant rows, zeros, extremes scaled so the outputs stay finite."""
     family_rng = np.random.default_rng(1)
-    signals = {"random": family_rng.standard_normal((1, seq, hidden)),
-               "offset": 1000.0 + family_rng.standard_normal((1, seq, hidden)),
-               "constant": np.full((1, seq, hidden), 3.5), "zeros": np.zeros((1, seq, hidden)),
-               "extreme": 1e30 * family_rng.standard_normal((1, seq, hidden))}
+    signals = {"random": family_rng.standard_normal(shape), "offset": 1000.0 + family_rng.standard_normal(shape),
+               "constant": np.full(shape, 3.5), "zeros": np.zeros(shape),
+               "extreme": scale_extreme * family_rng.standard_normal(shape)}
     assert set(signals) <= set(FAMILIES) | {"constant"}
+    return signals
+
+
+def assert_iree_build_matches(model, reference, signals, tolerance: float, pipeline: str, tmp_path) -> None:
+    """`model` through `pipeline`, built by IREE: within `tolerance` of the float64 outputs'
+    magnitude on every signal."""
+    formed = print_module(apply_pipeline(print_module(import_onnx(model)), pipeline))
+    vmfb = build_llvm_cpu({"model": formed}, tmp_path, iree_flags_of(pipeline))["model"]
     for family, signal in signals.items():
         x = signal.astype(np.float32)
         got = run_vmfb(vmfb, [x], "main_graph")[0]
-        want = fnet_mixing_in_float64(x)
+        want = reference(x)
         scale = max(float(np.abs(want).max()), 1.0)
         assert np.isfinite(got).all(), family
-        assert float(np.abs(got - want).max()) <= 2e-6 * scale, family
+        assert float(np.abs(got - want).max()) <= tolerance * scale, family
+
+
+@pytest.mark.parametrize("pipeline", CPU_PIPELINES)
+def test_fourier_mixing_built_by_iree_matches_a_float64_fft(pipeline, tmp_path):
+    """Within 2e-6 of the outputs' magnitude: the error of a contraction of 2N terms."""
+    seq, hidden = 16, 24
+    assert_iree_build_matches(fourier_mixing(seq, hidden), fnet_mixing_in_float64,
+                              adversarial_signals((1, seq, hidden), 1e30), 2e-6, pipeline, tmp_path)
+
+
+@pytest.mark.parametrize("pipeline", CPU_PIPELINES)
+def test_autocorrelation_built_by_iree_matches_a_float64_irfft(pipeline, tmp_path):
+    """Autoformer's rfft -> power -> irfft: two contractions, the second over the squares of the
+    first's results (extremes scaled to 1e15 so the squares stay finite in f32)."""
+    steps, channels = 24, 8
+    assert_iree_build_matches(autocorrelation(steps, channels), autocorrelation_in_float64,
+                              adversarial_signals((1, steps, channels), 1e15), 4e-6, pipeline, tmp_path)

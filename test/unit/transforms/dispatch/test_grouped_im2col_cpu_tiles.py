@@ -13,7 +13,9 @@ import pytest
 
 from fusionopt.iree_tools import iree_available
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
-from support.cpu_pipeline_cases import assert_tiles_change_no_bit, grouped_relu_block, without_grouped_taps, runs_on_cpu_only
+from support.cpu_pipeline_cases import (
+    assert_tiles_change_no_bit, grouped_relu_block, im2col_matmul_configs, runs_on_cpu_only, without_grouped_taps,
+)
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 PASS = "dispatch-grouped-im2col-cpu-tiles"
@@ -24,21 +26,15 @@ WITHOUT = ",".join(p for p in CPU.split(",") if p != PASS)
 CASES = lit_functions(LIT_TRANSFORMS / "dispatch" / "dispatch-grouped-im2col-cpu-tiles.mlir")
 
 
-def configured(module) -> list[str]:
-    return [str(op.attributes["compilation_info"]) for op in module.walk()
-            if op.name == "linalg.generic" and "compilation_info" in op.attributes
-            and any(o.name == "iree_linalg_ext.im2col" for o in op.parent_op().walk())]
-
-
 def test_the_cpu_pipelines_configure_and_the_cuda_ones_do_not():
     assert runs_on_cpu_only(PASS)
 
 
 @pytest.mark.parametrize(("size", "stride", "rows"), [(14, 1, "196"), (56, 2, "196"), (7, 1, "49"), (8, 2, "16")])
 def test_the_cpu_pipeline_gives_the_grouped_conv_one_group_a_workgroup(size: int, stride: int, rows: str):
-    [config] = configured(apply_pipeline(grouped_relu_block(size, stride), CPU))
+    [config] = im2col_matmul_configs(apply_pipeline(grouped_relu_block(size, stride), CPU))
     assert f"distribution = [1, {rows}, 16, 0]" in config
-    assert configured(apply_pipeline(grouped_relu_block(size, stride), WITHOUT)) == []
+    assert im2col_matmul_configs(apply_pipeline(grouped_relu_block(size, stride), WITHOUT)) == []
 
 
 @pytest.mark.parametrize("name", sorted(name for name in CASES if name.startswith("regnet")))
