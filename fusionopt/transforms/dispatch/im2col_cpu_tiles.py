@@ -10,7 +10,10 @@ bufferization 5.3 s, empty-tensor elimination 2.4 s): a lone 16 -> 32 3x3 conv a
 10.6 s to build through `graph-to-dispatch-llvm-cpu-fewest` against 0.9 s for IREE's own conv,
 and Swin2SR's, UnivNet's and UperNet's `-fewest` builds 38-44 s against IREE's 6.5-17.4 s
 (bench/RESULTS.md, "Every model builds: a seventh sweep"). With a step of one patch row the
-tile's im2col is one row of pixels an iteration, in a loop: the same conv builds in 1.8 s.
+tile's im2col is one row of pixels an iteration, in a loop: the same conv builds in 0.75 s and
+runs in 0.46-0.68 ms against 0.62-0.97; resnet_mini's `-fewest` build 42 -> 3.3 s, the module
+0.63x of its time, outputs bit-identical (bench/RESULTS.md, "`-fewest` builds: one patch row a
+reduction step").
 
 Applied to the matmul generic (maps (f, p, k): (f, k), (k, p) -> (f, p), body `out + lhs *
 rhs`) of a static f32 region whose patches come from an `iree_linalg_ext.im2col` in the same
