@@ -32,17 +32,25 @@ VOCAB = 1000
 LAYERS = 2
 
 
-class LastHidden(nn.Module):
-    """An encoder's `last_hidden_state` for its one input, passed as `key` (the attribute `m`
-    gives the `m.` names)."""
+class Field(nn.Module):
+    """One named field of a model's output for its keyword inputs, passed in the order of `keys`
+    (the attribute `m` gives the `m.` names)."""
 
-    def __init__(self, model: nn.Module, key: str):
+    def __init__(self, model: nn.Module, keys: tuple[str, ...], field: str):
         super().__init__()
         self.m = model
-        self.key = key
+        self.keys = keys
+        self.field = field
 
-    def forward(self, x):
-        return self.m(**{self.key: x}).last_hidden_state
+    def forward(self, *args):
+        return getattr(self.m(**dict(zip(self.keys, args))), self.field)
+
+
+class LastHidden(Field):
+    """An encoder's `last_hidden_state` for its one input, passed as `key`."""
+
+    def __init__(self, model: nn.Module, key: str):
+        super().__init__(model, (key,), "last_hidden_state")
 
 
 def _token_ids() -> dict[str, torch.Tensor]:

@@ -37,23 +37,10 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from export_encoders import LAYERS, VOCAB, LastHidden
+from export_encoders import LAYERS, VOCAB, Field, LastHidden
 from export_sixth_sweep import AUDIO_SAMPLES, FRAMES
 
 MELS = 100
-
-
-class Field(nn.Module):
-    """One named field of a model's output for its keyword inputs (in the order given)."""
-
-    def __init__(self, model: nn.Module, keys: tuple[str, ...], field: str):
-        super().__init__()
-        self.m = model
-        self.keys = keys
-        self.field = field
-
-    def forward(self, *args):
-        return getattr(self.m(**dict(zip(self.keys, args))), self.field)
 
 
 def _image(size: int) -> dict[str, torch.Tensor]:

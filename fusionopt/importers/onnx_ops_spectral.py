@@ -31,12 +31,15 @@ from fusionopt.importers.onnx_builders import reshape, slice_value, transpose
 from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
 
 
+def exact_angles(n: np.ndarray, k: np.ndarray, length: int) -> np.ndarray:
+    """2 pi n k / N in float64, the product reduced mod N first (exact angles at any length)."""
+    return 2 * np.pi * ((n * k) % length) / length
+
+
 def dft_matrix(length: int, in_parts: int, bins: int, inverse: bool) -> np.ndarray:
     """`[length * in_parts, bins * 2]` float64: row 2n + a (a = 0 real, 1 imaginary part of
     x[n]), column 2k + b (b = 0 real, 1 imaginary part of X[k]); X[k] = sum_n x[n] e^(-+2 pi i n k / N)."""
-    n = np.arange(length)[:, None]
-    k = np.arange(bins)[None, :]
-    angle = 2 * np.pi * ((n * k) % length) / length  # the product reduced first: exact angles
+    angle = exact_angles(np.arange(length)[:, None], np.arange(bins)[None, :], length)
     cos, sin = np.cos(angle), np.sin(angle) * (1.0 if inverse else -1.0)
     w = np.zeros((length, in_parts, bins, 2))
     w[:, 0, :, 0], w[:, 0, :, 1] = cos, sin        # real part: (cos + i sin) x_r
@@ -53,9 +56,7 @@ def half_spectrum_matrix(length: int) -> np.ndarray:
     the bins whose conjugates stand in for the missing ones, 1 for the first and (N even) the
     middle bin (their sines vanish, so their imaginary parts are not read)."""
     bins = length // 2 + 1
-    k = np.arange(bins)[:, None]
-    n = np.arange(length)[None, :]
-    angle = 2 * np.pi * ((n * k) % length) / length
+    angle = exact_angles(np.arange(bins)[:, None], np.arange(length)[None, :], length)
     twice = np.full((bins, 1), 2.0)
     twice[0] = 1.0
     if length % 2 == 0:

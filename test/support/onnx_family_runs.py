@@ -66,6 +66,18 @@ def family_runs(model, pipeline: str, folder: Path, seed: int,
     return runs
 
 
+def adversarial_signals(shape: tuple[int, ...], scale_extreme: float) -> dict[str, np.ndarray]:
+    """family -> a float64 signal of `shape` (seed 1): N(0, 1), a large common offset (1000 +
+    N(0, 1)), constant (3.5), zeros, and extremes (`scale_extreme` x N(0, 1), scaled so that the
+    model's outputs stay finite)."""
+    family_rng = np.random.default_rng(1)
+    signals = {"random": family_rng.standard_normal(shape), "offset": 1000.0 + family_rng.standard_normal(shape),
+               "constant": np.full(shape, 3.5), "zeros": np.zeros(shape),
+               "extreme": scale_extreme * family_rng.standard_normal(shape)}
+    assert set(signals) <= set(FAMILIES) | {"constant"}
+    return signals
+
+
 # The CPU pipelines a model test builds through IREE.
 CPU_PIPELINES = ["graph-to-dispatch-llvm-cpu", "graph-to-dispatch-llvm-cpu-fewest", "graph-to-dispatch"]
 

@@ -10,13 +10,12 @@ import pytest
 
 from fusionopt.importers.onnx_import import import_onnx
 from fusionopt.importers.onnx_ops_spectral import dft_matrix, half_spectrum_matrix
-from fusionopt.interpreter.input_families import FAMILIES
 from fusionopt.ir_io import print_module
 from fusionopt.iree_tools import run_vmfb
 from fusionopt.registry import iree_flags_of
 from fusionopt.testing import apply_pipeline, run_module
 from support.iree_pairs import build_llvm_cpu
-from support.onnx_family_runs import CPU_PIPELINES
+from support.onnx_family_runs import CPU_PIPELINES, adversarial_signals
 from support.onnx_single_node import check, make_model
 from support.spectral_onnx_models import autocorrelation, fourier_mixing
 
@@ -104,16 +103,6 @@ def fnet_mixing_in_float64(x: np.ndarray) -> np.ndarray:
 def autocorrelation_in_float64(x: np.ndarray) -> np.ndarray:
     spectrum = np.fft.rfft(x.astype(np.float64), axis=1)
     return np.fft.irfft(spectrum * np.conj(spectrum), n=x.shape[1], axis=1)
-
-
-def adversarial_signals(shape: tuple[int, ...], scale_extreme: float) -> dict[str, np.ndarray]:
-    """Large offsets, constant rows, zeros, extremes scaled so the outputs stay finite."""
-    family_rng = np.random.default_rng(1)
-    signals = {"random": family_rng.standard_normal(shape), "offset": 1000.0 + family_rng.standard_normal(shape),
-               "constant": np.full(shape, 3.5), "zeros": np.zeros(shape),
-               "extreme": scale_extreme * family_rng.standard_normal(shape)}
-    assert set(signals) <= set(FAMILIES) | {"constant"}
-    return signals
 
 
 def assert_iree_build_matches(model, reference, signals, tolerance: float, pipeline: str, tmp_path) -> None:

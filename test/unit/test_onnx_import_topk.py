@@ -14,7 +14,7 @@ from fusionopt.iree_tools import compile_vmfb, cuda_flags, run_vmfb
 from fusionopt.registry import iree_flags_of
 from fusionopt.testing import apply_pipeline, run_module
 from support.iree_pairs import build_llvm_cpu
-from support.onnx_family_runs import CPU_PIPELINES
+from support.onnx_family_runs import CPU_PIPELINES, adversarial_signals
 from support.onnx_single_node import check, make_model
 from support.topk_onnx_models import router
 
@@ -106,11 +106,7 @@ def test_router_built_by_iree_matches_a_stable_sort(pipeline, tmp_path):
     """Constant rows (all tied: experts 0 and 1), a large offset, zeros and extremes."""
     formed = print_module(apply_pipeline(print_module(import_onnx(router())), pipeline))
     vmfb = build_llvm_cpu({"router": formed}, tmp_path, iree_flags_of(pipeline))["router"]
-    family_rng = np.random.default_rng(1)
-    logits = {"random": family_rng.standard_normal((1, 6, 8)), "offset": 1000.0 + family_rng.standard_normal((1, 6, 8)),
-              "constant": np.full((1, 6, 8), 3.5), "zeros": np.zeros((1, 6, 8)),
-              "extreme": 1e38 * family_rng.standard_normal((1, 6, 8))}
-    for family, x in logits.items():
+    for family, x in adversarial_signals((1, 6, 8), 1e38).items():
         x = x.astype(np.float32)
         weights, ids = run_vmfb(vmfb, [x], "main_graph")
         want_weights, want_ids = router_in_numpy(x)

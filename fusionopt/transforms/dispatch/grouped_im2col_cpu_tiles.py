@@ -31,7 +31,9 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.conv_1x1_cpu_tiles import LANES
-from fusionopt.transforms.dispatch.matmul_cpu_tiles import in_region_unconfigured, multiplies_into_accumulator
+from fusionopt.transforms.dispatch.matmul_cpu_tiles import (
+    in_region_unconfigured, multiplies_into_accumulator, whole_or_dividing,
+)
 from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import set_cpu_config, static_f32_shape
 
 IM2COL = "iree_linalg_ext.im2col"
@@ -42,21 +44,28 @@ _G, _M, _N, _K = (AffineDimExpr(i) for i in range(4))
 GROUP_BATCHED_MAPS = (AffineMap(4, 0, (_G, _M, _K)), AffineMap(4, 0, (_G, _K, _N)), AffineMap(4, 0, (_M, _G, _N)))
 
 
+def im2col_matmul_extents(op: Operation, maps: tuple[AffineMap, ...], patches: int) -> tuple[int, ...] | None:
+    """The loop extents of a static f32 generic with these indexing maps, parallel loops and a
+    last reduction one, body `out + lhs * rhs`, whose operand `patches` is an
+    `iree_linalg_ext.im2col` made in its region; else None (the im2col tile passes' targets)."""
+    if op.name != "linalg.generic" or len(op.results) != 1 or static_f32_shape(op.results[0]) is None:
+        return None
+    if du.iterator_kinds(op) != ["parallel"] * (maps[0].num_dims - 1) + ["reduction"]:
+        return None
+    if tuple(du.indexing_maps(op)) != maps or not multiplies_into_accumulator(op):
+        return None
+    producer = getattr(du.dps_inputs(op)[patches], "op", None)
+    if producer is None or producer.name != IM2COL or producer.parent_op() is not op.parent_op():
+        return None
+    extents = tuple(du.loop_extents(op))
+    return None if None in extents else extents
+
+
 def group_batched_sizes(op: Operation) -> tuple[int, int, int] | None:
     """(M, N, K) of a static f32 group-batched matmul generic over im2col patches made in its
     region (pixels, filters and patch length of one group), else None."""
-    if op.name != "linalg.generic" or len(op.results) != 1 or static_f32_shape(op.results[0]) is None:
-        return None
-    if du.iterator_kinds(op) != ["parallel", "parallel", "parallel", "reduction"]:
-        return None
-    if tuple(du.indexing_maps(op)) != GROUP_BATCHED_MAPS or not multiplies_into_accumulator(op):
-        return None
-    patches = du.dps_inputs(op)[0]
-    producer = getattr(patches, "op", None)
-    if producer is None or producer.name != IM2COL or producer.parent_op() is not op.parent_op():
-        return None
-    _, m, n, k = du.loop_extents(op)
-    return None if None in (m, n, k) else (m, n, k)
+    extents = im2col_matmul_extents(op, GROUP_BATCHED_MAPS, 0)
+    return None if extents is None else extents[1:]
 
 
 def workgroup_tiles(m: int, n: int, k: int) -> dict[str, list[int]] | None:
@@ -67,7 +76,7 @@ def workgroup_tiles(m: int, n: int, k: int) -> dict[str, list[int]] | None:
     rows = next((r for r in REGISTER_ROWS if m % r == 0), None)
     if rows is None:
         return None
-    per_group = max(w for w in range(rows, min(m, MAX_WORKGROUP_ROWS) + 1, rows) if m % w == 0)
+    per_group = whole_or_dividing(m, rows, MAX_WORKGROUP_ROWS)
     return {"distribution": [1, per_group, n, 0], "vector_common_parallel": [1, rows, LANES, 0],
             "vector_reduction": [0, 0, 0, LANES]}
 

@@ -34,11 +34,10 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.dispatch.conv_1x1_cpu_tiles import LANES
-from fusionopt.transforms.dispatch.grouped_im2col_cpu_tiles import IM2COL
-from fusionopt.transforms.dispatch.matmul_cpu_tiles import in_region_unconfigured, multiplies_into_accumulator
-from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import set_cpu_config, static_f32_shape
+from fusionopt.transforms.dispatch.grouped_im2col_cpu_tiles import im2col_matmul_extents
+from fusionopt.transforms.dispatch.matmul_cpu_tiles import in_region_unconfigured, whole_or_dividing
+from fusionopt.transforms.dispatch.matmul_regions_to_mmt4d import set_cpu_config
 
 REGISTER_ROWS = (8, 7, 6, 4, 2, 1)  # filters a register tile, the first dividing F
 WORKGROUP = 64  # filters and pixels a workgroup, at most
@@ -51,17 +50,7 @@ FILTER_FIRST_MAPS = (AffineMap(3, 0, (_F, _K)), AffineMap(3, 0, (_K, _P)), Affin
 def filter_first_sizes(op: Operation) -> tuple[int, int, int] | None:
     """(F, P, K) of a static f32 filter-first matmul generic over im2col patches made in its
     region, else None."""
-    if op.name != "linalg.generic" or len(op.results) != 1 or static_f32_shape(op.results[0]) is None:
-        return None
-    if du.iterator_kinds(op) != ["parallel", "parallel", "reduction"]:
-        return None
-    if tuple(du.indexing_maps(op)) != FILTER_FIRST_MAPS or not multiplies_into_accumulator(op):
-        return None
-    producer = getattr(du.dps_inputs(op)[1], "op", None)
-    if producer is None or producer.name != IM2COL or producer.parent_op() is not op.parent_op():
-        return None
-    f, p, k = du.loop_extents(op)
-    return None if None in (f, p, k) else (f, p, k)
+    return im2col_matmul_extents(op, FILTER_FIRST_MAPS, 1)
 
 
 def row_step_tiles(f: int, p: int, k: int) -> dict[str, list[int]] | None:
@@ -70,10 +59,8 @@ def row_step_tiles(f: int, p: int, k: int) -> dict[str, list[int]] | None:
     if p % LANES or k < MIN_TAPS:
         return None
     rows = next(r for r in REGISTER_ROWS if f % r == 0)
-    filters = max(w for w in range(rows, min(f, WORKGROUP) + 1, rows) if f % w == 0)
-    pixels = max(w for w in range(LANES, min(p, WORKGROUP) + 1, LANES) if p % w == 0)
-    return {"distribution": [filters, pixels, 0], "vector_common_parallel": [rows, LANES, 0],
-            "vector_reduction": [0, 0, 1]}
+    workgroup = [whole_or_dividing(f, rows, WORKGROUP), whole_or_dividing(p, LANES, WORKGROUP), 0]
+    return {"distribution": workgroup, "vector_common_parallel": [rows, LANES, 0], "vector_reduction": [0, 0, 1]}
 
 
 class ConfigureFilterFirstIm2colMatmul(RewritePattern):
