@@ -138,7 +138,7 @@ def _run_one(
         _apply(module_pass, ctx, module)
     if options.timer is not None:
         options.timer.add(name, time.perf_counter() - start)
-    snapshot = _verify_if_changed(name, module, options, verified) if options.verify else None
+    snapshot = verify_if_changed(name, module, options, verified) if options.verify else None
     if options.print_after_all or name in options.print_after:
         _dump(module, "After", name, options)
     return snapshot
@@ -158,9 +158,11 @@ def _apply(module_pass: ModulePass, ctx: Context, module: ModuleOp) -> None:
         raise InternalError(module_pass.name, err) from err
 
 
-def _verify_if_changed(
+def verify_if_changed(
     pass_name: str, module: ModuleOp, options: RunOptions, verified: IRSnapshot | None
 ) -> IRSnapshot:
+    """Verify what `pass_name` may have made invalid since the module matched `verified`
+    (None: all of it); returns the module's snapshot now."""
     start = time.perf_counter()
     snapshot = take_snapshot(module)
     if options.timer is not None:  # the snapshot is part of the verifier's cost

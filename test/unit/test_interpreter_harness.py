@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType, f32, f64
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
 from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics, random_inputs, run_module
 from fusionopt.interpreter import find_entry
@@ -102,3 +103,39 @@ def test_named_pipeline_with_dispatch_regions_preserves_softmax() -> None:
     """Integration: the `dispatch-creation` pipeline's flow.dispatch.regions execute too."""
     after = assert_pass_preserves_semantics(SOFTMAX, "dispatch-creation")
     assert any(op.name == "flow.dispatch.region" for op in after.walk())
+
+
+class _AddfToF64(RewritePattern):
+    """Gives the first addf an f64 result its users do not expect: invalid IR."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.AddfOp, rewriter: PatternRewriter) -> None:
+        if op.result.type == TensorType(f32, [4]):
+            wrong = arith.AddfOp.create(operands=[op.lhs, op.rhs], result_types=[TensorType(f64, [4])],
+                                        properties=dict(op.properties))
+            rewriter.replace_op(op, wrong)
+
+
+@dataclass(frozen=True)
+class BreakingPass(ModulePass):
+    name = "test-breaking"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(_AddfToF64(), apply_recursively=False).rewrite_module(op)
+
+
+@pytest.mark.parametrize("before", [[], [CommonSubexpressionElimination()]], ids=["first-pass", "after-a-verified-change"])
+def test_a_pass_that_breaks_the_ir_is_named(before) -> None:
+    # After a pass that verified, only what the next pass changed is verified (`--verify-each`):
+    # the broken op's users are among it.
+    with pytest.raises(AssertionError, match="fails to verify after pass 'test-breaking'"):
+        apply_pipeline(PROGRAM, [*before, BreakingPass()])
+
+
+def test_each_call_on_one_text_gets_its_own_module() -> None:
+    # Texts are parsed once and cloned: a pipeline's changes must not reach the next caller.
+    first = apply_pipeline(PROGRAM, [WrongPass()])
+    second = apply_pipeline(PROGRAM, [])
+    assert [op.name for op in first.walk()].count("arith.subf") == 2
+    assert [op.name for op in second.walk()].count("arith.subf") == 0
+    assert [op.name for op in second.walk()].count("arith.addf") == 2
