@@ -24,6 +24,7 @@ from fusionopt.importers.onnx_builders import (
     reduce,
     reshape,
     scaled,
+    slice_value,
     squeezed,
     transpose,
     wrapped_indices,
@@ -303,12 +304,13 @@ def gather(ctx: ImportContext, ins: list[Value]) -> list[Value]:
 
 
 def gather_nd(ctx: ImportContext, ins: list[Value]) -> list[Value]:
-    """GatherND with constant indices (batch_dims = 0): flatten the first k data dims and
-    gather the linearised indices along axis 0."""
+    """GatherND (batch_dims = 0): flatten the first k data dims and gather the linearised
+    indices along axis 0; constant indices are linearised at import, runtime ones in the graph."""
     data, indices = ins
     if ctx.attr("batch_dims", 0) != 0:
         raise ctx.error("GatherND with batch_dims != 0 is not supported")
-    indices = ctx.constant_input(indices, "GatherND's indices")
+    if not isinstance(indices, np.ndarray):
+        return [_runtime_gather_nd(ctx, data, ctx.ssa(indices))]
     ds, k = shape(data), indices.shape[-1]
     wrapped = np.where(indices < 0, indices + np.array(ds[:k]), indices)
     if wrapped.size and (np.any(wrapped < 0) or np.any(wrapped >= np.array(ds[:k]))):
@@ -316,6 +318,30 @@ def gather_nd(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     linear = np.ravel_multi_index(tuple(np.moveaxis(wrapped, -1, 0)), ds[:k]).astype(np.int64)
     flat = reshape(ctx, data, (int(np.prod(ds[:k])), *ds[k:]))
     return [ctx.emit(graph.GatherOp(ctx.ssa(flat), ctx.ssa(linear), 0))]
+
+
+def _runtime_gather_nd(ctx: ImportContext, data: Value, indices: SSAValue) -> SSAValue:
+    """Each index row's offset into the first k data dims, sum_j index_j * stride_j, as k
+    elementwise steps (no integer reduction: IREE's CUDA codegen cannot distribute i64 sums).
+    Negative entries wrap, as ONNX asks; out-of-range ones are undefined, as Gather's (CLIP's
+    pooled token: the row of each sequence's largest id)."""
+    ds, ts = shape(data), shape(indices)
+    k = ts[-1]
+    if not 0 < k <= len(ds):
+        raise ctx.error(f"GatherND indices of depth {k} do not fit data of rank {len(ds)}")
+    if numpy_dtype_of(element(indices)) != np.int64:
+        indices = ctx.emit(graph.ConvertOp(indices, i64))
+    strides = np.cumprod((*ds[1:k], 1)[::-1])[::-1]
+    linear: Value | None = None
+    for j in range(k):
+        column = reshape(ctx, slice_value(ctx, indices, [len(ts) - 1], [j], [j + 1]), ts[:-1])
+        negative = binary(ctx, graph.LessOp, column, np.array(0, dtype=np.int64))
+        wrapped = binary(ctx, graph.AddOp, column, np.array(ds[j], dtype=np.int64))
+        column = ctx.emit(graph.WhereOp(negative, wrapped, ctx.ssa(column)))
+        term = binary(ctx, graph.MulOp, column, np.array(strides[j], dtype=np.int64)) if strides[j] != 1 else column
+        linear = term if linear is None else binary(ctx, graph.AddOp, linear, term)
+    flat = reshape(ctx, data, (int(np.prod(ds[:k])), *ds[k:]))
+    return ctx.emit(graph.GatherOp(ctx.ssa(flat), ctx.ssa(linear), 0))
 
 
 def gather_elements(ctx: ImportContext, ins: list[Value]) -> list[Value]:

@@ -20,7 +20,8 @@ knows and nothing new reaches IREE. Shapes and the ops' constant operands must b
 - ScatterElements with constant indices (torch's `select_scatter`, `x[:, t] = y`: RWKV writes
   each token's state row so): indices that pick whole planes along `axis` (the same index across
   every other dim, the updates as wide as the data there) are ScatterND's rows with `axis` moved
-  first; any other pattern is ScatterND's over single elements (a gather and a select).
+  first; any other pattern is ScatterND's over single elements (a gather and a select). Runtime
+  indices: `onnx_ops_runtime_scatter`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import numpy as np
 from xdsl.dialects.builtin import i1
 
 from fusionopt.dialects import graph
+from fusionopt.importers.onnx_ops_runtime_scatter import runtime_scatter_elements
 from fusionopt.importers.onnx_builders import (
     binary,
     broadcast_to,
@@ -166,8 +168,9 @@ def scatter_elements(ctx: ImportContext, ins: list[Value]) -> list[Value]:
         raise ctx.error("ScatterElements with a reduction is not supported (only reduction='none')")
     dims, rank = shape(data), len(shape(data))
     axis = int(ctx.attr("axis", 0)) % rank
-    indices = wrapped_indices(ctx, ctx.constant_input(ins[1], "ScatterElements' indices"), dims[axis],
-                              "ScatterElements")
+    if not isinstance(ins[1], np.ndarray):
+        return [runtime_scatter_elements(ctx, data, ctx.ssa(ins[1]), updates, axis)]
+    indices = wrapped_indices(ctx, ins[1], dims[axis], "ScatterElements")
     if indices.size == 0:
         return [data]
     planes = _plane_indices(indices, axis, dims)

@@ -109,6 +109,13 @@ CASES = [
     ("gather-scalar-idx", "Gather", {"t": f32(5, 4)}, {"i": np.array(2, np.int64)}, 1, {}),
     ("gathernd-const", "GatherND", {"d": f32(3, 4, 2)}, {"i": i64(0, 1, 2, 3, shape=(2, 2))}, 1,
      {}),
+    # runtime indices (CLIP's pooled token): negative entries wrap, depth 1, 2 and the full rank
+    ("gathernd-runtime-rows", "GatherND", {"d": f32(3, 4, 2), "i": i64(0, -1, 2, 3, -3, 0, shape=(3, 2))},
+     {}, 1, {}),
+    ("gathernd-runtime-depth1", "GatherND", {"d": f32(3, 4), "i": i64(2, -1, 0, 1, shape=(2, 2, 1))}, {}, 1,
+     {}),
+    ("gathernd-runtime-scalars", "GatherND", {"d": f32(2, 3, 4), "i": i64(1, 2, 3, 0, -1, -4, shape=(2, 3))},
+     {}, 1, {}),
     ("softmax-last", "Softmax", {"a": f32(2, 3, 5)}, {}, 1, {}),
     ("softmax-axis1", "Softmax", {"a": f32(2, 3, 5)}, {}, 1, {"axis": 1}),
     ("layernorm-last", "LayerNormalization", {"a": f32(2, 3, 8)},

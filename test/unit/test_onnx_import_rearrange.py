@@ -192,3 +192,34 @@ def test_scatter_elements_index_out_of_range_names_the_node():
     with pytest.raises(OnnxImportError, match=r"ScatterElements index out of range \[0, 4\).*node_scatterelements"):
         import_onnx(model)
 
+
+
+# The same scatters with the indices an input (computed in the graph: GroupViT's argmax one-hot),
+# and that one-hot itself with a negative index.
+RUNTIME_SCATTER_CASES = [*SCATTER_ELEMENTS_CASES,
+                         ("one-hot", (1, 5, 7), 1, np.array([[[0, 4, -1, 2, 2, -5, 3]]], dtype=np.int64))]
+
+
+@pytest.mark.parametrize("name,dims,axis,indices", RUNTIME_SCATTER_CASES, ids=[c[0] for c in RUNTIME_SCATTER_CASES])
+def test_scatter_elements_with_runtime_indices_matches_onnxruntime(name, dims, axis, indices):
+    runtime = {"data": adversarial(*dims), "indices": indices, "updates": adversarial(*indices.shape)}
+    check(make_model("ScatterElements", runtime, {}, order=["data", "indices", "updates"], axis=axis), runtime)
+
+
+def test_scatter_elements_with_runtime_repeated_indices_keeps_the_last_update():
+    data, updates = adversarial(4, 4), adversarial(3, 4)
+    indices = np.array([[1, 0, 3, 1], [1, 2, 3, 0], [0, 2, 0, 1]], dtype=np.int64)
+    model = make_model("ScatterElements", {"data": data, "indices": indices, "updates": updates}, {},
+                       order=["data", "indices", "updates"], axis=0)
+    want = data.copy()
+    for j in range(3):
+        for c in range(4):
+            want[indices[j, c], c] = updates[j, c]
+    np.testing.assert_array_equal(run_module(import_onnx(model), [data, indices, updates])[0], want)
+
+
+def test_scatter_elements_with_runtime_indices_narrower_than_the_data_names_the_node():
+    runtime = {"data": adversarial(3, 4), "indices": np.zeros((2, 1), dtype=np.int64), "updates": adversarial(2, 1)}
+    model = make_model("ScatterElements", runtime, {}, order=["data", "indices", "updates"], axis=1)
+    with pytest.raises(OnnxImportError, match="narrower than data.*node_scatterelements"):
+        import_onnx(model)
