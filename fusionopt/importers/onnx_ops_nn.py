@@ -263,6 +263,10 @@ def arg_extreme(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     if isinstance(x, np.ndarray):
         return [_constant_arg_extreme(x, axis, last, keep, ctx.node.op_type == "ArgMin")]
     x = ctx.ssa(x)
+    if element(x) == i32:
+        # i32 values widen (exactly): their max and the i32 rank max would share one
+        # `tensor.empty` in the region, which IREE's CUDA codegen fails to bufferize.
+        x = ctx.emit(graph.ConvertOp(x, i64))
     if ctx.node.op_type == "ArgMin":
         x = ctx.emit(graph.NegOp(x)) if numpy_dtype_of(element(x)).kind == "f" else \
             binary(ctx, graph.SubOp, np.array(-1, dtype=numpy_dtype_of(element(x))), x)

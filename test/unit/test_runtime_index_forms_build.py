@@ -1,5 +1,5 @@
 """The forms of ONNX GatherND and ScatterElements with indices computed in the graph (CLIP's
-pooled token, GroupViT's argmax one-hot) build with `iree-compile` for llvm-cpu (host) and for
+pooled token, GroupViT's argmax one-hot), and of the ArgMax of CLIP's int32 ids, build with `iree-compile` for llvm-cpu (host) and for
 CUDA sm_80 (no GPU needed) from the pipeline of each target, and IREE's CPU run agrees with
 onnxruntime, indices at the range ends and negative included. Integer reductions are what
 IREE's CUDA codegen fails to distribute, so the forms avoid them or count in i32."""
@@ -20,6 +20,7 @@ pytestmark = pytest.mark.skipif(not iree_available(), reason="IREE (iree-compile
 
 rng = np.random.default_rng(7)
 CASES = {
+    "argmax-int32": ("ArgMax", {"x": np.array([[3, 2**31 - 1, -2**31, 2**31 - 1, 0]], np.int32)}, {"axis": -1}),
     "gathernd": ("GatherND", {"d": rng.standard_normal((2, 16, 8)).astype(np.float32),
                               "i": np.array([[0, 15], [1, -16], [-1, 3]], dtype=np.int64)}, {}),
     "scatter-one-hot": ("ScatterElements", {"data": np.zeros((1, 5, 9), np.float32),
