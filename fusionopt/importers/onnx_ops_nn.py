@@ -264,8 +264,9 @@ def arg_extreme(ctx: ImportContext, ins: list[Value]) -> list[Value]:
         return [_constant_arg_extreme(x, axis, last, keep, ctx.node.op_type == "ArgMin")]
     x = ctx.ssa(x)
     if element(x) == i32:
-        # i32 values widen (exactly): their max and the i32 rank max would share one
-        # `tensor.empty` in the region, which IREE's CUDA codegen fails to bufferize.
+        # i32 values widen (exactly): otherwise their max and the i32 rank max start from the
+        # same fill (the i32 minimum), one tensor once CSE'd, and IREE's CUDA codegen fails to
+        # bufferize two reductions into it (with another fill value it builds; checked).
         x = ctx.emit(graph.ConvertOp(x, i64))
     if ctx.node.op_type == "ArgMin":
         x = ctx.emit(graph.NegOp(x)) if numpy_dtype_of(element(x)).kind == "f" else \
