@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import TensorType, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -158,3 +158,14 @@ def wrapped_indices(ctx: ImportContext, indices: np.ndarray, dim: int, op: str =
     if indices.size and (indices.min() < 0 or indices.max() >= dim):
         raise ctx.error(f"{op} index out of range [0, {dim})")
     return indices
+
+
+def wrapped_runtime_indices(ctx: ImportContext, indices: Value, dim: int) -> SSAValue:
+    """`wrapped_indices` for indices computed in the graph, as i64: negatives wrap (ONNX);
+    out-of-range ones are undefined, as a runtime Gather's."""
+    indices = ctx.ssa(indices)
+    if numpy_dtype_of(element(indices)) != np.int64:
+        indices = ctx.emit(graph.ConvertOp(indices, i64))
+    negative = binary(ctx, graph.LessOp, indices, np.array(0, dtype=np.int64))
+    return ctx.emit(graph.WhereOp(negative, binary(ctx, graph.AddOp, indices, np.array(dim, dtype=np.int64)),
+                                  indices))

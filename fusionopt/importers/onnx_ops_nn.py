@@ -28,6 +28,7 @@ from fusionopt.importers.onnx_builders import (
     squeezed,
     transpose,
     wrapped_indices,
+    wrapped_runtime_indices,
 )
 from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
 from fusionopt.importers.onnx_ops import _axes
@@ -334,15 +335,11 @@ def _runtime_gather_nd(ctx: ImportContext, data: Value, indices: SSAValue) -> SS
     k = ts[-1]
     if not 0 < k <= len(ds):
         raise ctx.error(f"GatherND indices of depth {k} do not fit data of rank {len(ds)}")
-    if numpy_dtype_of(element(indices)) != np.int64:
-        indices = ctx.emit(graph.ConvertOp(indices, i64))
     strides = np.cumprod((*ds[1:k], 1)[::-1])[::-1]
     linear: Value | None = None
     for j in range(k):
         column = reshape(ctx, slice_value(ctx, indices, [len(ts) - 1], [j], [j + 1]), ts[:-1])
-        negative = binary(ctx, graph.LessOp, column, np.array(0, dtype=np.int64))
-        wrapped = binary(ctx, graph.AddOp, column, np.array(ds[j], dtype=np.int64))
-        column = ctx.emit(graph.WhereOp(negative, wrapped, ctx.ssa(column)))
+        column = wrapped_runtime_indices(ctx, column, ds[j])
         term = binary(ctx, graph.MulOp, column, np.array(strides[j], dtype=np.int64)) if strides[j] != 1 else column
         linear = term if linear is None else binary(ctx, graph.AddOp, linear, term)
     flat = reshape(ctx, data, (int(np.prod(ds[:k])), *ds[k:]))

@@ -13,12 +13,12 @@ IREE's `iree_linalg_ext.scatter`, which the graph dialect does not emit.
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import i32, i64
+from xdsl.dialects.builtin import i32
 from xdsl.ir import SSAValue
 
 from fusionopt.dialects import graph
-from fusionopt.importers.onnx_builders import binary, broadcast_to, reduce, reshape, squeezed
-from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
+from fusionopt.importers.onnx_builders import binary, broadcast_to, reduce, reshape, squeezed, wrapped_runtime_indices
+from fusionopt.importers.onnx_context import ImportContext, Value, element, shape
 
 
 def runtime_scatter_elements(ctx: ImportContext, data: Value, indices: SSAValue, updates: Value,
@@ -49,12 +49,7 @@ def runtime_scatter_elements(ctx: ImportContext, data: Value, indices: SSAValue,
 
 def _names_position(ctx: ImportContext, indices: SSAValue, axis: int, n: int, pairs) -> SSAValue:
     """[..., m, n, ...] i1: update j's index (negatives wrapped) is position p."""
-    if numpy_dtype_of(element(indices)) != np.int64:
-        indices = ctx.emit(graph.ConvertOp(indices, i64))
-    negative = binary(ctx, graph.LessOp, indices, np.array(0, dtype=np.int64))
-    wrapped = ctx.emit(graph.WhereOp(negative, binary(ctx, graph.AddOp, indices, np.array(n, dtype=np.int64)),
-                                     indices))
-    ts = shape(indices)
+    wrapped, ts = wrapped_runtime_indices(ctx, indices, n), shape(indices)
     column = broadcast_to(ctx, reshape(ctx, wrapped, (*ts[:axis + 1], 1, *ts[axis + 1:])), pairs)
     positions = np.arange(n, dtype=np.int64).reshape([n if d == axis + 1 else 1 for d in range(len(pairs))])
     return binary(ctx, graph.EqualOp, column, positions)
