@@ -41,7 +41,9 @@ Run cases: a channels-last conv region storing into a padded buffer.
   on `local-sync` and writes wrong values on `local-task`; at other shapes it fails to build. It is
   why `padded_results.transposes_in_region` regions leave such a pad as a copy.
 
-Cases found on models beyond the corpus (LeViT, MobileViT, SegFormer): bench/iree_limits_found.py.
+Cases found on models beyond the corpus (LeViT, MobileViT, SegFormer): bench/iree_limits_found.py;
+chains of reductions: bench/iree_limits_chains.py; consumers behind a reshape of a reduction
+(RT-DETR): bench/iree_limits_reshaped.py.
 
 Run cases (they build, and are wrong): a max pool's region storing *only* its padded result.
 - `pool_stored_into_padded_splat` (insert_slice into a splat): crashes on `local-sync`, and on
@@ -75,6 +77,7 @@ from fusionopt.iree_tools import compiler_executable, runtime_tools_dir, target_
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import iree_limits_chains  # noqa: E402
 import iree_limits_found  # noqa: E402
+import iree_limits_reshaped  # noqa: E402
 
 DEVICES = ("local-sync", "local-task")
 
@@ -279,6 +282,7 @@ CASES = {
 RUN_CASES.update(iree_limits_found.RUN_CASES)
 CASES.update(iree_limits_found.CASES)
 CASES.update(iree_limits_chains.CASES)
+CASES.update(iree_limits_reshaped.CASES)
 CASES.update({name: text for name, (text, _, _) in iree_limits_found.RUN_CASES.items()})
 
 

@@ -2,7 +2,8 @@
 
 - ConvTranspose with a constant filter and no dilation is one stride-1 `graph.conv` per output
   phase over the input itself, the phases interleaved by concats and a reshape
-  (`_phase_convs`); otherwise it is a stride-1 `graph.conv` over the input with zeros interleaved (reshape to
+  (`_phase_convs`), or, where every phase has the same taps and pads, one conv whose output
+  channels are the phases, interleaved by a transpose (`_phases_as_channels`); otherwise it is a stride-1 `graph.conv` over the input with zeros interleaved (reshape to
   [.., H, 1, W, 1], `graph.pad` the unit dims to the stride, reshape, slice off the trailing
   zeros), padded by `dilation * (k - 1) - pad` on each side (cropped by a slice where that is
   negative), with the filter flipped (constant filters at import time, others with
@@ -152,23 +153,61 @@ def _phase_convs(ctx: ImportContext, x: SSAValue, w: np.ndarray, group: int, str
     out = [(size - 1) * st + k - pb - pe + op
            for size, st, k, pb, pe, op in zip(sizes, strides, kernel, pads[:n], pads[n:], out_pad)]
     counts = [-(-o // st) for o, st in zip(out, strides)]
-    phases = [_phase_conv(ctx, x, w, group, strides, pads[:n], counts, phase, elem)
-              for phase in itertools.product(*(range(st) for st in strides))]
     lead = [shape(x)[0], w.shape[1] * group]
-    stacked = reshape(ctx, _stack_phases(ctx, phases, list(strides), lead, counts), [*lead, *(q * st for q, st in zip(counts, strides))])
+    if _phases_align(kernel, strides, pads[:n], group):
+        stacked = _phases_as_channels(ctx, x, w, strides, pads[:n], counts, elem)
+    else:
+        phases = [_phase_conv(ctx, x, w, group, strides, pads[:n], counts, phase, elem)
+                  for phase in itertools.product(*(range(st) for st in strides))]
+        stacked = _stack_phases(ctx, phases, list(strides), lead, counts)
+    stacked = reshape(ctx, stacked, [*lead, *(q * st for q, st in zip(counts, strides))])
     return _slice(ctx, stacked, list(range(2, 2 + n)), [0] * n, out)
+
+
+def _phases_align(kernel, strides, begin, group: int) -> bool:
+    """Every phase reads as many taps with the same pads (kernel and leading pad multiples of
+    the stride) and there is one group: the phases can be one conv's output channels."""
+    return group == 1 and all(k % st == 0 and pb % st == 0 for k, st, pb in zip(kernel, strides, begin))
+
+
+def _phases_as_channels(ctx: ImportContext, x: SSAValue, w: np.ndarray, strides, begin, counts,
+                        elem) -> SSAValue:
+    """The aligned phases as one stride-1 conv whose output channels are phase-major (P x F),
+    moved next to their spatial dims by one transpose (a depth-to-space): [N, F, q0, s0, ..].
+    One conv and one transpose, where the per-phase form leaves s^n slices and concats for
+    IREE to dispatch one by one (CLIPSeg's stride-32 upsampling: over a thousand)."""
+    phases = list(itertools.product(*(range(st) for st in strides)))
+    taps = np.concatenate([_phase_taps(w, strides, begin, phase) for phase in phases], axis=1)
+    low, high = _phase_pads(taps.shape[2:], strides, begin, counts, shape(x)[2:], phases[0])
+    source, low, high = crop_negative_pads(ctx, x, [0, 0, *low], [0, 0, *high])
+    n, batch, features = len(strides), shape(x)[0], w.shape[1]
+    y = checked(ctx, graph.ConvOp(source, _flipped_filter(ctx, taps, 1, elem), [1] * n, [1] * n,
+                                  [*low[2:], *high[2:]], 1))
+    y = reshape(ctx, y, [batch, *strides, features, *counts])
+    return transpose(ctx, y, [0, n + 1, *(d for i in range(n) for d in (n + 2 + i, 1 + i))])
+
+
+def _phase_taps(w: np.ndarray, strides, begin, phase) -> np.ndarray:
+    """The filter taps phase `phase` reads: k = r + pad (mod s), every s-th."""
+    first = [(r + pb) % st for r, pb, st in zip(phase, begin, strides)]
+    return w[(slice(None), slice(None), *(slice(k0, None, st) for k0, st in zip(first, strides)))]
+
+
+def _phase_pads(taps, strides, begin, counts, sizes, phase) -> tuple[list[int], list[int]]:
+    """A phase's stride-1 conv pads over the input (negative: a crop)."""
+    low = [m - 1 - (r + pb) // st for m, r, pb, st in zip(taps, phase, begin, strides)]
+    high = [q + m - 1 - size - lo for q, m, size, lo in zip(counts, taps, sizes, low)]
+    return low, high
 
 
 def _phase_conv(ctx: ImportContext, x: SSAValue, w: np.ndarray, group: int, strides, begin, counts, phase,
                 elem) -> SSAValue:
     """Phase `phase` of the output, [N, F, *counts]: a stride-1 conv with the phase's taps."""
-    first = [(r + pb) % st for r, pb, st in zip(phase, begin, strides)]
-    taps = w[(slice(None), slice(None), *(slice(k0, None, st) for k0, st in zip(first, strides)))]
+    taps = _phase_taps(w, strides, begin, phase)
     out_shape = [shape(x)[0], w.shape[1] * group, *counts]
     if 0 in taps.shape[2:]:
         return ctx.splat(0, out_shape, elem)
-    low = [m - 1 - (r + pb) // st for m, r, pb, st in zip(taps.shape[2:], phase, begin, strides)]
-    high = [q + m - 1 - size - lo for q, m, size, lo in zip(counts, taps.shape[2:], shape(x)[2:], low)]
+    low, high = _phase_pads(taps.shape[2:], strides, begin, counts, shape(x)[2:], phase)
     filt = _flipped_filter(ctx, np.ascontiguousarray(taps), group, elem)
     # A crop never passes the data's end: a phase reads an input position when there is an output.
     source, low, high = crop_negative_pads(ctx, x, [0, 0, *low], [0, 0, *high])

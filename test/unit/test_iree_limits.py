@@ -52,6 +52,12 @@ EXPECTED = {
     "instance_norm_chain_2x16x56x56": "exceeded stack allocation limit",
     "instance_norm_chain_2x24x28x28": None,
     "layer_norm_chain_64_rows_of_8192": None,
+    "reduction_unit_expand_then_transposed_write": WRITE_CONFLICT,
+    "reduction_unit_expand_then_unit_loop": WRITE_CONFLICT,
+    "reduction_unit_expand_epilogue_then_transposed_write": WRITE_CONFLICT,
+    "reduction_then_transposed_write": None,
+    "reduction_epilogue_then_transposed_write": None,
+    "reduction_unit_expand_then_copy": None,
 }
 # CUDA sm_80 case -> None (builds) or a piece of IREE's first error
 CUDA_EXPECTED = {

@@ -259,11 +259,48 @@ def test_random_conv_transpose_phases_agree_with_onnxruntime(seed: int) -> None:
 
 
 def test_conv_transpose_with_a_constant_filter_multiplies_no_zeros() -> None:
-    """EnCodec's stride-4 upsampling: four stride-1 convs over the input itself, no zeros
-    interleaved (no graph.pad of the input)."""
-    model = make_model("ConvTranspose", {"x": XT1}, {"w": f32(4, 3, 8)}, strides=[4])
+    """HiFi-GAN's stride-4 upsampling (kernel 8, pad 2: phases with different pads): four
+    stride-1 convs over the input itself, no zeros interleaved (no graph.pad of the input)."""
+    model = make_model("ConvTranspose", {"x": XT1}, {"w": f32(4, 3, 8)}, strides=[4], pads=[2, 2])
     names = [op.name for op in import_onnx(model).walk() if op.name.startswith("graph.")]
     assert names.count("graph.conv") == 4 and "graph.pad" not in names, names
+
+
+def test_aligned_conv_transpose_phases_are_one_conv_and_a_transpose() -> None:
+    """EnCodec's and CLIPSeg's upsampling (kernel a multiple of the stride, no pad): the phases
+    are the output channels of one conv (3 filters x 4 phases), interleaved by one transpose;
+    no concat, no zeros."""
+    model = make_model("ConvTranspose", {"x": XT1}, {"w": f32(4, 3, 8)}, strides=[4])
+    ops = [op for op in import_onnx(model).walk() if op.name.startswith("graph.")]
+    names = [op.name for op in ops]
+    assert names.count("graph.conv") == 1 and names.count("graph.transpose") == 1, names
+    assert "graph.concat" not in names and "graph.pad" not in names, names
+    conv = next(op for op in ops if op.name == "graph.conv")
+    assert conv.results[0].type.get_shape()[1] == 12
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_aligned_conv_transpose_phases_agree_with_onnxruntime(seed: int) -> None:
+    """Property test of the one-conv phase form: kernels multiples of their strides, leading
+    pads multiples of the strides (the trailing pad and output padding free), 1-D and 2-D,
+    inputs with a large common offset."""
+    r = np.random.default_rng(900 + seed)
+    spatial = int(r.integers(1, 3))
+    strides = [int(r.integers(1, 5)) for _ in range(spatial)]
+    kernel = [st * int(r.integers(1, 3)) for st in strides]
+    begin = [st * int(r.integers(0, k // st)) for st, k in zip(strides, kernel)]
+    end = [int(r.integers(0, k)) for k in kernel]
+    out_pad = [int(r.integers(0, st)) for st in strides]
+    x = 1e3 + r.standard_normal([int(r.integers(1, 3)), 3, *(int(r.integers(2, 6)) for _ in range(spatial))])
+    for d, (size, k, st) in enumerate(zip(x.shape[2:], kernel, strides)):  # at least one output
+        if (size - 1) * st + k - begin[d] - end[d] < 1:
+            begin[d] = end[d] = 0
+    w = r.standard_normal([3, int(r.integers(1, 4)), *kernel]).astype(np.float32)
+    runtime = {"x": x.astype(np.float32)}
+    model = make_model("ConvTranspose", runtime, {"w": w}, strides=strides, pads=[*begin, *end],
+                       output_padding=out_pad)
+    assert sum(op.name == "graph.conv" for op in import_onnx(model).walk()) == 1
+    check(model, runtime)
 
 
 @pytest.mark.parametrize("seed", range(10))

@@ -2,8 +2,7 @@
 `FusionUtils`/`RegionOpUtils`), used by the `linalg` and `dispatch` stages and by `fusion-stats`.
 
 Everything here is a pure query on the IR: which ops are contractions or reductions, how a
-linalg op indexes its operands, whether a consumer walks a root's loops compatibly, whether a
-slice is contiguous, which producers are cheap enough to clone into every dispatch. The passes
+linalg op indexes its operands, whether a slice is contiguous, which producers are cheap enough to clone into every dispatch. The passes
 (`form-dispatch-regions`, `convert-to-flow`, `linalg-interchange-for-fusion`,
 `linalg-fold-transpose-into-matmul`, ...) combine these predicates; keeping them in one module
 means the linalg stage prepares exactly what dispatch formation will accept, and formation and
@@ -11,6 +10,7 @@ flow conversion decide with exactly the same rules.
 
 Ops are matched through xDSL's `LinalgStructuredOperation` interface where possible, and by name
 otherwise, so ops added by `fusionopt.dialects.linalg` (batch_matmul, ...) work unchanged.
+Whether a consumer walks a root's loops compatibly: `consumer_walks.py`.
 """
 
 from __future__ import annotations
@@ -120,6 +120,14 @@ def operand_map(op: Operation, value: SSAValue) -> AffineMap | None:
     return None
 
 
+def operand_maps(op: Operation, value: SSAValue) -> list[AffineMap]:
+    """Every indexing map through which `op` reads `value`: an op may take one value twice (a
+    pairwise comparison of a vector with itself, `x_i > x_j`)."""
+    maps = indexing_maps(op)
+    operands = (*dps_inputs(op), *dps_inits(op))
+    return [maps[i] for i, operand in enumerate(operands) if operand is value and i < len(maps)]
+
+
 def result_map(op: Operation, result_index: int) -> AffineMap | None:
     maps = indexing_maps(op)
     position = len(dps_inputs(op)) + result_index
@@ -213,61 +221,6 @@ def reads_dims_in_order(m: AffineMap) -> bool:
     except ValueError:
         return False
     return dims == sorted(dims)
-
-
-# --- how a consumer walks a producer's loops (IREE: compatible outer parallel loops) ------
-
-
-def is_transposing(op: Operation) -> bool:
-    """An elementwise linalg op one of whose maps does not read its loop dims in order."""
-    return is_elementwise_linalg(op) and not all(reads_dims_in_order(m) for m in indexing_maps(op))
-
-
-def outer_parallel_loops(root: Operation) -> int:
-    """Number of leading parallel loops of the root (the loops tile+fuse distributes)."""
-    count = 0
-    for kind in iterator_kinds(root):
-        if kind != "parallel":
-            break
-        count += 1
-    return count
-
-
-def reads_root_result_compatibly(root: Operation, consumer: Operation, value: SSAValue) -> bool:
-    """IREE's "compatible outer parallel loops": the consumer must walk the root's outer
-    parallel dims of `value` with its own loops in the same order (zeros allowed), i.e. read
-    them through an identity map. A permuted read needs `linalg-interchange-for-fusion` first.
-    IREE tiles an attention root along its output's dims, so an epilogue that reads that output
-    in its own loop order walks the same tiles."""
-    if root.name == "iree_linalg_ext.attention":
-        return reads_in_loop_order(consumer, value)
-    result_index = list(root.results).index(value)
-    root_map = result_map(root, result_index)
-    consumer_map = operand_map(consumer, value)
-    if root_map is None or consumer_map is None:
-        return False
-    if not consumer_map.is_projected_permutation(allow_zero_in_results=True):
-        return False
-    outer = outer_parallel_loops(root)
-    root_dims = dims_read(root_map)
-    consumer_dims = dims_read(consumer_map)
-    walked = [c for r, c in zip(root_dims, consumer_dims) if r is not None and r < outer and c is not None]
-    # Loops of extent 1 carry no iteration (what IREE's FoldUnitExtentDims would drop).
-    extents = loop_extents(consumer)
-    non_unit = [d for d in range(len(extents)) if extents[d] != 1]
-    walked = [non_unit.index(c) for c in walked if c in non_unit]
-    return walked == list(range(len(walked)))
-
-
-def reads_in_loop_order(consumer: Operation, value: SSAValue) -> bool:
-    """`consumer` reads `value`'s non-broadcast dims with its own loops in increasing order
-    (loops of extent 1 ignored): an elementwise walk, no transposition."""
-    consumer_map = operand_map(consumer, value)
-    if consumer_map is None or not consumer_map.is_projected_permutation(allow_zero_in_results=True):
-        return False
-    extents = loop_extents(consumer)
-    walked = [d for d in dims_read(consumer_map) if d is not None and extents[d] != 1]
-    return walked == sorted(walked)
 
 
 # --- roots and cloning --------------------------------------------------------------------

@@ -25,6 +25,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from fusionopt.cost_model import tensor_bytes
+from fusionopt.transforms.common import consumer_walks as cw
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.reshapes import moves_non_unit_dims
 from fusionopt.transforms.dispatch.reduction_chains import (  # noqa: F401  (re-exported)
@@ -42,6 +43,7 @@ from fusionopt.transforms.dispatch.iree_rules import (
     is_dequantization_like,
     is_full_reduction,
     pack_joins_producer,
+    reshape_then_reorders,
     takes_consumers,
     takes_input_producers,
 )
@@ -207,19 +209,19 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
             continue
         if gathers_group_value(consumer, value):
             return False
-        operand_map = du.operand_map(consumer, value)
-        if operand_map is None:
+        operand_maps = du.operand_maps(consumer, value)
+        if not operand_maps:
             return False  # only read inside the payload (e.g. tensor.extract): not tileable
-        if not operand_map.is_projected_permutation(allow_zero_in_results=True):
+        if not all(m.is_projected_permutation(allow_zero_in_results=True) for m in operand_maps):
             return False
         if group.is_elementwise_only:
             continue
         if group.is_root_result(value):
-            if not du.reads_root_result_compatibly(value.owner, consumer, value):
+            if not cw.reads_root_result_compatibly(value.owner, consumer, value):
                 return False
             if broadcasts_through_constant(consumer, value):
                 return False
-        elif not du.reads_in_loop_order(consumer, value):
+        elif not cw.reads_in_loop_order(consumer, value) or reshape_then_reorders(consumer, value, group.ops, group.root):
             # A transposing read of the root's epilogue (or of a reshape of it) cannot be
             # tiled along the root's loops: IREE 3.13 rejects such a region ("failed on
             # workgroup distribution verification"). It starts a dispatch of its own.
@@ -256,10 +258,10 @@ def transposes_twice_across_reshape(analysis: FusionAnalysis, group: FusionGroup
     block-to-grid partition, three transposes between reshapes: "uses 802816 bytes of shared
     memory; exceeded the limit of 166912 bytes"), on llvm-cpu's stack (MobileViT's unfold:
     "exceeded stack allocation limit of 32768 bytes")."""
-    if analysis.transposes_across_reshapes or not group.is_elementwise_only or not du.is_transposing(op):
+    if analysis.transposes_across_reshapes or not group.is_elementwise_only or not cw.is_transposing(op):
         return False
     members = [*group.ops, group.root]
-    return (any(du.is_transposing(m) for m in members)
+    return (any(cw.is_transposing(m) for m in members)
             and any(du.is_reshape(m) and moves_non_unit_dims(m) for m in members))
 
 

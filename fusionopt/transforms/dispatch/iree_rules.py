@@ -216,10 +216,43 @@ def broadcasts_through_constant(consumer: Operation, value: SSAValue) -> bool:
     a dispatch of its own. A result of one element is left alone: IREE does not tile such a
     root, and builds the region (ConvNeXt V2's GRN, the mean over the channels of the pixels'
     norms, read at (n, 0, 0) by every pixel)."""
-    operand_map = du.operand_map(consumer, value)
-    if operand_map is None or not any(isinstance(e, AffineConstantExpr) for e in operand_map.results):
-        return False
     if du.is_static_tensor(value) and num_elements(value.type) == 1:
         return False
-    read = {e.position for e in operand_map.results if isinstance(e, AffineDimExpr)}
-    return any(extent != 1 and loop not in read for loop, extent in enumerate(du.loop_extents(consumer)))
+    extents = du.loop_extents(consumer)
+    for operand_map in du.operand_maps(consumer, value):
+        if not any(isinstance(e, AffineConstantExpr) for e in operand_map.results):
+            continue
+        read = {e.position for e in operand_map.results if isinstance(e, AffineDimExpr)}
+        if any(extent != 1 and loop not in read for loop, extent in enumerate(extents)):
+            return True
+    return False
+
+
+def reshape_then_reorders(consumer: Operation, value: SSAValue, group_ops: set[Operation], root: Operation) -> bool:
+    """`value` is computed in the group from a reshape of the root's values (the only reshapes
+    a root's group keeps add or drop unit dims: `reshape_stops_tiling`), and `consumer` does not
+    walk it one to one: its read of `value` or one of its writes is not the identity (a
+    transposing write, a loop of extent 1 that the read skips). IREE 3.13 tiles such a consumer
+    apart from the root ("write affecting operations on global resources are restricted to
+    workgroup distributed contexts"): RT-DETR's deformable attention, a sum over 12 samples
+    expanded by a unit dim and written transposed. The same consumer on the root's value itself,
+    or an identity one behind the reshape, builds."""
+    reads, writes = du.operand_maps(consumer, value), du.indexing_maps(consumer)[len(du.dps_inputs(consumer)):]
+    if reads and all(du.is_identity_map(m) for m in (*reads, *writes)):
+        return False
+    return _reached_through_reshape(value, group_ops, root)
+
+
+def _reached_through_reshape(value: SSAValue, group_ops: set[Operation], root: Operation) -> bool:
+    """Some group op between the root and `value` (the root's own producers not counted) is a
+    reshape."""
+    stack, seen = [value.owner], set()
+    while stack:
+        op = stack.pop()
+        if not isinstance(op, Operation) or op in seen or op not in group_ops or op is root:
+            continue
+        seen.add(op)
+        if du.is_reshape(op):
+            return True
+        stack.extend(v.owner for v in du.values_used_inside(op))
+    return False

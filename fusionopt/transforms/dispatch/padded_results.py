@@ -59,6 +59,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from fusionopt.dialects.flow import DispatchRegionOp, ReturnOp
+from fusionopt.transforms.common import consumer_walks as cw
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.common.window_ops import NHWC_CONV_NAME
 from fusionopt.transforms.linalg.elementwise_fusion_utils import pad_value
@@ -256,7 +257,7 @@ def conv_store_builds(region_op: DispatchRegionOp, pad: Operation) -> bool:
 def transposes_in_region(region_op: DispatchRegionOp) -> bool:
     """A region in which an elementwise op transposes (a map that does not read its loop dims in
     order): no padded store, whatever its root (module docstring)."""
-    return any(du.is_transposing(op) for op in region_op.body.block.ops)
+    return any(cw.is_transposing(op) for op in region_op.body.block.ops)
 
 
 def is_windowed_generic(op: Operation) -> bool:

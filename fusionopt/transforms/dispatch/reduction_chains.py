@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 from fusionopt.cost_model import element_bytes
+from fusionopt.transforms.common import consumer_walks as cw
 from fusionopt.transforms.common import dispatch_utils as du
 
 # fusion_groups.FusionAnalysis (not imported: fusion_groups imports this module).
@@ -99,7 +100,7 @@ def tiles_with_rows(analysis: FusionAnalysis, op: Operation, first: Operation, l
         if operand_map is None:
             return False
         if du.is_root_op(producer):
-            if not du.reads_root_result_compatibly(producer, op, value):
+            if not cw.reads_root_result_compatibly(producer, op, value):
                 return False
         elif not du.is_identity_map(operand_map):
             return False

@@ -2,7 +2,7 @@
 
 IREE issue #8951 / PR #9103 (`TransposeGenericOps`): tile+fuse puts an elementwise consumer
 in its producer's dispatch only if it reads the producer's result through an identity map on
-the producer's parallel loops (`dispatch_utils.reads_root_result_compatibly`). A consumer like
+the producer's parallel loops (`consumer_walks.reads_root_result_compatibly`). A consumer like
 
     linalg.generic {maps = [(d0, d1) -> (d1, d0), (d0, d1) -> (d0, d1)]} ins(%matmul ...)
 
@@ -35,6 +35,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from fusionopt.diagnostics import emit_remark
+from fusionopt.transforms.common import consumer_walks as cw
 from fusionopt.transforms.common import dispatch_utils as du
 
 
@@ -83,7 +84,7 @@ class InterchangeToReadRootThroughIdentity(RewritePattern):
         if found is None:
             return
         root, value = found
-        if du.reads_root_result_compatibly(root, op, value):
+        if cw.reads_root_result_compatibly(root, op, value):
             return  # already normalized
         why = self.refusal(op, root, value)
         if why is not None:
@@ -102,7 +103,7 @@ class InterchangeToReadRootThroughIdentity(RewritePattern):
             return "the root result is not read through a permutation"
         trial = op.clone()
         interchange_generic(trial, permutation)
-        compatible = du.reads_root_result_compatibly(root, trial, value)
+        compatible = cw.reads_root_result_compatibly(root, trial, value)
         trial.erase(safe_erase=False)
         if not compatible:
             return "loops would still not match the root's parallel loops"
