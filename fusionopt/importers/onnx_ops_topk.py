@@ -52,7 +52,7 @@ def topk(ctx: ImportContext, ins: list[Value]) -> list[Value]:
 
 
 def _pairs(ctx: ImportContext, x: SSAValue, axis: int, at: int) -> SSAValue:
-    """`x` broadcast over [..., N_j, N_i, ...] with its own axis at `axis + at` (0: j, 1: i)."""
+    """`x` broadcast over [..., N_i, N_j, ...] with its own axis at `axis + at` (0: i, 1: j)."""
     full = shape(x)
     pairs = (*full[:axis], full[axis], *full[axis:])
     one = (*full[:axis + 1 - at], 1, *full[axis + 1 - at:])
@@ -67,10 +67,13 @@ def _where(ctx: ImportContext, condition: SSAValue, then: SSAValue | bool, other
 
 
 def _ranks(ctx: ImportContext, x: SSAValue, axis: int, largest: bool) -> SSAValue:
-    """[..., 1, N, ...] f32: how many elements go before each (the j dim reduced). Counted in
-    f32, exact below 2^24: integer sums accumulate in i64, a reduction IREE's CUDA codegen
-    cannot distribute."""
-    xj, xi = _pairs(ctx, x, axis, 0), _pairs(ctx, x, axis, 1)
+    """[..., 1, N, ...] f32: how many elements go before each. The comparisons are laid out
+    [..., N_i, N_j, ...] and counted over j, the innermost of the two, so the count reads them in
+    its own loop order and they fuse into it: no N x N tensor is stored (RT-DETR's 8400 anchors:
+    282 MB), and "j before i" for equal values compares two index vectors, not an N x N constant.
+    Counted in f32, exact below 2^24: integer sums accumulate in i64, a reduction IREE's CUDA
+    codegen cannot distribute."""
+    xi, xj = _pairs(ctx, x, axis, 0), _pairs(ctx, x, axis, 1)
     pairs = shape(xj)
     before = ctx.emit((graph.GreaterOp if largest else graph.LessOp)(xj, xi))
     equal = ctx.emit(graph.EqualOp(xj, xi))
@@ -81,12 +84,17 @@ def _ranks(ctx: ImportContext, x: SSAValue, axis: int, largest: bool) -> SSAValu
         else:  # a number j goes before a NaN i
             before = _where(ctx, number_j, _where(ctx, number_i, before, True), False)
         equal = _where(ctx, number_j, equal, _where(ctx, number_i, False, True))
-    n = pairs[axis]
-    lower = np.arange(n)[:, None] < np.arange(n)[None, :]  # j < i
-    lower = broadcast_to(ctx, lower.reshape([n if d in (axis, axis + 1) else 1 for d in range(len(pairs))]), pairs, i1)
+    lower = ctx.emit(graph.LessOp(_position(ctx, pairs, axis + 1), _position(ctx, pairs, axis)))  # j < i
     precedes = _where(ctx, before, True, _where(ctx, lower, equal, False))
     counts = ctx.emit(graph.WhereOp(precedes, ctx.splat(1.0, pairs, f32), ctx.splat(0.0, pairs, f32)))
-    return reduce(ctx, graph.ReduceSumOp, counts, [axis])
+    ranks = reduce(ctx, graph.ReduceSumOp, counts, [axis + 1])
+    return reshape(ctx, ranks, [*pairs[:axis], 1, pairs[axis], *pairs[axis + 2:]])
+
+
+def _position(ctx: ImportContext, pairs, at: int) -> SSAValue:
+    """Each element's index along dim `at` of `pairs`, broadcast over the others (i64)."""
+    index = np.arange(pairs[at], dtype=np.int64).reshape([pairs[at] if d == at else 1 for d in range(len(pairs))])
+    return broadcast_to(ctx, index, pairs, i64)
 
 
 def _rank_is(ctx: ImportContext, ranks: SSAValue, axis: int, k: int) -> SSAValue:

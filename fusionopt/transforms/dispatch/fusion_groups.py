@@ -38,6 +38,7 @@ from fusionopt.transforms.dispatch.iree_rules import (
     broadcasts_through_constant,
     clones_into_consumers,
     encoding_joins_producer,
+    expands_into_reduction,
     ext_root_takes_producer,
     init_producer_escapes_only,
     is_dequantization_like,
@@ -302,7 +303,7 @@ def is_fusable_with_producer(
         analysis.aggressive and feeds_init and init_producer_escapes_only(producer, consumer)
     ):
         return False
-    if not group.is_elementwise_only and not feeds_init:
+    if not group.is_elementwise_only and not feeds_init and not expands_into_reduction(producer, consumer):
         if not analysis.aggressive or not takes_input_producers(consumer):
             return False
     return analysis.keeps_group_convex(group, producer)

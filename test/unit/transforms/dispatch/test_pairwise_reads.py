@@ -7,7 +7,9 @@ of 300 over the 8400 anchors' best class scores, picked anchor 0 every time and 
 read out of bounds. The lit cases compute the same numbers after the pass (the numpy
 interpreter, every input family) and split where they should; the ONNX forms go through
 `graph-to-dispatch-llvm-cpu` and IREE's build computes what a float64 run does (the ranks) and
-what onnxruntime does (TopK's indices), at sizes where the one region was wrong."""
+what onnxruntime does (TopK's indices), at sizes where the one region was wrong. Those pairs,
+computed from two vectors, are counted in the region of their count, never stored
+(`iree_rules.expands_into_reduction`): a lit case each way."""
 
 from __future__ import annotations
 
@@ -27,7 +29,8 @@ from support.iree_pairs import assert_iree_build_agrees_with_float64, build_llvm
 from support.lit_cases import LIT_TRANSFORMS, lit_functions
 
 LIT = LIT_TRANSFORMS / "dispatch" / "form-dispatch-regions-pairwise-reads.mlir"
-REGIONS = {"reduction_read_twice": 2, "reduction_read_twice_in_order": 1}
+REGIONS = {"reduction_read_twice": 2, "reduction_read_twice_in_order": 1, "pairs_counted_in_one_region": 1,
+           "same_size_producer_stays_apart": 2}
 PIPELINE = "graph-to-dispatch-llvm-cpu"
 ANCHORS, CLASSES, PICKED = 512, 2, 30
 
@@ -70,10 +73,17 @@ def best_anchors() -> onnx.ModelProto:
     return _model(nodes, outputs, {"a2": [2], "k": [PICKED]})
 
 
+def stores_pairs(formed: str) -> bool:
+    """Some region returns the ANCHORS x ANCHORS comparisons."""
+    pairs = f"tensor<1x{ANCHORS}x{ANCHORS}xf32>"
+    return any("flow.dispatch.region" in line and pairs in line for line in formed.splitlines())
+
+
 @pytest.mark.skipif(not iree_available(), reason="IREE is not installed")
 def test_ranks_of_a_reduction_build_and_agree(tmp_path: Path):
     graph = print_module(import_onnx(best_score_ranks()))
     formed = print_module(apply_pipeline(graph, PIPELINE))
+    assert not stores_pairs(formed)
     assert_iree_build_agrees_with_float64(graph, formed, tmp_path, ("random", "offset", "constant", "zeros"),
                                           flags=iree_flags_of(PIPELINE))
 
@@ -85,6 +95,7 @@ def test_topk_of_a_reduction_picks_what_onnxruntime_picks(tmp_path: Path):
 
     model = best_anchors()
     formed = print_module(apply_pipeline(print_module(import_onnx(model)), PIPELINE))
+    assert not stores_pairs(formed)
     vmfb = build_llvm_cpu({"formed": formed}, tmp_path, iree_flags_of(PIPELINE))["formed"]
     session = ort.InferenceSession(model.SerializeToString())
     rng = np.random.default_rng(0)
@@ -94,3 +105,16 @@ def test_topk_of_a_reduction_picks_what_onnxruntime_picks(tmp_path: Path):
     want_values, want_indices = session.run(None, {"x": scores})
     np.testing.assert_array_equal(indices, want_indices)
     np.testing.assert_array_equal(values, want_values)
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE is not installed")
+def test_topk_of_a_reduction_builds_for_cuda(tmp_path: Path):
+    """The comparisons counted in their count's region, built for sm_80 (no GPU needed)."""
+    from fusionopt.iree_tools import compile_vmfb, cuda_flags
+
+    pipeline = "graph-to-dispatch-cuda"
+    source = tmp_path / "best_anchors.mlir"
+    source.write_text(print_module(apply_pipeline(print_module(import_onnx(best_anchors())), pipeline)))
+    assert not stores_pairs(source.read_text())
+    flags = [*cuda_flags("sm_80"), *iree_flags_of(pipeline)]
+    assert compile_vmfb(source, tmp_path / "best_anchors.vmfb", flags).stat().st_size > 0
