@@ -88,16 +88,19 @@ PAIRWISE_EXPANSION = 64
 def expands_into_reduction(producer: Operation, consumer: Operation) -> bool:
     """`producer` is elementwise and broadcasts small inputs to a result at least
     PAIRWISE_EXPANSION times larger than each (TopK's comparisons of N scores with each other,
-    N x N), and `consumer` is a `linalg.generic` with reduction loops that is not a contraction
-    (the count over the pairs; a contraction reads each input element many times and would
-    recompute the producer for each). IREE's own ElementwiseOpFusion inlines such a producer into its consumer generic
-    before regions are formed, so the pairs are never stored; our stages keep generics apart
-    until here, so the reduction takes it without `aggressive` (RT-DETR's 8400 anchors: a 282 MB
-    tensor written and read back)."""
+    N x N; not a gather, whose table is no input), and `consumer` is a `linalg.generic` with
+    reduction loops that is not a contraction (the count over the pairs; a contraction reads each
+    input element many times and would recompute the producer for each). IREE's own
+    ElementwiseOpFusion inlines such a producer into its consumer generic before regions are
+    formed, so the pairs are never stored; our stages keep generics apart until here, so the
+    reduction takes it without `aggressive` (RT-DETR's 8400 anchors: a 282 MB tensor written and
+    read back)."""
     if consumer.name != "linalg.generic" or not du.has_reduction_loops(consumer) or du.is_contraction(consumer):
         return False
     if not du.is_elementwise_linalg(producer) or not producer.results or not du.is_static_tensor(producer.results[0]):
         return False
+    if any(op.name == "tensor.extract" for op in producer.walk()):
+        return False  # a gather (an embedding): its table, not its ids, is what it reads
     size = num_elements(producer.results[0].type)
     inputs = [v for v in du.dps_inputs(producer) if isinstance(v.type, TensorType) and du.is_static_tensor(v)]
     return all(num_elements(v.type) * PAIRWISE_EXPANSION <= size for v in inputs)
