@@ -26,3 +26,12 @@ def with_sizes(text: str, sizes: dict[str, str]) -> str:
     for old, new in sizes.items():
         text = text.replace(old, new)
     return text
+
+
+def formed_regions(path: Path, name: str, pipeline: str) -> int:
+    """How many `flow.dispatch.region`s `pipeline` forms from the lit case `name` of `path`,
+    after checking that it computes what the case does (the interpreter, every input family)."""
+    from fusionopt.testing import assert_pass_preserves_semantics
+
+    formed = assert_pass_preserves_semantics(lit_functions(path)[name], pipeline, seeds=(0, 1))
+    return sum(op.name == "flow.dispatch.region" for op in formed.walk())
