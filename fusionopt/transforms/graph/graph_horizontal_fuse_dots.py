@@ -8,7 +8,8 @@ Two kinds of group start a fusion (MIGraphX `fuse_horizontal.cpp`, IREE
   batched dots `[B, M, K] x [B, K, N_i]` too (MIGraphX `simplify_dot_horiz`,
   `simplify_dot_horiz_reshape`: concatenated on the last axis);
 - towers: dots with different activations but identical shapes and constant weights become one
-  batched dot `[G, M, K] x [G, K, N]` on stacked activations and weights;
+  batched dot `[G, M, K] x [G, K, N]` on stacked activations and weights; a dot in a shared-LHS
+  group is never also a tower member (its activation would be stacked once per member);
 - unequal towers (`horizontal_unequal`): 2-D layers with the same M, element type and epilogue
   but different K or N, zero-padded to a common `[G, K, N]` or as one block-diagonal dot,
   whichever the roofline cost model prices cheapest, and only when that beats the separate dots.
@@ -151,12 +152,18 @@ class HorizontalDotFuser:
                 towers[lin.tower_key()].append(lin)
         cache = ReachCache()
         found: list[tuple[int, int, RootGroup]] = []
+        in_wide: set[Operation] = set()
         for wide, table in ((True, shared), (False, towers)):
             for members in table.values():
+                # A tower stacks its activations: one that several members share would be copied
+                # in once per member (RT-DETR's six decoder layers' value projections of one
+                # encoder memory beside the encoder head's): those members go WIDE instead.
+                members = members if wide else [m for m in members if m.dot not in in_wide]
                 for group in _independent_subgroups(members, cache):
                     if self._worth_fusing(group, wide):
                         found.append((position[group[0].dot], 0 if wide else 1,
                                       RootGroup(group, wide)))
+                        in_wide.update(m.dot for m in group if wide)
         found.sort(key=lambda item: item[:2])
         if not found and self.profile is not None:
             return self.unequal_root_groups(linears, cache)

@@ -542,3 +542,28 @@ func.func @unequal_argument_weights(%x: tensor<2x4xf32>, %w00: tensor<4x4xf32>, 
   %out = graph.concat %y0, %y1 axis = 1 : (tensor<2x4xf32>, tensor<2x3xf32>) -> tensor<2x7xf32>
   func.return %out : tensor<2x7xf32>
 }
+
+// -----
+
+// Three dots share %x, a fourth of the same shapes reads %y and comes first: the three are one
+// dot on the N-concatenated weights and %y's keeps its own. A tower of all four would stack %x
+// three times (RT-DETR: six decoder layers' value projections of one memory, 8.6 MB each).
+// CHECK-LABEL: func.func @shared_activation_beside_a_tower
+// CHECK-SAME:    (%[[Y:.*]]: tensor<64x32xf32>, %[[X:.*]]: tensor<64x32xf32>)
+// CHECK-NOT:     graph.concat
+// CHECK:         graph.dot %[[Y]], %{{.*}} : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+// CHECK:         %[[WIDE:.*]] = graph.dot %[[X]], %{{.*}} : (tensor<64x32xf32>, tensor<32x96xf32>) -> tensor<64x96xf32>
+// CHECK-COUNT-3: graph.slice %[[WIDE]] axes = [1]
+// CHECK-NOT:     graph.dot
+// CHECK:         func.return
+func.func @shared_activation_beside_a_tower(%y: tensor<64x32xf32>, %x: tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>) {
+  %wy = arith.constant dense<0.5> : tensor<32x32xf32>
+  %w0 = arith.constant dense<0.1> : tensor<32x32xf32>
+  %w1 = arith.constant dense<0.2> : tensor<32x32xf32>
+  %w2 = arith.constant dense<0.3> : tensor<32x32xf32>
+  %dy = graph.dot %y, %wy : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  %d0 = graph.dot %x, %w0 : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  %d1 = graph.dot %x, %w1 : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  %d2 = graph.dot %x, %w2 : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  func.return %dy, %d0, %d1, %d2 : tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>
+}
