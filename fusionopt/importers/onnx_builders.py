@@ -169,3 +169,9 @@ def wrapped_runtime_indices(ctx: ImportContext, indices: Value, dim: int) -> SSA
     negative = binary(ctx, graph.LessOp, indices, np.array(0, dtype=np.int64))
     return ctx.emit(graph.WhereOp(negative, binary(ctx, graph.AddOp, indices, np.array(dim, dtype=np.int64)),
                                   indices))
+
+
+def ramp(n: int, at: int, rank: int, dtype) -> np.ndarray:
+    """0 .. n - 1 along dim `at` of a rank-`rank` array, every other dim of size 1 (to broadcast
+    against a tensor: each element's position along `at`)."""
+    return np.arange(n, dtype=dtype).reshape([n if d == at else 1 for d in range(rank)])

@@ -17,7 +17,15 @@ from xdsl.dialects.builtin import i32
 from xdsl.ir import SSAValue
 
 from fusionopt.dialects import graph
-from fusionopt.importers.onnx_builders import binary, broadcast_to, reduce, reshape, squeezed, wrapped_runtime_indices
+from fusionopt.importers.onnx_builders import (
+    binary,
+    broadcast_to,
+    ramp,
+    reduce,
+    reshape,
+    squeezed,
+    wrapped_runtime_indices,
+)
 from fusionopt.importers.onnx_context import ImportContext, Value, element, shape
 
 
@@ -34,7 +42,7 @@ def runtime_scatter_elements(ctx: ImportContext, data: Value, indices: SSAValue,
         named = squeezed(ctx, hit, [axis])
         value = broadcast_to(ctx, ctx.ssa(updates), dims)
         return ctx.emit(graph.WhereOp(named, value, ctx.ssa(data)))
-    order = np.arange(m, dtype=np.int32).reshape([m if d == axis else 1 for d in range(len(pairs))])
+    order = ramp(m, axis, len(pairs), np.int32)
     writer = ctx.emit(graph.WhereOp(hit, broadcast_to(ctx, order, pairs), ctx.splat(-1, pairs, i32)))
     last = reduce(ctx, graph.ReduceMaxOp, writer, [axis])  # [..., 1, n, ...]: -1 where none
     # j is the last writer of p (-1 where none: no j matches)
@@ -51,5 +59,5 @@ def _names_position(ctx: ImportContext, indices: SSAValue, axis: int, n: int, pa
     """[..., m, n, ...] i1: update j's index (negatives wrapped) is position p."""
     wrapped, ts = wrapped_runtime_indices(ctx, indices, n), shape(indices)
     column = broadcast_to(ctx, reshape(ctx, wrapped, (*ts[:axis + 1], 1, *ts[axis + 1:])), pairs)
-    positions = np.arange(n, dtype=np.int64).reshape([n if d == axis + 1 else 1 for d in range(len(pairs))])
+    positions = ramp(n, axis + 1, len(pairs), np.int64)
     return binary(ctx, graph.EqualOp, column, positions)

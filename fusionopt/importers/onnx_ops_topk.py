@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import f32, i1, i64
 from xdsl.ir import SSAValue
 
 from fusionopt.dialects import graph
-from fusionopt.importers.onnx_builders import broadcast_to, normalize_axis, reduce, reshape, squeezed
+from fusionopt.importers.onnx_builders import broadcast_to, normalize_axis, ramp, reduce, reshape, squeezed
 from fusionopt.importers.onnx_context import ImportContext, Value, element, numpy_dtype_of, shape
 
 
@@ -44,7 +44,7 @@ def topk(ctx: ImportContext, ins: list[Value]) -> list[Value]:
     ranks = _ranks(ctx, x, axis, largest)
     # the picked values and their positions, both with the i dim where `ranks` has it
     spread = reshape(ctx, x, shape(ranks))
-    positions = np.arange(n, dtype=np.float32).reshape([n if d == axis + 1 else 1 for d in range(rank + 1)])
+    positions = ramp(n, axis + 1, rank + 1, np.float32)
     filler = -0.0 if numpy_dtype_of(element(x)).kind == "f" else 0
     hit = _rank_is(ctx, ranks, axis, k)
     indices = ctx.emit(graph.ConvertOp(ctx.ssa(_pick(ctx, hit, positions, f32, axis, 0.0)), i64))
@@ -93,15 +93,14 @@ def _ranks(ctx: ImportContext, x: SSAValue, axis: int, largest: bool) -> SSAValu
 
 def _position(ctx: ImportContext, pairs, at: int) -> SSAValue:
     """Each element's index along dim `at` of `pairs`, broadcast over the others (i64)."""
-    index = np.arange(pairs[at], dtype=np.int64).reshape([pairs[at] if d == at else 1 for d in range(len(pairs))])
-    return broadcast_to(ctx, index, pairs, i64)
+    return broadcast_to(ctx, ramp(pairs[at], at, len(pairs), np.int64), pairs, i64)
 
 
 def _rank_is(ctx: ImportContext, ranks: SSAValue, axis: int, k: int) -> SSAValue:
     """[..., k, N, ...] i1: element i has rank p (p < k at `axis`, i at `axis + 1`)."""
     picks = list(shape(ranks))
     picks[axis] = k
-    p = np.arange(k, dtype=np.float32).reshape([k if d == axis else 1 for d in range(len(picks))])
+    p = ramp(k, axis, len(picks), np.float32)
     return ctx.emit(graph.EqualOp(broadcast_to(ctx, ranks, picks), broadcast_to(ctx, p, picks, f32)))
 
 

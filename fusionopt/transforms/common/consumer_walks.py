@@ -10,7 +10,6 @@ from xdsl.ir.affine import AffineMap
 from fusionopt.transforms.common import dispatch_utils as du
 
 
-
 def is_transposing(op: Operation) -> bool:
     """An elementwise linalg op one of whose maps does not read its loop dims in order."""
     return du.is_elementwise_linalg(op) and not all(du.reads_dims_in_order(m) for m in du.indexing_maps(op))
@@ -41,19 +40,19 @@ def reads_root_result_compatibly(root: Operation, consumer: Operation, value: SS
     consumer_maps = du.operand_maps(consumer, value)
     if root_map is None or not consumer_maps:
         return False
-    return all(_walks_root_dims(root, root_map, consumer, m) for m in consumer_maps)
-
-
-def _walks_root_dims(root: Operation, root_map: AffineMap, consumer: Operation, consumer_map: AffineMap) -> bool:
-    if not consumer_map.is_projected_permutation(allow_zero_in_results=True):
-        return False
     outer = outer_parallel_loops(root)
-    root_dims = du.dims_read(root_map)
-    consumer_dims = du.dims_read(consumer_map)
-    walked = [c for r, c in zip(root_dims, consumer_dims) if r is not None and r < outer and c is not None]
-    # Loops of extent 1 carry no iteration (what IREE's FoldUnitExtentDims would drop).
+    outer_dims = [r is not None and r < outer for r in du.dims_read(root_map)]
     extents = du.loop_extents(consumer)
     non_unit = [d for d in range(len(extents)) if extents[d] != 1]
+    return all(_walks_root_dims(outer_dims, m, non_unit) for m in consumer_maps)
+
+
+def _walks_root_dims(outer_dims: list[bool], consumer_map: AffineMap, non_unit: list[int]) -> bool:
+    """`consumer_map` reads the root's outer parallel dims (`outer_dims`) with the consumer's
+    loops in order, loops of extent 1 left out (what IREE's FoldUnitExtentDims would drop)."""
+    if not consumer_map.is_projected_permutation(allow_zero_in_results=True):
+        return False
+    walked = [c for outer, c in zip(outer_dims, du.dims_read(consumer_map)) if outer and c is not None]
     walked = [non_unit.index(c) for c in walked if c in non_unit]
     return walked == list(range(len(walked)))
 

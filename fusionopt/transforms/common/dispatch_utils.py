@@ -113,11 +113,8 @@ def dps_inits(op: Operation) -> tuple[SSAValue, ...]:
 
 def operand_map(op: Operation, value: SSAValue) -> AffineMap | None:
     """The indexing map through which `op` reads `value` (first occurrence), if it is an operand."""
-    maps = indexing_maps(op)
-    for index, operand in enumerate((*dps_inputs(op), *dps_inits(op))):
-        if operand is value and index < len(maps):
-            return maps[index]
-    return None
+    maps = operand_maps(op, value)
+    return maps[0] if maps else None
 
 
 def operand_maps(op: Operation, value: SSAValue) -> list[AffineMap]:

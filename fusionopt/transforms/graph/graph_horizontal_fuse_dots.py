@@ -163,7 +163,8 @@ class HorizontalDotFuser:
                     if self._worth_fusing(group, wide):
                         found.append((position[group[0].dot], 0 if wide else 1,
                                       RootGroup(group, wide)))
-                        in_wide.update(m.dot for m in group if wide)
+                        if wide:
+                            in_wide.update(m.dot for m in group)
         found.sort(key=lambda item: item[:2])
         if not found and self.profile is not None:
             return self.unequal_root_groups(linears, cache)
