@@ -61,7 +61,8 @@ bench/export_recurrent.py: LSTM and GRU) and a third sweep of text and vision ba
 seventh's (`SEVENTH_SWEEP`, bench/export_seventh_sweep.py: Nystromformer, Perceiver IO, UperNet,
 Depth Anything, DAC, UnivNet, Autoformer, video Swin, ...) and the eighth's (`EIGHTH_SWEEP`,
 bench/export_eighth_sweep.py: GroupViT, LiLT, CLIPSeg, Pix2Struct) and the ninth's (`NINTH_SWEEP`,
-bench/export_ninth_sweep.py: Mamba-2, RT-DETR, OWL-ViT, ViT-MAE) go with `--forms inline` too.
+bench/export_ninth_sweep.py: Mamba-2, RT-DETR, OWL-ViT, ViT-MAE) and the tenth's (`TENTH_SWEEP`,
+bench/export_tenth_sweep.py: Mixtral, Qwen2-MoE, Jamba, SAM, Mask2Former) go with `--forms inline` too.
 """
 
 from __future__ import annotations
@@ -107,6 +108,7 @@ from export_sixth_sweep import SIXTH_SWEEP  # noqa: E402
 from export_seventh_sweep import SEVENTH_SWEEP  # noqa: E402
 from export_eighth_sweep import EIGHTH_SWEEP  # noqa: E402
 from export_ninth_sweep import NINTH_SWEEP  # noqa: E402
+from export_tenth_sweep import TENTH_SWEEP  # noqa: E402
 from export_model_defs import CHECK_MODELS, HELDOUT_MODELS, MODELS, UNSEEN_MODELS, _declare_torchvision_ops  # noqa: E402
 
 
@@ -119,7 +121,7 @@ ALL_MODELS = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS, **UNSEEN_MODELS, **DEC
               **MORE_DECODERS, **ENCODER_MODELS, **VISION_ENCODER_MODELS,
               **MORE_VISION_ENCODERS, **RECURRENT_MODELS, **THIRD_SWEEP,
               **FOURTH_SWEEP, **SIXTH_SWEEP, **SEVENTH_SWEEP, **EIGHTH_SWEEP,
-              **NINTH_SWEEP}
+              **NINTH_SWEEP, **TENTH_SWEEP}
 
 
 # -- export -----------------------------------------------------------------------------------
@@ -302,7 +304,7 @@ def export(name: str, out_root: Path, forms: str = "args") -> dict:
     model.eval()
     add_noise(model, torch.Generator().manual_seed(SEED))
     if any(name in group for group in (HELDOUT_MODELS, UNSEEN_MODELS, MORE_VISION_ENCODERS, SIXTH_SWEEP, SEVENTH_SWEEP,
-                                          EIGHTH_SWEEP, NINTH_SWEEP)):
+                                          EIGHTH_SWEEP, NINTH_SWEEP, TENTH_SWEEP)):
         calibrate_batchnorm(model, inputs, torch.Generator().manual_seed(SEED + 1))
     stem = Path(name).name
     out = out_root / name

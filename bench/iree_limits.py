@@ -43,7 +43,7 @@ Run cases: a channels-last conv region storing into a padded buffer.
 
 Cases found on models beyond the corpus (LeViT, MobileViT, SegFormer): bench/iree_limits_found.py;
 chains of reductions: bench/iree_limits_chains.py; consumers behind a reshape of a reduction
-(RT-DETR): bench/iree_limits_reshaped.py.
+(RT-DETR) or repeating a unit-dim epilogue (MoE layers): bench/iree_limits_reshaped.py.
 
 Run cases (they build, and are wrong): a max pool's region storing *only* its padded result.
 - `pool_stored_into_padded_splat` (insert_slice into a splat): crashes on `local-sync`, and on

@@ -33,6 +33,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "graph-hoist-pointwise-above-slices": ("fusionopt.transforms.graph.graph_hoist_pointwise_above_slices", "GraphHoistPointwiseAboveSlicesPass"),
     "graph-fold-conv-affine": ("fusionopt.transforms.graph.graph_fold_conv_affine", "GraphFoldConvAffinePass"),
     "graph-drop-padding-taps": ("fusionopt.transforms.graph.graph_drop_padding_taps", "GraphDropPaddingTapsPass"),
+    "graph-dense-experts": ("fusionopt.transforms.graph.graph_dense_experts", "GraphDenseExpertsPass"),
     "graph-propagate-constants": ("fusionopt.transforms.graph.graph_propagate_constants", "GraphPropagateConstantsPass"),
     "graph-canonicalize": ("fusionopt.transforms.graph.graph_canonicalize", "GraphCanonicalizePass"),
     "graph-reassociate-dots": ("fusionopt.transforms.graph.graph_reassociate_dots", "GraphReassociateDotsPass"),

@@ -45,7 +45,7 @@ def _interleave_zeros(ctx: ImportContext, x: SSAValue, strides) -> SSAValue:
     """[N, C, H, W] -> [N, C, (H-1)*sh+1, (W-1)*sw+1] with x at multiples of the strides."""
     if all(s == 1 for s in strides):
         return x
-    xs, elem = shape(x), element(x)
+    xs = shape(x)
     split = [*xs[:2]]
     for d in xs[2:]:
         split += [d, 1]

@@ -1,7 +1,8 @@
 """Transformer pieces as the ONNX export writes them, drawn alone: an MLP's expanding layer with
 torch's exact GELU ([T, C] . a [C, 4C] weight, a bias, then x * (0.5 * (erf(x / sqrt(2)) + 1));
 the CPU pipelines compute the f32 ones' erf as one rational function, `GELU_BLOCKS`), and
-attention's K viewed by heads, transposed and scaled (`SCALED_KEY_BLOCKS`). Helpers from
+attention's K viewed by heads, transposed and scaled (`SCALED_KEY_BLOCKS`), and MoE experts'
+weights gathered per row and multiplied by the row (`GATHERED_EXPERT_BLOCKS`). Helpers from
 `graph_block_parts.py`."""
 
 from __future__ import annotations
@@ -51,3 +52,22 @@ def block_scaled_keys(b):
 
 
 SCALED_KEY_BLOCKS = (block_scaled_keys,)
+
+
+def block_gathered_experts(b):
+    """transformers' `batched_mm` experts: 16 experts' constant [O, H] weights gathered by run-time
+    ids (an argument: the input families draw integers in [0, 16)) for 16-20 rows, times each
+    row as a column. `graph-dense-experts` computes every expert for every row as one matmul."""
+    element = _float_element(b)
+    if element is None:
+        return None
+    rows, hidden, width = b.draw(st.integers(16, 20)), b.draw(st.integers(2, 4)), b.draw(st.integers(2, 4))
+    ids = b.new_arg((rows,), "i64")
+    table = b.constant((16, width, hidden), element)
+    gathered = b.fresh((rows, width, hidden), element)
+    gathered = b.emit(f"graph.gather {table.name}, {ids.name} axis = 0 : ({table.type}, {ids.type}) -> "
+                      f"{gathered.type}", gathered, table, ids)
+    return _dot(b, gathered, b.new_arg((rows, hidden, 1), element))
+
+
+GATHERED_EXPERT_BLOCKS = (block_gathered_experts,)

@@ -58,6 +58,12 @@ EXPECTED = {
     "reduction_then_transposed_write": None,
     "reduction_epilogue_then_transposed_write": None,
     "reduction_unit_expand_then_copy": None,
+    "epilogue_kept_dim_broadcast": "failed to run translation",
+    "epilogue_collapsed_broadcast": None,
+    "reshape_then_unit_dim_dropped": "exceeded stack allocation limit",
+    "reshape_then_unit_dim_kept": None,
+    "i1_stored_and_widened": WRITE_CONFLICT,
+    "i1_widened_only": None,
 }
 # CUDA sm_80 case -> None (builds) or a piece of IREE's first error
 CUDA_EXPECTED = {

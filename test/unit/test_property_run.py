@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import property_run  # noqa: E402
 from support.graph_blocks_gqa import REPEATED_KV_BLOCKS  # noqa: E402
 from support.graph_blocks_norm import WIDE_NORM_BLOCKS  # noqa: E402
-from support.graph_blocks_transformer import GELU_BLOCKS, SCALED_KEY_BLOCKS  # noqa: E402
+from support.graph_blocks_transformer import GATHERED_EXPERT_BLOCKS, GELU_BLOCKS, SCALED_KEY_BLOCKS  # noqa: E402
 from support.graph_blocks import (  # noqa: E402  (property_run puts test/ on the path)
     ASSERTED_BLOCKS,
     DILATED_PADDING_BLOCKS, ODD_FILTER_1X1_BLOCKS, PACKED_WEIGHT_BLOCKS, PADDED_DEPTHWISE_BLOCKS, PADDED_FILTER_BLOCKS, PADDED_WEIGHT_BLOCKS, PROJECTION_BLOCKS, RESHAPED_ROOT_BLOCKS, SIBLING_1X1_BLOCKS, SPLIT_BROADCAST_BLOCKS,
@@ -191,6 +191,11 @@ GELU_FLOORS = {"linalg-rational-erf": 0.6}
 # 0.625 (5 of 8).
 SCALED_KEY_COUNT, SCALED_KEY_OPS = 8, 1
 SCALED_KEY_FLOORS = {"dispatch-transpose-unit-loops": 0.45}
+# MoE experts gathered per row by run-time ids and multiplied by the row
+# (`graph_blocks_transformer.GATHERED_EXPERT_BLOCKS`; f32 and f64 draws): graph-simplify computes
+# every expert for every row as one matmul. Its seed gives 1.0 (6 of 6).
+GATHERED_EXPERT_COUNT, GATHERED_EXPERT_OPS = 6, 1
+GATHERED_EXPERT_FLOORS = {"graph-dense-experts": 0.5}
 # A softmax over 2-3 rows of 20, 33 or 45 elements (`graph_blocks.ROW_SOFTMAX_BLOCKS`; f32 and f64
 # draws): the dispatch-attention run's CPU tile stage gives the f32 ones' reductions whole-row
 # vectors. Its seed gives 0.67 (4 of 6).
@@ -309,7 +314,7 @@ def test_every_registered_pass_has_a_floor():
               SPLIT_BROADCAST_FLOORS, UNEQUAL_FLOORS, RESHAPED_ROOT_FLOORS, ODD_FILTER_1X1_FLOORS,
               PADDED_FILTER_FLOORS, PACKED_WEIGHT_FLOORS, PADDED_WEIGHT_FLOORS, DILATED_PADDING_FLOORS, ASSERTED_FLOORS,
               TILED_DEPTHWISE_FLOORS, ROW_SOFTMAX_FLOORS, KEYS_OUTER_ATTENTION_FLOORS, KEY_BLOCK_ATTENTION_FLOORS, CONV1D_FLOORS, REPEATED_KV_FLOORS, GROUPED_IM2COL_FLOORS, GROUPED_TAPS_FLOORS, KXK_CONV_FLOORS, WIDE_NORM_FLOORS, WINOGRAD_FLOORS, SQUEEZE_EXCITE_FLOORS,
-              GELU_FLOORS, SCALED_KEY_FLOORS)
+              GELU_FLOORS, SCALED_KEY_FLOORS, GATHERED_EXPERT_FLOORS)
     assert set().union(*floors) == set(registry.get_all_passes()) - set(property_run.NOT_REACHED)
 
 
@@ -355,6 +360,7 @@ BLOCK_SET_RUNS = {
     "squeeze_excite": (SQUEEZE_EXCITE_COUNT, SQUEEZE_EXCITE_OPS, SQUEEZE_EXCITE_BLOCKS, SQUEEZE_EXCITE_FLOORS),
     "gelu": (GELU_COUNT, GELU_OPS, GELU_BLOCKS, GELU_FLOORS),
     "scaled_keys": (SCALED_KEY_COUNT, SCALED_KEY_OPS, SCALED_KEY_BLOCKS, SCALED_KEY_FLOORS),
+    "gathered_experts": (GATHERED_EXPERT_COUNT, GATHERED_EXPERT_OPS, GATHERED_EXPERT_BLOCKS, GATHERED_EXPERT_FLOORS),
     "packed_weights": (PACKED_WEIGHT_COUNT, PACKED_WEIGHT_OPS, PACKED_WEIGHT_BLOCKS, PACKED_WEIGHT_FLOORS),
     "padded_weights": (PADDED_WEIGHT_COUNT, PADDED_WEIGHT_OPS, PADDED_WEIGHT_BLOCKS, PADDED_WEIGHT_FLOORS),
     "dilated_padding": (DILATED_PADDING_COUNT, DILATED_PADDING_OPS, DILATED_PADDING_BLOCKS, DILATED_PADDING_FLOORS),

@@ -70,3 +70,10 @@ def reads_in_loop_order(consumer: Operation, value: SSAValue) -> bool:
         walked = [d for d in du.dims_read(m) if d is not None and extents[d] != 1]
         return walked == sorted(walked)
     return bool(consumer_maps) and all(in_order(m) for m in consumer_maps)
+
+
+def skips_a_loop(value_map: AffineMap, extents: list[int | None]) -> bool:
+    """`value_map` uses some loop of extent > 1 in none of its results (a window's `2 * d3 + d1`
+    uses both): the consumer broadcasts the value along it."""
+    read = value_map.used_dims()
+    return any(extent != 1 and loop not in read for loop, extent in enumerate(extents))

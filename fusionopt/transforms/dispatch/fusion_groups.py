@@ -44,6 +44,10 @@ from fusionopt.transforms.dispatch.iree_rules import (
     is_dequantization_like,
     is_full_reduction,
     pack_joins_producer,
+    reads_reshape_at_constant,
+    reads_stored_i1,
+    reshape_read_at_constant,
+    reshape_stops_tiling,
     reshape_then_reorders,
     takes_consumers,
     takes_input_producers,
@@ -194,7 +198,7 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
         return encoding_joins_producer(consumer) and analysis.keeps_group_convex(group, consumer)
     if not is_consumer_kind(consumer, group) or transposes_twice_across_reshape(analysis, group, consumer):
         return False
-    if du.is_reshape(consumer) and reshape_stops_tiling(group, consumer):
+    if du.is_reshape(consumer) and reshape_stops_tiling(group.root, group.is_elementwise_only, consumer):
         return False
     if not group.is_elementwise_only and is_dequantization_like(consumer):
         return False  # iree_rules: a widening cast stays out of a root's dispatch
@@ -208,7 +212,7 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
     for value in _values_from_group(analysis, group, consumer):
         if not du.is_linalg(consumer):
             continue
-        if gathers_group_value(consumer, value):
+        if gathers_group_value(consumer, value) or reads_stored_i1(consumer, value, group.ops | {group.root}):
             return False
         operand_maps = du.operand_maps(consumer, value)
         if not operand_maps:
@@ -216,6 +220,8 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
         if not all(m.is_projected_permutation(allow_zero_in_results=True) for m in operand_maps):
             return False
         if group.is_elementwise_only:
+            if reads_reshape_at_constant(consumer, value, group.ops, group.root):
+                return False
             continue
         if group.is_root_result(value):
             if not cw.reads_root_result_compatibly(value.owner, consumer, value):
@@ -228,20 +234,6 @@ def is_fusable_with_consumer(analysis: FusionAnalysis, group: FusionGroup, consu
             # workgroup distribution verification"). It starts a dispatch of its own.
             return False
     return analysis.keeps_group_convex(group, consumer)
-
-
-def reshape_stops_tiling(group: FusionGroup, reshape: Operation) -> bool:
-    """IREE 3.13 cannot tile the consumers behind `reshape` along the group's root, so the reshape
-    starts another dispatch. A root's value split or merged (a matmul's rows split before its
-    bias, Swin's window scores split into windows x heads before the position bias: "write
-    affecting operations on global resources are restricted to workgroup distributed contexts";
-    linalg-sink-reshapes moves the reshapes it can below such consumers first, the rest stay
-    between dispatches, as in IREE's own formation). Behind attention even a unit-dim expand:
-    the epilogue is vectorised whole ("large vector sizes": LeViT's Hardswish on 196 x 4 x 32
-    per head)."""
-    if group.root.name == "iree_linalg_ext.attention":
-        return True
-    return not group.is_elementwise_only and moves_non_unit_dims(reshape)
 
 
 def _values_from_group(analysis: FusionAnalysis, group: FusionGroup, op: Operation) -> list[SSAValue]:
@@ -295,6 +287,8 @@ def is_fusable_with_producer(
         # (mobilenet_mini) slower than with the pad outside (bench/RESULTS.md, CNN section).
         return False
     if not (du.is_elementwise_linalg(producer) or du.is_reshape(producer)):
+        return False
+    if group.is_elementwise_only and reshape_read_at_constant(producer, consumer):
         return False
     if gathers_from(consumer, producer) or reads_windows_of(consumer, producer):
         return False

@@ -9,12 +9,16 @@ tests") lists the cases where we differ on purpose, with the measurement behind 
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import TensorType
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import TensorType, i1
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
+from xdsl.ir.affine import AffineConstantExpr
 
 from fusionopt.cost_model import num_elements
+from fusionopt.transforms.common import consumer_walks as cw
 from fusionopt.transforms.common import dispatch_utils as du
+from fusionopt.transforms.common.reshapes import moves_non_unit_dims
 
 # Payload ops a dequantization may use: widening casts, then a scale and a zero point.
 _DEQUANT_PAYLOAD = frozenset(
@@ -245,13 +249,8 @@ def broadcasts_through_constant(consumer: Operation, value: SSAValue) -> bool:
     if du.is_static_tensor(value) and num_elements(value.type) == 1:
         return False
     extents = du.loop_extents(consumer)
-    for operand_map in du.operand_maps(consumer, value):
-        if not any(isinstance(e, AffineConstantExpr) for e in operand_map.results):
-            continue
-        read = {e.position for e in operand_map.results if isinstance(e, AffineDimExpr)}
-        if any(extent != 1 and loop not in read for loop, extent in enumerate(extents)):
-            return True
-    return False
+    return any(any(isinstance(e, AffineConstantExpr) for e in operand_map.results)
+               and cw.skips_a_loop(operand_map, extents) for operand_map in du.operand_maps(consumer, value))
 
 
 def reshape_then_reorders(consumer: Operation, value: SSAValue, group_ops: set[Operation], root: Operation) -> bool:
@@ -269,16 +268,74 @@ def reshape_then_reorders(consumer: Operation, value: SSAValue, group_ops: set[O
     return _reached_through_reshape(value, group_ops, root)
 
 
-def _reached_through_reshape(value: SSAValue, group_ops: set[Operation], root: Operation) -> bool:
+def reads_reshape_at_constant(consumer: Operation, value: SSAValue, group_ops: set[Operation], root: Operation) -> bool:
+    """`consumer` reads `value`, computed in an elementwise group behind a collapse that merges
+    non-unit dims, at a constant index (a unit dim folded away: `(d0, d1) -> (0, d0, d1)`). IREE 3.13 cannot tile such a
+    consumer with the ops before the reshape: Mask2Former's attention masks, sigmoids of the mask
+    logits resized to 12 x 12 by a gather, merged to [1, 100, 144] and compared with 0.5 over
+    [100, 144], overflow llvm-cpu's stack ("Got 57600 bytes") or, with the comparison's i64
+    extension in the region, fail ("write affecting operations on global resources are
+    restricted to workgroup distributed contexts"; `bench/iree_limits_reshaped.py`,
+    `reshape_then_unit_dim_dropped`). The same consumer reading the merged value with its unit
+    dim builds (`reshape_then_unit_dim_kept`)."""
+    return reads_at_constant(consumer, value) and _reached_through_reshape(value, group_ops, root, is_merging_collapse)
+
+
+def is_merging_collapse(op: Operation) -> bool:
+    """A `tensor.collapse_shape` that merges non-unit dims."""
+    return op.name == "tensor.collapse_shape" and moves_non_unit_dims(op)
+
+
+def reads_at_constant(consumer: Operation, value: SSAValue) -> bool:
+    """Some indexing map of `consumer` reads `value` at a constant index."""
+    return any(isinstance(e, AffineConstantExpr) for m in du.operand_maps(consumer, value) for e in m.results)
+
+
+def reshape_read_at_constant(reshape: Operation, consumer: Operation) -> bool:
+    """`reshape` is a collapse that merges non-unit dims and `consumer` reads its result at a
+    constant index: the producer side of `reads_reshape_at_constant` (the collapse and what it
+    reads stay out of the consumer's elementwise group). A split read so builds (ViT-MAE's heads,
+    [1, 50, 768] split to [1, 50, 12, 64] and read at a constant batch index)."""
+    return is_merging_collapse(reshape) and reads_at_constant(consumer, reshape.results[0])
+
+
+def _reached_through_reshape(value: SSAValue, group_ops: set[Operation], root: Operation,
+                             is_reshape: Callable[[Operation], bool] = du.is_reshape) -> bool:
     """Some group op between the root and `value` (the root's own producers not counted) is a
-    reshape."""
+    reshape (`is_reshape`)."""
     stack, seen = [value.owner], set()
     while stack:
         op = stack.pop()
         if not isinstance(op, Operation) or op in seen or op not in group_ops or op is root:
             continue
         seen.add(op)
-        if du.is_reshape(op):
+        if is_reshape(op):
             return True
         stack.extend(v.owner for v in du.values_used_inside(op))
     return False
+
+
+def reshape_stops_tiling(root: Operation, elementwise_only: bool, reshape: Operation) -> bool:
+    """IREE 3.13 cannot tile the consumers behind `reshape` along a group's `root`, so the reshape
+    starts another dispatch. A root's value split or merged (a matmul's rows split before its
+    bias, Swin's window scores split into windows x heads before the position bias: "write
+    affecting operations on global resources are restricted to workgroup distributed contexts";
+    linalg-sink-reshapes moves the reshapes it can below such consumers first, the rest stay
+    between dispatches, as in IREE's own formation). Behind attention even a unit-dim expand:
+    the epilogue is vectorised whole ("large vector sizes": LeViT's Hardswish on 196 x 4 x 32
+    per head)."""
+    if root.name == "iree_linalg_ext.attention":
+        return True
+    return not elementwise_only and moves_non_unit_dims(reshape)
+
+
+def reads_stored_i1(consumer: Operation, value: SSAValue, group_ops: set[Operation]) -> bool:
+    """`value`, an i1 tensor computed in the group, is used outside it (the region stores it)
+    and `consumer` reads it. IREE 3.13's llvm-cpu codegen fails on such a region at every size
+    ("write affecting operations on global resources are restricted to workgroup distributed
+    contexts" on the i1 `vector.store`): Mask2Former's attention masks, a comparison stored for
+    the decoder and widened to i64 in the same region (`bench/iree_limits_reshaped.py`,
+    `i1_stored_and_widened`; `i1_widened_only` builds)."""
+    if not isinstance(value.type, TensorType) or value.type.get_element_type() != i1:
+        return False
+    return any(use.operation is not consumer and use.operation not in group_ops for use in value.uses)

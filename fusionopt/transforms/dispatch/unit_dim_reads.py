@@ -19,7 +19,13 @@ The operand becomes, where that is free, the same elements without those dims:
   `linalg-fold-unit-reshapes` reads one.
 Elsewhere (a value computed in the region: a conv's [1, 1, W, F] result its epilogue reads
 through `(d0, 0, d2, d3)`) each constant 0 becomes a loop of extent 1 the read does not use,
-where there are enough, but never all of an operand's dims. A one-element operand from outside
+where there are enough, but never all of an operand's dims. Where there are too few (the
+generic broadcasts a linalg op's result along a loop of extent > 1: an MoE layer's RMSNorm output
+[1, T, H] repeated for each of a token's k experts, read at (0, d0, d2) over T x k x H) and it
+writes in loop order, the generic reads a `tensor.collapse_shape` of the value in the region:
+IREE 3.13 builds that, and fails on the constant-0 read ("failed to run translation";
+`bench/iree_limits_reshaped.py`, `epilogue_kept_dim_broadcast` and
+`epilogue_collapsed_broadcast`). A one-element operand from outside
 a region that computes a convolution or pooling (a dynamic quantization's scale, a reduction
 kept as [1, 1, 1, 1]) read at (0, ..., 0) becomes a rank-0 read: IREE 3.13's llvm-cpu backend
 cannot distribute a region whose windowed root (a conv as a generic, channels first) has an
@@ -44,9 +50,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.flow import TensorReshapeOp
+from fusionopt.transforms.common import consumer_walks as cw
 from fusionopt.transforms.common import dispatch_utils as du
 from fusionopt.transforms.linalg.linalg_conv_channels_last import is_dense_constant
-from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import unit_reshape_source_exprs
+from fusionopt.transforms.linalg.linalg_fold_unit_reshapes import reassociation_dropping, unit_reshape_source_exprs
 from fusionopt.transforms.linalg.padded_values import constant_from
 
 
@@ -114,11 +121,39 @@ def unit_loop_read(value_map: AffineMap, drop: list[int], extents: list[int]) ->
     return AffineMap(value_map.num_dims, 0, tuple(results))
 
 
-def drop_unit_reads(generic: Operation, region: Operation) -> int:
-    """Rewrite `generic`'s constant-0 unit reads; the number of operands rewritten."""
+def computed_in(value: SSAValue, region: Operation | None) -> bool:
+    """`value` is the result of a linalg op inside `region`."""
+    owner = value.owner
+    return isinstance(owner, Operation) and du.is_linalg(owner) and region is not None and du.defined_inside(value, region)
+
+
+def collapsed_in_region(generic: Operation, value: SSAValue, value_map: AffineMap, drop: list[int]
+                        ) -> tuple[SSAValue, AffineMap] | None:
+    """`value`, computed in the region by a linalg op, read through a `tensor.collapse_shape`
+    without its unit dims `drop`, inserted before `generic`; None unless `generic` broadcasts it
+    and writes in loop order (a consumer behind a reshape that writes transposed does not build:
+    `iree_rules.reshape_then_reorders`)."""
+    writes = du.indexing_maps(generic)[len(du.dps_inputs(generic)):]
+    if not computed_in(value, generic.parent_op()) or not all(du.is_identity_map(m) for m in writes):
+        return None  # a view (a slice of an outside value) is read as it was: it builds
+    if not cw.skips_a_loop(value_map, du.loop_extents(generic)):
+        return None  # a read of every loop is left as it was (the lit case `left_as_they_are`)
+    rank = len(value_map.results)
+    kept = [d for d in range(rank) if d not in drop]
+    collapse = tensor.CollapseShapeOp(operands=[value], result_types=[without_dims(value, drop)],
+                                      properties={"reassociation": reassociation_dropping(rank, kept)})
+    Rewriter.insert_op(collapse, InsertPoint.before(generic))
+    return collapse.result, AffineMap(value_map.num_dims, 0, tuple(value_map.results[d] for d in kept))
+
+
+def drop_unit_reads(generic: Operation, region: Operation, region_values_only: bool = False) -> int:
+    """Rewrite `generic`'s constant-0 unit reads (with `region_values_only`, only those of values
+    a linalg op of the region computes); the number of operands rewritten."""
     maps = du.indexing_maps(generic)
     changed = 0
     for index, value in enumerate(du.dps_inputs(generic)):
+        if region_values_only and not computed_in(value, region):
+            continue
         drop = unit_zero_positions(maps[index], tuple(value.type.get_shape())) if du.is_static_tensor(value) else []  # type: ignore[attr-defined]
         every_dim = len(drop) == len(maps[index].results)
         if not drop or (every_dim and not has_windowed_root(region)):
@@ -126,7 +161,7 @@ def drop_unit_reads(generic: Operation, region: Operation) -> int:
         read = rank_reduced_read(value, maps[index], drop, region)
         if read is None and not every_dim:  # never all dims by loops
             by_loops = unit_loop_read(maps[index], drop, du.loop_extents(generic))
-            read = None if by_loops is None else (value, by_loops)
+            read = (value, by_loops) if by_loops is not None else collapsed_in_region(generic, value, maps[index], drop)
         if read is None:
             continue
         generic.operands[index], maps[index] = read
@@ -158,10 +193,13 @@ class DispatchUnitDimReadsPass(ModulePass):
     them (module docstring).
 
     Options:
-      windowed-regions-only -- only in regions that compute a convolution or pooling (the CUDA
-        pipeline: IREE's sm_80 codegen fails on such a region with a constant-0 read, "failed to
-        apply fusion + hoisting patterns", Mamba's causal depthwise conv; elsewhere on CUDA the
-        reads are left as they were, unmeasured on a GPU).
+      windowed-regions-only -- every read only in regions that compute a convolution or pooling
+        (the CUDA pipeline: IREE's sm_80 codegen fails on such a region with a constant-0 read,
+        "failed to apply fusion + hoisting patterns", Mamba's causal depthwise conv); elsewhere
+        only reads of values the region computes (sm_80 cannot distribute a layer norm's
+        region whose second result reads the norm's [100, 1, 256] output at (d1, 0, d2):
+        Mask2Former's queries; "write affecting operations on global resources ..."). Reads of
+        constants and of values from outside are left as they were on CUDA, unmeasured on a GPU.
     """
 
     name = "dispatch-unit-dim-reads"
@@ -171,7 +209,8 @@ class DispatchUnitDimReadsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for generic in [o for o in op.walk() if o.name == "linalg.generic"]:
             region = du.enclosing_dispatch_region(generic)
-            if region is None or (self.windowed_regions_only and not has_windowed_root(region)):
+            if region is None:
                 continue
-            if rewritten := drop_unit_reads(generic, region):
+            region_values_only = self.windowed_regions_only and not has_windowed_root(region)
+            if rewritten := drop_unit_reads(generic, region, region_values_only):
                 pass_statistics.count("unit dims read through constant 0s dropped", rewritten)

@@ -5,7 +5,8 @@
   f32 and integers in i64 (as fusionopt/graph_numpy.py does), then one elementwise generic
   rounds or wraps to the result type.
 - reduce_sum / reduce_max / reduce_mean: a `linalg.generic` with `reduction` iterators writing
-  the kept-as-1 dims through a constant-0 output map; mean divides in a second generic.
+  the kept-as-1 dims through a constant-0 output map; mean divides in a second generic. Integer
+  sums accumulate in their own type (the same bits as i64 wrapped), integer means in i64.
 - gather: a parallel generic over the result that reads the index operand and `tensor.extract`s
   from the table (negative indices count from the end, like ONNX).
 """
@@ -109,7 +110,11 @@ def lower_reduce(op: graph.ReduceOp, wide: bool = False) -> Lowered:
     source, result = op.input, tensor_type(op.result)
     element = result.element_type
     is_max = isinstance(op, graph.ReduceMaxOp)
-    acc = f64 if wide else (compute_type(element) if is_max else accumulator_type(element))
+    # An integer sum accumulates in its own type: the same low bits as an i64 sum wrapped after
+    # (addition modulo 2^n), and IREE's CUDA codegen cannot distribute an i64 sum (a count of
+    # i1 entries summed in i32, onnx_ops_nn._widened_bools).
+    own_type = is_max or (isinstance(op, graph.ReduceSumOp) and isinstance(element, IntegerType))
+    acc = f64 if wide else (compute_type(element) if own_type else accumulator_type(element))
     rank = len(result.get_shape())
     axes = set(op.axes_values)
     ops = filled(result.get_shape(), acc, reduction_init(op, acc))

@@ -5,10 +5,13 @@
 // STATS:         (unit dims read through constant 0s dropped) : 1
 // STATS:         (unit dims read through constant 0s dropped) : 1
 // STATS:         (unit dims read through constant 0s dropped) : 1
+// STATS:         (unit dims read through constant 0s dropped) : 1
+// STATS:         (unit dims read through constant 0s dropped) : 1
 // STATS-NOT:     unit dims read
 // RUN: fusion-opt %s --split-input-file -p "dispatch-unit-dim-reads{windowed-regions-only=true}" | filecheck %s --check-prefix=WINDOWED
-// With windowed-regions-only (the CUDA pipeline) only the conv's region is rewritten: the 1-D
-// conv epilogue's region computes no conv, so its constant-0 reads stay.
+// With windowed-regions-only (the CUDA pipeline) the conv's region is rewritten whole; elsewhere
+// only the reads of values a region computes (the last two cases): the 1-D conv epilogue's
+// region computes no conv, so its constant-0 reads of the conv result and the bias stay.
 // WINDOWED-LABEL: func.func @conv1d_epilogue
 // WINDOWED-NOT:     flow.tensor.reshape
 // WINDOWED:         affine_map<(d0, d1, d2) -> (d0, d1, 0, d2)>, affine_map<(d0, d1, d2) -> (d1, 0)>
@@ -177,4 +180,95 @@ func.func @collapse_of_an_outside_value(%y: tensor<1x1x40x2x4xf32>, %z: tensor<1
     flow.return %g : tensor<1x40x8xf32>
   }
   func.return %r : tensor<1x40x8xf32>
+}
+
+// -----
+
+// An MoE layer's RMSNorm output [1, T, H], computed in the region, repeated for each of a token's
+// 2 experts (read at (0, d0, d2) over T x 2 x H): no loop of extent 1 is free, so the read goes
+// through a collapse of the value in the region. The same read without the broadcast (every
+// loop read) stays, as does a broadcast written transposed.
+// CHECK-LABEL: func.func @broadcast_of_a_region_value
+// CHECK:         %[[N:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x16xf32>, tensor<1x8xf32>)
+// CHECK:         %[[NC:.*]] = tensor.collapse_shape %[[N]] {{\[}}[0, 1], [2]] : tensor<1x8x16xf32> into tensor<8x16xf32>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], {{.*}} ins(%[[NC]] : tensor<8x16xf32>)
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (0, d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d0, d2)>], {{.*}} ins(%[[N]] : tensor<1x8x16xf32>)
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], {{.*}} ins(%[[N]] : tensor<1x8x16xf32>)
+// CHECK-NOT:     tensor.collapse_shape
+// WINDOWED-LABEL: func.func @broadcast_of_a_region_value
+// WINDOWED:         tensor.collapse_shape
+func.func @broadcast_of_a_region_value(%x: tensor<1x8x16xf32>) -> (tensor<8x2x16xf32>, tensor<2x8x16xf32>, tensor<8x16xf32>) {
+  %r:3 = flow.dispatch.region -> (tensor<8x2x16xf32>, tensor<2x8x16xf32>, tensor<8x16xf32>) {
+    %z = arith.constant 0.0 : f32
+    %e1 = tensor.empty() : tensor<1x8xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e1 : tensor<1x8xf32>) -> tensor<1x8xf32>
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<1x8x16xf32>) outs(%f : tensor<1x8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %t = arith.addf %o, %a : f32
+      linalg.yield %t : f32
+    } -> tensor<1x8xf32>
+    %e3 = tensor.empty() : tensor<1x8x16xf32>
+    %n = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %s : tensor<1x8x16xf32>, tensor<1x8xf32>) outs(%e3 : tensor<1x8x16xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      linalg.yield %m : f32
+    } -> tensor<1x8x16xf32>
+    %eb = tensor.empty() : tensor<8x2x16xf32>
+    %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (0, d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%n : tensor<1x8x16xf32>) outs(%eb : tensor<8x2x16xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
+    } -> tensor<8x2x16xf32>
+    %et = tensor.empty() : tensor<2x8x16xf32>
+    %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (0, d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d0, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%n : tensor<1x8x16xf32>) outs(%et : tensor<2x8x16xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
+    } -> tensor<2x8x16xf32>
+    %ec = tensor.empty() : tensor<8x16xf32>
+    %c = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%n : tensor<1x8x16xf32>) outs(%ec : tensor<8x16xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.negf %a : f32
+      linalg.yield %m : f32
+    } -> tensor<8x16xf32>
+    flow.return %b, %t, %c : tensor<8x2x16xf32>, tensor<2x8x16xf32>, tensor<8x16xf32>
+  }
+  func.return %r#0, %r#1, %r#2 : tensor<8x2x16xf32>, tensor<2x8x16xf32>, tensor<8x16xf32>
+}
+
+// -----
+
+// Mask2Former's query norm: a layer norm's [4, 1, 8] output, computed in the region, read by a
+// second result at (d1, 0, d2) over 1 x 4 x 8. The constant 0 becomes the unit loop d0 (a read
+// through a projected permutation), on CUDA too (windowed-regions-only rewrites the reads of
+// values a region computes everywhere: sm_80 cannot distribute this region as it was).
+// CHECK-LABEL: func.func @region_value_read_through_a_unit_loop
+// CHECK:         affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+// CHECK-NOT:     affine_map<(d0, d1, d2) -> (d1, 0, d2)>
+// WINDOWED-LABEL: func.func @region_value_read_through_a_unit_loop
+// WINDOWED:         affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+// WINDOWED-NOT:     affine_map<(d0, d1, d2) -> (d1, 0, d2)>
+func.func @region_value_read_through_a_unit_loop(%x: tensor<4x1x8xf32>) -> (tensor<4x1x8xf32>, tensor<1x4x8xf32>) {
+  %r:2 = flow.dispatch.region -> (tensor<4x1x8xf32>, tensor<1x4x8xf32>) {
+    %z = arith.constant 0.0 : f32
+    %e1 = tensor.empty() : tensor<4x1xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e1 : tensor<4x1xf32>) -> tensor<4x1xf32>
+    %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x1x8xf32>) outs(%f : tensor<4x1xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %t = arith.addf %o, %a : f32
+      linalg.yield %t : f32
+    } -> tensor<4x1xf32>
+    %e3 = tensor.empty() : tensor<4x1x8xf32>
+    %n = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %s : tensor<4x1x8xf32>, tensor<4x1xf32>) outs(%e3 : tensor<4x1x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.subf %a, %b : f32
+      linalg.yield %m : f32
+    } -> tensor<4x1x8xf32>
+    %et = tensor.empty() : tensor<1x4x8xf32>
+    %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%n : tensor<4x1x8xf32>) outs(%et : tensor<1x4x8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.negf %a : f32
+      linalg.yield %m : f32
+    } -> tensor<1x4x8xf32>
+    flow.return %n, %t : tensor<4x1x8xf32>, tensor<1x4x8xf32>
+  }
+  func.return %r#0, %r#1 : tensor<4x1x8xf32>, tensor<1x4x8xf32>
 }

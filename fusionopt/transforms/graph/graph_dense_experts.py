@@ -1,0 +1,131 @@
+"""`graph-dense-experts`: a batched matvec over expert weights gathered per row becomes one dense
+matmul over every expert, then a gather of each row's expert's outputs.
+
+transformers' `batched_mm` experts (the MoE form torch.export traces: Mixtral, Qwen2-MoE,
+Jamba, ...) repeat each token's row for each of its k experts and multiply it by that expert's
+weights, gathered per row: `dot(gather(W[E, I, H], ids[S]), x[S, H, 1])` (or, with transposed
+weights, `dot(x[S, 1, H], gather(W[E, H, O], ids[S]))`). The gather copies S whole weight
+matrices: at Mixtral's test size (8 experts of 1024 x 256, 128 rows) 134 MB written and read
+again for one projection, 82 ms on one Zen 4 core where the weights are 8 MB. Every expert for
+every row instead, `dot(x[S, H], W'[H, E * I])` with W' the constant rearranged at compile time,
+is a plain matmul over a constant weight (the form the CPU pipelines pack and tile) and ran in
+4-6 ms with its gather of [S, I] outputs; the gather folded into the contraction (`tensor.extract`
+in the payload) 10 ms (bench/RESULTS.md, "Every model builds: a tenth sweep").
+
+The dense form does E / k times the useful multiply-adds, so it is taken where that pays: at
+most `MAX_EXPERTS` experts (16: Mixtral's 8, Jamba's 16; Qwen2-MoE's 60 and OLMoE's 64 keep
+the gathered form), and no more experts than rows (a decode step's 2 rows would read all E
+expert matrices where the gather reads 2). Each output is the same dot product over H as before
+(its summation order is the matmul kernel's, as under the fast-math contract every contraction
+is). Indices are the importer's, already wrapped into [0, E); out of range is undefined there
+as here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from fusionopt import pass_statistics
+from fusionopt.dialects import graph
+from fusionopt.dialects.dense import dense_to_numpy, element_dtype
+from fusionopt.dialects.graph_base import element_of, shape_of
+from fusionopt.transforms.graph.dot_chain_ir import constant_op
+from fusionopt.transforms.graph.graph_ir import OpBuilder, dense_constant
+
+MAX_EXPERTS = 16
+
+
+@dataclass(frozen=True)
+class GatheredExperts:
+    """`dot` of rows `x` [S, H] (as the dot reads them) by the experts `weights` [E, H, O]
+    (contraction dim first) gathered by `ids` [S]; `lhs_gathered`: the gather is the dot's
+    left operand (the weights were stored [E, O, H])."""
+    ids: SSAValue
+    x: SSAValue
+    weights: np.ndarray
+    lhs_gathered: bool
+
+
+def expert_gather(value: SSAValue) -> tuple[graph.GatherOp, np.ndarray] | None:
+    """`value` is a gather along axis 0 of a constant [E, a, b] table by [S] indices, read by
+    nothing else; the gather and the table."""
+    gather = value.owner
+    if not isinstance(gather, graph.GatherOp) or gather.axis_value != 0 or len(list(value.uses)) != 1:
+        return None
+    table = dense_constant(gather.table)
+    if table is None or len(shape_of(gather.table)) != 3 or len(shape_of(gather.indices)) != 1:
+        return None
+    return gather, dense_to_numpy(table)
+
+
+def gathered_experts(dot: graph.DotOp) -> GatheredExperts | None:
+    """The dot's gathered-experts form (module docstring), else None."""
+    lhs, rhs = shape_of(dot.lhs), shape_of(dot.rhs)
+    if len(lhs) != 3 or any(d < 0 for d in (*lhs, *rhs)):
+        return None
+    if rhs[-1] == 1 and (found := expert_gather(dot.lhs)) is not None:
+        gather, table = found
+        return GatheredExperts(gather.indices, dot.rhs, table.transpose(0, 2, 1), True)
+    if lhs[-2] == 1 and (found := expert_gather(dot.rhs)) is not None:
+        gather, table = found
+        return GatheredExperts(gather.indices, dot.lhs, table, False)
+    return None
+
+
+def pays_dense(experts: GatheredExperts) -> bool:
+    """At most `MAX_EXPERTS` experts and no more than rows (module docstring)."""
+    count, rows = experts.weights.shape[0], shape_of(experts.ids)[0]
+    return count <= MAX_EXPERTS and count <= rows
+
+
+def each_rows_outputs(b: OpBuilder, dense: SSAValue, ids: SSAValue, experts: int, width: int) -> SSAValue:
+    """[S, width] of `dense` [S, experts * width]: row s's block ids[s] (one gather of the
+    flattened outputs at s * experts * width + ids[s] * width + o)."""
+    rows = shape_of(dense)[0]
+    index_type = element_of(ids)
+    dtype = element_dtype(index_type)
+    starts = b.add(graph.MulOp(ids, b.add(constant_op(np.full(rows, width, dtype), index_type))))
+    starts = b.add(graph.AddOp(starts, b.add(constant_op(np.arange(rows, dtype=dtype) * experts * width, index_type))))
+    grid = b.broadcast(starts, [0], [rows, width])
+    columns = b.add(constant_op(np.broadcast_to(np.arange(width, dtype=dtype), (rows, width)).copy(), index_type))
+    flat = b.reshape(dense, [rows * experts * width])
+    return b.add(graph.GatherOp(flat, b.add(graph.AddOp(grid, columns)), 0))
+
+
+class DenseExperts(RewritePattern):
+    """dot(gather(W, ids), x) -> gather(dot(x, W'), ids) (module docstring)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: graph.DotOp, rewriter: PatternRewriter) -> None:
+        experts = gathered_experts(op)
+        if experts is None or not pays_dense(experts):
+            return
+        count, hidden, width = experts.weights.shape
+        rows = shape_of(experts.ids)[0]
+        b = OpBuilder(op, rewriter)
+        stacked = experts.weights.transpose(1, 0, 2).reshape(hidden, count * width)
+        weights = b.add(constant_op(np.ascontiguousarray(stacked), element_of(op.result)))
+        dense = b.add(graph.DotOp(b.reshape(experts.x, [rows, hidden]), weights))
+        picked = each_rows_outputs(b, dense, experts.ids, count, width)
+        result = b.reshape(picked, shape_of(op.result))
+        rewriter.replace_matched_op([], [result])
+        pass_statistics.count("gathered expert weights computed densely")
+
+
+@dataclass(frozen=True)
+class GraphDenseExpertsPass(ModulePass):
+    """Batched matvecs over gathered expert weights as dense matmuls (module docstring).
+    Options: none."""
+
+    name = "graph-dense-experts"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(DenseExperts(), post_walk_func=region_dce).rewrite_module(op)

@@ -1,0 +1,112 @@
+"""`graph-dense-experts`: the lit cases compute what they did (random and adversarial inputs, ids
+at both ends of the experts' range, against a float64 run); graph-simplify runs the pass; an MoE
+layer as transformers' batched_mm exports it (router logits, softmax, top-2 of 8 experts, each
+token's row repeated for its experts and multiplied by their gathered up- and down-projections,
+weighted and summed) goes through `graph-to-dispatch-llvm-cpu` with no gather of expert weights
+left, and IREE builds it and computes what a float64 run of the graph does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from fusionopt.importers.onnx_import import import_onnx
+from fusionopt.ir_io import print_module
+from fusionopt.iree_tools import iree_available
+from fusionopt.registry import PIPELINES, iree_flags_of
+from fusionopt.testing import apply_pipeline, assert_pass_preserves_semantics
+from support.iree_pairs import assert_iree_build_agrees_with_float64
+from support.lit_cases import LIT_TRANSFORMS, lit_functions
+
+PASS = "graph-dense-experts"
+LIT = LIT_TRANSFORMS / "graph" / "graph-dense-experts.mlir"
+# case -> gathers of constant [E, a, b] tables left after the pass
+GATHERED_TABLES = {"gathered_weights_times_rows": 0, "rows_times_gathered_weights": 0, "left_gathered": 4}
+PIPELINE = "graph-to-dispatch-llvm-cpu"
+
+
+def gathered_tables(module) -> int:
+    return sum(op.name == "graph.gather" and len(op.operands[0].type.get_shape()) == 3 for op in module.walk())
+
+
+@pytest.mark.parametrize("name", sorted(GATHERED_TABLES))
+def test_lit_cases_compute_the_same(name: str):
+    """Ids are drawn in [0, 2), the two experts' range (the `ids-edge` family alternates 0 and 1);
+    the decode-step case's first ids in [0, 2) of its 4 experts."""
+    after = assert_pass_preserves_semantics(lit_functions(LIT)[name], PASS, int_range=(0, 2))
+    assert gathered_tables(after) == GATHERED_TABLES[name]
+
+
+def test_graph_simplify_runs_the_pass():
+    assert PASS in PIPELINES["graph-simplify"].spec.split(",")
+
+
+def _init(name: str, values) -> onnx.TensorProto:
+    return numpy_helper.from_array(np.asarray(values), name)
+
+
+def moe_layer(tokens: int = 64, hidden: int = 128, ffn: int = 96, experts: int = 8, k: int = 2) -> onnx.ModelProto:
+    """Mixtral's sparse block as exported with `batched_mm` experts (bench/export_tenth_sweep.py),
+    SiLU gate and up projections in one gathered [E, 2 * ffn, hidden] table."""
+    rng = np.random.default_rng(0)
+    weights = {"router": rng.standard_normal((hidden, experts)) / 8,
+               "gate_up": rng.standard_normal((experts, 2 * ffn, hidden)) / 8,
+               "down": rng.standard_normal((experts, hidden, ffn)) / 8}
+    inits = [_init(n, w.astype(np.float32)) for n, w in weights.items()]
+    inits += [_init("k", np.array([k], np.int64)), _init("last", np.array([-1], np.int64)),
+              _init("one", np.array([1], np.int64)), _init("times", np.array([1, k, 1], np.int64)),
+              _init("rows", np.array([-1, hidden], np.int64)), _init("flat", np.array([-1], np.int64)),
+              _init("split", np.array([ffn, ffn], np.int64)),
+              _init("by_token", np.array([tokens, k, hidden], np.int64))]
+    nodes = [helper.make_node("MatMul", ["x", "router"], ["logits"]),
+             helper.make_node("Softmax", ["logits"], ["probs"], axis=-1),
+             helper.make_node("TopK", ["probs", "k"], ["top", "ids"]),
+             helper.make_node("ReduceSum", ["top", "last"], ["total"], keepdims=1),
+             helper.make_node("Div", ["top", "total"], ["share"]),
+             helper.make_node("Unsqueeze", ["x", "one"], ["x1"]),
+             helper.make_node("Expand", ["x1", "times"], ["xk"]),
+             helper.make_node("Reshape", ["xk", "rows"], ["rep"]),
+             helper.make_node("Reshape", ["ids", "flat"], ["id_flat"]),
+             helper.make_node("Unsqueeze", ["id_flat", "last"], ["id_col"]),
+             helper.make_node("GatherND", ["gate_up", "id_col"], ["w1"]),
+             helper.make_node("Unsqueeze", ["rep", "last"], ["col"]),
+             helper.make_node("MatMul", ["w1", "col"], ["h1"]),
+             helper.make_node("Squeeze", ["h1", "last"], ["h"]),
+             helper.make_node("Split", ["h", "split"], ["g", "u"], axis=1),
+             helper.make_node("Sigmoid", ["g"], ["sg"]),
+             helper.make_node("Mul", ["g", "sg"], ["silu"]),
+             helper.make_node("Mul", ["silu", "u"], ["act"]),
+             helper.make_node("GatherND", ["down", "id_col"], ["w2"]),
+             helper.make_node("Unsqueeze", ["act", "last"], ["acol"]),
+             helper.make_node("MatMul", ["w2", "acol"], ["o1"]),
+             helper.make_node("Squeeze", ["o1", "last"], ["o"]),
+             helper.make_node("Reshape", ["share", "flat"], ["share_flat"]),
+             helper.make_node("Unsqueeze", ["share_flat", "last"], ["share_col"]),
+             helper.make_node("Mul", ["o", "share_col"], ["weighted"]),
+             helper.make_node("Reshape", ["weighted", "by_token"], ["per_token"]),
+             helper.make_node("ReduceSum", ["per_token", "one"], ["y"], keepdims=0)]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [tokens, hidden])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [tokens, hidden])
+    graph = helper.make_graph(nodes, "moe_layer", [x], [y], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+
+
+def test_the_pipeline_gathers_no_expert_weights():
+    graph = print_module(import_onnx(moe_layer()))
+    simplified = apply_pipeline(graph, "graph-simplify")
+    assert gathered_tables(apply_pipeline(graph, "cse")) == 2
+    assert gathered_tables(simplified) == 0
+
+
+@pytest.mark.skipif(not iree_available(), reason="IREE is not installed")
+def test_moe_layer_builds_and_agrees(tmp_path: Path):
+    """On random, offset, constant and zero tokens (ties in the router's top-2 on the last
+    three: TopK's lower index first, as before the pass)."""
+    graph = print_module(import_onnx(moe_layer()))
+    formed = print_module(apply_pipeline(graph, PIPELINE))
+    assert_iree_build_agrees_with_float64(graph, formed, tmp_path, ("random", "offset", "constant", "zeros"),
+                                          flags=iree_flags_of(PIPELINE))
