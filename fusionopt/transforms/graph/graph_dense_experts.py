@@ -15,7 +15,9 @@ in the payload) 10 ms (bench/RESULTS.md, "Every model builds: a tenth sweep").
 The dense form does E / k times the useful multiply-adds, so it is taken where that pays: at
 most `MAX_EXPERTS` experts (16: Mixtral's 8, Jamba's 16; Qwen2-MoE's 60 and OLMoE's 64 keep
 the gathered form), and no more experts than rows (a decode step's 2 rows would read all E
-expert matrices where the gather reads 2). Each output is the same dot product over H as before
+expert matrices where the gather reads 2). Where the rows are each token's row repeated for its k experts (`repeat_interleave`), the
+matmul runs over the tokens, k times fewer rows, and row s reads token s // k's outputs. Each
+output is the same dot product over H as before
 (its summation order is the matmul kernel's, as under the fast-math contract every contraction
 is). Indices are the importer's, already wrapped into [0, E); out of range is undefined there
 as here.
@@ -86,17 +88,34 @@ def pays_dense(experts: GatheredExperts) -> bool:
     return count <= MAX_EXPERTS and count <= rows
 
 
-def each_rows_outputs(b: OpBuilder, dense: SSAValue, ids: SSAValue, experts: int, width: int) -> SSAValue:
-    """[S, width] of `dense` [S, experts * width]: row s's block ids[s] (one gather of the
-    flattened outputs at s * experts * width + ids[s] * width + o)."""
-    rows = shape_of(dense)[0]
+def repeated_rows(x: SSAValue) -> tuple[SSAValue, int] | None:
+    """`x`, through reshapes, is each row of a [T, H] value repeated k times in a row
+    (`repeat_interleave`: [T, 1, H] broadcast to [T, k, H], merged to [T * k, H]); the [T, 1, H]
+    value and k."""
+    while isinstance(x.owner, graph.ReshapeOp):
+        x = x.owner.input
+    spread = x.owner
+    if not isinstance(spread, graph.BroadcastOp) or list(spread.dims_values) != [0, 1, 2]:
+        return None
+    source, result = shape_of(spread.input), shape_of(spread.result)
+    if len(source) != 3 or source[1] != 1 or source[0] != result[0] or source[2] != result[2]:
+        return None
+    return spread.input, result[1]
+
+
+def each_rows_outputs(b: OpBuilder, dense: SSAValue, ids: SSAValue, experts: int, width: int, repeats: int) -> SSAValue:
+    """[S, width] of `dense` [S / repeats, experts * width]: row s's block ids[s] of the dense
+    row s // repeats (one gather of the flattened outputs at (s // repeats) * experts * width +
+    ids[s] * width + o)."""
+    rows = shape_of(ids)[0]
     index_type = element_of(ids)
     dtype = element_dtype(index_type)
     starts = b.add(graph.MulOp(ids, b.add(constant_op(np.full(rows, width, dtype), index_type))))
-    starts = b.add(graph.AddOp(starts, b.add(constant_op(np.arange(rows, dtype=dtype) * experts * width, index_type))))
+    bases = (np.arange(rows, dtype=dtype) // repeats) * experts * width
+    starts = b.add(graph.AddOp(starts, b.add(constant_op(bases, index_type))))
     grid = b.broadcast(starts, [0], [rows, width])
     columns = b.add(constant_op(np.broadcast_to(np.arange(width, dtype=dtype), (rows, width)).copy(), index_type))
-    flat = b.reshape(dense, [rows * experts * width])
+    flat = b.reshape(dense, [int(np.prod(shape_of(dense)))])
     return b.add(graph.GatherOp(flat, b.add(graph.AddOp(grid, columns)), 0))
 
 
@@ -113,8 +132,9 @@ class DenseExperts(RewritePattern):
         b = OpBuilder(op, rewriter)
         stacked = experts.weights.transpose(1, 0, 2).reshape(hidden, count * width)
         weights = b.add(constant_op(np.ascontiguousarray(stacked), element_of(op.result)))
-        dense = b.add(graph.DotOp(b.reshape(experts.x, [rows, hidden]), weights))
-        picked = each_rows_outputs(b, dense, experts.ids, count, width)
+        source, repeats = repeated_rows(experts.x) or (experts.x, 1)
+        dense = b.add(graph.DotOp(b.reshape(source, [rows // repeats, hidden]), weights))
+        picked = each_rows_outputs(b, dense, experts.ids, count, width, repeats)
         result = b.reshape(picked, shape_of(op.result))
         rewriter.replace_matched_op([], [result])
         pass_statistics.count("gathered expert weights computed densely")

@@ -3,6 +3,7 @@
 // RUN: fusion-opt %s --split-input-file -p graph-dense-experts --mlir-pass-statistics -o %t.mlir 2>&1 | filecheck %s --check-prefix=STATS
 // STATS:         (gathered expert weights computed densely) : 1
 // STATS:         (gathered expert weights computed densely) : 1
+// STATS:         (gathered expert weights computed densely) : 1
 // STATS-NOT:     gathered expert weights
 
 // transformers' batched_mm experts: 4 rows, each times its expert's [3, 2] weights (of 2
@@ -40,6 +41,26 @@ func.func @rows_times_gathered_weights(%ids: tensor<4xi32>, %x: tensor<4x1x2xf32
   %g = graph.gather %w, %ids axis = 0 : (tensor<2x2x3xf32>, tensor<4xi32>) -> tensor<4x2x3xf32>
   %y = graph.dot %x, %g : (tensor<4x1x2xf32>, tensor<4x2x3xf32>) -> tensor<4x1x3xf32>
   func.return %y : tensor<4x1x3xf32>
+}
+
+// -----
+
+// Each of 2 tokens' rows repeated for its 2 experts (`repeat_interleave`: [2, 1, 2] broadcast to
+// [2, 2, 2], merged to 4 rows): the matmul runs over the 2 tokens, and row s reads token s // 2's
+// outputs at (s // 2) * 6 + ids[s] * 3 + o.
+// CHECK-LABEL: func.func @repeated_rows
+// CHECK-SAME:    (%[[IDS:.*]]: tensor<4xi64>, %[[T:.*]]: tensor<2x1x2xf32>)
+// CHECK:         %[[TR:.*]] = graph.reshape %[[T]] : tensor<2x1x2xf32> -> tensor<2x2xf32>
+// CHECK:         %[[D:.*]] = graph.dot %[[TR]], %{{.*}} : (tensor<2x2xf32>, tensor<2x6xf32>) -> tensor<2x6xf32>
+// CHECK:         arith.constant dense<[0, 0, 6, 6]> : tensor<4xi64>
+// CHECK:         graph.gather %{{.*}}, %{{.*}} axis = 0 : (tensor<12xf32>, tensor<4x3xi64>) -> tensor<4x3xf32>
+func.func @repeated_rows(%ids: tensor<4xi64>, %t: tensor<2x1x2xf32>) -> tensor<4x3x1xf32> {
+  %w = arith.constant dense<[[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [[7.0, 8.0], [9.0, 10.0], [11.0, 12.0]]]> : tensor<2x3x2xf32>
+  %r = graph.broadcast %t dims = [0, 1, 2] : tensor<2x1x2xf32> -> tensor<2x2x2xf32>
+  %x = graph.reshape %r : tensor<2x2x2xf32> -> tensor<4x2x1xf32>
+  %g = graph.gather %w, %ids axis = 0 : (tensor<2x3x2xf32>, tensor<4xi64>) -> tensor<4x3x2xf32>
+  %y = graph.dot %g, %x : (tensor<4x3x2xf32>, tensor<4x2x1xf32>) -> tensor<4x3x1xf32>
+  func.return %y : tensor<4x3x1xf32>
 }
 
 // -----

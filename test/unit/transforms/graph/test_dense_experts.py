@@ -25,7 +25,8 @@ from support.lit_cases import LIT_TRANSFORMS, lit_functions
 PASS = "graph-dense-experts"
 LIT = LIT_TRANSFORMS / "graph" / "graph-dense-experts.mlir"
 # case -> gathers of constant [E, a, b] tables left after the pass
-GATHERED_TABLES = {"gathered_weights_times_rows": 0, "rows_times_gathered_weights": 0, "left_gathered": 4}
+GATHERED_TABLES = {"gathered_weights_times_rows": 0, "rows_times_gathered_weights": 0, "repeated_rows": 0,
+                   "left_gathered": 4}
 PIPELINE = "graph-to-dispatch-llvm-cpu"
 
 
