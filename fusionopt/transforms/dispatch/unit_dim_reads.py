@@ -121,20 +121,20 @@ def unit_loop_read(value_map: AffineMap, drop: list[int], extents: list[int]) ->
     return AffineMap(value_map.num_dims, 0, tuple(results))
 
 
-def computed_in(value: SSAValue, region: Operation | None) -> bool:
+def computed_in(value: SSAValue, region: Operation) -> bool:
     """`value` is the result of a linalg op inside `region`."""
     owner = value.owner
-    return isinstance(owner, Operation) and du.is_linalg(owner) and region is not None and du.defined_inside(value, region)
+    return isinstance(owner, Operation) and du.is_linalg(owner) and du.defined_inside(value, region)
 
 
-def collapsed_in_region(generic: Operation, value: SSAValue, value_map: AffineMap, drop: list[int]
-                        ) -> tuple[SSAValue, AffineMap] | None:
+def collapsed_in_region(generic: Operation, value: SSAValue, value_map: AffineMap, drop: list[int],
+                        region: Operation) -> tuple[SSAValue, AffineMap] | None:
     """`value`, computed in the region by a linalg op, read through a `tensor.collapse_shape`
     without its unit dims `drop`, inserted before `generic`; None unless `generic` broadcasts it
     and writes in loop order (a consumer behind a reshape that writes transposed does not build:
     `iree_rules.reshape_then_reorders`)."""
     writes = du.indexing_maps(generic)[len(du.dps_inputs(generic)):]
-    if not computed_in(value, generic.parent_op()) or not all(du.is_identity_map(m) for m in writes):
+    if not computed_in(value, region) or not all(du.is_identity_map(m) for m in writes):
         return None  # a view (a slice of an outside value) is read as it was: it builds
     if not cw.skips_a_loop(value_map, du.loop_extents(generic)):
         return None  # a read of every loop is left as it was (the lit case `left_as_they_are`)
@@ -161,7 +161,8 @@ def drop_unit_reads(generic: Operation, region: Operation, region_values_only: b
         read = rank_reduced_read(value, maps[index], drop, region)
         if read is None and not every_dim:  # never all dims by loops
             by_loops = unit_loop_read(maps[index], drop, du.loop_extents(generic))
-            read = (value, by_loops) if by_loops is not None else collapsed_in_region(generic, value, maps[index], drop)
+            read = (value, by_loops) if by_loops is not None else collapsed_in_region(generic, value, maps[index],
+                                                                                     drop, region)
         if read is None:
             continue
         generic.operands[index], maps[index] = read

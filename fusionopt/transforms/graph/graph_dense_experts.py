@@ -15,11 +15,10 @@ in the payload) 10 ms (bench/RESULTS.md, "Every model builds: a tenth sweep").
 The dense form does E / k times the useful multiply-adds, so it is taken where that pays: at
 most `MAX_EXPERTS` experts (16: Mixtral's 8, Jamba's 16; Qwen2-MoE's 60 and OLMoE's 64 keep
 the gathered form), and no more experts than rows (a decode step's 2 rows would read all E
-expert matrices where the gather reads 2). Where the rows are each token's row repeated for its k experts (`repeat_interleave`), the
-matmul runs over the tokens, k times fewer rows, and row s reads token s // k's outputs. Each
-output is the same dot product over H as before
-(its summation order is the matmul kernel's, as under the fast-math contract every contraction
-is). Indices are the importer's, already wrapped into [0, E); out of range is undefined there
+expert matrices where the gather reads 2). Where the rows are each token's row repeated for its
+k experts (`repeat_interleave`), the matmul runs over the tokens, k times fewer rows, and row s
+reads token s // k's outputs. Each output is the same dot product over H as before (its
+summation order is the matmul kernel's, as under the fast-math contract every contraction is). Indices are the importer's, already wrapped into [0, E); out of range is undefined there
 as here.
 """
 
@@ -47,25 +46,29 @@ MAX_EXPERTS = 16
 
 @dataclass(frozen=True)
 class GatheredExperts:
-    """`dot` of rows `x` [S, H] (as the dot reads them) by the experts `weights` [E, H, O]
-    (contraction dim first) gathered by `ids` [S]; `lhs_gathered`: the gather is the dot's
-    left operand (the weights were stored [E, O, H])."""
+    """`dot` of rows `x` [S, H] (as the dot reads them) by the experts of the constant `table`
+    gathered by `ids` [S]; `lhs_gathered`: the gather is the dot's left operand (the table is
+    [E, O, H]; else [E, H, O])."""
     ids: SSAValue
     x: SSAValue
-    weights: np.ndarray
+    table: SSAValue
     lhs_gathered: bool
 
+    def weights(self) -> np.ndarray:
+        """The experts' weights [E, H, O], contraction dim first."""
+        table = dense_to_numpy(dense_constant(self.table))  # type: ignore[arg-type]
+        return table.transpose(0, 2, 1) if self.lhs_gathered else table
 
-def expert_gather(value: SSAValue) -> tuple[graph.GatherOp, np.ndarray] | None:
+
+def expert_gather(value: SSAValue) -> graph.GatherOp | None:
     """`value` is a gather along axis 0 of a constant [E, a, b] table by [S] indices, read by
-    nothing else; the gather and the table."""
+    nothing else."""
     gather = value.owner
     if not isinstance(gather, graph.GatherOp) or gather.axis_value != 0 or len(list(value.uses)) != 1:
         return None
-    table = dense_constant(gather.table)
-    if table is None or len(shape_of(gather.table)) != 3 or len(shape_of(gather.indices)) != 1:
+    if dense_constant(gather.table) is None or len(shape_of(gather.table)) != 3 or len(shape_of(gather.indices)) != 1:
         return None
-    return gather, dense_to_numpy(table)
+    return gather
 
 
 def gathered_experts(dot: graph.DotOp) -> GatheredExperts | None:
@@ -73,18 +76,16 @@ def gathered_experts(dot: graph.DotOp) -> GatheredExperts | None:
     lhs, rhs = shape_of(dot.lhs), shape_of(dot.rhs)
     if len(lhs) != 3 or any(d < 0 for d in (*lhs, *rhs)):
         return None
-    if rhs[-1] == 1 and (found := expert_gather(dot.lhs)) is not None:
-        gather, table = found
-        return GatheredExperts(gather.indices, dot.rhs, table.transpose(0, 2, 1), True)
-    if lhs[-2] == 1 and (found := expert_gather(dot.rhs)) is not None:
-        gather, table = found
-        return GatheredExperts(gather.indices, dot.lhs, table, False)
+    if rhs[-1] == 1 and (gather := expert_gather(dot.lhs)) is not None:
+        return GatheredExperts(gather.indices, dot.rhs, gather.table, True)
+    if lhs[-2] == 1 and (gather := expert_gather(dot.rhs)) is not None:
+        return GatheredExperts(gather.indices, dot.lhs, gather.table, False)
     return None
 
 
 def pays_dense(experts: GatheredExperts) -> bool:
     """At most `MAX_EXPERTS` experts and no more than rows (module docstring)."""
-    count, rows = experts.weights.shape[0], shape_of(experts.ids)[0]
+    count, rows = shape_of(experts.table)[0], shape_of(experts.ids)[0]
     return count <= MAX_EXPERTS and count <= rows
 
 
@@ -127,10 +128,11 @@ class DenseExperts(RewritePattern):
         experts = gathered_experts(op)
         if experts is None or not pays_dense(experts):
             return
-        count, hidden, width = experts.weights.shape
+        weights = experts.weights()
+        count, hidden, width = weights.shape
         rows = shape_of(experts.ids)[0]
         b = OpBuilder(op, rewriter)
-        stacked = experts.weights.transpose(1, 0, 2).reshape(hidden, count * width)
+        stacked = weights.transpose(1, 0, 2).reshape(hidden, count * width)
         weights = b.add(constant_op(np.ascontiguousarray(stacked), element_of(op.result)))
         source, repeats = repeated_rows(experts.x) or (experts.x, 1)
         dense = b.add(graph.DotOp(b.reshape(source, [rows // repeats, hidden]), weights))
