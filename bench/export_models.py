@@ -62,7 +62,9 @@ seventh's (`SEVENTH_SWEEP`, bench/export_seventh_sweep.py: Nystromformer, Percei
 Depth Anything, DAC, UnivNet, Autoformer, video Swin, ...) and the eighth's (`EIGHTH_SWEEP`,
 bench/export_eighth_sweep.py: GroupViT, LiLT, CLIPSeg, Pix2Struct) and the ninth's (`NINTH_SWEEP`,
 bench/export_ninth_sweep.py: Mamba-2, RT-DETR, OWL-ViT, ViT-MAE) and the tenth's (`TENTH_SWEEP`,
-bench/export_tenth_sweep.py: Mixtral, Qwen2-MoE, Jamba, SAM, Mask2Former) go with `--forms inline` too.
+bench/export_tenth_sweep.py: Mixtral, Qwen2-MoE, Jamba, SAM, Mask2Former) and the eleventh's
+(`ELEVENTH_SWEEP`, bench/export_eleventh_sweep.py: OLMoE, DeepSeek-V3, GPT-OSS, ModernBERT,
+RecurrentGemma, LFM2, Deformable DETR) go with `--forms inline` too.
 """
 
 from __future__ import annotations
@@ -109,6 +111,7 @@ from export_seventh_sweep import SEVENTH_SWEEP  # noqa: E402
 from export_eighth_sweep import EIGHTH_SWEEP  # noqa: E402
 from export_ninth_sweep import NINTH_SWEEP  # noqa: E402
 from export_tenth_sweep import TENTH_SWEEP  # noqa: E402
+from export_eleventh_sweep import ELEVENTH_SWEEP  # noqa: E402
 from export_model_defs import CHECK_MODELS, HELDOUT_MODELS, MODELS, UNSEEN_MODELS, _declare_torchvision_ops  # noqa: E402
 
 
@@ -121,7 +124,7 @@ ALL_MODELS = {**MODELS, **CHECK_MODELS, **HELDOUT_MODELS, **UNSEEN_MODELS, **DEC
               **MORE_DECODERS, **ENCODER_MODELS, **VISION_ENCODER_MODELS,
               **MORE_VISION_ENCODERS, **RECURRENT_MODELS, **THIRD_SWEEP,
               **FOURTH_SWEEP, **SIXTH_SWEEP, **SEVENTH_SWEEP, **EIGHTH_SWEEP,
-              **NINTH_SWEEP, **TENTH_SWEEP}
+              **NINTH_SWEEP, **TENTH_SWEEP, **ELEVENTH_SWEEP}
 
 
 # -- export -----------------------------------------------------------------------------------
@@ -304,7 +307,7 @@ def export(name: str, out_root: Path, forms: str = "args") -> dict:
     model.eval()
     add_noise(model, torch.Generator().manual_seed(SEED))
     if any(name in group for group in (HELDOUT_MODELS, UNSEEN_MODELS, MORE_VISION_ENCODERS, SIXTH_SWEEP, SEVENTH_SWEEP,
-                                          EIGHTH_SWEEP, NINTH_SWEEP, TENTH_SWEEP)):
+                                          EIGHTH_SWEEP, NINTH_SWEEP, TENTH_SWEEP, ELEVENTH_SWEEP)):
         calibrate_batchnorm(model, inputs, torch.Generator().manual_seed(SEED + 1))
     stem = Path(name).name
     out = out_root / name

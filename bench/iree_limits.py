@@ -42,7 +42,7 @@ Run cases: a channels-last conv region storing into a padded buffer.
   why `padded_results.transposes_in_region` regions leave such a pad as a copy.
 
 Cases found on models beyond the corpus (LeViT, MobileViT, SegFormer): bench/iree_limits_found.py;
-chains of reductions: bench/iree_limits_chains.py; consumers behind a reshape of a reduction
+chains of reductions and an unrolled scan's growing buffers: bench/iree_limits_chains.py; consumers behind a reshape of a reduction
 (RT-DETR) or repeating a unit-dim epilogue (MoE layers): bench/iree_limits_reshaped.py.
 
 Run cases (they build, and are wrong): a max pool's region storing *only* its padded result.

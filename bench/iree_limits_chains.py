@@ -10,6 +10,12 @@ cases and test/unit/test_iree_limits.py pins them.
   bytes). It is why `form-dispatch-regions` chains such reductions only while
   `reduction_chains.chain_fits_stack`; `instance_norm_chain_2x24x28x28` (4 rows of 3136 bytes)
   builds, and so does `layer_norm_chain_64_rows_of_8192`: a chain over one loop is tiled along it.
+- `scan_growing_buffers_38_steps` fails ("failed to solve for usage analysis"): an unrolled scan
+  (RecurrentGemma's RG-LRU over 64 tokens), each step a dispatch on the one before, its rows so
+  far copied into a buffer one row larger and the step written after them. The stream usage
+  solver moves one step a round and stops at 32 rounds; 34 steps build. It is why
+  graph-canonicalize flattens nested concats (`FlattenNestedConcats`):
+  `scan_one_buffer_64_steps`, every step written once into one buffer, builds.
 """
 
 from __future__ import annotations
@@ -75,7 +81,48 @@ def chain_case(rows: tuple[int, ...], reduced: tuple[int, ...]) -> str:
     return text.format(width=math.prod(reduced))
 
 
+_STEP = """  %h{n} = flow.dispatch.region -> (tensor<1x256xf32>) {{
+    %e = tensor.empty() : tensor<1x256xf32>
+    %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins({h} : tensor<1x256xf32>) outs(%e : tensor<1x256xf32>) {{
+    ^bb0(%a: f32, %o: f32):
+      %m = arith.mulf %a, %a : f32
+      linalg.yield %m : f32
+    }} -> tensor<1x256xf32>
+    flow.return %r : tensor<1x256xf32>
+  }}
+  %v{n} = flow.tensor.reshape %h{n} : tensor<1x256xf32> -> tensor<1x1x256xf32>
+  %i{n} = arith.constant {row} : index
+"""
+
+
+def scan_case(steps: int, one_buffer: bool) -> str:
+    """`steps` chained dispatches, each step's row written into a [steps, 1, 256] result: into one
+    buffer (`one_buffer`), or after the rows so far copied into a buffer one row larger."""
+    lines = [f"func.func @main_graph(%x: tensor<1x256xf32>) -> tensor<{steps}x1x256xf32> {{",
+             "  %c0 = arith.constant 0 : index"]
+    if one_buffer:
+        lines.append(f"  %p0 = flow.tensor.empty : tensor<{steps}x1x256xf32>")
+    for n in range(1, steps + 1):
+        lines.append(_STEP.format(n=n, h=f"%h{n - 1}" if n > 1 else "%x", row=n - 1).rstrip("\n"))
+        rows = steps if one_buffer else n
+        target = f"%p{n - 1}" if one_buffer else f"%g{n}"
+        if not one_buffer and n == 1:
+            lines.append("  %p1 = flow.tensor.reshape %v1 : tensor<1x1x256xf32> -> tensor<1x1x256xf32>")
+            continue
+        if not one_buffer:
+            lines.append(f"  %e{n} = flow.tensor.empty : tensor<{n}x1x256xf32>")
+            lines.append(f"  %g{n} = flow.tensor.update %p{n - 1}, %e{n}[%c0, %c0, %c0] : "
+                         f"tensor<{n - 1}x1x256xf32> -> %e{n} as tensor<{n}x1x256xf32>")
+        lines.append(f"  %p{n} = flow.tensor.update %v{n}, {target}[%i{n}, %c0, %c0] : "
+                     f"tensor<1x1x256xf32> -> {target} as tensor<{rows}x1x256xf32>")
+    lines.append(f"  return %p{steps} : tensor<{steps}x1x256xf32>\n}}\n")
+    return "\n".join(lines)
+
+
 CASES = {
+    "scan_growing_buffers_38_steps": scan_case(38, one_buffer=False),
+    "scan_growing_buffers_34_steps": scan_case(34, one_buffer=False),
+    "scan_one_buffer_64_steps": scan_case(64, one_buffer=True),
     "instance_norm_chain_2x16x56x56": chain_case((2, 16), (56, 56)),
     "instance_norm_chain_2x24x28x28": chain_case((2, 24), (28, 28)),
     "layer_norm_chain_64_rows_of_8192": chain_case((64,), (8192,)),

@@ -9,7 +9,9 @@ Identities (each pattern's docstring states it; every rewrite is exact unless no
 - transpose / reshape / broadcast / slice of a splat constant -> a splat constant (bytes reused,
   so a `dense<0.0> : tensor<4096x4096xf32>` never expands); transpose / reshape / slice of
   another constant -> a constant (a weight's layout is free at compile time);
-- slice(concat(xs)) -> the slice of the input(s) it reads; concat(slice(v)[a:b], slice(v)[b:c])
+- concat(.., concat(a, b), ..) on one axis -> concat(.., a, b, ..) (a scan's growing buffer is one
+  concat of its steps, not a chain of copies); slice(concat(xs)) -> the slice of the input(s) it
+  reads; concat(slice(v)[a:b], slice(v)[b:c])
   -> slice(v)[a:c] (the inverse of a horizontal split); a concat of v's blocks in another order,
   some negated (RoPE's rotate_half, torch.roll) -> one gather of v (x a sign): see
   `concat_of_permuted_slices.py`;
@@ -40,6 +42,7 @@ from fusionopt.dialects.graph_base import shape_of
 from fusionopt.transforms.graph.graph_propagate_constants import DEFAULT_MAX_BYTES, fold_to_attr
 from fusionopt.transforms.graph.concat_of_permuted_slices import ConcatOfPermutedSlices
 from fusionopt.transforms.graph.gather_at_constant_index import GatherAtConstantIndex
+from fusionopt.transforms.graph.nested_concats import FlattenNestedConcats
 from fusionopt.transforms.graph.graph_ir import (
     constant_splat_value, dense_constant, make_slice, moves_only_unit_axes, on_operand_axes, read_only_by_slices, slice_bounds,
 )
@@ -364,7 +367,7 @@ _PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
     graph.BroadcastOp: (*_VIEW_PATTERNS, ComposeBroadcasts()),
     graph.SliceOp: (FoldNoOpView(), FoldViewOfConstant(), ComposeSlices(), SliceOfConcat(),
                     SliceOfBroadcast(), SliceOfTranspose(), SliceOfReshape(), SliceOfDot()),
-    graph.ConcatOp: (FoldNoOpView(), ConcatOfAdjacentSlices(), ConcatOfPermutedSlices()),
+    graph.ConcatOp: (FoldNoOpView(), FlattenNestedConcats(), ConcatOfAdjacentSlices(), ConcatOfPermutedSlices()),
     graph.AddOp: (FoldIdentityOperand(), ReassociateConstantAdds()),
     graph.SubOp: (FoldIdentityOperand(),),
     graph.MulOp: (FoldIdentityOperand(),),

@@ -12,12 +12,16 @@ is a plain matmul over a constant weight (the form the CPU pipelines pack and ti
 4-6 ms with its gather of [S, I] outputs; the gather folded into the contraction (`tensor.extract`
 in the payload) 10 ms (bench/RESULTS.md, "Every model builds: a tenth sweep").
 
-The dense form does E / k times the useful multiply-adds, so it is taken where that pays: at
-most `MAX_EXPERTS` experts (16: Mixtral's 8, Jamba's 16; Qwen2-MoE's 60 and OLMoE's 64 keep
-the gathered form), and no more experts than rows (a decode step's 2 rows would read all E
-expert matrices where the gather reads 2). Where the rows are each token's row repeated for its
-k experts (`repeat_interleave`), the matmul runs over the tokens, k times fewer rows, and row s
-reads token s // k's outputs. Each output is the same dot product over H as before (its
+The dense form does E / k times the useful multiply-adds where each token's row is repeated for
+its k experts (E times where rows are not repeated), so it is taken where that stays at most
+`MAX_EXTRA_WORK` (16): Mixtral's 8 experts of which 2 a token (4x), OLMoE's 64 of which 8 (8x),
+Qwen2-MoE's 60 of which 4 (15x); DeepSeek-V3's 256 of which 8 keep the gathered form (32x); rows
+not repeated take it for at most 16 experts. The gathered form costs far more than its
+multiply-adds: at Mixtral's size it ran 65x the dense form's time a multiply-add (82 ms for a
+quarter of the dense form's 4-6 ms of work). And no more experts than rows (a decode step's 2
+rows would read all E expert matrices where the gather reads 2). Where the rows are repeated
+(`repeat_interleave`), the matmul runs over the tokens, k times fewer rows, and row s reads
+token s // k's outputs. Each output is the same dot product over H as before (its
 summation order is the matmul kernel's, as under the fast-math contract every contraction is). Indices are the importer's, already wrapped into [0, E); out of range is undefined there
 as here.
 """
@@ -41,7 +45,7 @@ from fusionopt.dialects.graph_base import element_of, shape_of
 from fusionopt.transforms.graph.dot_chain_ir import constant_op
 from fusionopt.transforms.graph.graph_ir import OpBuilder, dense_constant
 
-MAX_EXPERTS = 16
+MAX_EXTRA_WORK = 16
 
 
 @dataclass(frozen=True)
@@ -84,9 +88,11 @@ def gathered_experts(dot: graph.DotOp) -> GatheredExperts | None:
 
 
 def pays_dense(experts: GatheredExperts) -> bool:
-    """At most `MAX_EXPERTS` experts and no more than rows (module docstring)."""
+    """The dense matmul does at most `MAX_EXTRA_WORK` times the gathered one's multiply-adds, and
+    there are no more experts than rows (module docstring)."""
     count, rows = shape_of(experts.table)[0], shape_of(experts.ids)[0]
-    return count <= MAX_EXPERTS and count <= rows
+    _, repeats = repeated_rows(experts.x) or (experts.x, 1)
+    return count <= MAX_EXTRA_WORK * repeats and count <= rows
 
 
 def repeated_rows(x: SSAValue) -> tuple[SSAValue, int] | None:

@@ -3,7 +3,7 @@
 // RUN: fusion-opt %s --split-input-file -p canonicalize | filecheck %s
 // The pass's helper modules these cases exercise: graph/graph_canonicalization_patterns.py,
 // graph/graph_ir.py, graph/concat_of_permuted_slices.py, graph/gather_at_constant_index.py,
-// graph/slice_of_reshape.py.
+// graph/slice_of_reshape.py, graph/nested_concats.py.
 
 // CHECK-LABEL: func.func @views
 // CHECK-SAME:    (%[[X:.*]]: tensor<2x3x4xf32>, %[[V:.*]]: tensor<4xf32>)
@@ -53,6 +53,35 @@ func.func @slices_and_concats(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tens
   %q0 = graph.slice %x axes = [0] starts = [1] ends = [3] : tensor<4x8xf32> -> tensor<2x8xf32>
   %q1 = graph.slice %q0 axes = [0, 1] starts = [0, 3] ends = [1, 5] : tensor<2x8xf32> -> tensor<1x2xf32>
   func.return %s, %j, %ab, %p, %q1 : tensor<4x3xf32>, tensor<4x8xf32>, tensor<4x4xf32>, tensor<2x6xf32>, tensor<1x2xf32>
+}
+
+// -----
+
+// An unrolled scan's rows so far, grown a step at a time (the form `SliceOfConcat` leaves of a
+// select_scatter chain): one concat of every step; the inner one stays for its other user.
+// CHECK-LABEL: func.func @nested_concats
+// CHECK-SAME:    (%[[A:.*]]: tensor<1x4xf32>, %[[B:.*]]: tensor<1x4xf32>, %[[C:.*]]: tensor<1x4xf32>, %[[D:.*]]: tensor<1x4xf32>)
+// CHECK-NEXT:    %[[AB:.*]] = graph.concat %[[A]], %[[B]] axis = 0
+// CHECK-NEXT:    %[[ALL:.*]] = graph.concat %[[A]], %[[B]], %[[C]], %[[D]] axis = 0 : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:    func.return %[[ALL]], %[[AB]]
+func.func @nested_concats(%a: tensor<1x4xf32>, %b: tensor<1x4xf32>, %c: tensor<1x4xf32>, %d: tensor<1x4xf32>) -> (tensor<4x4xf32>, tensor<2x4xf32>) {
+  %ab = graph.concat %a, %b axis = 0 : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+  %abc = graph.concat %ab, %c axis = 0 : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<3x4xf32>
+  %abcd = graph.concat %abc, %d axis = 0 : (tensor<3x4xf32>, tensor<1x4xf32>) -> tensor<4x4xf32>
+  func.return %abcd, %ab : tensor<4x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// Negative: the inner concat runs along another axis.
+// CHECK-LABEL: func.func @nested_concats_across_axes
+// CHECK-NEXT:    %[[AB:.*]] = graph.concat %{{.*}}, %{{.*}} axis = 1
+// CHECK-NEXT:    %[[ABC:.*]] = graph.concat %[[AB]], %{{.*}} axis = 0
+// CHECK-NEXT:    func.return %[[ABC]]
+func.func @nested_concats_across_axes(%a: tensor<1x4xf32>, %b: tensor<1x4xf32>, %c: tensor<1x8xf32>) -> tensor<2x8xf32> {
+  %ab = graph.concat %a, %b axis = 1 : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x8xf32>
+  %abc = graph.concat %ab, %c axis = 0 : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<2x8xf32>
+  func.return %abc : tensor<2x8xf32>
 }
 
 // -----

@@ -4,6 +4,7 @@
 // STATS:         (gathered expert weights computed densely) : 1
 // STATS:         (gathered expert weights computed densely) : 1
 // STATS:         (gathered expert weights computed densely) : 1
+// STATS:         (gathered expert weights computed densely) : 1
 // STATS-NOT:     gathered expert weights
 
 // transformers' batched_mm experts: 4 rows, each times its expert's [3, 2] weights (of 2
@@ -84,4 +85,40 @@ func.func @left_gathered(%ids2: tensor<2xi64>, %x2: tensor<2x2x1xf32>, %wv: tens
   %gh = graph.gather %h, %ids axis = 0 : (tensor<2x3x2xf32>, tensor<4xi64>) -> tensor<4x3x2xf32>
   %yh = graph.dot %gh, %x : (tensor<4x3x2xf32>, tensor<4x2x1xf32>) -> tensor<4x3x1xf32>
   func.return %y2, %yv, %y4, %yh, %gh : tensor<2x3x1xf32>, tensor<4x3x1xf32>, tensor<4x3x2xf32>, tensor<4x3x1xf32>, tensor<4x3x2xf32>
+}
+
+// -----
+
+// 24 experts (more than 16), each of 12 tokens' rows repeated for its 2 experts: the dense
+// matmul does 24 / 2 = 12 times the gathered one's multiply-adds, at most 16, so it is taken.
+// CHECK-LABEL: func.func @many_experts_repeated_rows
+// CHECK:         graph.dot %{{.*}}, %{{.*}} : (tensor<12x2xf32>, tensor<2x48xf32>) -> tensor<12x48xf32>
+// CHECK:         graph.gather %{{.*}}, %{{.*}} axis = 0 : (tensor<576xf32>, tensor<24x2xi64>) -> tensor<24x2xf32>
+// CHECK-NOT:     graph.gather
+func.func @many_experts_repeated_rows(%ids: tensor<24xi64>, %t: tensor<12x1x2xf32>) -> tensor<24x2x1xf32> {
+  %w = arith.constant dense<[[[0.0000, 0.1250], [0.2500, 0.3750]], [[0.5000, 0.6250], [0.7500, 0.8750]], [[1.0000, 1.1250], [1.2500, 1.3750]], [[1.5000, 1.6250], [1.7500, 1.8750]], [[2.0000, 2.1250], [2.2500, 2.3750]], [[2.5000, 2.6250], [2.7500, 2.8750]], [[3.0000, 3.1250], [3.2500, 3.3750]], [[3.5000, 3.6250], [3.7500, 3.8750]], [[4.0000, 4.1250], [4.2500, 4.3750]], [[4.5000, 4.6250], [4.7500, 4.8750]], [[5.0000, 5.1250], [5.2500, 5.3750]], [[5.5000, 5.6250], [5.7500, 5.8750]], [[6.0000, 6.1250], [6.2500, 6.3750]], [[6.5000, 6.6250], [6.7500, 6.8750]], [[7.0000, 7.1250], [7.2500, 7.3750]], [[7.5000, 7.6250], [7.7500, 7.8750]], [[8.0000, 8.1250], [8.2500, 8.3750]], [[8.5000, 8.6250], [8.7500, 8.8750]], [[9.0000, 9.1250], [9.2500, 9.3750]], [[9.5000, 9.6250], [9.7500, 9.8750]], [[10.0000, 10.1250], [10.2500, 10.3750]], [[10.5000, 10.6250], [10.7500, 10.8750]], [[11.0000, 11.1250], [11.2500, 11.3750]], [[11.5000, 11.6250], [11.7500, 11.8750]]]> : tensor<24x2x2xf32>
+  %r = graph.broadcast %t dims = [0, 1, 2] : tensor<12x1x2xf32> -> tensor<12x2x2xf32>
+  %x = graph.reshape %r : tensor<12x2x2xf32> -> tensor<24x2x1xf32>
+  %g = graph.gather %w, %ids axis = 0 : (tensor<24x2x2xf32>, tensor<24xi64>) -> tensor<24x2x2xf32>
+  %y = graph.dot %g, %x : (tensor<24x2x2xf32>, tensor<24x2x1xf32>) -> tensor<24x2x1xf32>
+  func.return %y : tensor<24x2x1xf32>
+}
+
+// -----
+
+// Left: 40 experts, 2 a token, would be 20 times the multiply-adds; 24 experts whose rows are
+// not repeated, 24 times.
+// CHECK-LABEL: func.func @many_experts_left_gathered
+// CHECK-COUNT-2: graph.gather %{{.*}}, %{{.*}} axis = 0 : (tensor<{{40|24}}x2x2xf32>
+// CHECK-NOT:     graph.gather
+func.func @many_experts_left_gathered(%ids: tensor<40xi64>, %t: tensor<20x1x2xf32>, %ids24: tensor<24xi64>, %x24: tensor<24x2x1xf32>) -> (tensor<40x2x1xf32>, tensor<24x2x1xf32>) {
+  %w = arith.constant dense<0.5> : tensor<40x2x2xf32>
+  %r = graph.broadcast %t dims = [0, 1, 2] : tensor<20x1x2xf32> -> tensor<20x2x2xf32>
+  %x = graph.reshape %r : tensor<20x2x2xf32> -> tensor<40x2x1xf32>
+  %g = graph.gather %w, %ids axis = 0 : (tensor<40x2x2xf32>, tensor<40xi64>) -> tensor<40x2x2xf32>
+  %y = graph.dot %g, %x : (tensor<40x2x2xf32>, tensor<40x2x1xf32>) -> tensor<40x2x1xf32>
+  %w24 = arith.constant dense<0.25> : tensor<24x2x2xf32>
+  %g24 = graph.gather %w24, %ids24 axis = 0 : (tensor<24x2x2xf32>, tensor<24xi64>) -> tensor<24x2x2xf32>
+  %y24 = graph.dot %g24, %x24 : (tensor<24x2x2xf32>, tensor<24x2x1xf32>) -> tensor<24x2x1xf32>
+  func.return %y, %y24 : tensor<40x2x1xf32>, tensor<24x2x1xf32>
 }

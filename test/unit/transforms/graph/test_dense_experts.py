@@ -26,7 +26,9 @@ PASS = "graph-dense-experts"
 LIT = LIT_TRANSFORMS / "graph" / "graph-dense-experts.mlir"
 # case -> gathers of constant [E, a, b] tables left after the pass
 GATHERED_TABLES = {"gathered_weights_times_rows": 0, "rows_times_gathered_weights": 0, "repeated_rows": 0,
-                   "left_gathered": 4}
+                   "left_gathered": 4, "many_experts_repeated_rows": 0, "many_experts_left_gathered": 2}
+# case -> the experts' range the ids are drawn from where it is not [0, 2)
+ID_RANGES = {"many_experts_repeated_rows": (0, 24), "many_experts_left_gathered": (0, 24)}
 PIPELINE = "graph-to-dispatch-llvm-cpu"
 
 
@@ -36,9 +38,10 @@ def gathered_tables(module) -> int:
 
 @pytest.mark.parametrize("name", sorted(GATHERED_TABLES))
 def test_lit_cases_compute_the_same(name: str):
-    """Ids are drawn in [0, 2), the two experts' range (the `ids-edge` family alternates 0 and 1);
-    the decode-step case's first ids in [0, 2) of its 4 experts."""
-    after = assert_pass_preserves_semantics(lit_functions(LIT)[name], PASS, int_range=(0, 2))
+    """Ids are drawn in [0, 2), the two experts' range (the `ids-edge` family alternates 0 and 1),
+    the decode-step case's first ids in [0, 2) of its 4 experts; the many-expert cases' in
+    [0, 24) (both ends in `ids-edge`)."""
+    after = assert_pass_preserves_semantics(lit_functions(LIT)[name], PASS, int_range=ID_RANGES.get(name, (0, 2)))
     assert gathered_tables(after) == GATHERED_TABLES[name]
 
 
