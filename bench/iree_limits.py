@@ -288,6 +288,7 @@ CASES.update({name: text for name, (text, _, _) in iree_limits_found.RUN_CASES.i
 
 # Cases built for CUDA sm_80 (a build needs no GPU).
 CUDA_CASES = dict(iree_limits_found.CUDA_CASES)
+CUDA_CASES.update(iree_limits_chains.CUDA_CASES)
 
 
 def try_build(text: str, work: Path, name: str, target: str = "llvm-cpu") -> str | None:

@@ -16,6 +16,13 @@ cases and test/unit/test_iree_limits.py pins them.
   solver moves one step a round and stops at 32 rounds; 34 steps build. It is why
   graph-canonicalize flattens nested concats (`FlattenNestedConcats`):
   `scan_one_buffer_64_steps`, every step written once into one buffer, builds.
+
+CUDA sm_80 (`CUDA_CASES`):
+- `gathered_matvecs_in_payload` fails ("failed to distribute"): 64 rows each times its own of 8
+  [64, 64] matrices, loaded by `tensor.extract` in the contraction's payload (what
+  `linalg-gather-into-contraction` makes; at 32 x [32, 32] it builds). It is why that pass runs
+  only in the llvm-cpu pipelines; `gathered_matvecs_copied` (the gather's copy, then
+  `linalg.batch_matmul`) builds.
 """
 
 from __future__ import annotations
@@ -118,6 +125,40 @@ def scan_case(steps: int, one_buffer: bool) -> str:
     lines.append(f"  return %p{steps} : tensor<{steps}x1x256xf32>\n}}\n")
     return "\n".join(lines)
 
+
+_GATHERED = """func.func @main_graph(%ids: tensor<64xi64>, %x: tensor<64x64x1xf32>, %w: tensor<8x64x64xf32>) -> tensor<64x64x1xf32> {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64x1xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x64x1xf32>) -> tensor<64x64x1xf32>
+{body}  return %r : tensor<64x64x1xf32>
+}}
+"""
+_IN_PAYLOAD = """  %r = linalg.generic {indexing_maps = [affine_map<(s, o, n, h) -> (s)>, affine_map<(s, o, n, h) -> (s, h, n)>, affine_map<(s, o, n, h) -> (s, o, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ids, %x : tensor<64xi64>, tensor<64x64x1xf32>) outs(%f : tensor<64x64x1xf32>) {
+  ^bb0(%id: i64, %xv: f32, %acc: f32):
+    %i = arith.index_cast %id : i64 to index
+    %o = linalg.index 1 : index
+    %h = linalg.index 3 : index
+    %wv = tensor.extract %w[%i, %o, %h] : tensor<8x64x64xf32>
+    %p = arith.mulf %wv, %xv : f32
+    %a = arith.addf %acc, %p : f32
+    linalg.yield %a : f32
+  } -> tensor<64x64x1xf32>
+"""
+_COPIED = """  %e0 = tensor.empty() : tensor<64x64x64xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(s, o, h) -> (s)>, affine_map<(s, o, h) -> (s, o, h)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ids : tensor<64xi64>) outs(%e0 : tensor<64x64x64xf32>) {
+  ^bb0(%id: i64, %out: f32):
+    %i = arith.index_cast %id : i64 to index
+    %o = linalg.index 1 : index
+    %h = linalg.index 2 : index
+    %wv = tensor.extract %w[%i, %o, %h] : tensor<8x64x64xf32>
+    linalg.yield %wv : f32
+  } -> tensor<64x64x64xf32>
+  %r = linalg.batch_matmul ins(%g, %x : tensor<64x64x64xf32>, tensor<64x64x1xf32>) outs(%f : tensor<64x64x1xf32>) -> tensor<64x64x1xf32>
+"""
+CUDA_CASES = {
+    "gathered_matvecs_in_payload": _GATHERED.format(body=_IN_PAYLOAD),
+    "gathered_matvecs_copied": _GATHERED.format(body=_COPIED),
+}
 
 CASES = {
     "scan_growing_buffers_38_steps": scan_case(38, one_buffer=False),

@@ -100,9 +100,11 @@ _ATTENTION = registry.PIPELINES["dispatch-creation"].spec.replace(
 # with the fewest-dispatch pipelines' pad options (strided convs only a pad reads left bare,
 # pads read by other ops too written by their region, padded concats by their parts' regions,
 # a pool's result's pad in the region of the small pool reading it).
+# Matvecs over matrices gathered per row read them in place (the llvm-cpu pipelines' form).
 # (Small drawn shapes: the depthwise rewrite at every output size, min-pixels=1; CPU register
 # tiles of 1 x 16, so that drawn widths fit them; mmt4d at every output width, min-n=16.)
 _OPT_IN = registry.PIPELINES["dispatch-creation"].spec.replace("linalg-conv-channels-last,", "").replace(
+    "linalg-drop-payload-asserts,", "linalg-drop-payload-asserts,linalg-gather-into-contraction,").replace(
     "linalg-merge-sibling-reductions,", "linalg-merge-sibling-reductions,linalg-contract-shared-heads,").replace(
     "linalg-fold-transpose-into-matmul,", "linalg-fold-transpose-into-matmul,linalg-transpose-nt-operands,"
 ).replace("linalg-depthwise-conv-drop-batch,", "linalg-depthwise-conv-drop-batch{min-pixels=1},").replace(

@@ -107,8 +107,14 @@ CPU_PAYLOADS = "linalg-rational-erf"
 # `linalg_conv1d_channels_last.py`, `linalg_conv1d_patches.py`).
 # An activation transposed into a matmul over a constant weight stays a copy: IREE's CPU matmul
 # read it K-major at 16 G multiply-adds/s (EnCodec's LSTM input projection), not packed.
+# Matvecs over matrices gathered per row (MoE experts left gathered by graph-dense-experts) read
+# each matrix in place in the contraction's payload, before elementwise fusion changes the
+# gather (IREE's CUDA codegen cannot distribute that form: CPU only; OLMoE's down projection,
+# `linalg_gather_into_contraction.py`).
+GATHERS_IN_PLACE = {"linalg-drop-payload-asserts": "linalg-drop-payload-asserts,linalg-gather-into-contraction"}
 CPU_RAISE_MIN_SCORES_BYTES = 16 * 1024 * 1024
-CPU_LINALG_CHANGES = {"linalg-fold-transpose-into-matmul": "linalg-fold-transpose-into-matmul{row-major-activations=true}",
+CPU_LINALG_CHANGES = {**GATHERS_IN_PLACE,
+                      "linalg-fold-transpose-into-matmul": "linalg-fold-transpose-into-matmul{row-major-activations=true}",
                       "linalg-conv-channels-last": "linalg-conv1d-channels-last,linalg-conv-channels-last{grouped-taps=true},"
                        "linalg-conv-winograd",
                        "linalg-strided-conv-to-im2col": "linalg-strided-conv-to-im2col,linalg-fold-unit-reshapes",
@@ -147,7 +153,7 @@ CPU_LINALG_CHANGES = {"linalg-fold-transpose-into-matmul": "linalg-fold-transpos
 # buffer"), and a pad a pool of at most 8x8 outputs reads, where its producer cannot write it,
 # in that pool's region (inception_mini's last copy; `padded_pools.py`), as is the pad of a
 # concat others read too (googlenet's six copies).
-FEWEST_CHANGES = {
+FEWEST_CHANGES = {**GATHERS_IN_PLACE,
     "linalg-conv-channels-last": "",
     # Grouped convs stay IREE's grouped-conv op (no gather dispatch), but groups of 128 input
     # channels and more are matmuls of their own, which that op runs at 3-5 GFLOP/s: gathered

@@ -76,6 +76,7 @@ _PASS_MODULES: dict[str, tuple[str, str]] = {
     "linalg-attention-value-rows": ("fusionopt.transforms.linalg.linalg_attention_value_rows", "LinalgAttentionValueRowsPass"),
     "linalg-contract-shared-heads": ("fusionopt.transforms.linalg.linalg_contract_shared_heads", "LinalgContractSharedHeadsPass"),
     "linalg-fold-constant-gather-indices": ("fusionopt.transforms.linalg.linalg_fold_constant_gather_indices", "LinalgFoldConstantGatherIndicesPass"),
+    "linalg-gather-into-contraction": ("fusionopt.transforms.linalg.linalg_gather_into_contraction", "LinalgGatherIntoContractionPass"),
     "linalg-fold-constants": ("fusionopt.transforms.linalg.linalg_fold_constants", "LinalgFoldConstantsPass"),
     "linalg-collapse-transpose-dims": ("fusionopt.transforms.linalg.linalg_collapse_transpose_dims", "LinalgCollapseTransposeDimsPass"),
     "linalg-sink-output-transposes": ("fusionopt.transforms.linalg.linalg_sink_output_transposes", "LinalgSinkOutputTransposesPass"),

@@ -72,6 +72,8 @@ EXPECTED = {
 CUDA_EXPECTED = {
     "transpose_through_unit_collapse_split": "exceeded the limit of 166912 bytes",
     "transpose_through_split": None,
+    "gathered_matvecs_in_payload": "failed to distribute",
+    "gathered_matvecs_copied": None,
 }
 # run case -> device -> how its output starts: "right", "wrong" or "crashes" (or any of a tuple)
 RUN_EXPECTED = {

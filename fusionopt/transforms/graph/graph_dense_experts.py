@@ -10,7 +10,8 @@ again for one projection, 82 ms on one Zen 4 core where the weights are 8 MB. Ev
 every row instead, `dot(x[S, H], W'[H, E * I])` with W' the constant rearranged at compile time,
 is a plain matmul over a constant weight (the form the CPU pipelines pack and tile) and ran in
 4-6 ms with its gather of [S, I] outputs; the gather folded into the contraction (`tensor.extract`
-in the payload) 10 ms (bench/RESULTS.md, "Every model builds: a tenth sweep").
+in the payload) 10 ms (bench/RESULTS.md, "Every model builds: a tenth sweep"). What stays gathered
+the llvm-cpu pipelines read in place that way (`linalg-gather-into-contraction`).
 
 The dense form does E / k times the useful multiply-adds where each token's row is repeated for
 its k experts (E times where rows are not repeated), so it is taken where that stays at most
