@@ -88,11 +88,11 @@ def gathered_experts(dot: graph.DotOp) -> GatheredExperts | None:
     return None
 
 
-def pays_dense(experts: GatheredExperts) -> bool:
-    """The dense matmul does at most `MAX_EXTRA_WORK` times the gathered one's multiply-adds, and
-    there are no more experts than rows (module docstring)."""
+def pays_dense(experts: GatheredExperts, repeats: int) -> bool:
+    """The dense matmul, over rows each repeated `repeats` times, does at most `MAX_EXTRA_WORK`
+    times the gathered one's multiply-adds, and there are no more experts than rows (module
+    docstring)."""
     count, rows = shape_of(experts.table)[0], shape_of(experts.ids)[0]
-    _, repeats = repeated_rows(experts.x) or (experts.x, 1)
     return count <= MAX_EXTRA_WORK * repeats and count <= rows
 
 
@@ -133,7 +133,10 @@ class DenseExperts(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: graph.DotOp, rewriter: PatternRewriter) -> None:
         experts = gathered_experts(op)
-        if experts is None or not pays_dense(experts):
+        if experts is None:
+            return
+        source, repeats = repeated_rows(experts.x) or (experts.x, 1)
+        if not pays_dense(experts, repeats):
             return
         weights = experts.weights()
         count, hidden, width = weights.shape
@@ -141,7 +144,6 @@ class DenseExperts(RewritePattern):
         b = OpBuilder(op, rewriter)
         stacked = weights.transpose(1, 0, 2).reshape(hidden, count * width)
         weights = b.add(constant_op(np.ascontiguousarray(stacked), element_of(op.result)))
-        source, repeats = repeated_rows(experts.x) or (experts.x, 1)
         dense = b.add(graph.DotOp(b.reshape(source, [rows // repeats, hidden]), weights))
         picked = each_rows_outputs(b, dense, experts.ids, count, width, repeats)
         result = b.reshape(picked, shape_of(op.result))

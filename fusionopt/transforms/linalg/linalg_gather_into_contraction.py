@@ -31,7 +31,6 @@ from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
-from xdsl.rewriter import InsertPoint
 
 from fusionopt import pass_statistics
 from fusionopt.dialects.linalg import BatchMatmulOp, GenericOp
@@ -113,14 +112,13 @@ class GatherIntoContraction(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: BatchMatmulOp, rewriter: PatternRewriter) -> None:
         found = gathered_rows(op.inputs[0])
-        if found is None or not _matvec_column(op) or op.outputs[0].type.element_type != op.inputs[1].type.element_type:
+        if found is None or not _matvec_column(op):
             return
         gather, load = found
-        if load.result.type != op.inputs[1].type.element_type:
+        element = op.inputs[1].type.element_type
+        if op.outputs[0].type.element_type != element or load.result.type != element:
             return
-        generic = _loads_in_place(op, gather, load)
-        rewriter.insert_op(generic, InsertPoint.before(op))
-        rewriter.replace_matched_op([], [generic.results[0]])
+        rewriter.replace_matched_op(_loads_in_place(op, gather, load))
         init = gather.outputs[0].owner
         rewriter.erase_op(gather)
         if isinstance(init, tensor.EmptyOp) and not init.tensor.uses:
